@@ -1,0 +1,51 @@
+# members: the airline members' self-service area.
+# make run | make build | make test | make bench | make gen
+SHELL := /bin/bash
+REVISION ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo dev)
+GO_LDFLAGS := -X main.revision=$(REVISION)
+export CGO_ENABLED := 0
+
+.PHONY: run build web deps gen test test-go test-web test-e2e lint bench clean
+
+deps: web/node_modules/.package-lock.json
+web/node_modules/.package-lock.json: web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+	go mod download
+
+web: deps
+	cd web && VITE_REVISION=$(REVISION) npm run build
+
+build: web
+	go build -ldflags "$(GO_LDFLAGS)" -o bin/members ./cmd/members
+
+run: build
+	@mkdir -p data
+	@echo "members: http://127.0.0.1:8080  demo logins: demo@example.com / Demo1234, demo2@example.com / Demo1234"
+	./bin/members serve --demo
+
+# Regenerates Go server code and TypeScript types from api/openapi.yaml.
+gen: deps
+	for c in internal/api/*/oapi.yaml; do go tool oapi-codegen -config $$c api/openapi.yaml; done
+	cd web && npm run gen:api
+
+lint: deps
+	gofmt -l . | (! grep .) || (echo "gofmt needed"; exit 1)
+	go vet ./...
+	cd web && npm run lint && npm run typecheck
+
+test-go:
+	go test -count=1 ./...
+
+test-web: deps
+	cd web && npm test
+
+test-e2e: build
+	cd web && MEMBERS_BIN=$(CURDIR)/bin/members npm run e2e
+
+test: lint test-go test-web test-e2e
+
+bench: build
+	go run ./cmd/benchreport
+
+clean:
+	rm -rf bin web/node_modules

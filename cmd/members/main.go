@@ -1,0 +1,92 @@
+// Command members is the airline members' area: `serve` runs the API and
+// the web app, `migrate` applies the schema, and operator subcommands
+// (admin, mail, seed-bench) work on the same database.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// revision is set at build time (-ldflags -X main.revision=…).
+var revision = "dev"
+
+const usage = `usage: members <command> [flags]
+
+commands:
+  serve       run the server (--addr, --db, --demo, --smtp)
+  migrate     apply database migrations and exit (--db)
+  admin       operator settings: admin help
+  mail        the mail outbox: mail list | mail show ID
+  seed-bench  fill a database for benchmarks: seed-bench --reservations N
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "members:", err)
+		}
+		os.Exit(2)
+	}
+}
+
+// run dispatches a subcommand; every failure comes back as one error line.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return errors.New("no command given")
+	}
+	logger := slog.New(slog.NewJSONHandler(stderr, nil))
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "serve":
+		return serve(ctx, rest, stdout, stderr, logger)
+	case "migrate":
+		return migrate(ctx, rest, stdout, stderr, logger)
+	case "admin":
+		return admin(ctx, rest, stdout, stderr, logger)
+	case "mail":
+		return mailCmd(ctx, rest, stdout, stderr, logger)
+	case "seed-bench":
+		return seedBench(ctx, rest, stdout, stderr, logger)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown command %q", cmd)
+}
+
+// dbFlag adds the shared --db flag (env MEMBERS_DB).
+func dbFlag(fs *flag.FlagSet) *string {
+	return fs.String("db", envOr("MEMBERS_DB", "sqlite:./data/members.db"), "database: sqlite:PATH or postgres://… (env MEMBERS_DB)")
+}
+
+func envOr(key, def string) string {
+	if v, ok := os.LookupEnv(key); ok && v != "" {
+		return v
+	}
+	return def
+}
+
+// parse parses flags quietly, returning one-line errors.
+func parse(fs *flag.FlagSet, args []string, stderr io.Writer) error {
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	}
+	return nil
+}

@@ -1,0 +1,190 @@
+package apitest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"members/internal/app"
+	"members/internal/store"
+)
+
+// Env is a running server on a fresh database.
+type Env struct {
+	App    *app.App
+	Server *httptest.Server
+	Clock  *Clock
+	Engine store.Engine
+}
+
+// Start is the fake clock's start: a Japan-time afternoon.
+var Start = time.Date(2026, 11, 20, 6, 0, 0, 0, time.UTC)
+
+// New starts the real server with demo data on a fresh database of engine.
+// cfg may change the Config before the server is built.
+func New(t testing.TB, engine store.Engine, cfg ...func(*app.Config)) *Env {
+	t.Helper()
+	ctx := context.Background()
+	clock := NewClock(Start)
+	a, err := app.Open(ctx, app.Options{
+		DSN: DSN(t, engine), Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: clock.Now,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := app.Config{Revision: "test-rev", Demo: true, BookingSiteURL: "https://booking.example.com"}
+	for _, f := range cfg {
+		f(&c)
+	}
+	h, feats, err := a.Server(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(func() {
+		srv.Close()
+		feats.Close()
+		a.Close()
+	})
+	return &Env{App: a, Server: srv, Clock: clock, Engine: engine}
+}
+
+// Client is a browser-like client: cookie jar, X-Lang, CSRF token fetched
+// before every non-GET call.
+type Client struct {
+	t    testing.TB
+	env  *Env
+	http *http.Client
+	Lang string
+	// NoCSRF sends non-GET calls without the token (to test refusal).
+	NoCSRF bool
+}
+
+// Client returns a new anonymous client.
+func (e *Env) Client(t testing.TB) *Client {
+	jar, _ := cookiejar.New(nil)
+	return &Client{t: t, env: e, http: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error {
+		return http.ErrUseLastResponse
+	}}, Lang: "en"}
+}
+
+// Response is a finished call.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// JSON decodes the body into v, failing the test on error.
+func (r *Response) JSON(t testing.TB, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		t.Fatalf("decode %q: %v", r.Body, err)
+	}
+}
+
+// Map decodes the body as a JSON object.
+func (r *Response) Map(t testing.TB) map[string]any {
+	t.Helper()
+	var m map[string]any
+	r.JSON(t, &m)
+	return m
+}
+
+// Do sends a request; body is JSON-encoded unless it is []byte or nil.
+func (c *Client) Do(method, path string, body any, header ...string) *Response {
+	c.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		j, err := json.Marshal(b)
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		rd = bytes.NewReader(j)
+	}
+	req, err := http.NewRequest(method, c.env.Server.URL+path, rd)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("X-Lang", c.Lang)
+	req.Header.Set("X-Revision", "test-rev")
+	if method != http.MethodGet && method != http.MethodHead && !c.NoCSRF {
+		req.Header.Set("X-Csrf-Token", c.CSRFToken())
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
+}
+
+// Get is Do with GET.
+func (c *Client) Get(path string) *Response { c.t.Helper(); return c.Do(http.MethodGet, path, nil) }
+
+// CSRFToken fetches the token for the client's current cookies.
+func (c *Client) CSRFToken() string {
+	c.t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, c.env.Server.URL+"/api/csrf_token", nil)
+	resp, err := c.http.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var v struct{ CsrfToken string }
+	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
+		c.t.Fatal(err)
+	}
+	return v.CsrfToken
+}
+
+// Login logs in and fails the test unless it succeeds.
+func (c *Client) Login(email, password string) {
+	c.t.Helper()
+	r := c.Do(http.MethodPost, "/api/session", map[string]string{"email": email, "password": password})
+	if r.Status != http.StatusNoContent {
+		c.t.Fatalf("login %s: %d %s", email, r.Status, r.Body)
+	}
+}
+
+// Demo logins.
+const (
+	DemoEmail    = "demo@example.com"
+	Demo2Email   = "demo2@example.com"
+	DemoPassword = "Demo1234"
+)
+
+// Member returns a client logged in as the first demo member.
+func (e *Env) Member(t testing.TB) *Client {
+	c := e.Client(t)
+	c.Login(DemoEmail, DemoPassword)
+	return c
+}
+
+// Member2 returns a client logged in as the second demo member.
+func (e *Env) Member2(t testing.TB) *Client {
+	c := e.Client(t)
+	c.Login(Demo2Email, DemoPassword)
+	return c
+}

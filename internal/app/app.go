@@ -1,0 +1,144 @@
+// Package app wires the product together: the migrated database, the
+// domain services and the HTTP handler with every feature mounted. The
+// command and the tests build the server the same way through it.
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"members/internal/auth"
+	"members/internal/demo"
+	"members/internal/httpapi"
+	"members/internal/i18n"
+	"members/internal/masters"
+	"members/internal/platform"
+	"members/internal/store"
+	"members/internal/webapp"
+)
+
+// Options open an App.
+type Options struct {
+	DSN    string
+	Logger *slog.Logger
+	// Now replaces the clock (tests); nil means time.Now.
+	Now func() time.Time
+}
+
+// Config is what the server needs beyond the database.
+type Config struct {
+	Revision       string
+	Demo           bool
+	SMTPURL        string // empty keeps mail in the outbox
+	BookingSiteURL string
+	SecureCookies  bool
+}
+
+// App holds the migrated database and the core services.
+type App struct {
+	DB        *store.DB
+	Logger    *slog.Logger
+	Catalog   *i18n.Catalog
+	Countries *masters.Countries
+	Counters  *store.Counters
+	Settings  *store.Settings
+	Auth      *auth.Service
+	Platform  *platform.Service
+}
+
+// Open connects, migrates and builds the core services.
+func Open(ctx context.Context, o Options) (*App, error) {
+	db, err := store.Open(ctx, o.DSN)
+	if err != nil {
+		return nil, err
+	}
+	if o.Now != nil {
+		db.Now = o.Now
+	}
+	if err := db.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	catalog, err := i18n.New()
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	counters := store.NewCounters(db)
+	settings := store.NewSettings(db)
+	authSvc, err := auth.NewService(store.NewAuthStore(db), auth.NewHasher(), counters, db.Now)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &App{
+		DB: db, Logger: o.Logger, Catalog: catalog, Countries: masters.NewCountries(),
+		Counters: counters, Settings: settings, Auth: authSvc,
+		Platform: platform.NewService(store.PlatformSettings{Settings: settings}, store.NewReports(db), counters, db.Now),
+	}, nil
+}
+
+// Close closes the database.
+func (a *App) Close() error { return a.DB.Close() }
+
+// Server builds the HTTP handler with every feature, loading demo data
+// first when asked. The returned Features hold background jobs and closers.
+func (a *App) Server(ctx context.Context, cfg Config) (http.Handler, *Features, error) {
+	if cfg.Demo {
+		if err := demo.Load(ctx, a.DB, a.Auth.Hasher()); err != nil {
+			return nil, nil, err
+		}
+	}
+	csrfSecret, err := a.Secret(ctx, "csrf")
+	if err != nil {
+		return nil, nil, err
+	}
+	feats, err := a.wireFeatures(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	h := httpapi.New(httpapi.Deps{
+		Logger: a.Logger, Catalog: a.Catalog, Auth: a.Auth, Platform: a.Platform, Countries: a.Countries,
+		Revision: cfg.Revision, CSRFSecret: csrfSecret, WebApp: webapp.FS(), SecureCookies: cfg.SecureCookies,
+		Now: a.DB.Now, Features: feats.Mounts, AnonymousPaths: feats.Anonymous,
+	})
+	return h, feats, nil
+}
+
+// Secret returns a random server secret stored in the database, the same
+// for every instance sharing it.
+func (a *App) Secret(ctx context.Context, name string) ([]byte, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return nil, fmt.Errorf("secret: %w", err)
+	}
+	var stored string
+	if err := a.Settings.SetIfMissing(ctx, "secret:"+name, base64.StdEncoding.EncodeToString(b), &stored); err != nil {
+		return nil, err
+	}
+	return base64.StdEncoding.DecodeString(stored)
+}
+
+// Housekeeping purges expired sessions and old rate counters until ctx ends.
+func (a *App) Housekeeping(ctx context.Context) {
+	t := time.NewTicker(10 * time.Minute)
+	defer t.Stop()
+	for {
+		if _, err := a.Auth.PurgeStale(ctx); err != nil && ctx.Err() == nil {
+			a.Logger.Warn("purge sessions", "err", err)
+		}
+		if err := a.Counters.PurgeBefore(ctx, a.DB.Now().Add(-24*time.Hour).UnixMilli()); err != nil && ctx.Err() == nil {
+			a.Logger.Warn("purge counters", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

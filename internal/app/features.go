@@ -1,0 +1,36 @@
+package app
+
+import (
+	"context"
+	"net/http"
+
+	"members/internal/httpapi"
+)
+
+// Features are the API mounts, anonymous paths, background jobs and
+// closers of the feature packages, wired in wireAccount and wireBookings.
+type Features struct {
+	Mounts     []func(*httpapi.Server, *http.ServeMux)
+	Anonymous  []string
+	Background []func(context.Context)
+	Closers    []func() error
+}
+
+// Close runs the closers.
+func (f *Features) Close() {
+	for _, c := range f.Closers {
+		_ = c()
+	}
+}
+
+// wireFeatures builds every feature on top of the core app.
+func (a *App) wireFeatures(ctx context.Context, cfg Config) (*Features, error) {
+	f := &Features{}
+	if err := a.wireAccount(ctx, cfg, f); err != nil {
+		return nil, err
+	}
+	if err := a.wireBookings(ctx, cfg, f); err != nil {
+		return nil, err
+	}
+	return f, nil
+}

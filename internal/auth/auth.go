@@ -1,0 +1,278 @@
+// Package auth logs members in and out and keeps their server-side
+// sessions: argon2id password hashes, random session tokens stored only as
+// hashes, idle and absolute timeouts, and login throttling per account and
+// per client address.
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"members/internal/apperr"
+	"members/internal/ratelimit"
+	"members/internal/validate"
+)
+
+// Session lifetimes. The web app refreshes a session when the member comes
+// back after 20 idle minutes, so the idle timeout is a little longer.
+const (
+	IdleTimeout      = 30 * time.Minute
+	AbsoluteLifetime = 12 * time.Hour
+	// touchEvery limits last-seen writes to one per minute per session.
+	touchEvery = time.Minute
+)
+
+// Login throttling: failures per account and per client address in a window.
+const (
+	ThrottleWindow     = 15 * time.Minute
+	MaxFailsPerAccount = 5
+	MaxFailsPerAddr    = 20
+)
+
+// Session is a logged-in member's session.
+type Session struct {
+	IDHash     string
+	MemberID   string
+	LogID      string
+	CreatedAt  time.Time
+	LastSeenAt time.Time
+	ClientAddr string
+	UserAgent  string
+}
+
+// Credentials is what login needs of a member.
+type Credentials struct {
+	MemberID     string
+	PasswordHash string
+}
+
+// Store is the storage auth needs. Methods return store-level not-found
+// errors as ErrNoSession / ErrNoMember.
+type Store interface {
+	// CredentialsByEmail returns ErrNoMember when no member has the address.
+	CredentialsByEmail(ctx context.Context, email string) (Credentials, error)
+	CreateSession(ctx context.Context, s Session) error
+	// SessionByHash returns ErrNoSession when none.
+	SessionByHash(ctx context.Context, idHash string) (Session, error)
+	TouchSession(ctx context.Context, idHash string, at time.Time) error
+	DeleteSession(ctx context.Context, idHash string) error
+	// DeleteMemberSessions ends every session of a member but keepHash ("" for all).
+	DeleteMemberSessions(ctx context.Context, memberID, keepHash string) error
+	// DeleteStaleSessions removes sessions idle since or created before the times.
+	DeleteStaleSessions(ctx context.Context, idleBefore, createdBefore time.Time) (int64, error)
+}
+
+// Errors the store returns.
+var (
+	ErrNoSession = errors.New("auth: no session")
+	ErrNoMember  = errors.New("auth: no member")
+)
+
+// Service is the auth domain service.
+type Service struct {
+	store    Store
+	hasher   *Hasher
+	counters ratelimit.Counters
+	now      func() time.Time
+	// dummyHash is verified for unknown e-mails so both failures take as long.
+	dummyHash string
+}
+
+// NewService wires the service.
+func NewService(store Store, hasher *Hasher, counters ratelimit.Counters, now func() time.Time) (*Service, error) {
+	d, err := hasher.Hash("not-a-real-password-0")
+	if err != nil {
+		return nil, err
+	}
+	return &Service{store: store, hasher: hasher, counters: counters, now: now, dummyHash: d}, nil
+}
+
+// Hasher returns the password hasher, shared with the account domain.
+func (s *Service) Hasher() *Hasher { return s.hasher }
+
+func (s *Service) window(limit int) ratelimit.Window {
+	return ratelimit.Window{Counters: s.counters, Length: ThrottleWindow, Limit: limit, Now: s.now}
+}
+
+// LoginInput is what the member typed.
+type LoginInput struct {
+	Email      string
+	Password   string
+	ClientAddr string
+	UserAgent  string
+}
+
+// Login checks credentials and opens a new session. It returns the cookie
+// token (never stored) and the session. Errors: Invalid (blank fields),
+// TooMany (throttled), Unauthenticated (unknown e-mail or wrong password,
+// indistinguishable).
+func (s *Service) Login(ctx context.Context, in LoginInput) (string, Session, error) {
+	fields := validate.Errors{}
+	if fields.Required("email", in.Email) {
+		fields.MaxLen("email", in.Email, 100)
+	}
+	if fields.Required("password", in.Password) {
+		fields.MaxLen("password", in.Password, 100)
+	}
+	if !fields.Empty() {
+		return "", Session{}, apperr.FromFields(fields)
+	}
+	acctKey := "login:acct:" + strings.ToLower(strings.TrimSpace(in.Email))
+	addrKey := "login:addr:" + in.ClientAddr
+	for _, c := range []struct {
+		key   string
+		limit int
+	}{{acctKey, MaxFailsPerAccount}, {addrKey, MaxFailsPerAddr}} {
+		over, err := s.window(c.limit).Exceeded(ctx, c.key)
+		if err != nil {
+			return "", Session{}, fmt.Errorf("login throttle: %w", err)
+		}
+		if over {
+			return "", Session{}, apperr.New(apperr.TooMany, "error.too_many_requests")
+		}
+	}
+
+	cred, err := s.store.CredentialsByEmail(ctx, strings.TrimSpace(in.Email))
+	switch {
+	case errors.Is(err, ErrNoMember):
+		s.hasher.Verify(in.Password, s.dummyHash)
+	case err != nil:
+		return "", Session{}, fmt.Errorf("login: %w", err)
+	}
+	if err != nil || !s.hasher.Verify(in.Password, cred.PasswordHash) {
+		for _, c := range []struct {
+			key   string
+			limit int
+		}{{acctKey, MaxFailsPerAccount}, {addrKey, MaxFailsPerAddr}} {
+			if _, err := s.window(c.limit).Allow(ctx, c.key); err != nil {
+				return "", Session{}, fmt.Errorf("login throttle: %w", err)
+			}
+		}
+		return "", Session{}, apperr.New(apperr.Unauthenticated, "auth.login_failed")
+	}
+	if err := s.counters.Reset(ctx, acctKey); err != nil {
+		return "", Session{}, fmt.Errorf("login throttle reset: %w", err)
+	}
+	return s.open(ctx, cred.MemberID, in.ClientAddr, in.UserAgent)
+}
+
+// open creates a session with a fresh random token.
+func (s *Service) open(ctx context.Context, memberID, addr, ua string) (string, Session, error) {
+	token, err := randomToken()
+	if err != nil {
+		return "", Session{}, err
+	}
+	logID, err := randomToken()
+	if err != nil {
+		return "", Session{}, err
+	}
+	now := s.now()
+	sess := Session{
+		IDHash: HashToken(token), MemberID: memberID, LogID: logID[:16],
+		CreatedAt: now, LastSeenAt: now, ClientAddr: addr, UserAgent: truncate(ua, 300),
+	}
+	if err := s.store.CreateSession(ctx, sess); err != nil {
+		return "", Session{}, fmt.Errorf("create session: %w", err)
+	}
+	return token, sess, nil
+}
+
+// Authenticate returns the live session of a cookie token and marks it
+// seen. Expired sessions are deleted. Error: Forbidden.
+func (s *Service) Authenticate(ctx context.Context, token string) (Session, error) {
+	if token == "" {
+		return Session{}, apperr.New(apperr.Forbidden, "error.session")
+	}
+	h := HashToken(token)
+	sess, err := s.store.SessionByHash(ctx, h)
+	if errors.Is(err, ErrNoSession) {
+		return Session{}, apperr.New(apperr.Forbidden, "error.session")
+	}
+	if err != nil {
+		return Session{}, fmt.Errorf("authenticate: %w", err)
+	}
+	now := s.now()
+	if Expired(sess, now) {
+		if err := s.store.DeleteSession(ctx, h); err != nil {
+			return Session{}, fmt.Errorf("delete expired session: %w", err)
+		}
+		return Session{}, apperr.New(apperr.Forbidden, "error.session")
+	}
+	if now.Sub(sess.LastSeenAt) >= touchEvery {
+		if err := s.store.TouchSession(ctx, h, now); err != nil {
+			return Session{}, fmt.Errorf("touch session: %w", err)
+		}
+		sess.LastSeenAt = now
+	}
+	return sess, nil
+}
+
+// Expired reports whether a session has passed its idle or absolute limit.
+func Expired(sess Session, now time.Time) bool {
+	return now.Sub(sess.LastSeenAt) >= IdleTimeout || now.Sub(sess.CreatedAt) >= AbsoluteLifetime
+}
+
+// Refresh extends the idle timeout of the session (the token refresh call).
+func (s *Service) Refresh(ctx context.Context, sess Session) error {
+	if err := s.store.TouchSession(ctx, sess.IDHash, s.now()); err != nil {
+		return fmt.Errorf("refresh session: %w", err)
+	}
+	return nil
+}
+
+// Logout ends the session on the server.
+func (s *Service) Logout(ctx context.Context, sess Session) error {
+	if err := s.store.DeleteSession(ctx, sess.IDHash); err != nil {
+		return fmt.Errorf("logout: %w", err)
+	}
+	return nil
+}
+
+// EndOtherSessions ends every session of the member except keep (after a
+// password change); EndAllSessions ends them all (after a reset).
+func (s *Service) EndOtherSessions(ctx context.Context, memberID string, keep Session) error {
+	return s.store.DeleteMemberSessions(ctx, memberID, keep.IDHash)
+}
+
+// EndAllSessions ends every session of the member.
+func (s *Service) EndAllSessions(ctx context.Context, memberID string) error {
+	return s.store.DeleteMemberSessions(ctx, memberID, "")
+}
+
+// PurgeStale deletes expired sessions; the server calls it periodically.
+func (s *Service) PurgeStale(ctx context.Context) (int64, error) {
+	now := s.now()
+	return s.store.DeleteStaleSessions(ctx, now.Add(-IdleTimeout), now.Add(-AbsoluteLifetime))
+}
+
+// HashToken is the stored form of a session token.
+func HashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// randomToken returns 256 random bits, URL-safe.
+func randomToken() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("random token: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// RandomToken is exported for other single-use tokens (password reset).
+func RandomToken() (string, error) { return randomToken() }
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}

@@ -1,0 +1,192 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"time"
+
+	"members/internal/apperr"
+	"members/internal/auth"
+	"members/internal/i18n"
+)
+
+type ctxKey int
+
+const (
+	keyRequestID ctxKey = iota
+	keySession
+	keyLogID
+)
+
+// Lang returns the language of the request: X-Lang, then the lang query
+// parameter, then the browser's Accept-Language.
+func Lang(r *http.Request) i18n.Lang {
+	if l, ok := i18n.Parse(r.Header.Get("X-Lang")); ok {
+		return l
+	}
+	if l, ok := i18n.Parse(r.URL.Query().Get("lang")); ok {
+		return l
+	}
+	return i18n.FromBrowser(r.Header.Get("Accept-Language"))
+}
+
+// SessionFrom returns the session of an authenticated request.
+func SessionFrom(ctx context.Context) (auth.Session, bool) {
+	s, ok := ctx.Value(keySession).(auth.Session)
+	return s, ok
+}
+
+// RequestID returns the id given to the request in the logs.
+func RequestID(ctx context.Context) string {
+	id, _ := ctx.Value(keyRequestID).(string)
+	return id
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += n
+	return n, err
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// withRequestLog gives each request an id and logs one line when it ends.
+// Bodies and query strings are never logged (they can hold personal data).
+func (s *Server) withRequestLog(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b := make([]byte, 8)
+		_, _ = rand.Read(b)
+		id := hex.EncodeToString(b)
+		logID := new(string)
+		ctx := context.WithValue(context.WithValue(r.Context(), keyRequestID, id), keyLogID, logID)
+		sw := &statusWriter{ResponseWriter: w}
+		sw.Header().Set("X-Request-Id", id)
+		start := time.Now()
+		next.ServeHTTP(sw, r.WithContext(ctx))
+		s.Logger.LogAttrs(ctx, slog.LevelInfo, "request",
+			slog.String("request_id", id), slog.String("method", r.Method), slog.String("path", r.URL.Path),
+			slog.Int("status", sw.status), slog.Int("bytes", sw.bytes),
+			slog.Duration("duration", time.Since(start)), slog.String("session_log_id", *logID))
+	})
+}
+
+// withRecover turns a panic into a logged 500 without internals.
+func (s *Server) withRecover(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.Logger.Error("panic", "request_id", RequestID(r.Context()), "panic", v, "stack", string(debug.Stack()))
+				s.writeMessage(w, r, http.StatusInternalServerError, "error.system")
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// withHeaders sets X-Revision and the security headers on every response.
+func (s *Server) withHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("X-Revision", s.Revision)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "same-origin")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self' https:; style-src 'self' 'unsafe-inline'; "+
+			"img-src 'self' data: https:; connect-src 'self' https:; frame-ancestors 'none'; base-uri 'self'; form-action 'self'")
+		if s.secure(r) {
+			h.Set("Strict-Transport-Security", "max-age=31536000")
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func safeMethod(m string) bool {
+	return m == http.MethodGet || m == http.MethodHead || m == http.MethodOptions
+}
+
+// withCSRF refuses every non-GET call whose X-Csrf-Token is not the token
+// of the caller's session cookie (or pre-login cookie).
+func (s *Server) withCSRF(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if safeMethod(r.Method) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		bound := cookieValue(r, SessionCookie)
+		if bound == "" {
+			bound = cookieValue(r, AnonCookie)
+		}
+		got := r.Header.Get("X-Csrf-Token")
+		if bound == "" || got == "" || subtle.ConstantTimeCompare([]byte(got), []byte(s.csrfToken(bound))) != 1 {
+			s.writeMessage(w, r, http.StatusForbidden, "error.csrf")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// withSession loads the caller's session. Calls other than the anonymous
+// ones get 403 without a live session.
+func (s *Server) withSession(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		if token := cookieValue(r, SessionCookie); token != "" {
+			sess, err := s.Auth.Authenticate(ctx, token)
+			switch {
+			case err == nil:
+				ctx = context.WithValue(ctx, keySession, sess)
+				if p, ok := ctx.Value(keyLogID).(*string); ok {
+					*p = sess.LogID
+				}
+				r = r.WithContext(ctx)
+			case apperr.CodeOf(err) != apperr.Forbidden:
+				s.writeError(w, r, err)
+				return
+			}
+		}
+		if _, ok := SessionFrom(ctx); !ok && !s.isAnonymous(r) {
+			s.writeMessage(w, r, http.StatusForbidden, "error.session")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func cookieValue(r *http.Request, name string) string {
+	c, err := r.Cookie(name)
+	if err != nil {
+		return ""
+	}
+	return c.Value
+}
+
+// anonLogID is the log id shown to a visitor without a session.
+func anonLogID(anon string) string {
+	sum := sha256.Sum256([]byte("log:" + anon))
+	return hex.EncodeToString(sum[:8])
+}

@@ -1,0 +1,167 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"members/internal/api/platformapi"
+	"members/internal/auth"
+	"members/internal/masters"
+	"members/internal/platform"
+)
+
+// platformHandlers implements platformapi.ServerInterface: sessions,
+// CSRF, masters and the operator switches.
+type platformHandlers struct{ *Server }
+
+var _ platformapi.ServerInterface = (*platformHandlers)(nil)
+
+func (h *platformHandlers) CheckSession(w http.ResponseWriter, r *http.Request) {
+	if _, ok := SessionFrom(r.Context()); !ok {
+		h.writeMessage(w, r, http.StatusForbidden, "error.session")
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (h *platformHandlers) Login(w http.ResponseWriter, r *http.Request) {
+	var body platformapi.LoginJSONRequestBody
+	if !h.DecodeJSON(w, r, &body) {
+		return
+	}
+	if old, ok := SessionFrom(r.Context()); ok {
+		// A new login replaces the current session: never reuse its id.
+		if err := h.Auth.Logout(r.Context(), old); err != nil {
+			h.writeError(w, r, err)
+			return
+		}
+	}
+	token, _, err := h.Auth.Login(r.Context(), auth.LoginInput{
+		Email: body.Email, Password: body.Password, ClientAddr: clientAddr(r), UserAgent: r.UserAgent(),
+	})
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	h.setCookie(w, r, SessionCookie, token, int(auth.AbsoluteLifetime.Seconds()))
+	h.setCookie(w, r, AnonCookie, "", -1)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (h *platformHandlers) Logout(w http.ResponseWriter, r *http.Request) {
+	sess, _ := SessionFrom(r.Context())
+	if err := h.Auth.Logout(r.Context(), sess); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	h.setCookie(w, r, SessionCookie, "", -1)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (h *platformHandlers) RefreshSession(w http.ResponseWriter, r *http.Request) {
+	sess, _ := SessionFrom(r.Context())
+	if err := h.Auth.Refresh(r.Context(), sess); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (h *platformHandlers) GetSessionInfo(w http.ResponseWriter, r *http.Request) {
+	if sess, ok := SessionFrom(r.Context()); ok {
+		h.WriteJSON(w, http.StatusOK, platformapi.SessionInfo{SessionLogId: sess.LogID, LoggedIn: true})
+		return
+	}
+	anon := h.ensureAnonCookie(w, r)
+	h.WriteJSON(w, http.StatusOK, platformapi.SessionInfo{SessionLogId: anonLogID(anon), LoggedIn: false})
+}
+
+// ensureAnonCookie returns the visitor's pre-login cookie, setting one
+// when missing: the CSRF token of the login form is bound to it.
+func (h *platformHandlers) ensureAnonCookie(w http.ResponseWriter, r *http.Request) string {
+	if v := cookieValue(r, AnonCookie); len(v) >= 32 {
+		return v
+	}
+	v, err := auth.RandomToken()
+	if err != nil {
+		panic(err) // crypto/rand failing is not recoverable
+	}
+	h.setCookie(w, r, AnonCookie, v, 0)
+	return v
+}
+
+func (h *platformHandlers) GetCsrfToken(w http.ResponseWriter, r *http.Request) {
+	bound := cookieValue(r, SessionCookie)
+	if _, ok := SessionFrom(r.Context()); !ok {
+		bound = h.ensureAnonCookie(w, r)
+	}
+	h.WriteJSON(w, http.StatusOK, map[string]string{"csrfToken": h.csrfToken(bound)})
+}
+
+func (h *platformHandlers) ListLanguages(w http.ResponseWriter, r *http.Request) {
+	h.WriteJSON(w, http.StatusOK, masters.Languages())
+}
+
+func (h *platformHandlers) ListAirports(w http.ResponseWriter, r *http.Request) {
+	h.WriteJSON(w, http.StatusOK, masters.Airports())
+}
+
+func (h *platformHandlers) ListCountries(w http.ResponseWriter, r *http.Request) {
+	h.WriteJSON(w, http.StatusOK, h.Countries.List(Lang(r)))
+}
+
+func (h *platformHandlers) ListCurrencies(w http.ResponseWriter, r *http.Request) {
+	h.WriteJSON(w, http.StatusOK, masters.Currencies())
+}
+
+// respond writes v, or the error of the call that produced it.
+func respond[T any](h *platformHandlers, w http.ResponseWriter, r *http.Request, v T, err error) {
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	h.WriteJSON(w, http.StatusOK, v)
+}
+
+func (h *platformHandlers) GetCookieConsent(w http.ResponseWriter, r *http.Request) {
+	v, err := h.Platform.CookieConsent(r.Context())
+	respond(h, w, r, v, err)
+}
+
+func (h *platformHandlers) GetTopicBanner(w http.ResponseWriter, r *http.Request) {
+	v, err := h.Platform.TopicBanner(r.Context())
+	respond(h, w, r, v, err)
+}
+
+func (h *platformHandlers) GetGogoPassStatus(w http.ResponseWriter, r *http.Request) {
+	v, err := h.Platform.GogoPassStatus(r.Context())
+	respond(h, w, r, v, err)
+}
+
+func (h *platformHandlers) GetCouponTicketStatus(w http.ResponseWriter, r *http.Request) {
+	v, err := h.Platform.CouponTicketStatus(r.Context())
+	respond(h, w, r, v, err)
+}
+
+func (h *platformHandlers) RequestOriginAccess(w http.ResponseWriter, r *http.Request) {
+	v, err := h.Platform.RequestOriginAccess(r.Context())
+	respond(h, w, r, v, err)
+}
+
+func (h *platformHandlers) NotifyException(w http.ResponseWriter, r *http.Request) {
+	var body platformapi.NotifyExceptionJSONRequestBody
+	if !h.DecodeJSON(w, r, &body) {
+		return
+	}
+	rep := platform.ExceptionReport{Name: body.Name, Message: body.Message, ClientAddr: clientAddr(r)}
+	if body.Stack != nil {
+		rep.Stack = *body.Stack
+	}
+	if body.Path != nil {
+		rep.Path = *body.Path
+	}
+	if err := h.Platform.Report(r.Context(), rep); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}

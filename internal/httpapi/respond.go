@@ -1,0 +1,111 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+
+	"members/internal/apperr"
+	"members/internal/validate"
+)
+
+// maxBody caps JSON request bodies.
+const maxBody = 1 << 20
+
+// WriteJSON encodes v with status.
+func (s *Server) WriteJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// DecodeJSON reads a JSON body into v, refusing unknown fields, trailing
+// data and oversized bodies. It writes the 400 itself and returns false.
+func (s *Server) DecodeJSON(w http.ResponseWriter, r *http.Request, v any) bool {
+	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
+		s.writeMessage(w, r, http.StatusUnsupportedMediaType, "error.bad_request")
+		return false
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		s.writeMessage(w, r, http.StatusBadRequest, "error.bad_request")
+		return false
+	}
+	if err := dec.Decode(&struct{}{}); !errors.Is(err, io.EOF) {
+		s.writeMessage(w, r, http.StatusBadRequest, "error.bad_request")
+		return false
+	}
+	return true
+}
+
+type errorBody struct {
+	Message  string `json:"message"`
+	ErrorKey string `json:"errorKey,omitempty"`
+}
+
+// writeMessage writes {"message": …} translated into the request's language.
+func (s *Server) writeMessage(w http.ResponseWriter, r *http.Request, status int, key string) {
+	s.WriteJSON(w, status, errorBody{Message: s.Catalog.T(Lang(r), key)})
+}
+
+// ValidationErrors translates field errors into the wire form.
+func (s *Server) ValidationErrors(r *http.Request, f validate.Errors) map[string][]string {
+	out := make(map[string][]string, len(f))
+	lang := Lang(r)
+	for field, m := range f {
+		out[field] = []string{s.Catalog.T(lang, m.Key, m.Args...)}
+	}
+	return out
+}
+
+var statusOf = map[apperr.Code]int{
+	apperr.Invalid:         http.StatusBadRequest,
+	apperr.Unauthenticated: http.StatusUnauthorized,
+	apperr.Forbidden:       http.StatusForbidden,
+	apperr.NotFound:        http.StatusNotFound,
+	apperr.Conflict:        http.StatusConflict,
+	apperr.TooMany:         http.StatusTooManyRequests,
+	apperr.Unavailable:     http.StatusServiceUnavailable,
+	apperr.Internal:        http.StatusInternalServerError,
+}
+
+// WriteError maps a domain error to its status and a translated body.
+// Internal errors are logged with the request id and answered generically.
+func (s *Server) WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	s.writeError(w, r, err)
+}
+
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	e := apperr.As(err)
+	if e == nil || e.Code == apperr.Internal {
+		s.Logger.Error("internal error", "request_id", RequestID(r.Context()), "err", err)
+		body := errorBody{Message: s.Catalog.T(Lang(r), "error.system")}
+		if e != nil {
+			body.ErrorKey = e.ErrorKey
+		}
+		s.WriteJSON(w, http.StatusInternalServerError, body)
+		return
+	}
+	if e.Code == apperr.Invalid && len(e.Fields) > 0 {
+		s.WriteJSON(w, http.StatusBadRequest, map[string]any{"validationErrors": s.ValidationErrors(r, e.Fields)})
+		return
+	}
+	if e.Code == apperr.TooMany {
+		w.Header().Set("Retry-After", "900")
+	}
+	s.WriteJSON(w, statusOf[e.Code], errorBody{Message: s.Catalog.T(Lang(r), e.MsgKey), ErrorKey: e.ErrorKey})
+}
+
+// paramError answers a malformed path or query parameter.
+func (s *Server) paramError(w http.ResponseWriter, r *http.Request, err error) {
+	s.writeMessage(w, r, http.StatusBadRequest, "error.bad_request")
+}
+
+// ParamError is paramError for feature mounts (generated ErrorHandlerFunc).
+func (s *Server) ParamError(w http.ResponseWriter, r *http.Request, err error) {
+	s.paramError(w, r, err)
+}

@@ -1,0 +1,152 @@
+// Package httpapi is the HTTP adapter: middleware (request id and logs,
+// revision, language, origin checks, CSRF, sessions), the handlers of the
+// generated API interfaces, and the embedded web app on every other path.
+// Handlers decode, call one domain service method and encode.
+package httpapi
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"time"
+
+	"members/internal/api/platformapi"
+	"members/internal/auth"
+	"members/internal/i18n"
+	"members/internal/masters"
+	"members/internal/platform"
+)
+
+// Deps are what the server needs; cmd/members wires them.
+type Deps struct {
+	Logger    *slog.Logger
+	Catalog   *i18n.Catalog
+	Auth      *auth.Service
+	Platform  *platform.Service
+	Countries *masters.Countries
+	// Revision is the build revision, sent in X-Revision on every response.
+	Revision string
+	// CSRFSecret keys the CSRF token HMAC; shared by every instance.
+	CSRFSecret []byte
+	// WebApp is the built single-page app (index.html at its root).
+	WebApp fs.FS
+	// SecureCookies forces the Secure flag (behind a TLS-terminating proxy).
+	SecureCookies bool
+	Now           func() time.Time
+	// Features mount the API of feature packages on the mux (account,
+	// bookings…), each with the shared helpers of Server.
+	Features []func(s *Server, mux *http.ServeMux)
+	// AnonymousPaths are extra API paths callable without a session
+	// ("METHOD /path"), registered by features (password reset).
+	AnonymousPaths []string
+}
+
+// Server holds the dependencies of the handlers.
+type Server struct {
+	Deps
+	anonymous map[string]bool
+}
+
+// Cookie names.
+const (
+	SessionCookie = "members_session"
+	AnonCookie    = "members_anon"
+)
+
+// anonymousAPI are the calls that work without a session.
+var anonymousAPI = []string{
+	"GET /api/session", "POST /api/session", "GET /api/session/info", "GET /api/csrf_token",
+	"GET /api/masters/languages", "GET /api/masters/currencies",
+	"GET /api/cookie_consent", "GET /api/topic_banner",
+	"GET /api/gogo_pass_status", "GET /api/coupon_ticket_status",
+	"GET /api_ext/origin_access_request", "POST /api/exception_notify",
+}
+
+// New returns the whole HTTP handler.
+func New(d Deps) http.Handler {
+	s := &Server{Deps: d, anonymous: map[string]bool{}}
+	for _, p := range append(append([]string{}, anonymousAPI...), d.AnonymousPaths...) {
+		s.anonymous[p] = true
+	}
+	api := http.NewServeMux()
+	platformapi.HandlerWithOptions(&platformHandlers{s}, platformapi.StdHTTPServerOptions{
+		BaseRouter: api, ErrorHandlerFunc: s.paramError,
+	})
+	for _, mount := range d.Features {
+		mount(s, api)
+	}
+	apiHandler := s.jsonMuxErrors(api, s.withSession(s.withCSRF(api)))
+
+	root := http.NewServeMux()
+	root.Handle("/api/", apiHandler)
+	root.Handle("/api_ext/", apiHandler)
+	root.Handle("/", s.webApp())
+
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.writeMessage(w, r, http.StatusForbidden, "error.csrf")
+	}))
+	return s.withRecover(s.withRequestLog(s.withHeaders(cop.Handler(root))))
+}
+
+// jsonMuxErrors answers unknown API paths and wrong methods with JSON
+// instead of the mux's plain text (before any session check: an unknown
+// path is a 404 for everybody), and passes the rest to next.
+func (s *Server) jsonMuxErrors(mux *http.ServeMux, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h, pattern := mux.Handler(r)
+		if pattern != "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		if allow := rec.Header().Get("Allow"); allow != "" {
+			w.Header().Set("Allow", allow)
+		}
+		if rec.Code == http.StatusMethodNotAllowed {
+			s.writeMessage(w, r, http.StatusMethodNotAllowed, "error.method_not_allowed")
+			return
+		}
+		s.writeMessage(w, r, http.StatusNotFound, "error.not_found")
+	})
+}
+
+// csrfToken is the token bound to a cookie value.
+func (s *Server) csrfToken(cookieValue string) string {
+	m := hmac.New(sha256.New, s.CSRFSecret)
+	m.Write([]byte("csrf:" + cookieValue))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// isAnonymous reports whether the request may run without a session.
+func (s *Server) isAnonymous(r *http.Request) bool {
+	return s.anonymous[r.Method+" "+r.URL.Path]
+}
+
+// secure reports whether cookies get the Secure flag.
+func (s *Server) secure(r *http.Request) bool {
+	return s.SecureCookies || r.TLS != nil
+}
+
+func (s *Server) setCookie(w http.ResponseWriter, r *http.Request, name, value string, maxAge int) {
+	http.SetCookie(w, &http.Cookie{
+		Name: name, Value: value, Path: "/", MaxAge: maxAge,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(r),
+	})
+}
+
+// clientAddr is the caller's address (the TCP peer; put a proxy's
+// forwarding in front only together with a trusted-proxy setting).
+func clientAddr(r *http.Request) string {
+	addr := r.RemoteAddr
+	if i := strings.LastIndexByte(addr, ':'); i > 0 {
+		addr = addr[:i]
+	}
+	return strings.Trim(addr, "[]")
+}

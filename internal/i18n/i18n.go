@@ -1,0 +1,168 @@
+// Package i18n holds the eight languages of the product and the server's
+// message catalogues. Catalogues are JSON files in messages/, one per domain
+// and language (<domain>.<lang>.json), so each feature owns its own text.
+package i18n
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"golang.org/x/text/language"
+)
+
+// Lang is one of the product's language codes.
+type Lang string
+
+// The product's languages, in display order.
+const (
+	JP Lang = "jp"
+	EN Lang = "en"
+	SG Lang = "sg"
+	KR Lang = "kr"
+	CN Lang = "cn"
+	TW Lang = "tw"
+	HK Lang = "hk"
+	TH Lang = "th"
+)
+
+// Default is the language used when nothing else is known.
+const Default = EN
+
+// Langs lists every language of the product.
+var Langs = []Lang{JP, EN, SG, KR, CN, TW, HK, TH}
+
+// Tag returns the BCP 47 tag of a language (for Intl, PDFs, mail).
+func (l Lang) Tag() language.Tag {
+	switch l {
+	case JP:
+		return language.Japanese
+	case SG:
+		return language.MustParse("en-SG")
+	case KR:
+		return language.Korean
+	case CN:
+		return language.SimplifiedChinese
+	case TW:
+		return language.MustParse("zh-TW")
+	case HK:
+		return language.MustParse("zh-HK")
+	case TH:
+		return language.Thai
+	default:
+		return language.English
+	}
+}
+
+// Parse returns the language for a code, and false when it is not one of ours.
+func Parse(code string) (Lang, bool) {
+	l := Lang(strings.ToLower(strings.TrimSpace(code)))
+	for _, k := range Langs {
+		if k == l {
+			return l, true
+		}
+	}
+	return Default, false
+}
+
+// FromBrowser maps an Accept-Language header to a product language:
+// Chinese with region TW gives tw, with HK gives hk, other Chinese cn;
+// an unmatched language gives en.
+func FromBrowser(acceptLanguage string) Lang {
+	tags, _, err := language.ParseAcceptLanguage(acceptLanguage)
+	if err != nil || len(tags) == 0 {
+		return Default
+	}
+	return fromTag(tags[0])
+}
+
+func fromTag(t language.Tag) Lang {
+	base, _ := t.Base()
+	region, _ := t.Region()
+	switch base.String() {
+	case "zh":
+		switch region.String() {
+		case "TW":
+			return TW
+		case "HK":
+			return HK
+		}
+		return CN
+	case "ja":
+		return JP
+	case "ko":
+		return KR
+	case "th":
+		return TH
+	case "en":
+		if region.String() == "SG" {
+			return SG
+		}
+		return EN
+	}
+	return Default
+}
+
+//go:embed messages/*.json
+var messageFiles embed.FS
+
+// Catalog translates message keys. It is read-only after New.
+type Catalog struct {
+	msgs map[Lang]map[string]string
+}
+
+// New loads every embedded catalogue.
+func New() (*Catalog, error) {
+	c := &Catalog{msgs: map[Lang]map[string]string{}}
+	for _, l := range Langs {
+		c.msgs[l] = map[string]string{}
+	}
+	files, err := fs.Glob(messageFiles, "messages/*.json")
+	if err != nil {
+		return nil, fmt.Errorf("i18n: list catalogues: %w", err)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(path.Base(f), ".json")
+		dot := strings.LastIndexByte(name, '.')
+		if dot < 0 {
+			return nil, fmt.Errorf("i18n: catalogue %s is not named <domain>.<lang>.json", f)
+		}
+		l, ok := Parse(name[dot+1:])
+		if !ok {
+			return nil, fmt.Errorf("i18n: catalogue %s has an unknown language", f)
+		}
+		b, err := messageFiles.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("i18n: read %s: %w", f, err)
+		}
+		var m map[string]string
+		if err := json.Unmarshal(b, &m); err != nil {
+			return nil, fmt.Errorf("i18n: parse %s: %w", f, err)
+		}
+		for k, v := range m {
+			c.msgs[l][k] = v
+		}
+	}
+	return c, nil
+}
+
+// T translates key into lang, replacing {name} placeholders with args given
+// as name, value pairs. An unknown key falls back to English, then to the key.
+func (c *Catalog) T(lang Lang, key string, args ...any) string {
+	s, ok := c.msgs[lang][key]
+	if !ok {
+		if s, ok = c.msgs[EN][key]; !ok {
+			s = key
+		}
+	}
+	for i := 0; i+1 < len(args); i += 2 {
+		s = strings.ReplaceAll(s, "{"+fmt.Sprint(args[i])+"}", fmt.Sprint(args[i+1]))
+	}
+	return s
+}
+
+// Keys returns the keys of one language, for completeness tests.
+func (c *Catalog) Keys(lang Lang) map[string]string { return c.msgs[lang] }

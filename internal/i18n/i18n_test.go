@@ -1,0 +1,77 @@
+package i18n
+
+import "testing"
+
+func TestFromBrowser(t *testing.T) {
+	tests := []struct {
+		header string
+		want   Lang
+	}{
+		{"zh-TW,zh;q=0.9", TW},
+		{"zh-HK", HK},
+		{"zh-Hant-HK", HK},
+		{"zh-CN", CN},
+		{"zh", CN},
+		{"zh-SG", CN},
+		{"ja-JP,ja;q=0.9,en;q=0.8", JP},
+		{"ko", KR},
+		{"th-TH", TH},
+		{"en-SG", SG},
+		{"en-US", EN},
+		{"fr-FR", EN},
+		{"", EN},
+		{"!!!", EN},
+	}
+	for _, tt := range tests {
+		if got := FromBrowser(tt.header); got != tt.want {
+			t.Errorf("FromBrowser(%q) = %s, want %s", tt.header, got, tt.want)
+		}
+	}
+}
+
+func TestParse(t *testing.T) {
+	if l, ok := Parse("JP"); !ok || l != JP {
+		t.Errorf("Parse(JP) = %s %v", l, ok)
+	}
+	if l, ok := Parse("de"); ok || l != EN {
+		t.Errorf("Parse(de) = %s %v, want en false", l, ok)
+	}
+}
+
+// Every catalogue has every key of English, and no extra ones.
+func TestCataloguesComplete(t *testing.T) {
+	c, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	en := c.Keys(EN)
+	if len(en) == 0 {
+		t.Fatal("English catalogue is empty")
+	}
+	for _, l := range Langs {
+		got := c.Keys(l)
+		for k := range en {
+			if got[k] == "" {
+				t.Errorf("%s lacks %q", l, k)
+			}
+		}
+		for k := range got {
+			if _, ok := en[k]; !ok {
+				t.Errorf("%s has %q which en lacks", l, k)
+			}
+		}
+	}
+}
+
+func TestTPlaceholders(t *testing.T) {
+	c, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.T(EN, "validation.max_length", "max", 100); got != "Enter at most 100 characters." {
+		t.Errorf("T = %q", got)
+	}
+	if got := c.T(JP, "no.such.key"); got != "no.such.key" {
+		t.Errorf("unknown key = %q", got)
+	}
+}

@@ -1,0 +1,95 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"members/internal/auth"
+)
+
+// AuthStore implements auth.Store.
+type AuthStore struct{ db *DB }
+
+// NewAuthStore returns the session and credential store.
+func NewAuthStore(db *DB) *AuthStore { return &AuthStore{db: db} }
+
+var _ auth.Store = (*AuthStore)(nil)
+
+// EmailKey is the lookup form of an e-mail address.
+func EmailKey(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
+
+func (s *AuthStore) CredentialsByEmail(ctx context.Context, email string) (auth.Credentials, error) {
+	var c auth.Credentials
+	err := s.db.QueryRowContext(ctx,
+		`SELECT id, password_hash FROM members WHERE email_key = $1`, EmailKey(email)).
+		Scan(&c.MemberID, &c.PasswordHash)
+	if err = Translate(err); errors.Is(err, ErrNotFound) {
+		return c, auth.ErrNoMember
+	}
+	if err != nil {
+		return c, fmt.Errorf("credentials: %w", err)
+	}
+	return c, nil
+}
+
+func (s *AuthStore) CreateSession(ctx context.Context, ss auth.Session) error {
+	_, err := s.db.ExecContext(ctx,
+		`INSERT INTO sessions (id_hash, member_id, log_id, created_at, last_seen_at, client_addr, user_agent)
+		 VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+		ss.IDHash, ss.MemberID, ss.LogID, ss.CreatedAt.UnixMilli(), ss.LastSeenAt.UnixMilli(), ss.ClientAddr, ss.UserAgent)
+	if err != nil {
+		return fmt.Errorf("insert session: %w", Translate(err))
+	}
+	return nil
+}
+
+func (s *AuthStore) SessionByHash(ctx context.Context, idHash string) (auth.Session, error) {
+	var ss auth.Session
+	var created, seen int64
+	err := s.db.QueryRowContext(ctx,
+		`SELECT id_hash, member_id, log_id, created_at, last_seen_at, client_addr, user_agent
+		 FROM sessions WHERE id_hash = $1`, idHash).
+		Scan(&ss.IDHash, &ss.MemberID, &ss.LogID, &created, &seen, &ss.ClientAddr, &ss.UserAgent)
+	if err = Translate(err); errors.Is(err, ErrNotFound) {
+		return ss, auth.ErrNoSession
+	}
+	if err != nil {
+		return ss, fmt.Errorf("session: %w", err)
+	}
+	ss.CreatedAt, ss.LastSeenAt = time.UnixMilli(created), time.UnixMilli(seen)
+	return ss, nil
+}
+
+func (s *AuthStore) TouchSession(ctx context.Context, idHash string, at time.Time) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE sessions SET last_seen_at = $1 WHERE id_hash = $2`, at.UnixMilli(), idHash)
+	if err != nil {
+		return fmt.Errorf("touch session: %w", err)
+	}
+	return nil
+}
+
+func (s *AuthStore) DeleteSession(ctx context.Context, idHash string) error {
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM sessions WHERE id_hash = $1`, idHash); err != nil {
+		return fmt.Errorf("delete session: %w", err)
+	}
+	return nil
+}
+
+func (s *AuthStore) DeleteMemberSessions(ctx context.Context, memberID, keepHash string) error {
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM sessions WHERE member_id = $1 AND id_hash <> $2`, memberID, keepHash); err != nil {
+		return fmt.Errorf("delete member sessions: %w", err)
+	}
+	return nil
+}
+
+func (s *AuthStore) DeleteStaleSessions(ctx context.Context, idleBefore, createdBefore time.Time) (int64, error) {
+	res, err := s.db.ExecContext(ctx, `DELETE FROM sessions WHERE last_seen_at < $1 OR created_at < $2`,
+		idleBefore.UnixMilli(), createdBefore.UnixMilli())
+	if err != nil {
+		return 0, fmt.Errorf("delete stale sessions: %w", err)
+	}
+	return res.RowsAffected()
+}
