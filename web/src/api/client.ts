@@ -1,0 +1,96 @@
+/**
+ * The typed API client. Types come from api/openapi.yaml (npm run gen:api →
+ * schema.d.ts). Every request goes through one middleware that
+ * - waits for the origin-access admission (spec §4) and refuses calls when not admitted,
+ * - adds X-Lang, X-Revision and, on every non-GET, a fresh X-Csrf-Token,
+ * - gives up after 600000 ms,
+ * - reports a server revision different from ours and a 403 to the shell (src/api/events.ts).
+ *
+ * Features do not call `api` from components: they wrap each call in a
+ * queryOptions/mutation hook (see src/api/platform.ts for the pattern).
+ */
+import createClient, { type Client, type Middleware } from 'openapi-fetch'
+import type { paths } from './schema'
+import { createApiEventBus } from './events'
+import { OriginAccessDeniedError, RevisionMismatchError } from './errors'
+import { PAGE_REVISION, revisionsDiffer } from './revision'
+import { checkOriginAccess, isAdmitted } from './originAccess'
+import { getActiveLang } from '@/i18n/i18n'
+
+export const REQUEST_TIMEOUT_MS = 600_000
+
+/** Session, revision and origin-access events for the shell. */
+export const apiEvents = createApiEventBus()
+
+/** Calls whose 403 means "no session" as an answer, not "the session timed out". */
+export function isSessionProbe(method: string, pathname: string): boolean {
+  return pathname === '/api/session' && ['GET', 'POST', 'DELETE'].includes(method.toUpperCase())
+}
+
+function origin(): string {
+  return typeof window !== 'undefined' ? window.location.origin : 'http://localhost'
+}
+
+function commonHeaders(): Record<string, string> {
+  return { 'X-Lang': getActiveLang(), 'X-Revision': PAGE_REVISION }
+}
+
+/** Fetch through the global fetch at call time (so tests can stub it) with the request timeout. */
+function timedFetch(input: Request, init?: RequestInit): Promise<Response> {
+  const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS)
+  const signal = typeof AbortSignal.any === 'function' && input.signal ? AbortSignal.any([input.signal, timeout]) : timeout
+  return globalThis.fetch(input, { ...init, signal })
+}
+
+/** GET /api/csrf_token; the token is bound to the session cookie, so it is fetched before each non-GET call. */
+export async function fetchCsrfToken(): Promise<string | undefined> {
+  try {
+    const res = await globalThis.fetch(`${origin()}/api/csrf_token`, {
+      credentials: 'same-origin',
+      headers: { ...commonHeaders(), Accept: 'application/json' },
+    })
+    if (!res.ok) return undefined
+    const body = (await res.json()) as { csrfToken?: unknown }
+    return typeof body.csrfToken === 'string' ? body.csrfToken : undefined
+  } catch {
+    return undefined
+  }
+}
+
+export const shellMiddleware: Middleware = {
+  async onRequest({ request }) {
+    const state = await checkOriginAccess()
+    if (!isAdmitted(state)) {
+      apiEvents.emit({ type: 'originAccessDenied' })
+      throw new OriginAccessDeniedError()
+    }
+    for (const [k, v] of Object.entries(commonHeaders())) request.headers.set(k, v)
+    if (!request.headers.has('Accept')) request.headers.set('Accept', 'application/json')
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      const token = await fetchCsrfToken()
+      if (token) request.headers.set('X-Csrf-Token', token)
+    }
+    return request
+  },
+  onResponse({ request, response }) {
+    const theirs = response.headers.get('X-Revision')
+    if (revisionsDiffer(PAGE_REVISION, theirs)) {
+      apiEvents.emit({ type: 'revisionMismatch', ours: PAGE_REVISION, theirs })
+      throw new RevisionMismatchError(PAGE_REVISION, theirs)
+    }
+    if (response.status === 403 && !isSessionProbe(request.method, new URL(request.url).pathname)) {
+      apiEvents.emit({ type: 'sessionTimedOut' })
+    }
+    return response
+  },
+}
+
+/** A client for any paths type, with the shell middleware. */
+export function createApiClient<P extends object>(): Client<P> {
+  const c = createClient<P>({ baseUrl: origin(), credentials: 'same-origin', fetch: timedFetch })
+  c.use(shellMiddleware)
+  return c
+}
+
+/** The app's API client, typed from api/openapi.yaml. */
+export const api = createApiClient<paths>()

@@ -1,0 +1,29 @@
+/**
+ * The API client runs outside React; it tells the shell about session,
+ * revision and origin-access problems through these events. The shell
+ * (src/app/ApiEventsBridge.tsx) subscribes once.
+ */
+export type ApiEvent =
+  | { type: 'sessionTimedOut' }
+  | { type: 'revisionMismatch'; ours: string; theirs: string }
+  | { type: 'originAccessDenied' }
+
+type Listener = (event: ApiEvent) => void
+
+export interface ApiEventBus {
+  emit(event: ApiEvent): void
+  subscribe(listener: Listener): () => void
+}
+
+export function createApiEventBus(): ApiEventBus {
+  const listeners = new Set<Listener>()
+  return {
+    emit(event) {
+      for (const l of [...listeners]) l(event)
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+  }
+}

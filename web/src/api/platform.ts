@@ -1,0 +1,120 @@
+/**
+ * Hooks for the platform calls the shell makes (spec §4, §7). This file is also
+ * the pattern for features: one fetcher, one queryOptions and one hook per call.
+ */
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api } from './client'
+import { apiError, unwrap } from './errors'
+import { platformKeys } from './queryKeys'
+import type { components } from './schema'
+
+export type TopicBanner = components['schemas']['TopicBanner']
+export type CookieConsent = components['schemas']['CookieConsent']
+export type GogoPassStatus = components['schemas']['GogoPassStatus']
+export type CouponTicketStatus = components['schemas']['CouponTicketStatus']
+export type LoginRequest = components['schemas']['LoginRequest']
+
+export const TOPIC_BANNER_STALE_MS = 5 * 60_000
+
+/** true when a session exists (204), false when not (403). Other failures throw. */
+export async function checkSession(signal?: AbortSignal): Promise<boolean> {
+  const { response, error } = await api.GET('/api/session', { signal })
+  if (response.status === 204 || response.ok) return true
+  if (response.status === 403) return false
+  throw apiError(response.status, error)
+}
+
+export const sessionQuery = queryOptions({
+  queryKey: platformKeys.session,
+  queryFn: ({ signal }) => checkSession(signal),
+  staleTime: Infinity,
+  retry: 1,
+})
+
+export const sessionInfoQuery = queryOptions({
+  queryKey: platformKeys.sessionInfo,
+  queryFn: async ({ signal }) => unwrap(await api.GET('/api/session/info', { signal })),
+  staleTime: Infinity,
+  retry: false,
+  meta: { silent: true },
+})
+export const useSessionInfo = () => useQuery(sessionInfoQuery)
+
+export const cookieConsentQuery = queryOptions({
+  queryKey: platformKeys.cookieConsent,
+  queryFn: async ({ signal }) => unwrap(await api.GET('/api/cookie_consent', { signal })),
+  staleTime: Infinity,
+  retry: false,
+  meta: { silent: true },
+})
+export const useCookieConsent = () => useQuery(cookieConsentQuery)
+
+export const topicBannerQuery = queryOptions({
+  queryKey: platformKeys.topicBanner,
+  queryFn: async ({ signal }) => unwrap(await api.GET('/api/topic_banner', { signal })),
+  staleTime: TOPIC_BANNER_STALE_MS,
+  refetchInterval: TOPIC_BANNER_STALE_MS,
+  retry: false,
+  meta: { silent: true },
+})
+export const useTopicBanner = () => useQuery(topicBannerQuery)
+
+const NO_GOGO_PASS: GogoPassStatus = { isGogoPassPublic: false, isGogoPassPurchasable: false, isGogoPassLotteryPhase: false }
+const NO_COUPON: CouponTicketStatus = { isCouponTicketPublic: false }
+
+/** Unlimited-pass flags; all false when the call fails or is not 200. */
+export async function fetchGogoPassStatus(signal?: AbortSignal): Promise<GogoPassStatus> {
+  try {
+    const { data, response } = await api.GET('/api/gogo_pass_status', { signal })
+    return response.status === 200 && data ? { ...NO_GOGO_PASS, ...data } : NO_GOGO_PASS
+  } catch {
+    return NO_GOGO_PASS
+  }
+}
+
+/** Coupon-ticket flag; false when the call fails or is not 200. */
+export async function fetchCouponTicketStatus(signal?: AbortSignal): Promise<CouponTicketStatus> {
+  try {
+    const { data, response } = await api.GET('/api/coupon_ticket_status', { signal })
+    return response.status === 200 && data ? { ...NO_COUPON, ...data } : NO_COUPON
+  } catch {
+    return NO_COUPON
+  }
+}
+
+export const gogoPassStatusQuery = (enabled: boolean) =>
+  queryOptions({ queryKey: platformKeys.gogoPassStatus, queryFn: ({ signal }) => fetchGogoPassStatus(signal), enabled, staleTime: Infinity })
+export const couponTicketStatusQuery = (enabled: boolean) =>
+  queryOptions({ queryKey: platformKeys.couponTicketStatus, queryFn: ({ signal }) => fetchCouponTicketStatus(signal), enabled, staleTime: Infinity })
+
+/** Pass flags for features that show or hide pass entries (false until loaded). */
+export function usePassStatus(enabled = true) {
+  const gogo = useQuery(gogoPassStatusQuery(enabled))
+  const coupon = useQuery(couponTicketStatusQuery(enabled))
+  return { ...(gogo.data ?? NO_GOGO_PASS), ...(coupon.data ?? NO_COUPON) }
+}
+
+export async function login(body: LoginRequest): Promise<void> {
+  unwrap(await api.POST('/api/session', { body }))
+}
+
+export async function logout(): Promise<void> {
+  const { response, error } = await api.DELETE('/api/session')
+  if (!response.ok && response.status !== 403) throw apiError(response.status, error)
+}
+
+export async function refreshSessionToken(): Promise<void> {
+  unwrap(await api.POST('/api/session/token'))
+}
+
+export function useLoginMutation() {
+  return useMutation({ mutationFn: login })
+}
+
+export function useRefreshTokenMutation() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: refreshSessionToken,
+    onError: () => qc.invalidateQueries({ queryKey: platformKeys.session }),
+  })
+}

@@ -1,0 +1,51 @@
+/**
+ * GET /api/user: the member record. The account feature owns this endpoint and
+ * will describe it in api/openapi.yaml; until then this module declares the few
+ * fields the shell reads and calls it defensively (any failure → no data).
+ */
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { createApiClient } from './client'
+import { platformKeys } from './queryKeys'
+
+/** The fields of the user record the shell needs (spec §3 "Member profile"). */
+export interface ShellUser {
+  firstname?: string
+  lastname?: string
+  email?: string
+  hasInvalidCharactersInEmail?: boolean
+}
+
+interface UserPaths {
+  '/api/user': {
+    get: {
+      parameters: { query?: { disableCache?: boolean } }
+      responses: { 200: { content: { 'application/json': ShellUser } } }
+    }
+  }
+}
+
+const userClient = createApiClient<UserPaths>()
+
+/** Loads the user, or null when there is none (403, 404, 501, network error…). */
+export async function fetchShellUser(signal?: AbortSignal): Promise<ShellUser | null> {
+  try {
+    const { data, response } = await userClient.GET('/api/user', { signal })
+    return response.ok && data ? data : null
+  } catch {
+    return null
+  }
+}
+
+export const shellUserQuery = (enabled: boolean) =>
+  queryOptions({
+    queryKey: platformKeys.user,
+    queryFn: ({ signal }) => fetchShellUser(signal),
+    enabled,
+    staleTime: 60_000,
+    meta: { silent: true },
+  })
+
+/** The logged-in member's record as far as the shell needs it (null when unavailable). */
+export function useShellUser(enabled = true) {
+  return useQuery(shellUserQuery(enabled))
+}

@@ -1,0 +1,82 @@
+import { useEffect, useState, type ReactNode } from 'react'
+import { BrowserRouter } from 'react-router'
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
+import { I18nextProvider } from 'react-i18next'
+import type { i18n as I18n } from 'i18next'
+import { createI18n } from '@/i18n/i18n'
+import { initialLanguage, readStoredLang, storeLang } from '@/i18n/languages'
+import { createAppQueryClient, createQueryErrorSink, type QueryErrorSink } from './queryClient'
+import { ToastProvider, useToast } from './toast'
+import { ModalProvider } from './modals/ModalProvider'
+import { SessionProvider } from './session/SessionProvider'
+import { ApiEventsBridge } from './ApiEventsBridge'
+import { ErrorBoundary } from './ErrorBoundary'
+import { AppRoutes } from './AppRoutes'
+import { InvalidEmailCheck, LangGate, ScrollManager } from './routing/NavigationEffects'
+import { useCookieConsentScripts } from './cookieConsent'
+import { watchViewport } from './viewport'
+
+export interface AppServices {
+  queryClient: QueryClient
+  querySink: QueryErrorSink
+  i18n: I18n
+}
+
+/** Creates the per-app objects (a fresh set per test). */
+export function createAppServices(): AppServices {
+  const lang = initialLanguage(window.location.search, readStoredLang(), navigator.languages ?? [navigator.language])
+  storeLang(lang)
+  const querySink = createQueryErrorSink()
+  return { queryClient: createAppQueryClient(querySink), querySink, i18n: createI18n(lang) }
+}
+
+/** The whole app: providers, router (history mode, base /), chrome and routes. */
+export function App({ services }: { services: AppServices }) {
+  return (
+    <QueryClientProvider client={services.queryClient}>
+      <I18nextProvider i18n={services.i18n}>
+        <BrowserRouter basename="/">
+          <ToastProvider>
+            <QueryErrorToasts sink={services.querySink} />
+            <ModalProvider>
+              <ErrorBoundary>
+                <SessionProvider>
+                  <Shell>
+                    <AppRoutes />
+                  </Shell>
+                </SessionProvider>
+              </ErrorBoundary>
+            </ModalProvider>
+          </ToastProvider>
+        </BrowserRouter>
+      </I18nextProvider>
+    </QueryClientProvider>
+  )
+}
+
+function Shell({ children }: { children: ReactNode }) {
+  useCookieConsentScripts()
+  useEffect(() => watchViewport(), [])
+  return (
+    <>
+      <ApiEventsBridge />
+      <LangGate>
+        <ScrollManager />
+        <InvalidEmailCheck />
+        {children}
+      </LangGate>
+    </>
+  )
+}
+
+function QueryErrorToasts({ sink }: { sink: QueryErrorSink }) {
+  const toast = useToast()
+  useEffect(() => sink.connect(() => toast.showError()), [sink, toast])
+  return null
+}
+
+/** For main.tsx: services created once. */
+export function Root() {
+  const [services] = useState(createAppServices)
+  return <App services={services} />
+}

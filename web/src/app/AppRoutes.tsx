@@ -1,0 +1,33 @@
+import { Suspense, type ReactNode } from 'react'
+import { Route, Routes, useLocation } from 'react-router'
+import { routes } from './routes'
+import { RouteGuard, type Access } from './routing/RouteGuard'
+import { Layout } from './layout/Layout'
+import { LoadingOverlay } from './layout/LoadingOverlay'
+import { NotFoundPage } from './pages/NotFoundPage'
+
+/** The declarative route table built from routes.tsx, each page inside its guard and layout. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      {routes.map((r) => (
+        <Route key={r.path} path={r.path} element={<Frame access={r.access}>{r.element}</Frame>} />
+      ))}
+      <Route path="*" element={<Frame access="static">{<NotFoundPage />}</Frame>} />
+    </Routes>
+  )
+}
+
+function Frame({ access, children }: { access: Access; children: ReactNode }) {
+  const { pathname } = useLocation()
+  return (
+    <Layout access={access}>
+      <RouteGuard access={access}>
+        {/* keyed by path: a new path mounts a new boundary, so the overlay shows while its chunk/data loads */}
+        <Suspense key={pathname} fallback={<LoadingOverlay />}>
+          {children}
+        </Suspense>
+      </RouteGuard>
+    </Layout>
+  )
+}

@@ -1,0 +1,15 @@
+/**
+ * Links to the booking site (member registration, terms, privacy, cookies).
+ * The base URL comes from VITE_BOOKING_SITE_URL at build time.
+ */
+import type { Lang } from '@/i18n/languages'
+
+export const BOOKING_SITE_URL: string = (import.meta.env.VITE_BOOKING_SITE_URL || 'https://booking.example.com').replace(/\/+$/, '')
+
+const q = (lang: Lang) => `?lang=${encodeURIComponent(lang)}`
+
+export const memberRegistrationUrl = (lang: Lang) => `${BOOKING_SITE_URL}/member/register${q(lang)}`
+export const termsUrl = () => `${BOOKING_SITE_URL}/terms`
+export const privacyPolicyUrl = () => `${BOOKING_SITE_URL}/privacy`
+export const cookiePolicyUrl = (lang: Lang) => `${BOOKING_SITE_URL}/cookie-policy${q(lang)}`
+export const cookieSettingsUrl = (lang: Lang) => `${BOOKING_SITE_URL}/cookie-settings${q(lang)}`

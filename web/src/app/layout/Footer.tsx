@@ -1,0 +1,33 @@
+import { useTranslation } from 'react-i18next'
+import { useCookieConsent, useSessionInfo } from '@/api/platform'
+import { useLang } from '@/i18n/useLang'
+import { cookiePolicyUrl, cookieSettingsUrl } from '@/app/externalLinks'
+
+/** © 2019, the session log id, and the cookie links when consent is required. */
+export function Footer() {
+  const { t } = useTranslation()
+  const lang = useLang()
+  const info = useSessionInfo()
+  const consent = useCookieConsent()
+  const required = consent.data?.isCookieConsentRequired === true
+  return (
+    <footer className="footer">
+      {required && (
+        <ul className="footer__links">
+          <li>
+            <a href={cookieSettingsUrl(lang)}>{t('footer.cookieSettings')}</a>
+          </li>
+          <li>
+            <a href={cookiePolicyUrl(lang)}>{t('footer.cookiePolicy')}</a>
+          </li>
+        </ul>
+      )}
+      <p className="footer__copyright">{t('footer.copyright')}</p>
+      {info.data?.sessionLogId && (
+        <p className="footer__session">
+          {t('footer.sessionLogId')}: <span translate="no">{info.data.sessionLogId}</span>
+        </p>
+      )}
+    </footer>
+  )
+}

@@ -1,0 +1,61 @@
+import { useTranslation } from 'react-i18next'
+import { useModals, MODAL_IDS } from '../modals/modalContext'
+import { useSession } from '../session/SessionProvider'
+import { AppLink } from '../routing/AppLink'
+import { LanguageSelect } from './LanguageSelect'
+import { GlobalMenuModal } from './GlobalMenuModal'
+import { NAV_ITEMS } from './navItems'
+
+export function Header({ memberChrome }: { memberChrome: boolean }) {
+  const { t } = useTranslation()
+  const modals = useModals()
+  const { logout } = useSession()
+
+  return (
+    <header className="header">
+      <div className="header__bar">
+        {memberChrome && (
+          <button
+            type="button"
+            className="header__menu-button mobile-only"
+            aria-haspopup="dialog"
+            onClick={() => modals.open((close, active) => <GlobalMenuModal close={close} active={active} />, { id: MODAL_IDS.globalMenu })}
+          >
+            <span className="burger" aria-hidden="true" />
+            <span className="header__menu-label">{t('nav.menu')}</span>
+          </button>
+        )}
+        <span className="header__brand">
+          <span className="brand-mark" aria-hidden="true" />
+          <span className="header__title">{t('app.title')}</span>
+        </span>
+        {memberChrome && (
+          <AppLink to="/" className="header__home mobile-only">
+            {t('nav.home')}
+          </AppLink>
+        )}
+        <div className="header__tools">
+          <LanguageSelect />
+          {memberChrome && (
+            <button type="button" className="button button--ghost desktop-only" onClick={() => void logout()}>
+              {t('nav.logout')}
+            </button>
+          )}
+        </div>
+      </div>
+      {memberChrome && (
+        <nav className="nav desktop-only" aria-label={t('nav.label')}>
+          <ul className="nav__list">
+            {NAV_ITEMS.map((item) => (
+              <li key={item.to}>
+                <AppLink to={item.to} className="nav__link">
+                  {t(item.label)}
+                </AppLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      )}
+    </header>
+  )
+}

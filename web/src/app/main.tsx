@@ -1,0 +1,20 @@
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { Root } from './App'
+import { reportException } from './exceptionNotify'
+import '../styles/global.css'
+
+window.addEventListener('error', (e) => reportException(e.error ?? e.message))
+window.addEventListener('unhandledrejection', (e) => {
+  const name = e.reason instanceof Error ? e.reason.name : ''
+  // API errors are handled by the shell and the features; only report real bugs.
+  if (!['ApiError', 'ValidationError', 'SessionTimedOutError', 'RevisionMismatchError', 'OriginAccessDeniedError', 'AbortError'].includes(name)) {
+    reportException(e.reason)
+  }
+})
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <Root />
+  </StrictMode>,
+)

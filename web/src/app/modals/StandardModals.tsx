@@ -1,0 +1,112 @@
+import { useTranslation } from 'react-i18next'
+import { Dialog } from '@/components/Dialog'
+import type { ValidationErrors } from '@/api/errors'
+
+interface Base {
+  close: () => void
+  active: boolean
+}
+
+export function ErrorModal({ close, active, title, message }: Base & { title?: string; message?: string }) {
+  const { t } = useTranslation()
+  return (
+    <Dialog
+      role="alertdialog"
+      active={active}
+      title={title ?? t('error.systemTitle')}
+      onDismiss={close}
+      actions={
+        <button type="button" className="button button--primary" onClick={close} data-autofocus>
+          {t('modal.ok')}
+        </button>
+      }
+    >
+      <p>{message ?? t('error.api')}</p>
+    </Dialog>
+  )
+}
+
+export function ValidationErrorModal({ close, active, errors, labels }: Base & { errors: ValidationErrors; labels?: Record<string, string> }) {
+  const { t } = useTranslation()
+  const something = 'something' in errors
+  const fields = Object.entries(errors).filter(([k]) => k !== 'something')
+  return (
+    <Dialog
+      role="alertdialog"
+      active={active}
+      title={t('validation.title')}
+      onDismiss={close}
+      actions={
+        <button type="button" className="button button--primary" onClick={close} data-autofocus>
+          {t('modal.ok')}
+        </button>
+      }
+    >
+      {something ? (
+        <p>{t('validation.something')}</p>
+      ) : (
+        <dl className="validation-list">
+          {fields.map(([field, msgs]) => (
+            <div key={field}>
+              <dt>{labels?.[field] ?? field}</dt>
+              {msgs.map((m, i) => (
+                <dd key={i}>{m}</dd>
+              ))}
+            </div>
+          ))}
+        </dl>
+      )}
+    </Dialog>
+  )
+}
+
+export function LoadingModal({ active }: Base) {
+  const { t } = useTranslation()
+  return (
+    <Dialog active={active} title={t('loading.title')} className="modal--loading">
+      <div className="spinner" aria-hidden="true" />
+    </Dialog>
+  )
+}
+
+export function RevisionErrorModal({ close, active, reload }: Base & { reload: () => void }) {
+  const { t } = useTranslation()
+  return (
+    <Dialog
+      role="alertdialog"
+      active={active}
+      title={t('revision.title')}
+      actions={
+        <>
+          <button type="button" className="button" onClick={close}>
+            {t('modal.close')}
+          </button>
+          <button type="button" className="button button--primary" onClick={reload} data-autofocus>
+            {t('revision.refresh')}
+          </button>
+        </>
+      }
+    >
+      <p>{t('revision.text')}</p>
+    </Dialog>
+  )
+}
+
+/** Cannot be dismissed (no X, no Escape, no backdrop); its only button leads to the login. */
+export function SessionTimedOutModal({ active, onConfirm }: Base & { onConfirm: () => void }) {
+  const { t } = useTranslation()
+  return (
+    <Dialog
+      role="alertdialog"
+      active={active}
+      title={t('sessionTimedOut.title')}
+      actions={
+        <button type="button" className="button button--primary" onClick={onConfirm} data-autofocus>
+          {t('sessionTimedOut.button')}
+        </button>
+      }
+    >
+      <p>{t('sessionTimedOut.text')}</p>
+    </Dialog>
+  )
+}

@@ -1,0 +1,63 @@
+import { useTranslation } from 'react-i18next'
+import { useTopicBanner } from '@/api/platform'
+import { useSession } from '../session/SessionProvider'
+import { AppLink } from '../routing/AppLink'
+import { RecentBookingsSlot } from './RecentBookingsSlot'
+
+const TILES = [
+  { to: '/account', title: 'home.tiles.account', text: 'home.tiles.accountText' },
+  { to: '/passengers', title: 'home.tiles.passengers', text: 'home.tiles.passengersText' },
+  { to: '/bookings', title: 'home.tiles.bookings', text: 'home.tiles.bookingsText' },
+  { to: '/points', title: 'home.tiles.points', text: 'home.tiles.pointsText' },
+  { to: '/payment-methods', title: 'home.tiles.paymentMethods', text: 'home.tiles.paymentMethodsText' },
+] as const
+
+/** The entrance page: greeting, topic banner, shortcuts and the recent bookings. */
+export default function HomePage() {
+  const { t } = useTranslation()
+  const { user } = useSession()
+  const name = user?.firstname || user?.lastname ? { firstname: user?.firstname ?? '', lastname: user?.lastname ?? '' } : null
+  return (
+    <div className="page">
+      <h1 className="page__title">{name ? t('home.greeting', name) : t('home.greetingNoName')}</h1>
+      <TopicBanner />
+      <RecentBookingsSlot />
+      <nav aria-label={t('home.shortcuts')}>
+        <ul className="tiles">
+          {TILES.map((tile) => (
+            <li key={tile.to}>
+              <AppLink to={tile.to} className="tile">
+                <span className="tile__title">{t(tile.title)}</span>
+                <span className="tile__text">{t(tile.text)}</span>
+              </AppLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </div>
+  )
+}
+
+function TopicBanner() {
+  const { t } = useTranslation()
+  const banner = useTopicBanner()
+  const b = banner.data
+  if (!b?.is_active || !(b.message1 || b.message2)) return null
+  const content = (
+    <>
+      {b.message1 && <strong className="banner__line">{b.message1}</strong>}
+      {b.message2 && <span className="banner__line">{b.message2}</span>}
+    </>
+  )
+  return (
+    <aside className="banner" aria-label={t('home.topicBanner')}>
+      {b.href && /^https?:\/\//.test(b.href) ? (
+        <a className="banner__link" href={b.href}>
+          {content}
+        </a>
+      ) : (
+        content
+      )}
+    </aside>
+  )
+}

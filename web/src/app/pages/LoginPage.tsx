@@ -1,0 +1,115 @@
+import { useMemo, useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { z } from 'zod'
+import { useTranslation } from 'react-i18next'
+import { ApiError } from '@/api/errors'
+import { useLoginMutation } from '@/api/platform'
+import { Field } from '@/components/Field'
+import { handleServerValidation } from '@/components/serverValidation'
+import { useLang } from '@/i18n/useLang'
+import { useModals } from '../modals/modalContext'
+import { useToast } from '../toast'
+import { useSession } from '../session/SessionProvider'
+import { AppLink } from '../routing/AppLink'
+import { memberRegistrationUrl, privacyPolicyUrl, termsUrl } from '../externalLinks'
+
+const MAX = 100
+
+function loginSchema(t: (key: string, opts?: Record<string, unknown>) => string) {
+  return z.object({
+    email: z
+      .string()
+      .trim()
+      .min(1, t('validation.required'))
+      .max(MAX, t('validation.maxLength', { max: MAX })),
+    password: z
+      .string()
+      .min(1, t('validation.required'))
+      .max(MAX, t('validation.maxLength', { max: MAX })),
+  })
+}
+type LoginForm = z.infer<ReturnType<typeof loginSchema>>
+
+/** /login: after success the route guard returns to ?redirect= (sanitised) or "/". */
+export default function LoginPage() {
+  const { t } = useTranslation()
+  const lang = useLang()
+  const modals = useModals()
+  const toast = useToast()
+  const session = useSession()
+  const mutation = useLoginMutation()
+  const [failure, setFailure] = useState<string | null>(null)
+  const schema = useMemo(() => loginSchema(t), [t])
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginForm>({ resolver: zodResolver(schema), defaultValues: { email: '', password: '' } })
+
+  const labels = { email: t('login.email'), password: t('login.password') }
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFailure(null)
+    try {
+      await mutation.mutateAsync(values)
+      await session.onLoggedIn()
+    } catch (e) {
+      if (handleServerValidation(e, setError, labels, modals)) return
+      if (e instanceof ApiError && (e.status === 401 || e.status === 429)) {
+        setFailure(e.serverMessage ?? t('login.failed'))
+        return
+      }
+      toast.showError()
+    }
+  })
+
+  return (
+    <div className="page page--narrow">
+      <h1 className="page__title">{t('login.title')}</h1>
+      <form className="card form" onSubmit={onSubmit} noValidate aria-describedby={failure ? 'login-failure' : undefined}>
+        {failure && (
+          <p id="login-failure" className="form__error" role="alert">
+            {failure}
+          </p>
+        )}
+        <Field
+          label={labels.email}
+          type="email"
+          autoComplete="username"
+          inputMode="email"
+          required
+          registration={register('email')}
+          error={errors.email}
+        />
+        <Field
+          label={labels.password}
+          type="password"
+          autoComplete="current-password"
+          required
+          registration={register('password')}
+          error={errors.password}
+        />
+        <button type="submit" className="button button--primary button--block" disabled={isSubmitting}>
+          {isSubmitting ? t('login.submitting') : t('login.submit')}
+        </button>
+        <p className="form__aside">
+          <AppLink to="/reset-password">{t('login.forgot')}</AppLink>
+        </p>
+      </form>
+      <section className="card register" aria-labelledby="register-heading">
+        <h2 id="register-heading">{t('login.registerTitle')}</h2>
+        <p>{t('login.registerText')}</p>
+        <a className="button button--secondary button--block" href={memberRegistrationUrl(lang)}>
+          {t('login.register')}
+        </a>
+      </section>
+      <p className="legal-links">
+        <a href={termsUrl()}>{t('login.terms')}</a>
+        <span aria-hidden="true"> · </span>
+        <a href={privacyPolicyUrl()}>{t('login.privacy')}</a>
+      </p>
+    </div>
+  )
+}

@@ -1,0 +1,119 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useNavigate } from 'react-router'
+import { couponTicketStatusQuery, gogoPassStatusQuery, logout as apiLogout, refreshSessionToken, sessionQuery } from '@/api/platform'
+import { shellUserQuery, type ShellUser } from '@/api/user'
+import { platformKeys } from '@/api/queryKeys'
+import { useLang } from '@/i18n/useLang'
+import { LOGIN_PATH, withLang } from '../routing/paths'
+import { shouldRefreshToken, type RefreshClock, type RefreshTrigger } from './tokenRefresh'
+
+export type SessionStatus = 'checking' | 'loggedIn' | 'loggedOut'
+
+export interface Session {
+  status: SessionStatus
+  loggedIn: boolean
+  /** A 403 happened: the session ended while the member was on a page. Cleared by login. */
+  timedOut: boolean
+  /** The member's record as far as the shell needs it (null until loaded or when unavailable). */
+  user: ShellUser | null
+  /** Call after a successful POST /api/session: sets logged in, clears timed out, loads member data. */
+  onLoggedIn(): Promise<void>
+  /** DELETE /api/session, forget every cached member data, go to /login. */
+  logout(): Promise<void>
+  /** Marks the session timed out (the shell does this on any 403). */
+  markTimedOut(): void
+}
+
+const SessionContext = createContext<Session | null>(null)
+
+export function useSession(): Session {
+  const ctx = useContext(SessionContext)
+  if (!ctx) throw new Error('useSession outside SessionProvider')
+  return ctx
+}
+
+/** Session state of spec §4: checked on the first guarded page; member data loaded when logged in. */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const qc = useQueryClient()
+  const navigate = useNavigate()
+  const lang = useLang()
+  const [timedOut, setTimedOut] = useState(false)
+
+  // Observed only: the route guards of member and anonymous pages start the check,
+  // so static pages (/sorry) never call GET /api/session.
+  const session = useQuery({ ...sessionQuery, enabled: false })
+  const status: SessionStatus = session.data === true ? 'loggedIn' : session.data === false || session.isError ? 'loggedOut' : 'checking'
+  const loggedIn = status === 'loggedIn'
+
+  const user = useQuery(shellUserQuery(loggedIn))
+  useQuery(gogoPassStatusQuery(loggedIn))
+  useQuery(couponTicketStatusQuery(loggedIn))
+
+  const markTimedOut = useCallback(() => {
+    setTimedOut(true)
+    qc.setQueryData(platformKeys.session, false)
+  }, [qc])
+
+  const onLoggedIn = useCallback(async () => {
+    setTimedOut(false)
+    // Member data of a previous member must not survive a login.
+    qc.removeQueries({ predicate: (q) => q.queryKey[0] !== 'platform' })
+    qc.setQueryData(platformKeys.session, true)
+    await qc.invalidateQueries({ queryKey: platformKeys.sessionInfo })
+  }, [qc])
+
+  const logout = useCallback(async () => {
+    try {
+      await apiLogout()
+    } catch {
+      // The session is forgotten here whatever the server said.
+    }
+    qc.clear()
+    qc.setQueryData(platformKeys.session, false)
+    setTimedOut(false)
+    navigate(withLang(LOGIN_PATH, lang))
+  }, [qc, navigate, lang])
+
+  useTokenRefresh(loggedIn)
+
+  const value = useMemo<Session>(
+    () => ({ status, loggedIn, timedOut, user: user.data ?? null, onLoggedIn, logout, markTimedOut }),
+    [status, loggedIn, timedOut, user.data, onLoggedIn, logout, markTimedOut],
+  )
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>
+}
+
+const ACTIVITY_EVENTS = ['pointerdown', 'keydown', 'focus'] as const
+
+/** Refreshes the session token on activity and visibility per the rule in tokenRefresh.ts. */
+function useTokenRefresh(loggedIn: boolean) {
+  const clock = useRef<RefreshClock>({ lastActivityAt: 0, lastRefreshAt: 0 })
+
+  useEffect(() => {
+    if (!loggedIn) return
+    const now = Date.now()
+    clock.current = { lastActivityAt: now, lastRefreshAt: now }
+
+    const trigger = (kind: RefreshTrigger) => {
+      const t = Date.now()
+      if (shouldRefreshToken(kind, clock.current, t)) {
+        clock.current.lastRefreshAt = t
+        refreshSessionToken().catch(() => {
+          // a 403 opens the timeout modal through the client; other failures are retried on the next trigger
+        })
+      }
+      clock.current.lastActivityAt = t
+    }
+    const onActivity = () => trigger('activity')
+    const onVisibility = () => {
+      if (document.visibilityState === 'visible') trigger('visible')
+    }
+    for (const e of ACTIVITY_EVENTS) window.addEventListener(e, onActivity, { passive: true, capture: true })
+    document.addEventListener('visibilitychange', onVisibility)
+    return () => {
+      for (const e of ACTIVITY_EVENTS) window.removeEventListener(e, onActivity, { capture: true })
+      document.removeEventListener('visibilitychange', onVisibility)
+    }
+  }, [loggedIn])
+}

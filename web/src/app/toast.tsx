@@ -1,0 +1,58 @@
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+
+export const TOAST_MS = 5000
+
+export interface Toasts {
+  /** Shows an error toast at the top for 5 s; default text "Processing was interrupted because an error occurred." */
+  showError(message?: string): void
+}
+
+const ToastContext = createContext<Toasts | null>(null)
+
+/** Error toasts (spec §8): useToast().showError(). */
+export function useToast(): Toasts {
+  const ctx = useContext(ToastContext)
+  if (!ctx) throw new Error('useToast outside ToastProvider')
+  return ctx
+}
+
+interface Toast {
+  id: number
+  message?: string
+}
+
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const { t } = useTranslation()
+  const [toasts, setToasts] = useState<Toast[]>([])
+  const seq = useRef(0)
+
+  const dismiss = useCallback((id: number) => setToasts((ts) => ts.filter((x) => x.id !== id)), [])
+
+  const showError = useCallback(
+    (message?: string) => {
+      const id = ++seq.current
+      setToasts((ts) => [...ts.filter((x) => x.message !== message), { id, message }])
+      window.setTimeout(() => dismiss(id), TOAST_MS)
+    },
+    [dismiss],
+  )
+
+  const value = useMemo(() => ({ showError }), [showError])
+
+  return (
+    <ToastContext.Provider value={value}>
+      {children}
+      <div className="toasts" aria-live="assertive" role="region" aria-label={t('toast.region')}>
+        {toasts.map((toast) => (
+          <div key={toast.id} className="toast toast--error" role="alert">
+            <span>{toast.message ?? t('error.api')}</span>
+            <button type="button" className="toast__close" onClick={() => dismiss(toast.id)} aria-label={t('modal.close')}>
+              <span aria-hidden="true">×</span>
+            </button>
+          </div>
+        ))}
+      </div>
+    </ToastContext.Provider>
+  )
+}

@@ -1,0 +1,12 @@
+/// <reference types="vite/client" />
+
+interface ImportMetaEnv {
+  /** Build revision (git short hash); "dev" or unset in development. */
+  readonly VITE_REVISION?: string
+  /** Base URL of the booking site (member registration, terms, privacy). */
+  readonly VITE_BOOKING_SITE_URL?: string
+}
+
+interface ImportMeta {
+  readonly env: ImportMetaEnv
+}
