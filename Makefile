@@ -29,7 +29,7 @@ gen: deps
 	cd web && npm run gen:api
 
 lint: deps
-	gofmt -l . | (! grep .) || (echo "gofmt needed"; exit 1)
+	@test -z "$$(gofmt -l cmd internal)" || (gofmt -l cmd internal; echo "gofmt needed"; exit 1)
 	go vet ./...
 	cd web && npm run lint && npm run typecheck
 

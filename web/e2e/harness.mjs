@@ -1,0 +1,94 @@
+// Browser test harness: starts the real server (bin/members serve --demo)
+// on a fresh SQLite database and a free port, and drives Debian's Chromium
+// with playwright-core. Every test file gets its own server and browser.
+import { spawn } from "node:child_process";
+import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const root = path.resolve(here, "../..");
+export const screenshotDir = path.join(here, "screenshots");
+
+export const DEMO = { email: "demo@example.com", password: "Demo1234" };
+export const DEMO2 = { email: "demo2@example.com", password: "Demo1234" };
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+/** Starts the server; resolves when it listens. */
+export async function startServer(extraArgs = []) {
+  const bin = process.env.MEMBERS_BIN || path.join(root, "bin/members");
+  const dir = mkdtempSync(path.join(tmpdir(), "members-e2e-"));
+  const port = await freePort();
+  const addr = `127.0.0.1:${port}`;
+  const proc = spawn(bin, ["serve", "--demo", "--addr", addr, "--db", `sqlite:${dir}/e2e.db`, ...extraArgs], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, MEMBERS_PUBLIC_URL: `http://${addr}` },
+  });
+  let log = "";
+  proc.stderr.on("data", (d) => { log += d; });
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 30000);
+    proc.stdout.on("data", (d) => {
+      if (String(d).includes("listening")) { clearTimeout(timer); resolve(); }
+    });
+    proc.on("exit", (code) => { clearTimeout(timer); reject(new Error(`server exited ${code}:\n${log}`)); });
+  });
+  return {
+    url: `http://${addr}`,
+    dir,
+    dsn: `sqlite:${dir}/e2e.db`,
+    log: () => log,
+    async stop() {
+      proc.kill("SIGTERM");
+      await new Promise((r) => proc.once("exit", r));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Launches Debian's Chromium headless, with no outside network look-ups. */
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync",
+      "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+    ],
+  });
+}
+
+/** A phone and a desktop viewport, for screenshots of each page. */
+export const VIEWPORTS = {
+  phone: { width: 375, height: 812 },
+  desktop: { width: 1280, height: 900 },
+};
+
+/** Saves a full-page screenshot under e2e/screenshots/. */
+export async function screenshot(page, name) {
+  mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
+}
+
+/** Logs in through the login form and waits for the landing page. */
+export async function login(page, baseURL, user = DEMO, lang = "en") {
+  await page.goto(`${baseURL}/login?lang=${lang}`);
+  await page.locator('input[type="email"], input[name="email"]').first().fill(user.email);
+  await page.locator('input[type="password"]').first().fill(user.password);
+  await page.locator('form button[type="submit"]').first().click();
+  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+}
