@@ -25,6 +25,11 @@ export interface Session {
   markTimedOut(): void
 }
 
+/** Everything in the query cache except the shell's session and platform entries. */
+function isMemberData(q: { queryKey: readonly unknown[] }): boolean {
+  return q.queryKey[0] !== platformKeys.session[0] && q.queryKey[0] !== platformKeys.cookieConsent[0]
+}
+
 const SessionContext = createContext<Session | null>(null)
 
 export function useSession(): Session {
@@ -58,7 +63,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const onLoggedIn = useCallback(async () => {
     setTimedOut(false)
     // Member data of a previous member must not survive a login.
-    qc.removeQueries({ predicate: (q) => q.queryKey[0] !== 'platform' })
+    qc.removeQueries({ predicate: isMemberData })
     qc.setQueryData(platformKeys.session, true)
     await qc.invalidateQueries({ queryKey: platformKeys.sessionInfo })
   }, [qc])
@@ -69,8 +74,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     } catch {
       // The session is forgotten here whatever the server said.
     }
-    qc.clear()
+    // Clears every cached member data (user, airports, countries, passengers, points, reservations…).
+    // The session and platform entries stay: the shell observes them and sets them right here.
+    qc.removeQueries({ predicate: isMemberData })
     qc.setQueryData(platformKeys.session, false)
+    void qc.invalidateQueries({ queryKey: platformKeys.sessionInfo })
     setTimedOut(false)
     navigate(withLang(LOGIN_PATH, lang))
   }, [qc, navigate, lang])

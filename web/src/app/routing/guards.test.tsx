@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest'
+import { screen, waitFor } from '@testing-library/react'
+import { renderApp, currentUrl } from '@/test/renderApp'
+import { stubFetch } from '@/test/fetchStub'
+
+describe('routing rules (spec §2)', () => {
+  it('sends a logged-out visitor of a member page to /login with the full original path', async () => {
+    stubFetch({ 'GET /api/session': 403 })
+    renderApp('/bookings?pnr=ABC123&lang=jp')
+    await screen.findByRole('heading', { level: 1, name: 'ログイン' })
+    const url = new URL(window.location.href)
+    expect(url.pathname).toBe('/login')
+    expect(url.searchParams.get('redirect')).toBe('/bookings?pnr=ABC123&lang=jp')
+    expect(url.searchParams.get('lang')).toBe('jp')
+  })
+
+  it('sends a logged-in member away from an anonymous page to /', async () => {
+    stubFetch({ 'GET /api/session': 204 })
+    renderApp('/login?lang=en')
+    await screen.findByRole('heading', { level: 1, name: 'Hello, Hanako Sora' })
+    expect(currentUrl()).toBe('/?lang=en')
+  })
+
+  it('adds the lang query parameter from the stored language when missing', async () => {
+    stubFetch({ 'GET /api/session': 204 })
+    window.localStorage.setItem('members.lang', 'kr')
+    renderApp('/account')
+    await screen.findByRole('heading', { level: 1, name: '회원 정보' })
+    expect(currentUrl()).toBe('/account?lang=kr')
+  })
+
+  it('does not check the session on a static page', async () => {
+    const api = stubFetch({ 'GET /api/session': 403 })
+    renderApp('/sorry?lang=en')
+    await screen.findByRole('heading', { level: 1, name: 'Sorry, the site is busy' })
+    expect(api.called('GET /api/session')).toBe(0)
+    expect(currentUrl()).toBe('/sorry?lang=en')
+  })
+
+  it('shows the 404 page for an unknown path', async () => {
+    stubFetch({ 'GET /api/session': 403 })
+    renderApp('/no-such-page?lang=en')
+    await screen.findByRole('heading', { level: 1, name: 'Page not found' })
+  })
+
+  it('logs in and returns to the redirect target', async () => {
+    let loggedIn = false
+    const api = stubFetch({
+      'GET /api/session': () => new Response(null, { status: loggedIn ? 204 : 403 }),
+      'POST /api/session': ({ headers, body }) => {
+        expect(headers.get('X-Csrf-Token')).toBe('csrf-1')
+        expect(JSON.parse(body ?? '{}')).toEqual({ email: 'demo@example.com', password: 'Demo1234' })
+        loggedIn = true
+        return new Response(null, { status: 204 })
+      },
+    })
+    const { getByLabelText, getByRole } = renderApp('/login?redirect=%2Fpoints%3Fx%3D1&lang=en')
+    await screen.findByRole('heading', { level: 1, name: 'Log in' })
+    const { fireEvent } = await import('@testing-library/react')
+    fireEvent.input(getByLabelText(/E-mail address/), { target: { value: 'demo@example.com' } })
+    fireEvent.input(getByLabelText(/Password/), { target: { value: 'Demo1234' } })
+    fireEvent.click(getByRole('button', { name: 'Log in' }))
+    await waitFor(() => expect(currentUrl()).toBe('/points?x=1&lang=en'))
+    expect(api.called('POST /api/session')).toBe(1)
+  })
+
+  it('ignores an open-redirect attempt after login', async () => {
+    stubFetch({ 'GET /api/session': 204 })
+    renderApp('/login?redirect=%2F%2Fevil.example.com%2Fx&lang=en')
+    await waitFor(() => expect(currentUrl()).toBe('/?lang=en'))
+  })
+})

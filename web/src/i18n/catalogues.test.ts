@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest'
+import { LANGUAGES } from './languages'
+import { flatten, resources, namespaces } from './catalogues'
+
+/** Every catalogue of every namespace has exactly the keys of English, none empty. */
+describe('catalogue completeness', () => {
+  it('has the shell namespace in every language', () => {
+    expect(namespaces).toContain('common')
+    for (const lang of LANGUAGES) expect(resources[lang]?.common, lang).toBeDefined()
+  })
+
+  for (const ns of namespaces) {
+    describe(`namespace ${ns}`, () => {
+      const en = flatten(resources.en?.[ns] ?? {})
+      for (const lang of LANGUAGES) {
+        it(`${lang} has the same keys as en, none empty`, () => {
+          const other = flatten(resources[lang]?.[ns] ?? {})
+          const missing = Object.keys(en).filter((k) => !other[k]?.trim())
+          const extra = Object.keys(other).filter((k) => !(k in en))
+          const emptyEn = Object.keys(en).filter((k) => !en[k]?.trim())
+          expect({ missing, extra, emptyEn }).toEqual({ missing: [], extra: [], emptyEn: [] })
+        })
+        it(`${lang} uses the same {{placeholders}} as en`, () => {
+          const other = flatten(resources[lang]?.[ns] ?? {})
+          const vars = (s: string) => (s.match(/\{\{\s*\w+\s*\}\}/g) ?? []).map((v) => v.replace(/\s/g, '')).sort()
+          const wrong = Object.keys(en).filter((k) => other[k] !== undefined && vars(other[k]).join() !== vars(en[k]).join())
+          expect(wrong).toEqual([])
+        })
+      }
+    })
+  }
+
+  it('has no catalogue for an unknown language', () => {
+    expect(Object.keys(resources).filter((l) => !(LANGUAGES as readonly string[]).includes(l))).toEqual([])
+  })
+})

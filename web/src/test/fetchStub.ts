@@ -1,0 +1,58 @@
+import { vi } from 'vitest'
+
+/** A handler answers one "METHOD /path" (query ignored). */
+export type Handler = (req: { method: string; url: URL; headers: Headers; body: string | null }) => Response | Promise<Response>
+export type Routes = Record<string, Handler | Response | number | object>
+
+export interface FetchStub {
+  calls: { method: string; path: string; headers: Headers }[]
+  called(methodAndPath: string): number
+}
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } })
+}
+
+export function status(code: number, headers: Record<string, string> = {}): Response {
+  return new Response(null, { status: code, headers })
+}
+
+/**
+ * Replaces global fetch with a router over `routes` ("GET /api/session": 204 | Response | handler | JSON body).
+ * Unknown calls answer 404 {message}. Defaults make the shell's platform calls quiet.
+ */
+export function stubFetch(routes: Routes): FetchStub {
+  const defaults: Routes = {
+    'GET /api_ext/origin_access_request': { restriction_enabled: false, allowed_to_call_api: true, time_to_live: 60 },
+    'GET /api/session/info': { sessionLogId: 'log-123', loggedIn: false },
+    'GET /api/cookie_consent': { isCookieConsentRequired: false },
+    'GET /api/csrf_token': { csrfToken: 'csrf-1' },
+    'GET /api/topic_banner': { target_page: 'home', is_active: false, message1: '', message2: '', href: '' },
+    'GET /api/gogo_pass_status': { isGogoPassPublic: false, isGogoPassPurchasable: false, isGogoPassLotteryPhase: false },
+    'GET /api/coupon_ticket_status': { isCouponTicketPublic: false },
+    'GET /api/user': { firstname: 'Hanako', lastname: 'Sora', hasInvalidCharactersInEmail: false },
+  }
+  const all = { ...defaults, ...routes }
+  const calls: FetchStub['calls'] = []
+  const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const req = input instanceof Request ? input : new Request(new URL(String(input), window.location.origin), init)
+    const url = new URL(req.url)
+    const headers = new Headers(req.headers)
+    calls.push({ method: req.method, path: url.pathname, headers })
+    const key = `${req.method} ${url.pathname}`
+    const route = all[key]
+    if (route === undefined) return json({ message: 'not found' }, 404)
+    if (typeof route === 'number') return status(route)
+    if (route instanceof Response) return route.clone()
+    if (typeof route === 'function') {
+      const body = req.method === 'GET' ? null : await req.text()
+      return (route as Handler)({ method: req.method, url, headers, body })
+    }
+    return json(route)
+  })
+  vi.stubGlobal('fetch', fn)
+  return {
+    calls,
+    called: (mp) => calls.filter((c) => `${c.method} ${c.path}` === mp).length,
+  }
+}
