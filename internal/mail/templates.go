@@ -1,0 +1,110 @@
+package mail
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	htmltemplate "html/template"
+	"strings"
+	texttemplate "text/template"
+
+	"members/internal/i18n"
+)
+
+//go:embed templates/*.tmpl
+var templateFiles embed.FS
+
+// Detail is a label and value line (booking number, date…).
+type Detail struct{ Label, Value string }
+
+// Action is the mail's one link (a reset link, a page of the site).
+type Action struct{ Label, URL string }
+
+// Content is what a mail says; the layout templates render it.
+type Content struct {
+	Subject    string
+	Greeting   string
+	Paragraphs []string
+	Details    []Detail
+	Action     *Action
+	Footer     string
+}
+
+// Data fills a standard mail: the member's name for the greeting, the
+// {placeholder} arguments of the catalogue texts (name, value pairs),
+// optional details and the action URL (used when the kind has an action).
+type Data struct {
+	Name    string
+	Args    []any
+	Details []Detail
+	URL     string
+}
+
+// Templates renders mails in the eight languages.
+type Templates struct {
+	cat  *i18n.Catalog
+	text *texttemplate.Template
+	html *htmltemplate.Template
+}
+
+// NewTemplates parses the embedded layouts.
+func NewTemplates(cat *i18n.Catalog) (*Templates, error) {
+	t, err := texttemplate.ParseFS(templateFiles, "templates/layout.txt.tmpl")
+	if err != nil {
+		return nil, fmt.Errorf("mail: text layout: %w", err)
+	}
+	h, err := htmltemplate.ParseFS(templateFiles, "templates/layout.html.tmpl")
+	if err != nil {
+		return nil, fmt.Errorf("mail: html layout: %w", err)
+	}
+	return &Templates{cat: cat, text: t, html: h}, nil
+}
+
+// Kinds of mail sent by the account feature (each has catalogue texts
+// mail.<kind>.subject and mail.<kind>.body; reset has mail.<kind>.action).
+const (
+	KindProfileUpdated   = "profile_updated"
+	KindPasswordChanged  = "password_changed"
+	KindPasswordReset    = "password_reset"
+	KindPassengerAdded   = "passenger_added"
+	KindPassengerChanged = "passenger_changed"
+	KindPassengerDeleted = "passenger_deleted"
+)
+
+// Standard builds the mail of a kind from the catalogue texts
+// mail.<kind>.subject, mail.<kind>.body (paragraphs separated by a blank
+// line) and, when d.URL is set, mail.<kind>.action as the link label.
+func (t *Templates) Standard(kind string, lang i18n.Lang, to string, d Data) (Message, error) {
+	args := append([]any{"name", d.Name}, d.Args...)
+	c := Content{
+		Subject:  t.cat.T(lang, "mail."+kind+".subject", args...),
+		Greeting: t.cat.T(lang, "mail.greeting", "name", d.Name),
+		Details:  d.Details,
+		Footer:   t.cat.T(lang, "mail.footer"),
+	}
+	for _, p := range strings.Split(t.cat.T(lang, "mail."+kind+".body", args...), "\n\n") {
+		if p = strings.TrimSpace(p); p != "" {
+			c.Paragraphs = append(c.Paragraphs, p)
+		}
+	}
+	if d.URL != "" {
+		c.Action = &Action{Label: t.cat.T(lang, "mail."+kind+".action", args...), URL: d.URL}
+	}
+	return t.Compose(kind, lang, to, c)
+}
+
+// Compose renders content into a message (text and HTML parts).
+func (t *Templates) Compose(kind string, lang i18n.Lang, to string, c Content) (Message, error) {
+	view := struct {
+		Content
+		Brand, HTMLLang string
+	}{c, t.cat.T(lang, "mail.brand"), lang.Tag().String()}
+	var tb, hb bytes.Buffer
+	if err := t.text.Execute(&tb, view); err != nil {
+		return Message{}, fmt.Errorf("mail: render text: %w", err)
+	}
+	if err := t.html.Execute(&hb, view); err != nil {
+		return Message{}, fmt.Errorf("mail: render html: %w", err)
+	}
+	return Message{Kind: kind, To: to, Lang: lang, Subject: c.Subject, Text: tb.String(), HTML: hb.String()}, nil
+}
