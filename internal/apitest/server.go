@@ -65,6 +65,9 @@ type Client struct {
 	Lang string
 	// NoCSRF sends non-GET calls without the token (to test refusal).
 	NoCSRF bool
+	// NoContract turns off the check of responses against api/openapi.yaml
+	// (see contract.go) for a client that sends deliberately odd requests.
+	NoContract bool
 }
 
 // Client returns a new anonymous client.
@@ -137,6 +140,7 @@ func (c *Client) Do(method, path string, body any, header ...string) *Response {
 	if err != nil {
 		c.t.Fatal(err)
 	}
+	c.checkContract(c.t, req, resp, b)
 	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
 }
 

@@ -339,13 +339,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description field validation errors, one message per field */
+        /**
+         * @description field validation errors, one message per field; or, when the body is
+         *     not readable JSON of the operation (malformed, unknown fields, too
+         *     large), an Error with a message
+         */
         ValidationFailed: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ValidationErrors"];
+                "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
             };
         };
     };
@@ -673,7 +677,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ExceptionReport"];
-                "text/plain": string;
             };
         };
         responses: {
@@ -684,7 +687,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["Error"];
+            400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
         };
     };
