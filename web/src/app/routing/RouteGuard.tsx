@@ -24,7 +24,7 @@ export function RouteGuard({ access, children }: { access: Access; children: Rea
 
 function SessionGuard({ access, children }: { access: Exclude<Access, 'static'>; children: ReactNode }) {
   useQuery(sessionQuery) // starts the session check on the first guarded page
-  const { status, timedOut } = useSession()
+  const { status, timedOut, loggingOut } = useSession()
   const location = useLocation()
   const lang = useLang()
 
@@ -34,7 +34,7 @@ function SessionGuard({ access, children }: { access: Exclude<Access, 'static'>;
     const back = location.pathname === LOGIN_PATH ? sanitizeRedirect(new URLSearchParams(location.search).get('redirect')) : undefined
     return <Navigate to={withLang(back ?? HOME_PATH, lang)} replace />
   }
-  if (access === 'member' && status === 'loggedOut' && !timedOut) {
+  if (access === 'member' && status === 'loggedOut' && !timedOut && !loggingOut) {
     return <Navigate to={loginPathFor(location.pathname + location.search, lang)} replace />
   }
   return <>{children}</>

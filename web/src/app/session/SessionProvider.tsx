@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useNavigate } from 'react-router'
+import { useLocation, useNavigate } from 'react-router'
 import { couponTicketStatusQuery, gogoPassStatusQuery, logout as apiLogout, refreshSessionToken, sessionQuery } from '@/api/platform'
 import { shellUserQuery, type ShellUser } from '@/api/user'
 import { platformKeys } from '@/api/queryKeys'
@@ -15,6 +15,8 @@ export interface Session {
   loggedIn: boolean
   /** A 403 happened: the session ended while the member was on a page. Cleared by login. */
   timedOut: boolean
+  /** A logout is under way; member pages do not redirect themselves meanwhile (logout goes to /login). */
+  loggingOut: boolean
   /** The member's record as far as the shell needs it (null until loaded or when unavailable). */
   user: ShellUser | null
   /** Call after a successful POST /api/session: sets logged in, clears timed out, loads member data. */
@@ -44,6 +46,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate()
   const lang = useLang()
   const [timedOut, setTimedOut] = useState(false)
+  const [loggingOut, setLoggingOut] = useState(false)
+  const { pathname } = useLocation()
+  useEffect(() => {
+    if (pathname === LOGIN_PATH) setLoggingOut(false)
+  }, [pathname])
 
   // Observed only: the route guards of member and anonymous pages start the check,
   // so static pages (/sorry) never call GET /api/session.
@@ -69,6 +76,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [qc])
 
   const logout = useCallback(async () => {
+    setLoggingOut(true)
     try {
       await apiLogout()
     } catch {
@@ -86,8 +94,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useTokenRefresh(loggedIn)
 
   const value = useMemo<Session>(
-    () => ({ status, loggedIn, timedOut, user: user.data ?? null, onLoggedIn, logout, markTimedOut }),
-    [status, loggedIn, timedOut, user.data, onLoggedIn, logout, markTimedOut],
+    () => ({ status, loggedIn, timedOut, loggingOut, user: user.data ?? null, onLoggedIn, logout, markTimedOut }),
+    [status, loggedIn, timedOut, loggingOut, user.data, onLoggedIn, logout, markTimedOut],
   )
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>
 }

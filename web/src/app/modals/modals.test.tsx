@@ -1,0 +1,162 @@
+import { describe, expect, it, vi } from 'vitest'
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { I18nextProvider } from 'react-i18next'
+import { MemoryRouter } from 'react-router'
+import { createI18n } from '@/i18n/i18n'
+import { renderApp, currentUrl } from '@/test/renderApp'
+import { json, stubFetch } from '@/test/fetchStub'
+import { ModalProvider } from './ModalProvider'
+import { useModals, type Modals } from './modalContext'
+import { pageNavigation } from '../pageNavigation'
+
+function withModals(lang: 'en' | 'jp' = 'en') {
+  let modals: Modals | undefined
+  function Grab() {
+    modals = useModals()
+    return null
+  }
+  render(
+    <I18nextProvider i18n={createI18n(lang)}>
+      <MemoryRouter>
+        <ModalProvider>
+          <Grab />
+        </ModalProvider>
+      </MemoryRouter>
+    </I18nextProvider>,
+  )
+  return () => modals!
+}
+
+describe('session timed out modal', () => {
+  it('opens on a 403 from a data call and cannot be closed by the user', async () => {
+    stubFetch({ 'GET /api/session': 204, 'GET /api/topic_banner': json({ message: 'no session' }, 403) })
+    renderApp('/?lang=en&tab=1')
+    const dialog = await screen.findByRole('alertdialog', { name: 'Please try to log in again' })
+    expect(dialog.getAttribute('aria-modal')).toBe('true')
+    expect(screen.queryByRole('button', { name: 'Close' })).toBeNull()
+    fireEvent.keyDown(dialog, { key: 'Escape' })
+    fireEvent.mouseDown(dialog.parentElement!)
+    expect(screen.getByRole('alertdialog', { name: 'Please try to log in again' })).toBeTruthy()
+    // the page behind stays (no redirect while the modal is up)
+    expect(currentUrl()).toBe('/?lang=en&tab=1')
+
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }))
+    await waitFor(() => expect(window.location.pathname).toBe('/login'))
+    expect(new URL(window.location.href).searchParams.get('redirect')).toBe('/?lang=en&tab=1')
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+  })
+
+  it('on /login its button just closes all modals', async () => {
+    stubFetch({ 'GET /api/session': 403, 'POST /api/session': json({ message: 'csrf' }, 403) })
+    renderApp('/login?lang=en')
+    await screen.findByRole('heading', { level: 1, name: 'Log in' })
+    fireEvent.input(screen.getByLabelText(/E-mail address/), { target: { value: 'a@b.c' } })
+    fireEvent.input(screen.getByLabelText(/Password/), { target: { value: 'x' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }))
+    // login POST is a session probe: its 403 does not open the modal
+    await waitFor(() => expect(document.querySelector('.toast')).not.toBeNull())
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+
+    // a 403 from another call does
+    stubFetch({ 'GET /api/session': 403, 'POST /api/session/token': json({}, 403) })
+    const { refreshSessionToken } = await import('@/api/platform')
+    await act(async () => {
+      await refreshSessionToken().catch(() => {})
+    })
+    await screen.findByRole('alertdialog', { name: 'Please try to log in again' })
+    fireEvent.click(screen.getAllByRole('button', { name: 'Log in' }).at(-1)!)
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull())
+    expect(currentUrl()).toBe('/login?lang=en')
+  })
+})
+
+describe('validation error modal', () => {
+  it('lists field labels and messages under "Input error"', async () => {
+    const modals = withModals()
+    act(() => {
+      modals().openValidationErrors({ email: ['Enter your e-mail address.'] }, { email: 'E-mail address' })
+    })
+    const dialog = screen.getByRole('alertdialog', { name: 'Input error' })
+    expect(dialog.textContent).toContain('E-mail address')
+    expect(dialog.textContent).toContain('Enter your e-mail address.')
+  })
+
+  it('shows the generic text when the key "something" is present', () => {
+    const modals = withModals('jp')
+    act(() => {
+      modals().openValidationErrors({ something: ['x'], email: ['y'] })
+    })
+    const dialog = screen.getByRole('alertdialog', { name: '入力エラー' })
+    expect(dialog.textContent).toContain('入力内容に誤りがあるため、処理を完了できませんでした。')
+    act(() => {
+      modals().closeAll()
+    })
+    const en = withModals('en')
+    act(() => {
+      en().openValidationErrors({ something: ['x'] })
+    })
+    expect(screen.getByRole('alertdialog', { name: 'Input error' }).textContent).toContain(
+      'The process was not completed due to invalid value(s).',
+    )
+  })
+})
+
+describe('error modal', () => {
+  it('defaults to the system-error heading and the API-error text; Escape closes it', () => {
+    const modals = withModals()
+    act(() => {
+      modals().openError()
+    })
+    const dialog = screen.getByRole('alertdialog', { name: 'System error occurred.' })
+    expect(dialog.textContent).toContain('Processing was interrupted because an error occurred.')
+    expect(document.activeElement?.textContent).toBe('OK')
+    fireEvent.keyDown(dialog, { key: 'Escape' })
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+  })
+
+  it('stacks modals and dedupes by id', () => {
+    const modals = withModals()
+    act(() => {
+      modals().open(() => <div role="dialog" aria-label="one" />, { id: 'x' })
+      modals().open(() => <div role="dialog" aria-label="two" />, { id: 'x' })
+      modals().openError({ title: 'T', message: 'M' })
+    })
+    expect(modals().ids).toHaveLength(2)
+  })
+})
+
+describe('revision mismatch', () => {
+  it('reloads with rev once, then shows the revision modal with Refresh and Close', async () => {
+    const { apiEvents } = await import('@/api/client')
+    const replace = vi.spyOn(pageNavigation, 'replace').mockImplementation(() => {})
+    const reload = vi.spyOn(pageNavigation, 'reload').mockImplementation(() => {})
+    stubFetch({ 'GET /api/session': 403 })
+    renderApp('/login?lang=en')
+    await screen.findByRole('heading', { level: 1, name: 'Log in' })
+
+    act(() => apiEvents.emit({ type: 'revisionMismatch', ours: 'aaa', theirs: 'bbb' }))
+    expect(replace).toHaveBeenCalledWith('/login?lang=en&rev=bbb')
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+
+    window.history.replaceState(null, '', '/login?lang=en&rev=bbb')
+    act(() => apiEvents.emit({ type: 'revisionMismatch', ours: 'aaa', theirs: 'bbb' }))
+    const dialog = await screen.findByRole('alertdialog', { name: 'A new version is available' })
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh' }))
+    expect(reload).toHaveBeenCalled()
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }))
+    expect(dialog.isConnected).toBe(false)
+  })
+})
+
+describe('origin access restriction', () => {
+  it('goes to /sorry when the restriction is on and this caller is not admitted', async () => {
+    stubFetch({
+      'GET /api_ext/origin_access_request': { restriction_enabled: true, allowed_to_call_api: false, time_to_live: 30 },
+      'GET /api/session': 204,
+    })
+    renderApp('/account?lang=en')
+    await screen.findByRole('heading', { level: 1, name: 'Sorry, the site is busy' })
+    expect(window.location.pathname).toBe('/sorry')
+    expect(JSON.parse(window.localStorage.getItem('members.originAccess')!)).toMatchObject({ restrictionEnabled: true, allowed: false })
+  })
+})
