@@ -46,11 +46,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate()
   const lang = useLang()
   const [timedOut, setTimedOut] = useState(false)
-  const [loggingOut, setLoggingOut] = useState(false)
+  const [logoutStarted, setLogoutStarted] = useState(false)
   const { pathname } = useLocation()
-  useEffect(() => {
-    if (pathname === LOGIN_PATH) setLoggingOut(false)
-  }, [pathname])
+  // Over once the login page is reached.
+  const loggingOut = logoutStarted && pathname !== LOGIN_PATH
 
   // Observed only: the route guards of member and anonymous pages start the check,
   // so static pages (/sorry) never call GET /api/session.
@@ -69,6 +68,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const onLoggedIn = useCallback(async () => {
     setTimedOut(false)
+    setLogoutStarted(false)
     // Member data of a previous member must not survive a login.
     qc.removeQueries({ predicate: isMemberData })
     qc.setQueryData(platformKeys.session, true)
@@ -76,7 +76,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [qc])
 
   const logout = useCallback(async () => {
-    setLoggingOut(true)
+    setLogoutStarted(true)
     try {
       await apiLogout()
     } catch {
