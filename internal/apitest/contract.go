@@ -9,8 +9,8 @@ package apitest
 //   - A request that matches an operation of the description: the response
 //     must be one of its documented statuses (or default), and its JSON body
 //     must match the documented schema (kin-openapi, IncludeResponseStatus).
-//     Exception: 500 and 413 may come from any operation (the recover
-//     middleware and body limits are global); their body must still be the
+//     Exception: 500, 413 and 415 may come from any operation (the recover
+//     middleware and body checks are global); their body must still be the
 //     generic error object {"message": …}.
 //   - A request that matches no operation (unknown path, wrong method):
 //     a 2xx answer is a contract breach (an undocumented endpoint); any other
@@ -98,8 +98,7 @@ func CheckContract(req *http.Request, status int, header http.Header, body []byt
 		}
 		return genericError(status, ct, body)
 	}
-	if (status == http.StatusInternalServerError || status == http.StatusRequestEntityTooLarge) &&
-		route.Operation.Responses.Status(status) == nil {
+	if anyOperation[status] && route.Operation.Responses.Status(status) == nil {
 		return genericError(status, ct, body)
 	}
 	in := &openapi3filter.ResponseValidationInput{
@@ -122,6 +121,14 @@ func CheckContract(req *http.Request, status int, header http.Header, body []byt
 			req.Method, p, status, route.Path, err, clipBody(body))
 	}
 	return nil
+}
+
+// anyOperation are the statuses every operation may answer without
+// documenting them: transport-level refusals of the body and the recover
+// middleware's 500.
+var anyOperation = map[int]bool{
+	http.StatusRequestEntityTooLarge: true, http.StatusUnsupportedMediaType: true,
+	http.StatusInternalServerError: true,
 }
 
 // genericError checks the body of an error answer outside the described
