@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -34,7 +35,7 @@ func main() {
 	stop()
 	if err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "members:", err)
+			fmt.Fprintln(os.Stderr, "members:", oneLine(err))
 		}
 		os.Exit(2)
 	}
@@ -79,11 +80,23 @@ func envOr(key, def string) string {
 	return def
 }
 
-// parse parses flags quietly, returning one-line errors.
+// oneLine flattens an error for the single stderr line: driver errors
+// (pgx lists every address it tried) can span several lines.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
+}
+
+// parse parses flags quietly, returning one-line errors; only -h prints
+// the flags.
 func parse(fs *flag.FlagSet, args []string, stderr io.Writer) error {
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
-		return err
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stderr)
+			fs.PrintDefaults()
+			return err
+		}
+		return fmt.Errorf("%s: %w (see members %s -h)", fs.Name(), err, fs.Name())
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%s: unexpected argument %q", fs.Name(), fs.Arg(0))

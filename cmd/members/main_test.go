@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"members/internal/app"
+)
+
+// call runs the command like main does and returns what main would print.
+func call(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err = run(context.Background(), args, &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+func TestRunFailures(t *testing.T) {
+	t.Parallel()
+	dsn := "sqlite:" + filepath.Join(t.TempDir(), "m.db")
+	tests := []struct {
+		name    string
+		args    []string
+		want    string // in the error line
+		noUsage bool   // nothing but the error line on stderr
+	}{
+		{"no command", nil, "no command", false},
+		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`, false},
+		{"bad flag", []string{"migrate", "--nope"}, "flag provided but not defined: -nope", true},
+		{"bad serve flag", []string{"serve", "--demo=maybe"}, "invalid boolean value", true},
+		{"stray argument", []string{"migrate", "--db", dsn, "extra"}, `unexpected argument "extra"`, true},
+		{"unreachable postgres", []string{"migrate", "--db", "postgres://postgres@127.0.0.1:1/x"}, "connect to postgres database", true},
+		{"unknown admin setting", []string{"admin", "nope", "--db", dsn}, `unknown setting "nope"`, false},
+		{"bad admin value", []string{"admin", "origin-access", "--enabled", "--limit", "0", "--db", dsn}, "limit and window", true},
+		{"bad listen address", []string{"serve", "--db", dsn, "--addr", "127.0.0.1:99999"}, "listen on 127.0.0.1:99999", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, stderr, err := call(t, tt.args...)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			line := oneLine(err)
+			if strings.ContainsAny(line, "\n\r") || !strings.Contains(line, tt.want) {
+				t.Errorf("error line %q, want one line containing %q", line, tt.want)
+			}
+			if tt.noUsage && stderr != "" {
+				t.Errorf("stderr besides the error line: %q", stderr)
+			}
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	t.Parallel()
+	out, _, err := call(t, "help")
+	if err != nil || !strings.Contains(out, "serve") || !strings.Contains(out, "migrate") {
+		t.Errorf("help = %q, %v", out, err)
+	}
+	if out, _, err := call(t, "admin", "help"); err != nil || !strings.Contains(out, "gogo-pass") {
+		t.Errorf("admin help = %q, %v", out, err)
+	}
+}
+
+func TestMigrate(t *testing.T) {
+	t.Parallel()
+	dsn := "sqlite:" + filepath.Join(t.TempDir(), "sub", "m.db")
+	for i := 0; i < 2; i++ {
+		out, _, err := call(t, "migrate", "--db", dsn)
+		if err != nil || !strings.Contains(out, "up to date") {
+			t.Fatalf("migrate #%d = %q, %v", i+1, out, err)
+		}
+	}
+}
+
+func TestAdminSettingsAreServed(t *testing.T) {
+	t.Parallel()
+	dsn := "sqlite:" + filepath.Join(t.TempDir(), "m.db")
+	if _, _, err := call(t, "admin", "gogo-pass", "--public", "--purchasable", "--db", dsn); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := call(t, "admin", "coupon-ticket", "--public", "--db", dsn); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := call(t, "admin", "topic-banner", "--active", "--message1", "Hello", "--db", dsn); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := call(t, "admin", "show", "--db", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shown map[string]map[string]any
+	if err := json.Unmarshal([]byte(out), &shown); err != nil {
+		t.Fatalf("admin show: %v\n%s", err, out)
+	}
+	gp := shown["gogo_pass_status"]
+	if gp["isGogoPassPublic"] != true || gp["isGogoPassPurchasable"] != true || gp["isGogoPassLotteryPhase"] != false {
+		t.Errorf("admin show gogo_pass_status = %v", gp)
+	}
+	if shown["coupon_ticket_status"]["isCouponTicketPublic"] != true {
+		t.Errorf("coupon = %v", shown["coupon_ticket_status"])
+	}
+	if shown["origin_access"]["enabled"] != false {
+		t.Errorf("origin access = %v", shown["origin_access"])
+	}
+
+	// The server on the same database serves them.
+	ctx := context.Background()
+	a, err := app.Open(ctx, app.Options{DSN: dsn, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	h, feats, err := a.Server(ctx, app.Config{Revision: "r"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer feats.Close()
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for path, want := range map[string]string{
+		"/api/gogo_pass_status":     `"isGogoPassPublic":true,"isGogoPassPurchasable":true,"isGogoPassLotteryPhase":false`,
+		"/api/coupon_ticket_status": `"isCouponTicketPublic":true`,
+		"/api/topic_banner":         `"is_active":true`,
+	} {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(b), want) {
+			t.Errorf("GET %s = %d %s, want %s", path, resp.StatusCode, b, want)
+		}
+	}
+
+	// Flags not given are reset: the command sets the whole value.
+	if _, _, err := call(t, "admin", "gogo-pass", "--lottery", "--db", dsn); err != nil {
+		t.Fatal(err)
+	}
+	gps, err := a.Platform.GogoPassStatus(ctx)
+	if err != nil || gps.IsGogoPassPublic || !gps.IsGogoPassLotteryPhase {
+		t.Errorf("after gogo-pass --lottery: %+v, %v", gps, err)
+	}
+}
