@@ -21,6 +21,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	dsn := dbFlag(fs)
 	fs.BoolVar(&cfg.Demo, "demo", false, "load demo data into an empty database")
 	fs.StringVar(&cfg.SMTPURL, "smtp", envOr("MEMBERS_SMTP_URL", ""), "SMTP server smtp://user:pass@host:port (env MEMBERS_SMTP_URL); empty keeps mail in the outbox")
+	fs.StringVar(&cfg.PublicURL, "public-url", envOr("MEMBERS_PUBLIC_URL", app.DefaultPublicURL), "public base URL of this site, for links in mails (env MEMBERS_PUBLIC_URL)")
 	fs.StringVar(&cfg.BookingSiteURL, "booking-site-url", envOr("MEMBERS_BOOKING_SITE_URL", "https://booking.example.com"), "base URL of the booking site (env MEMBERS_BOOKING_SITE_URL)")
 	fs.BoolVar(&cfg.SecureCookies, "secure-cookies", envOr("MEMBERS_SECURE_COOKIES", "") == "1", "mark cookies Secure behind a TLS proxy (env MEMBERS_SECURE_COOKIES=1)")
 	if err := parse(fs, args, stderr); err != nil {

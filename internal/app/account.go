@@ -1,7 +1,72 @@
 package app
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"members/internal/account"
+	"members/internal/account/postal"
+	"members/internal/api/accountapi"
+	"members/internal/httpapi"
+	"members/internal/mail"
+	"members/internal/store"
+)
 
 // wireAccount mounts the account, passengers, password reset and mail
-// feature.
-func (a *App) wireAccount(ctx context.Context, cfg Config, f *Features) error { return nil }
+// feature: the mailer (SMTP when cfg.SMTPURL is set, the outbox always)
+// with its delivery worker, and the account API.
+func (a *App) wireAccount(ctx context.Context, cfg Config, f *Features) error {
+	mailer, err := a.Mailer(cfg)
+	if err != nil {
+		return err
+	}
+	tpl, err := mail.NewTemplates(a.Catalog)
+	if err != nil {
+		return err
+	}
+	a.MailTemplates = tpl
+	publicURL := cfg.PublicURL
+	if publicURL == "" {
+		publicURL = DefaultPublicURL
+	}
+	svc := account.NewService(account.Deps{
+		Store: store.NewAccountStore(a.DB), Sessions: a.Auth, Hasher: a.Auth.Hasher(), Countries: a.Countries,
+		Mailer: mailer, Templates: tpl, Counters: a.Counters, Now: a.DB.Now, Logger: a.Logger, PublicURL: publicURL,
+	})
+	table := postal.New()
+	f.Mounts = append(f.Mounts, func(s *httpapi.Server, mux *http.ServeMux) {
+		accountapi.HandlerWithOptions(httpapi.AccountHandlers(s, svc, table), accountapi.StdHTTPServerOptions{
+			BaseRouter: mux, ErrorHandlerFunc: s.ParamError,
+		})
+	})
+	f.Anonymous = append(f.Anonymous, httpapi.AccountAnonymous...)
+	f.Background = append(f.Background, mailer.Run)
+	f.Closers = append(f.Closers, svc.Wait)
+	return nil
+}
+
+// DefaultPublicURL is the base of links in mails when none is configured.
+const DefaultPublicURL = "http://127.0.0.1:8080"
+
+// Mailer returns the app's mailer, built once from cfg.SMTPURL: SMTP plus
+// the outbox, or the outbox alone when the URL is empty. Other features
+// (bookings) send through the same mailer.
+func (a *App) Mailer(cfg Config) (*mail.Mailer, error) {
+	if a.mailer != nil {
+		return a.mailer, nil
+	}
+	var (
+		tr   mail.Transport
+		from = mail.DefaultFrom
+	)
+	if cfg.SMTPURL != "" {
+		s, f, err := mail.ParseSMTPURL(cfg.SMTPURL)
+		if err != nil {
+			return nil, fmt.Errorf("--smtp: %w", err)
+		}
+		tr, from = s, f
+	}
+	a.mailer = mail.New(store.NewMailOutbox(a.DB), tr, from, a.DB.Now, a.Logger)
+	return a.mailer, nil
+}

@@ -16,6 +16,7 @@ import (
 	"members/internal/demo"
 	"members/internal/httpapi"
 	"members/internal/i18n"
+	"members/internal/mail"
 	"members/internal/masters"
 	"members/internal/platform"
 	"members/internal/store"
@@ -32,9 +33,11 @@ type Options struct {
 
 // Config is what the server needs beyond the database.
 type Config struct {
-	Revision       string
-	Demo           bool
-	SMTPURL        string // empty keeps mail in the outbox
+	Revision string
+	Demo     bool
+	SMTPURL  string // empty keeps mail in the outbox
+	// PublicURL is the site's base URL for links in mails (reset links).
+	PublicURL      string
 	BookingSiteURL string
 	SecureCookies  bool
 }
@@ -49,6 +52,9 @@ type App struct {
 	Settings  *store.Settings
 	Auth      *auth.Service
 	Platform  *platform.Service
+	// MailTemplates render the product's mails (set by wireAccount).
+	MailTemplates *mail.Templates
+	mailer        *mail.Mailer
 }
 
 // Open connects, migrates and builds the core services.

@@ -233,6 +233,160 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The member's profile (spec §3) with country names in the request's language and derived flags. */
+        get: operations["getUser"];
+        /**
+         * Saves the profile under every rule of spec §5 and mails the member.
+         * @description mailSent false means the change is saved but the notification e-mail
+         *     may not have been sent (spec §8). optin1 and autoLoginNoticeMail keep
+         *     their value when absent.
+         */
+        put: operations["updateUser"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Changes the password; ends the member's other sessions, keeps this one. */
+        put: operations["changePassword"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/passengers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listPassengers"];
+        put?: never;
+        /**
+         * Saves a passenger (at most 20; 409 with a message beyond).
+         * @description passengerType defaults to the type the birth date gives (INFANT under
+         *     2, CHILD 2 to 11, ADULT 12 and over, in Japan time today); a type
+         *     that does not match the birth date is a field error.
+         */
+        post: operations["addPassenger"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/passengers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        get: operations["getPassenger"];
+        put: operations["updatePassenger"];
+        post?: never;
+        delete: operations["deletePassenger"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/reset_password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Anonymous. Sets a new password with a reset token (once) and ends every session of the member. */
+        put: operations["resetPassword"];
+        /**
+         * Anonymous. Mails a reset link when the address is a member's; the answer is the same either way.
+         * @description The link (<public URL>/reset-password/<token>?lang=<lang>) works once
+         *     and expires one hour after it is issued. Throttled per address and
+         *     per client (429).
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/reset_password/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Anonymous. 204 when the reset token is usable, 404 when unknown, used or expired. */
+        post: operations["validatePasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/postal_code_address": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prefecture, city and street of a Japanese postal code (404 for other countries or unknown codes). */
+        get: operations["lookupPostalCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/masters/mailSuggests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Common mail domains and, for a likely typo in email's domain, the corrected address. */
+        get: operations["getMailSuggests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -309,6 +463,136 @@ export interface components {
             message: string;
             stack?: string;
             path?: string;
+        };
+        /** @description The member profile of spec §3. Dates are YYYY-MM-DD. */
+        User: {
+            profileId: string;
+            /** @description e-mail magazine */
+            optin1: boolean;
+            autoLoginIsActive: boolean;
+            autoLoginNoticeMail: boolean;
+            memberships: string[];
+            isEmployee: boolean;
+            hasInvalidCharactersInEmail: boolean;
+            hasInvalidBirthDate: boolean;
+            hasInvalidPassportCountryCode: boolean;
+            onlineShopAccountStatus: string;
+            firstname: string;
+            lastname: string;
+            /** @description male or female ("" only for legacy records) */
+            gender: string;
+            birth: string;
+            email: string;
+            tel: string;
+            addressCountryCode: string;
+            addressCountry: string;
+            addressPostalCode: string;
+            addressStateAndCity: string;
+            address1: string;
+            passportNo: string;
+            passportNationalityCode: string;
+            passportNationality: string;
+            passportIssueCountryCode: string;
+            passportIssueCountry: string;
+            passportExpirationDate: string;
+        };
+        UserUpdate: {
+            /** @description required; English letters */
+            firstname: string;
+            /** @description required; English letters */
+            lastname: string;
+            /** @enum {string} */
+            gender: "male" | "female";
+            /** @description required; valid date; 12 or older today in Japan time */
+            birth: string;
+            /** @description required; unique among members */
+            email: string;
+            /** @description 8 to 11 digits, not starting with 00 or + */
+            tel: string;
+            /** @description ISO 3166-1 alpha-2 */
+            addressCountryCode: string;
+            addressPostalCode: string;
+            addressStateAndCity: string;
+            /** @description no 4-byte characters */
+            address1?: string;
+            passportNo?: string;
+            passportNationalityCode?: string;
+            passportIssueCountryCode?: string;
+            passportExpirationDate?: string;
+            optin1?: boolean;
+            autoLoginNoticeMail?: boolean;
+        };
+        UserSaved: {
+            user: components["schemas"]["User"];
+            mailSent: boolean;
+        };
+        PasswordChange: {
+            passwordOld: string;
+            /** @description 8 to 32 characters with a letter and a digit */
+            passwordNew: string;
+            passwordReenter: string;
+        };
+        AccountMailResult: {
+            /** @description false when the notification e-mail may not have been sent */
+            mailSent: boolean;
+        };
+        Passenger: {
+            id: string;
+            /** @enum {string} */
+            passengerType: "ADULT" | "CHILD" | "INFANT";
+            firstname: string;
+            lastname: string;
+            gender: string;
+            birth: string;
+            tel: string;
+            email: string;
+            passportNo: string;
+            passportNationalityCode: string;
+            passportIssueCountryCode: string;
+            passportExpirationDate: string;
+        };
+        PassengerInput: {
+            /** @enum {string} */
+            passengerType?: "ADULT" | "CHILD" | "INFANT" | "";
+            firstname: string;
+            lastname: string;
+            /** @enum {string} */
+            gender: "male" | "female";
+            birth: string;
+            tel?: string;
+            email?: string;
+            passportNo?: string;
+            passportNationalityCode?: string;
+            passportIssueCountryCode?: string;
+            passportExpirationDate?: string;
+        };
+        PassengerList: {
+            passengers: components["schemas"]["Passenger"][];
+        };
+        PassengerSaved: {
+            passenger: components["schemas"]["Passenger"];
+            mailSent: boolean;
+        };
+        PasswordResetRequest: {
+            email: string;
+        };
+        PasswordResetToken: {
+            token: string;
+        };
+        PasswordReset: {
+            token: string;
+            password: string;
+            passwordReenter: string;
+        };
+        PostalAddress: {
+            prefecture: string;
+            city: string;
+            street: string;
+        };
+        MailSuggestion: {
+            domains: string[];
+            /** @description the address with the corrected domain */
+            suggestion?: string;
         };
     };
     responses: {
@@ -688,6 +972,332 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getUser: {
+        parameters: {
+            query?: {
+                disableCache?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the profile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserUpdate"];
+            };
+        };
+        responses: {
+            /** @description saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSaved"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordChange"];
+            };
+        };
+        responses: {
+            /** @description changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountMailResult"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["Error"];
+        };
+    };
+    listPassengers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the saved passengers, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PassengerList"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    addPassenger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PassengerInput"];
+            };
+        };
+        responses: {
+            /** @description saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PassengerSaved"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Error"];
+        };
+    };
+    getPassenger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the passenger */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Passenger"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updatePassenger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PassengerInput"];
+            };
+        };
+        responses: {
+            /** @description saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PassengerSaved"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deletePassenger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountMailResult"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordReset"];
+            };
+        };
+        responses: {
+            /** @description password set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountMailResult"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetRequest"];
+            };
+        };
+        responses: {
+            /** @description accepted (whether or not the address exists) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["Error"];
+        };
+    };
+    validatePasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetToken"];
+            };
+        };
+        responses: {
+            /** @description the link is usable */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    lookupPostalCode: {
+        parameters: {
+            query: {
+                country: string;
+                zip: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the address */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostalAddress"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getMailSuggests: {
+        parameters: {
+            query?: {
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailSuggestion"];
+                };
+            };
             403: components["responses"]["Forbidden"];
         };
     };

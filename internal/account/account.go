@@ -1,0 +1,182 @@
+// Package account is the member's own data: the profile (spec §3 member
+// profile) with its rules (spec §5), password change and reset, the saved
+// passengers, and the notification mails each change sends. It holds the
+// domain types, the rules and the service; the SQL is in internal/store
+// (AccountStore) and the HTTP in internal/httpapi/account.go.
+//
+// Password-reset links are single-use and expire ResetLinkLifetime (one
+// hour) after they are issued; only the SHA-256 of the token is stored.
+package account
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"members/internal/auth"
+	"members/internal/i18n"
+	"members/internal/mail"
+	"members/internal/ratelimit"
+)
+
+// Passenger types.
+const (
+	TypeAdult  = "ADULT"
+	TypeChild  = "CHILD"
+	TypeInfant = "INFANT"
+)
+
+// Member is the stored member record (no derived fields).
+type Member struct {
+	ID                       string
+	Email                    string
+	Firstname                string
+	Lastname                 string
+	Gender                   string
+	Birth                    string
+	Tel                      string
+	AddressCountryCode       string
+	AddressPostalCode        string
+	AddressStateAndCity      string
+	Address1                 string
+	PassportNo               string
+	PassportNationalityCode  string
+	PassportIssueCountryCode string
+	PassportExpirationDate   string
+	Optin1                   bool
+	AutoLoginIsActive        bool
+	AutoLoginNoticeMail      bool
+	IsEmployee               bool
+	OnlineShopAccountStatus  string
+	Lang                     string
+}
+
+// Name is how mails greet the member.
+func (m Member) Name() string { return strings.TrimSpace(m.Firstname + " " + m.Lastname) }
+
+// Passenger is a saved passenger of a member.
+type Passenger struct {
+	ID                       string `json:"id"`
+	PassengerType            string `json:"passengerType"`
+	Firstname                string `json:"firstname"`
+	Lastname                 string `json:"lastname"`
+	Gender                   string `json:"gender"`
+	Birth                    string `json:"birth"`
+	Tel                      string `json:"tel"`
+	Email                    string `json:"email"`
+	PassportNo               string `json:"passportNo"`
+	PassportNationalityCode  string `json:"passportNationalityCode"`
+	PassportIssueCountryCode string `json:"passportIssueCountryCode"`
+	PassportExpirationDate   string `json:"passportExpirationDate"`
+}
+
+// Name is the passenger's display name in mails.
+func (p Passenger) Name() string { return strings.TrimSpace(p.Firstname + " " + p.Lastname) }
+
+// Store is the storage the account service needs (internal/store.AccountStore).
+type Store interface {
+	// Member returns ErrNotFound when there is no such member.
+	Member(ctx context.Context, id string) (Member, error)
+	// MemberByEmail returns ErrNotFound when no member has the address.
+	MemberByEmail(ctx context.Context, email string) (Member, error)
+	// UpdateMember saves the editable fields; ErrEmailTaken when another
+	// member has the address.
+	UpdateMember(ctx context.Context, m Member, now time.Time) error
+	// PasswordHash returns ErrNotFound for an unknown member.
+	PasswordHash(ctx context.Context, memberID string) (string, error)
+	SetPasswordHash(ctx context.Context, memberID, hash string, now time.Time) error
+
+	Passengers(ctx context.Context, memberID string) ([]Passenger, error)
+	// Passenger returns ErrNotFound unless the passenger is the member's.
+	Passenger(ctx context.Context, memberID, id string) (Passenger, error)
+	// AddPassenger returns ErrTooManyPassengers when the member has max already.
+	AddPassenger(ctx context.Context, memberID string, p Passenger, max int, now time.Time) error
+	// UpdatePassenger and DeletePassenger return ErrNotFound unless the
+	// passenger is the member's.
+	UpdatePassenger(ctx context.Context, memberID string, p Passenger, now time.Time) error
+	DeletePassenger(ctx context.Context, memberID, id string) error
+
+	// CreateReset stores a reset token hash, dropping the member's older ones.
+	CreateReset(ctx context.Context, memberID, tokenHash string, now, expires time.Time) error
+	// ResetMember returns the member of a usable token, ErrNotFound otherwise.
+	ResetMember(ctx context.Context, tokenHash string, now time.Time) (string, error)
+	// ConsumeReset marks a usable token used and sets the member's password
+	// hash in one transaction; ErrNotFound when the token is not usable.
+	ConsumeReset(ctx context.Context, tokenHash string, now time.Time, passwordHash string) (string, error)
+}
+
+// Store errors.
+var (
+	ErrNotFound          = errors.New("account: not found")
+	ErrEmailTaken        = errors.New("account: e-mail taken")
+	ErrTooManyPassengers = errors.New("account: too many passengers")
+)
+
+// Sessions is what the service needs of auth.
+type Sessions interface {
+	EndOtherSessions(ctx context.Context, memberID string, keep auth.Session) error
+	EndAllSessions(ctx context.Context, memberID string) error
+}
+
+// Countries validates and names ISO 3166 countries (masters.Countries).
+type Countries interface {
+	Valid(code string) bool
+	Name(lang i18n.Lang, code string) string
+}
+
+// Mailer sends mails (mail.Mailer).
+type Mailer interface {
+	Send(ctx context.Context, m mail.Message) error
+}
+
+// Deps are the service's dependencies.
+type Deps struct {
+	Store     Store
+	Sessions  Sessions
+	Hasher    *auth.Hasher
+	Countries Countries
+	Mailer    Mailer
+	Templates *mail.Templates
+	Counters  ratelimit.Counters
+	Now       func() time.Time
+	Logger    *slog.Logger
+	// PublicURL is the site's base URL for links in mails.
+	PublicURL string
+}
+
+// Service is the account domain service.
+type Service struct {
+	Deps
+	// background mails (password reset) still running
+	wg sync.WaitGroup
+}
+
+// NewService returns the service.
+func NewService(d Deps) *Service {
+	d.PublicURL = strings.TrimRight(d.PublicURL, "/")
+	return &Service{Deps: d}
+}
+
+// Wait blocks until background mails are done (at shutdown and in tests).
+func (s *Service) Wait() error {
+	s.wg.Wait()
+	return nil
+}
+
+// notify renders and sends a standard mail; it reports whether the mail
+// was sent (or kept in the outbox when no SMTP is configured).
+func (s *Service) notify(ctx context.Context, kind string, lang i18n.Lang, to string, d mail.Data) bool {
+	msg, err := s.Templates.Standard(kind, lang, to, d)
+	if err != nil {
+		s.Logger.Error("account: render mail", "kind", kind, "err", err)
+		return false
+	}
+	if err := s.Mailer.Send(ctx, msg); err != nil {
+		s.Logger.Warn("account: mail not sent", "kind", kind, "err", err)
+		return false
+	}
+	return true
+}

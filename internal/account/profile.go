@@ -1,0 +1,248 @@
+package account
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"members/internal/apperr"
+	"members/internal/auth"
+	"members/internal/i18n"
+	"members/internal/mail"
+	"members/internal/ratelimit"
+	"members/internal/validate"
+)
+
+// Profile is the member profile of spec §3 as the API returns it, with
+// country names in the request's language and the derived flags.
+type Profile struct {
+	ProfileID                     string   `json:"profileId"`
+	Optin1                        bool     `json:"optin1"`
+	AutoLoginIsActive             bool     `json:"autoLoginIsActive"`
+	AutoLoginNoticeMail           bool     `json:"autoLoginNoticeMail"`
+	Memberships                   []string `json:"memberships"`
+	IsEmployee                    bool     `json:"isEmployee"`
+	HasInvalidCharactersInEmail   bool     `json:"hasInvalidCharactersInEmail"`
+	HasInvalidBirthDate           bool     `json:"hasInvalidBirthDate"`
+	HasInvalidPassportCountryCode bool     `json:"hasInvalidPassportCountryCode"`
+	OnlineShopAccountStatus       string   `json:"onlineShopAccountStatus"`
+	Firstname                     string   `json:"firstname"`
+	Lastname                      string   `json:"lastname"`
+	Gender                        string   `json:"gender"`
+	Birth                         string   `json:"birth"`
+	Email                         string   `json:"email"`
+	Tel                           string   `json:"tel"`
+	AddressCountryCode            string   `json:"addressCountryCode"`
+	AddressCountry                string   `json:"addressCountry"`
+	AddressPostalCode             string   `json:"addressPostalCode"`
+	AddressStateAndCity           string   `json:"addressStateAndCity"`
+	Address1                      string   `json:"address1"`
+	PassportNo                    string   `json:"passportNo"`
+	PassportNationalityCode       string   `json:"passportNationalityCode"`
+	PassportNationality           string   `json:"passportNationality"`
+	PassportIssueCountryCode      string   `json:"passportIssueCountryCode"`
+	PassportIssueCountry          string   `json:"passportIssueCountry"`
+	PassportExpirationDate        string   `json:"passportExpirationDate"`
+}
+
+// ProfileInput is what the member can change. Optin1 and
+// AutoLoginNoticeMail keep their value when absent.
+type ProfileInput struct {
+	Firstname                string `json:"firstname"`
+	Lastname                 string `json:"lastname"`
+	Gender                   string `json:"gender"`
+	Birth                    string `json:"birth"`
+	Email                    string `json:"email"`
+	Tel                      string `json:"tel"`
+	AddressCountryCode       string `json:"addressCountryCode"`
+	AddressPostalCode        string `json:"addressPostalCode"`
+	AddressStateAndCity      string `json:"addressStateAndCity"`
+	Address1                 string `json:"address1"`
+	PassportNo               string `json:"passportNo"`
+	PassportNationalityCode  string `json:"passportNationalityCode"`
+	PassportIssueCountryCode string `json:"passportIssueCountryCode"`
+	PassportExpirationDate   string `json:"passportExpirationDate"`
+	Optin1                   *bool  `json:"optin1,omitempty"`
+	AutoLoginNoticeMail      *bool  `json:"autoLoginNoticeMail,omitempty"`
+}
+
+// hasNonASCII reports characters a mail address should not have here
+// (full-width letters and the like, which legacy systems refuse).
+func hasNonASCII(s string) bool {
+	for _, r := range s {
+		if r > 0x7e || r < 0x21 {
+			return true
+		}
+	}
+	return false
+}
+
+// profile derives the API view of a member.
+func (s *Service) profile(m Member, lang i18n.Lang) Profile {
+	now := s.Now()
+	birthBad := validate.Errors{}
+	checkBirth(birthBad, "birth", m.Birth, now, MemberMinAge)
+	badCode := func(c string) bool { return c != "" && !s.Countries.Valid(c) }
+	return Profile{
+		ProfileID: m.ID, Optin1: m.Optin1, AutoLoginIsActive: m.AutoLoginIsActive,
+		AutoLoginNoticeMail: m.AutoLoginNoticeMail, Memberships: []string{}, IsEmployee: m.IsEmployee,
+		HasInvalidCharactersInEmail:   hasNonASCII(m.Email) || !validate.IsEmail(m.Email),
+		HasInvalidBirthDate:           !birthBad.Empty(),
+		HasInvalidPassportCountryCode: badCode(m.PassportNationalityCode) || badCode(m.PassportIssueCountryCode),
+		OnlineShopAccountStatus:       m.OnlineShopAccountStatus,
+		Firstname:                     m.Firstname, Lastname: m.Lastname, Gender: m.Gender, Birth: m.Birth,
+		Email: m.Email, Tel: m.Tel,
+		AddressCountryCode: m.AddressCountryCode, AddressCountry: s.Countries.Name(lang, m.AddressCountryCode),
+		AddressPostalCode: m.AddressPostalCode, AddressStateAndCity: m.AddressStateAndCity, Address1: m.Address1,
+		PassportNo: m.PassportNo, PassportNationalityCode: m.PassportNationalityCode,
+		PassportNationality:      s.Countries.Name(lang, m.PassportNationalityCode),
+		PassportIssueCountryCode: m.PassportIssueCountryCode,
+		PassportIssueCountry:     s.Countries.Name(lang, m.PassportIssueCountryCode),
+		PassportExpirationDate:   m.PassportExpirationDate,
+	}
+}
+
+func (s *Service) member(ctx context.Context, memberID string) (Member, error) {
+	m, err := s.Store.Member(ctx, memberID)
+	if errors.Is(err, ErrNotFound) {
+		// The session outlived its member: treat as logged out.
+		return m, apperr.New(apperr.Forbidden, "error.session")
+	}
+	if err != nil {
+		return m, fmt.Errorf("load member: %w", err)
+	}
+	return m, nil
+}
+
+// Profile returns the member's profile in lang.
+func (s *Service) Profile(ctx context.Context, memberID string, lang i18n.Lang) (Profile, error) {
+	m, err := s.member(ctx, memberID)
+	if err != nil {
+		return Profile{}, err
+	}
+	return s.profile(m, lang), nil
+}
+
+// ValidateProfile applies every rule of spec §5 to a profile input.
+func (s *Service) ValidateProfile(in ProfileInput) validate.Errors {
+	e := validate.Errors{}
+	checkName(e, "lastname", in.Lastname)
+	checkName(e, "firstname", in.Firstname)
+	checkGender(e, "gender", in.Gender)
+	checkBirth(e, "birth", in.Birth, s.Now(), MemberMinAge)
+	checkTel(e, "tel", in.Tel, true)
+	checkEmail(e, "email", in.Email, true)
+	checkCountry(e, "addressCountryCode", in.AddressCountryCode, true, s.Countries.Valid)
+	if e.Required("addressPostalCode", in.AddressPostalCode) {
+		e.MaxLen("addressPostalCode", in.AddressPostalCode, PostalCodeMax)
+		e.Check("addressPostalCode", !validate.HasFourByteChars(in.AddressPostalCode), "account.four_byte")
+	}
+	if e.Required("addressStateAndCity", in.AddressStateAndCity) {
+		checkNoFourByte(e, "addressStateAndCity", in.AddressStateAndCity, AddressMax)
+	}
+	checkNoFourByte(e, "address1", in.Address1, AddressMax)
+	checkPassport(e, "passportNo", in.PassportNo)
+	checkCountry(e, "passportNationalityCode", in.PassportNationalityCode, false, s.Countries.Valid)
+	checkCountry(e, "passportIssueCountryCode", in.PassportIssueCountryCode, false, s.Countries.Valid)
+	checkOptionalDate(e, "passportExpirationDate", in.PassportExpirationDate)
+	return e
+}
+
+// UpdateProfile saves the profile and mails the member. mailSent is false
+// when the change was saved but the notification may not have been sent.
+func (s *Service) UpdateProfile(ctx context.Context, memberID string, in ProfileInput, lang i18n.Lang) (Profile, bool, error) {
+	in.Email = strings.TrimSpace(in.Email)
+	in.Firstname, in.Lastname = strings.TrimSpace(in.Firstname), strings.TrimSpace(in.Lastname)
+	if e := s.ValidateProfile(in); !e.Empty() {
+		return Profile{}, false, apperr.FromFields(e)
+	}
+	m, err := s.member(ctx, memberID)
+	if err != nil {
+		return Profile{}, false, err
+	}
+	oldEmail := m.Email
+	m.Firstname, m.Lastname, m.Gender, m.Birth = in.Firstname, in.Lastname, in.Gender, in.Birth
+	m.Email, m.Tel = in.Email, in.Tel
+	m.AddressCountryCode, m.AddressPostalCode = in.AddressCountryCode, strings.TrimSpace(in.AddressPostalCode)
+	m.AddressStateAndCity, m.Address1 = in.AddressStateAndCity, in.Address1
+	m.PassportNo, m.PassportNationalityCode = in.PassportNo, in.PassportNationalityCode
+	m.PassportIssueCountryCode, m.PassportExpirationDate = in.PassportIssueCountryCode, in.PassportExpirationDate
+	if in.Optin1 != nil {
+		m.Optin1 = *in.Optin1
+	}
+	if in.AutoLoginNoticeMail != nil {
+		m.AutoLoginNoticeMail = *in.AutoLoginNoticeMail
+	}
+	m.Lang = string(lang)
+	switch err := s.Store.UpdateMember(ctx, m, s.Now()); {
+	case errors.Is(err, ErrEmailTaken):
+		return Profile{}, false, apperr.FromFields(validate.Errors{"email": {Key: "account.email_taken"}})
+	case errors.Is(err, ErrNotFound):
+		return Profile{}, false, apperr.New(apperr.Forbidden, "error.session")
+	case err != nil:
+		return Profile{}, false, fmt.Errorf("update member: %w", err)
+	}
+	sent := s.notify(ctx, mail.KindProfileUpdated, lang, m.Email, mail.Data{Name: m.Name()})
+	if !strings.EqualFold(oldEmail, m.Email) {
+		// Tell the old address too, so a hijacked account is noticed.
+		sent = s.notify(ctx, mail.KindProfileUpdated, lang, oldEmail, mail.Data{Name: m.Name()}) && sent
+	}
+	return s.profile(m, lang), sent, nil
+}
+
+// PasswordChange is the password form.
+type PasswordChange struct {
+	PasswordOld     string `json:"passwordOld"`
+	PasswordNew     string `json:"passwordNew"`
+	PasswordReenter string `json:"passwordReenter"`
+}
+
+// Wrong current passwords allowed per member in the throttle window.
+const maxWrongCurrentPassword = 5
+
+// ChangePassword checks the current password, sets the new one and ends
+// the member's other sessions (the current one stays).
+func (s *Service) ChangePassword(ctx context.Context, sess auth.Session, in PasswordChange, lang i18n.Lang) (bool, error) {
+	e := validate.Errors{}
+	if e.Required("passwordOld", in.PasswordOld) {
+		e.MaxLen("passwordOld", in.PasswordOld, PasswordHardMax)
+	}
+	checkNewPassword(e, "passwordNew", in.PasswordNew)
+	checkReenter(e, "passwordReenter", in.PasswordReenter, in.PasswordNew)
+	if !e.Empty() {
+		return false, apperr.FromFields(e)
+	}
+	win := ratelimit.Window{Counters: s.Counters, Length: auth.ThrottleWindow, Limit: maxWrongCurrentPassword, Now: s.Now}
+	key := "pwchange:" + sess.MemberID
+	if over, err := win.Exceeded(ctx, key); err != nil {
+		return false, fmt.Errorf("password throttle: %w", err)
+	} else if over {
+		return false, apperr.New(apperr.TooMany, "error.too_many_requests")
+	}
+	hash, err := s.Store.PasswordHash(ctx, sess.MemberID)
+	if err != nil {
+		return false, fmt.Errorf("password hash: %w", err)
+	}
+	if !s.Hasher.Verify(in.PasswordOld, hash) {
+		if _, err := win.Allow(ctx, key); err != nil {
+			return false, fmt.Errorf("password throttle: %w", err)
+		}
+		return false, apperr.FromFields(validate.Errors{"passwordOld": {Key: "account.password_wrong"}})
+	}
+	newHash, err := s.Hasher.Hash(in.PasswordNew)
+	if err != nil {
+		return false, err
+	}
+	if err := s.Store.SetPasswordHash(ctx, sess.MemberID, newHash, s.Now()); err != nil {
+		return false, fmt.Errorf("set password: %w", err)
+	}
+	if err := s.Sessions.EndOtherSessions(ctx, sess.MemberID, sess); err != nil {
+		return false, fmt.Errorf("end other sessions: %w", err)
+	}
+	m, err := s.member(ctx, sess.MemberID)
+	if err != nil {
+		return false, err
+	}
+	return s.notify(ctx, mail.KindPasswordChanged, lang, m.Email, mail.Data{Name: m.Name()}), nil
+}

@@ -1,0 +1,201 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"members/internal/account"
+	"members/internal/account/postal"
+	"members/internal/api/accountapi"
+	"members/internal/apperr"
+)
+
+// accountHandlers implements accountapi.ServerInterface: the profile,
+// password change and reset, saved passengers, postal codes and the mail
+// domain suggestions.
+type accountHandlers struct {
+	*Server
+	svc    *account.Service
+	postal *postal.Table
+}
+
+var _ accountapi.ServerInterface = (*accountHandlers)(nil)
+
+// AccountHandlers returns the account API handlers for a feature mount.
+func AccountHandlers(s *Server, svc *account.Service, table *postal.Table) accountapi.ServerInterface {
+	return &accountHandlers{Server: s, svc: svc, postal: table}
+}
+
+// AccountAnonymous are the account calls that work without a session.
+var AccountAnonymous = []string{
+	"POST /api/user/reset_password", "PUT /api/user/reset_password", "POST /api/user/reset_password/validate",
+}
+
+type userSaved struct {
+	User     account.Profile `json:"user"`
+	MailSent bool            `json:"mailSent"`
+}
+
+type mailResult struct {
+	MailSent bool `json:"mailSent"`
+}
+
+type passengerSaved struct {
+	Passenger account.Passenger `json:"passenger"`
+	MailSent  bool              `json:"mailSent"`
+}
+
+func (h *accountHandlers) memberID(r *http.Request) string {
+	sess, _ := SessionFrom(r.Context())
+	return sess.MemberID
+}
+
+func (h *accountHandlers) GetUser(w http.ResponseWriter, r *http.Request, _ accountapi.GetUserParams) {
+	p, err := h.svc.Profile(r.Context(), h.memberID(r), Lang(r))
+	if err != nil {
+		h.WriteError(w, r, err)
+		return
+	}
+	h.WriteJSON(w, http.StatusOK, p)
+}
+
+func (h *accountHandlers) UpdateUser(w http.ResponseWriter, r *http.Request) {
+	var in account.ProfileInput
+	if !h.DecodeJSON(w, r, &in) {
+		return
+	}
+	p, sent, err := h.svc.UpdateProfile(r.Context(), h.memberID(r), in, Lang(r))
+	if err != nil {
+		h.WriteError(w, r, err)
+		return
+	}
+	h.WriteJSON(w, http.StatusOK, userSaved{User: p, MailSent: sent})
+}
+
+func (h *accountHandlers) ChangePassword(w http.ResponseWriter, r *http.Request) {
+	var in account.PasswordChange
+	if !h.DecodeJSON(w, r, &in) {
+		return
+	}
+	sess, _ := SessionFrom(r.Context())
+	sent, err := h.svc.ChangePassword(r.Context(), sess, in, Lang(r))
+	if err != nil {
+		h.WriteError(w, r, err)
+		return
+	}
+	h.WriteJSON(w, http.StatusOK, mailResult{MailSent: sent})
+}
+
+func (h *accountHandlers) ListPassengers(w http.ResponseWriter, r *http.Request) {
+	list, err := h.svc.Passengers(r.Context(), h.memberID(r))
+	if err != nil {
+		h.WriteError(w, r, err)
+		return
+	}
+	h.WriteJSON(w, http.StatusOK, map[string]any{"passengers": list})
+}
+
+func (h *accountHandlers) AddPassenger(w http.ResponseWriter, r *http.Request) {
+	var in account.PassengerInput
+	if !h.DecodeJSON(w, r, &in) {
+		return
+	}
+	p, sent, err := h.svc.AddPassenger(r.Context(), h.memberID(r), in, Lang(r))
+	if err != nil {
+		h.WriteError(w, r, err)
+		return
+	}
+	h.WriteJSON(w, http.StatusOK, passengerSaved{Passenger: p, MailSent: sent})
+}
+
+func (h *accountHandlers) GetPassenger(w http.ResponseWriter, r *http.Request, id string) {
+	p, err := h.svc.Passenger(r.Context(), h.memberID(r), id)
+	if err != nil {
+		h.WriteError(w, r, err)
+		return
+	}
+	h.WriteJSON(w, http.StatusOK, p)
+}
+
+func (h *accountHandlers) UpdatePassenger(w http.ResponseWriter, r *http.Request, id string) {
+	var in account.PassengerInput
+	if !h.DecodeJSON(w, r, &in) {
+		return
+	}
+	p, sent, err := h.svc.UpdatePassenger(r.Context(), h.memberID(r), id, in, Lang(r))
+	if err != nil {
+		h.WriteError(w, r, err)
+		return
+	}
+	h.WriteJSON(w, http.StatusOK, passengerSaved{Passenger: p, MailSent: sent})
+}
+
+func (h *accountHandlers) DeletePassenger(w http.ResponseWriter, r *http.Request, id string) {
+	sent, err := h.svc.DeletePassenger(r.Context(), h.memberID(r), id, Lang(r))
+	if err != nil {
+		h.WriteError(w, r, err)
+		return
+	}
+	h.WriteJSON(w, http.StatusOK, mailResult{MailSent: sent})
+}
+
+func (h *accountHandlers) RequestPasswordReset(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Email string `json:"email"`
+	}
+	if !h.DecodeJSON(w, r, &in) {
+		return
+	}
+	if err := h.svc.RequestReset(r.Context(), in.Email, clientAddr(r), Lang(r)); err != nil {
+		h.WriteError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (h *accountHandlers) ValidatePasswordReset(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Token string `json:"token"`
+	}
+	if !h.DecodeJSON(w, r, &in) {
+		return
+	}
+	if err := h.svc.ValidateReset(r.Context(), in.Token); err != nil {
+		h.WriteError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (h *accountHandlers) ResetPassword(w http.ResponseWriter, r *http.Request) {
+	var in account.ResetInput
+	if !h.DecodeJSON(w, r, &in) {
+		return
+	}
+	sent, err := h.svc.ResetPassword(r.Context(), in, Lang(r))
+	if err != nil {
+		h.WriteError(w, r, err)
+		return
+	}
+	h.WriteJSON(w, http.StatusOK, mailResult{MailSent: sent})
+}
+
+func (h *accountHandlers) LookupPostalCode(w http.ResponseWriter, r *http.Request, p accountapi.LookupPostalCodeParams) {
+	a, ok, err := h.postal.Lookup(p.Country, p.Zip)
+	if err != nil {
+		h.WriteError(w, r, err)
+		return
+	}
+	if !ok {
+		h.WriteError(w, r, apperr.New(apperr.NotFound, "account.postal_not_found"))
+		return
+	}
+	h.WriteJSON(w, http.StatusOK, a)
+}
+
+func (h *accountHandlers) GetMailSuggests(w http.ResponseWriter, r *http.Request, p accountapi.GetMailSuggestsParams) {
+	email := ""
+	if p.Email != nil {
+		email = *p.Email
+	}
+	h.WriteJSON(w, http.StatusOK, account.SuggestMail(email))
+}
