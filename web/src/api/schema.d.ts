@@ -4,6 +4,282 @@
  */
 
 export interface paths {
+    "/api/reservations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's bookings (spec §4, §5, §7).
+         * @description Dates are YYYY-MM-DD calendar days in timeZone (default Japan time);
+         *     "today" is Japan time. Booking dates are required and checked (not
+         *     before 2012, not in the future, to not before from) when form=search
+         *     (the booking management page) or when either booking date is given;
+         *     the home page's recent list sends neither and is not limited by
+         *     booking date. status ACTIVE (default) keeps bookings with a flight
+         *     still to depart; all keeps every booking. Sorted by first departure.
+         */
+        get: operations["searchReservations"];
+        put?: never;
+        /**
+         * Adds a booking to the account by PNR and a passenger's last name.
+         * @description An unknown PNR, a last name that does not match, and a booking
+         *     another member has added all get the same 404.
+         */
+        post: operations["addReservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reservations/defaults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The search form's defaults (spec §9), today in Japan time. */
+        get: operations["getReservationSearchDefaults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reservations/{PNR}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                PNR: string;
+            };
+            cookie?: never;
+        };
+        get: operations["getReservation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reservations/{PNR}/sendmail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                PNR: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mails the itinerary (PDF attached) to the member's address. */
+        post: operations["sendItineraryMail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reservations/{PNR}/itinerary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                PNR: string;
+            };
+            cookie?: never;
+        };
+        /** The itinerary PDF in the request's language (X-Lang or lang). */
+        get: operations["getItineraryPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reservations/{PNR}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                PNR: string;
+            };
+            cookie?: never;
+        };
+        /** The receipt PDF made out to addressee (which must not contain & */
+        get: operations["getReceiptPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reservations/{PNR}/edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                PNR: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Hands the booking over to the booking site (signed token valid 5 minutes). */
+        post: operations["editReservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reservations/{PNR}/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                PNR: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        get: operations["getSegment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reservations/{PNR}/{key}/boarding_certificate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                PNR: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        /** Boarding certificate of a flown segment (404 otherwise). */
+        get: operations["getBoardingCertificate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reservations/{PNR}/{key}/delay_certificate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                PNR: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        /** Delay certificate of a delayed flight (404 otherwise). */
+        get: operations["getDelayCertificate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reservations/{PNR}/{key}/cancellation_certificate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                PNR: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        /** Cancellation certificate of a cancelled segment or flight (404 otherwise). */
+        get: operations["getCancellationCertificate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reservations/{PNR}/{key}/widgets/hotel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                PNR: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        get: operations["getHotelOffers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reservations/{PNR}/{key}/widgets/rental": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                PNR: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        get: operations["getRentalOffers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/booking": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Single sign-on to the booking site, optionally for one booking. */
+        post: operations["ssoBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/session": {
         parameters: {
             query?: never;
@@ -464,6 +740,101 @@ export interface components {
             stack?: string;
             path?: string;
         };
+        ReservationResult: {
+            reservations: components["schemas"]["Reservation"][];
+            perPage: number;
+            currentPage: number;
+            total: number;
+            totalPages: number;
+        };
+        ReservationSearchDefaults: {
+            bookingDateFrom: string;
+            bookingDateTo: string;
+            departDateFrom: string;
+            status: string;
+            order: string;
+        };
+        Reservation: {
+            pnr: string;
+            /** @description local date of the booking (YYYY-MM-DD) */
+            bookingDate: string;
+            statusCode: string;
+            /** @description label in the request's language */
+            status: string;
+            /** @description first departure more than 180 days ago; no actions */
+            isOutdated: boolean;
+            passengers: components["schemas"]["ReservationPassenger"][];
+            segments: components["schemas"]["Segment"][];
+        };
+        ReservationPassenger: {
+            lastname: string;
+            firstname: string;
+            passengerType: string;
+        };
+        /** @description Times are local to the airport, RFC 3339 with the offset. */
+        Segment: {
+            key: string;
+            statusCode: string;
+            status: string;
+            /** @example MM001 */
+            flight: string;
+            isShowHotelLink: boolean;
+            originAirportCode: string;
+            originAirport: string;
+            originTerminal: string;
+            originGate: string;
+            destinationAirportCode: string;
+            destinationAirport: string;
+            destinationTerminal: string;
+            departDateTime: string;
+            estimatedDepartDateTime?: string;
+            actualDepartDateTime?: string;
+            arrivalDateTime: string;
+            estimatedArrivalDateTime?: string;
+            actualArrivalDateTime?: string;
+            /** @example 001 */
+            flightNumber: string;
+            /** @description ON_TIME, NOT_YET_DEPARTED_WITH_DELAY, DEPARTED_WITH_DELAY, DEPARTED, ARRIVED, CANCELLED, SUSPENDED; only with withFlightStatus */
+            flightStatus?: string;
+            flightStatusLabel?: string;
+            isCancelled: boolean;
+            isPast: boolean;
+            /** @description delayed or will not depart (shown in red) */
+            isIrregular: boolean;
+            certificates: ("boarding" | "delay" | "cancellation")[];
+        };
+        AddReservationRequest: {
+            pnr: string;
+            lastname: string;
+        };
+        MailResult: {
+            mailSent: boolean;
+        };
+        Handover: {
+            url: string;
+            token: string;
+            expiresAt: string;
+        };
+        OfferList: {
+            kind: string;
+            airportCode: string;
+            city: string;
+            checkIn: string;
+            offers: components["schemas"]["Offer"][];
+        };
+        Offer: {
+            id: string;
+            name: string;
+            area: string;
+            /**
+             * Format: int64
+             * @description minor units per night or day
+             */
+            price: number;
+            currency: string;
+            rating?: number;
+            url: string;
+        };
         /** @description The member profile of spec §3. Dates are YYYY-MM-DD. */
         User: {
             profileId: string;
@@ -596,6 +967,15 @@ export interface components {
         };
     };
     responses: {
+        /** @description a PDF document */
+        Pdf: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/pdf": string;
+            };
+        };
         /** @description no session, an expired session, or a missing or wrong CSRF token */
         Forbidden: {
             headers: {
@@ -644,6 +1024,356 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    searchReservations: {
+        parameters: {
+            query?: {
+                pnr?: string;
+                airportCode?: string;
+                departDateFrom?: string;
+                departDateTo?: string;
+                lastDepartDateFrom?: string;
+                lastDepartDateTo?: string;
+                bookingDateFrom?: string;
+                bookingDateTo?: string;
+                status?: "ACTIVE" | "all" | "active" | "ALL";
+                order?: "asc" | "desc";
+                page?: number;
+                perPage?: number;
+                withFlightStatus?: boolean;
+                timeZone?: string;
+                form?: "search";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of bookings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReservationResult"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    addReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddReservationRequest"];
+            };
+        };
+        responses: {
+            /** @description added */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reservation"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
+        };
+    };
+    getReservationSearchDefaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description defaults */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReservationSearchDefaults"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                PNR: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the booking, with flight status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reservation"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    sendItineraryMail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                PNR: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description mailSent false means the mail may not have been sent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailResult"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getItineraryPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                PNR: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Pdf"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getReceiptPdf: {
+        parameters: {
+            query?: {
+                addressee?: string;
+            };
+            header?: never;
+            path: {
+                PNR: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Pdf"];
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    editReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                PNR: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description where to go */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Handover"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
+        };
+    };
+    getSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                PNR: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the segment, with flight status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Segment"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getBoardingCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                PNR: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Pdf"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getDelayCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                PNR: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Pdf"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getCancellationCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                PNR: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Pdf"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getHotelOffers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                PNR: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description hotel offers at the destination */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfferList"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getRentalOffers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                PNR: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description rental-car offers at the destination */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfferList"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    ssoBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    pnr?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description where to go */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Handover"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
+        };
+    };
     checkSession: {
         parameters: {
             query?: never;

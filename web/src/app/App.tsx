@@ -38,15 +38,15 @@ export function App({ services }: { services: AppServices }) {
         <BrowserRouter basename="/">
           <ToastProvider>
             <QueryErrorToasts sink={services.querySink} />
-            <ModalProvider>
-              <ErrorBoundary>
-                <SessionProvider>
+            <SessionProvider>
+              <ModalProvider>
+                <ErrorBoundary>
                   <Shell>
                     <AppRoutes />
                   </Shell>
-                </SessionProvider>
-              </ErrorBoundary>
-            </ModalProvider>
+                </ErrorBoundary>
+              </ModalProvider>
+            </SessionProvider>
           </ToastProvider>
         </BrowserRouter>
       </I18nextProvider>

@@ -2,7 +2,7 @@ import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useLocation, useNavigate } from 'react-router'
 import { useQueryClient } from '@tanstack/react-query'
-import { LANGUAGES, LANGUAGE_NAMES, isLang } from '@/i18n/languages'
+import { BCP47, LANGUAGES, LANGUAGE_NAMES, isLang } from '@/i18n/languages'
 import { setLanguage } from '@/i18n/i18n'
 import { useLang } from '@/i18n/useLang'
 import { withLang } from '../routing/paths'
@@ -35,7 +35,7 @@ export function LanguageSelect() {
         }}
       >
         {LANGUAGES.map((l) => (
-          <option key={l} value={l} lang={l}>
+          <option key={l} value={l} lang={BCP47[l]}>
             {LANGUAGE_NAMES[l]}
           </option>
         ))}
