@@ -1,6 +1,78 @@
 package app
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"members/internal/api/bookingapi"
+	"members/internal/booking"
+	"members/internal/httpapi"
+	"members/internal/i18n"
+	"members/internal/mail"
+	"members/internal/pdf"
+	"members/internal/store"
+)
 
 // wireBookings mounts the bookings and travel documents feature.
-func (a *App) wireBookings(ctx context.Context, cfg Config, f *Features) error { return nil }
+func (a *App) wireBookings(ctx context.Context, cfg Config, f *Features) error {
+	secret, err := a.Secret(ctx, "booking-handover")
+	if err != nil {
+		return err
+	}
+	mailer, err := a.bookingMailer(cfg)
+	if err != nil {
+		return err
+	}
+	svc := booking.NewService(store.NewBookingStore(a.DB), pdf.New(a.Catalog), mailer, a.Catalog,
+		booking.NewHandover(secret, cfg.BookingSiteURL), a.DB.Now)
+	f.Mounts = append(f.Mounts, func(s *httpapi.Server, mux *http.ServeMux) {
+		bookingapi.HandlerWithOptions(httpapi.NewBookingHandlers(s, svc), bookingapi.StdHTTPServerOptions{
+			BaseRouter: mux, ErrorHandlerFunc: s.ParamError,
+		})
+	})
+	return nil
+}
+
+// bookingMailer sends the itinerary mail through the mail package: stored
+// in the outbox first, delivered at once when SMTP is configured. The
+// delivery worker of the mail feature retries what stays pending (the
+// outbox is shared in the database), so no worker is started here.
+func (a *App) bookingMailer(cfg Config) (booking.Mailer, error) {
+	tpl, err := mail.NewTemplates(a.Catalog)
+	if err != nil {
+		return nil, err
+	}
+	var transport mail.Transport
+	from := mail.DefaultFrom
+	if cfg.SMTPURL != "" {
+		t, f, err := mail.ParseSMTPURL(cfg.SMTPURL)
+		if err != nil {
+			return nil, err
+		}
+		transport, from = t, f
+	}
+	return &itineraryMailer{cat: a.Catalog, tpl: tpl, mailer: mail.New(store.NewMailOutbox(a.DB), transport, from, a.DB.Now, a.Logger)}, nil
+}
+
+// itineraryMailer adapts the mail package to booking.Mailer.
+type itineraryMailer struct {
+	cat    *i18n.Catalog
+	tpl    *mail.Templates
+	mailer *mail.Mailer
+}
+
+func (m *itineraryMailer) SendItinerary(ctx context.Context, im booking.ItineraryMail) error {
+	name := strings.TrimSpace(im.To.Firstname + " " + im.To.Lastname)
+	details := []mail.Detail{{Label: m.cat.T(im.Lang, "mail.itinerary.pnr"), Value: im.PNR}}
+	for _, l := range im.Flights {
+		details = append(details, mail.Detail{Label: m.cat.T(im.Lang, "mail.itinerary.flights"), Value: l})
+	}
+	msg, err := m.tpl.Standard("itinerary", im.Lang, im.To.Email, mail.Data{Name: name, Args: []any{"pnr", im.PNR}, Details: details})
+	if err != nil {
+		return fmt.Errorf("itinerary mail: %w", err)
+	}
+	msg.Attachments = append(msg.Attachments, mail.Attachment{Name: "itinerary-" + im.PNR + ".pdf", ContentType: "application/pdf", Data: im.PDF})
+	return m.mailer.Send(ctx, msg)
+}

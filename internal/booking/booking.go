@@ -1,0 +1,166 @@
+// Package booking is the members' flight bookings: reservations and their
+// flight segments, the booking search and its rules (spec §4, §5, §9), adding
+// a booking by PNR, the travel documents (itinerary, receipt, certificates),
+// the itinerary mail, hotel and rental-car offers and the hand-over to the
+// booking site. It imports neither SQL nor HTTP: the store, the document
+// renderer and the mailer are interfaces wired in internal/app.
+package booking
+
+import (
+	"strings"
+	"time"
+)
+
+// Reservation statuses (statusCode).
+const (
+	StatusConfirmed = "CONFIRMED"
+	StatusCancelled = "CANCELLED"
+)
+
+// Flight statuses (flightStatus). Delayed: NOT_YET_DEPARTED_WITH_DELAY and
+// DEPARTED_WITH_DELAY; will not depart: CANCELLED and SUSPENDED (spec §3).
+const (
+	FlightOnTime                  = "ON_TIME"
+	FlightNotYetDepartedWithDelay = "NOT_YET_DEPARTED_WITH_DELAY"
+	FlightDepartedWithDelay       = "DEPARTED_WITH_DELAY"
+	FlightDeparted                = "DEPARTED"
+	FlightArrived                 = "ARRIVED"
+	FlightCancelled               = "CANCELLED"
+	FlightSuspended               = "SUSPENDED"
+)
+
+// OutdatedAfter is how long after its first departure a booking counts as
+// outdated: no actions are offered on it any more (spec §3, §9).
+const OutdatedAfter = 180 * 24 * time.Hour
+
+// Reservation is a booking owned by a member (MemberID empty: not yet added
+// to any account). Instants are UTC; views convert them to local times.
+type Reservation struct {
+	ID         string
+	MemberID   string
+	PNR        string
+	BookedAt   time.Time
+	StatusCode string
+	// Currency and TotalAmount (minor units) are what the receipt shows.
+	Currency    string
+	TotalAmount int64
+	// ContactEmail receives the itinerary mail when the member has none.
+	ContactEmail string
+	Passengers   []Passenger
+	Segments     []Segment // in departure order
+}
+
+// Passenger is a traveller on a reservation. Lastname is the proof asked
+// when a member adds the booking to the account.
+type Passenger struct {
+	Lastname      string
+	Firstname     string
+	PassengerType string // ADULT, CHILD, INFANT
+}
+
+// Segment is one flight of a reservation.
+type Segment struct {
+	Key                    string
+	StatusCode             string
+	Flight                 string // marketing designator, e.g. "MM101"
+	FlightNumber           string // the number alone, e.g. "101"
+	IsShowHotelLink        bool
+	OriginAirportCode      string
+	OriginTerminal         string
+	OriginGate             string
+	DestinationAirportCode string
+	DestinationTerminal    string
+	DepartAt               time.Time
+	EstimatedDepartAt      *time.Time
+	ActualDepartAt         *time.Time
+	ArrivalAt              time.Time
+	EstimatedArrivalAt     *time.Time
+	ActualArrivalAt        *time.Time
+	FlightStatus           string
+}
+
+// IsCancelled reports whether the segment is cancelled: statusCode equals
+// CANCELLED, case-insensitively (spec §3).
+func (s Segment) IsCancelled() bool { return strings.EqualFold(s.StatusCode, StatusCancelled) }
+
+// IsPast reports whether the segment's scheduled departure is before now.
+func (s Segment) IsPast(now time.Time) bool { return s.DepartAt.Before(now) }
+
+// IsDelayed reports a delayed flight.
+func (s Segment) IsDelayed() bool {
+	return s.FlightStatus == FlightNotYetDepartedWithDelay || s.FlightStatus == FlightDepartedWithDelay
+}
+
+// WillNotDepart reports a flight that is cancelled or suspended.
+func (s Segment) WillNotDepart() bool {
+	return s.FlightStatus == FlightCancelled || s.FlightStatus == FlightSuspended
+}
+
+// IsIrregular is what the page shows in red: delayed or not departing.
+func (s Segment) IsIrregular() bool { return s.IsDelayed() || s.WillNotDepart() }
+
+// Flown reports whether the member flew the segment: not cancelled, the
+// flight not cancelled or suspended, and departed (an actual departure, or
+// a scheduled one in the past).
+func (s Segment) Flown(now time.Time) bool {
+	if s.IsCancelled() || s.WillNotDepart() {
+		return false
+	}
+	if s.ActualDepartAt != nil {
+		return !s.ActualDepartAt.After(now)
+	}
+	return s.IsPast(now)
+}
+
+// FirstDepartAt is the scheduled departure of the first segment (zero
+// without segments).
+func (r Reservation) FirstDepartAt() time.Time {
+	if len(r.Segments) == 0 {
+		return time.Time{}
+	}
+	return r.Segments[0].DepartAt
+}
+
+// LastDepartAt is the scheduled departure of the last segment.
+func (r Reservation) LastDepartAt() time.Time {
+	if len(r.Segments) == 0 {
+		return time.Time{}
+	}
+	return r.Segments[len(r.Segments)-1].DepartAt
+}
+
+// IsOutdated reports whether the first segment departed more than 180 days
+// before now: such bookings are listed without actions.
+func (r Reservation) IsOutdated(now time.Time) bool {
+	first := r.FirstDepartAt()
+	return !first.IsZero() && now.Sub(first) > OutdatedAfter
+}
+
+// Segment returns the segment with key.
+func (r Reservation) Segment(key string) (Segment, bool) {
+	for _, s := range r.Segments {
+		if s.Key == key {
+			return s, true
+		}
+	}
+	return Segment{}, false
+}
+
+// HasLastname reports whether a passenger has lastname (case- and
+// space-insensitive): the proof of a booking added by PNR.
+func (r Reservation) HasLastname(lastname string) bool {
+	want := normName(lastname)
+	if want == "" {
+		return false
+	}
+	for _, p := range r.Passengers {
+		if normName(p.Lastname) == want {
+			return true
+		}
+	}
+	return false
+}
+
+func normName(s string) string {
+	return strings.ToUpper(strings.Join(strings.Fields(s), " "))
+}

@@ -1,0 +1,88 @@
+package booking
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"members/internal/i18n"
+)
+
+// HandoverTTL is how long a hand-over token to the booking site is valid.
+const HandoverTTL = 5 * time.Minute
+
+// Handover signs the short-lived tokens that carry a member to the booking
+// site (single sign-on): base64url(JSON claims) "." base64url(HMAC-SHA256).
+// The booking site shares the secret and checks signature and expiry.
+type Handover struct {
+	secret  []byte
+	siteURL string
+}
+
+// NewHandover returns a signer for the booking site at siteURL.
+func NewHandover(secret []byte, siteURL string) *Handover {
+	return &Handover{secret: secret, siteURL: strings.TrimRight(siteURL, "/")}
+}
+
+// HandoverClaims are what the token says.
+type HandoverClaims struct {
+	MemberID  string `json:"sub"`
+	PNR       string `json:"pnr,omitempty"`
+	Lang      string `json:"lang"`
+	IssuedAt  int64  `json:"iat"`
+	ExpiresAt int64  `json:"exp"`
+}
+
+// Issue signs a token for memberID (and pnr, when changing one booking).
+func (h *Handover) Issue(memberID, pnr string, lang i18n.Lang, now time.Time) (HandoverResult, error) {
+	exp := now.Add(HandoverTTL)
+	claims := HandoverClaims{MemberID: memberID, PNR: pnr, Lang: string(lang), IssuedAt: now.Unix(), ExpiresAt: exp.Unix()}
+	body, err := json.Marshal(claims)
+	if err != nil {
+		return HandoverResult{}, fmt.Errorf("handover: %w", err)
+	}
+	payload := base64.RawURLEncoding.EncodeToString(body)
+	token := payload + "." + base64.RawURLEncoding.EncodeToString(h.sign(payload))
+	path := "/booking/search"
+	if pnr != "" {
+		path = "/booking/" + url.PathEscape(pnr) + "/edit"
+	}
+	q := url.Values{"token": {token}, "lang": {string(lang)}}
+	return HandoverResult{URL: h.siteURL + path + "?" + q.Encode(), Token: token, ExpiresAt: exp.UTC().Format(time.RFC3339)}, nil
+}
+
+func (h *Handover) sign(payload string) []byte {
+	m := hmac.New(sha256.New, h.secret)
+	m.Write([]byte("booking-handover:" + payload))
+	return m.Sum(nil)
+}
+
+// ErrBadToken is a token with a wrong signature, a bad shape or past expiry.
+var ErrBadToken = errors.New("handover: invalid or expired token")
+
+// Verify checks a token (what the booking site does) and returns its claims.
+func (h *Handover) Verify(token string, now time.Time) (HandoverClaims, error) {
+	var c HandoverClaims
+	payload, sig, ok := strings.Cut(token, ".")
+	if !ok {
+		return c, ErrBadToken
+	}
+	got, err := base64.RawURLEncoding.DecodeString(sig)
+	if err != nil || !hmac.Equal(got, h.sign(payload)) {
+		return c, ErrBadToken
+	}
+	body, err := base64.RawURLEncoding.DecodeString(payload)
+	if err != nil || json.Unmarshal(body, &c) != nil {
+		return c, ErrBadToken
+	}
+	if now.Unix() >= c.ExpiresAt {
+		return c, ErrBadToken
+	}
+	return c, nil
+}

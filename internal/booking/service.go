@@ -1,0 +1,367 @@
+package booking
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"members/internal/apperr"
+	"members/internal/i18n"
+	"members/internal/validate"
+)
+
+// MaxPNRLength is the longest booking number (spec §5, §9).
+const MaxPNRLength = 20
+
+// ErrNotFound is what a Store returns for a reservation that does not
+// exist, or that is not the member's.
+var ErrNotFound = errors.New("booking: reservation not found")
+
+// Store keeps reservations. Implementations: internal/store.BookingStore.
+type Store interface {
+	// Search returns one page of the member's reservations matching q, in
+	// first-departure order, and the number of matches.
+	Search(ctx context.Context, q Query) ([]Reservation, int, error)
+	// ByPNR returns the member's reservation with pnr; ErrNotFound when it
+	// does not exist or belongs to nobody or somebody else.
+	ByPNR(ctx context.Context, memberID, pnr string) (Reservation, error)
+	// FindByPNR returns the reservation with pnr whoever owns it (adding a
+	// booking); ErrNotFound when none.
+	FindByPNR(ctx context.Context, pnr string) (Reservation, error)
+	// Claim makes memberID the owner of a reservation that has none;
+	// ErrNotFound when it has an owner already (a concurrent claim).
+	Claim(ctx context.Context, reservationID, memberID string) error
+	// Contact returns the member's e-mail address and name; ErrNotFound
+	// for an unknown member.
+	Contact(ctx context.Context, memberID string) (Contact, error)
+}
+
+// Contact is where the itinerary mail goes.
+type Contact struct {
+	Email     string
+	Firstname string
+	Lastname  string
+}
+
+// Document kinds.
+const (
+	DocItinerary    = "itinerary"
+	DocReceipt      = "receipt"
+	DocBoarding     = "boarding_certificate"
+	DocDelay        = "delay_certificate"
+	DocCancellation = "cancellation_certificate"
+)
+
+// Document is what a Renderer turns into a PDF.
+type Document struct {
+	Kind        string
+	Lang        i18n.Lang
+	Reservation Reservation
+	Segment     *Segment // certificates only
+	Addressee   string   // receipt only
+	IssuedAt    time.Time
+}
+
+// Renderer makes PDF documents (internal/pdf).
+type Renderer interface {
+	Render(d Document) ([]byte, error)
+}
+
+// ItineraryMail is the itinerary mail with its PDF.
+type ItineraryMail struct {
+	To   Contact
+	Lang i18n.Lang
+	PNR  string
+	// Summary lines (flight, route, local departure) for the mail body.
+	Flights []string
+	PDF     []byte
+}
+
+// Mailer sends the itinerary mail. It returns nil when the mail was
+// accepted (sent or kept in the outbox) and an error when it may not have
+// been sent.
+type Mailer interface {
+	SendItinerary(ctx context.Context, m ItineraryMail) error
+}
+
+// Service is the bookings feature.
+type Service struct {
+	store    Store
+	render   Renderer
+	mailer   Mailer
+	catalog  *i18n.Catalog
+	handover *Handover
+	now      func() time.Time
+}
+
+// NewService builds the service.
+func NewService(s Store, r Renderer, m Mailer, c *i18n.Catalog, h *Handover, now func() time.Time) *Service {
+	return &Service{store: s, render: r, mailer: m, catalog: c, handover: h, now: now}
+}
+
+// SearchResult is the answer of a search (spec §3 reservation result).
+type SearchResult struct {
+	Reservations []ReservationView `json:"reservations"`
+	PerPage      int               `json:"perPage"`
+	CurrentPage  int               `json:"currentPage"`
+	Total        int               `json:"total"`
+	TotalPages   int               `json:"totalPages"`
+}
+
+// Search runs the member's booking search. Invalid conditions give an
+// apperr.Invalid with one message per field.
+func (s *Service) Search(ctx context.Context, memberID string, lang i18n.Lang, in SearchInput) (SearchResult, error) {
+	now := s.now()
+	q, opts, errs := ParseSearch(memberID, in, now)
+	if !errs.Empty() {
+		return SearchResult{}, apperr.FromFields(errs)
+	}
+	rows, total, err := s.store.Search(ctx, q)
+	if err != nil {
+		return SearchResult{}, fmt.Errorf("search reservations: %w", err)
+	}
+	out := SearchResult{Reservations: make([]ReservationView, 0, len(rows)), PerPage: opts.PerPage, CurrentPage: opts.Page, Total: total}
+	out.TotalPages = (total + opts.PerPage - 1) / opts.PerPage
+	for _, r := range rows {
+		out.Reservations = append(out.Reservations, View(r, s.catalog, lang, opts.Zone, now, opts.WithFlightStatus))
+	}
+	return out, nil
+}
+
+// notFound is the one answer for a PNR or segment that is missing or not
+// the member's: the same 404 whoever owns it.
+var notFound = apperr.New(apperr.NotFound, "booking.not_found")
+
+// get returns the member's reservation or the 404 error.
+func (s *Service) get(ctx context.Context, memberID, pnr string) (Reservation, error) {
+	pnr = strings.ToUpper(strings.TrimSpace(pnr))
+	if !validate.IsAlnum(pnr) || len(pnr) > MaxPNRLength {
+		return Reservation{}, notFound
+	}
+	r, err := s.store.ByPNR(ctx, memberID, pnr)
+	if errors.Is(err, ErrNotFound) {
+		return r, notFound
+	}
+	if err != nil {
+		return r, fmt.Errorf("reservation: %w", err)
+	}
+	return r, nil
+}
+
+// Get returns one of the member's reservations with flight status.
+func (s *Service) Get(ctx context.Context, memberID, pnr string, lang i18n.Lang) (ReservationView, error) {
+	r, err := s.get(ctx, memberID, pnr)
+	if err != nil {
+		return ReservationView{}, err
+	}
+	return View(r, s.catalog, lang, JST, s.now(), true), nil
+}
+
+// segment returns the member's reservation and one of its segments.
+func (s *Service) segment(ctx context.Context, memberID, pnr, key string) (Reservation, Segment, error) {
+	r, err := s.get(ctx, memberID, pnr)
+	if err != nil {
+		return r, Segment{}, err
+	}
+	seg, ok := r.Segment(key)
+	if !ok {
+		return r, seg, notFound
+	}
+	return r, seg, nil
+}
+
+// Segment returns one segment of the member's reservation, with flight status.
+func (s *Service) Segment(ctx context.Context, memberID, pnr, key string, lang i18n.Lang) (SegmentView, error) {
+	_, seg, err := s.segment(ctx, memberID, pnr, key)
+	if err != nil {
+		return SegmentView{}, err
+	}
+	return ViewSegment(seg, s.catalog, lang, s.now(), true), nil
+}
+
+// AddInput is the add-a-booking form: the booking number and a
+// passenger's last name as proof.
+type AddInput struct {
+	PNR      string `json:"pnr"`
+	Lastname string `json:"lastname"`
+}
+
+// Add links a reservation to the member's account. A PNR that does not
+// exist, whose passengers do not include lastname, or that another member
+// has already added, all get the same answer, so nothing is revealed about
+// whose booking it is.
+func (s *Service) Add(ctx context.Context, memberID string, lang i18n.Lang, in AddInput) (ReservationView, error) {
+	errs := validate.Errors{}
+	pnr := strings.ToUpper(strings.TrimSpace(in.PNR))
+	if errs.Required("pnr", pnr) {
+		errs.Check("pnr", validate.IsAlnum(pnr), "booking.validation.pnr")
+		errs.MaxLen("pnr", pnr, MaxPNRLength)
+	}
+	if errs.Required("lastname", in.Lastname) {
+		errs.MaxLen("lastname", in.Lastname, 100)
+	}
+	if !errs.Empty() {
+		return ReservationView{}, apperr.FromFields(errs)
+	}
+	noMatch := apperr.New(apperr.NotFound, "booking.add_not_found")
+	r, err := s.store.FindByPNR(ctx, pnr)
+	if errors.Is(err, ErrNotFound) {
+		return ReservationView{}, noMatch
+	}
+	if err != nil {
+		return ReservationView{}, fmt.Errorf("find reservation: %w", err)
+	}
+	if !r.HasLastname(in.Lastname) {
+		return ReservationView{}, noMatch
+	}
+	switch r.MemberID {
+	case memberID:
+		return ReservationView{}, apperr.New(apperr.Conflict, "booking.already_added")
+	case "":
+	default:
+		return ReservationView{}, noMatch
+	}
+	if err := s.store.Claim(ctx, r.ID, memberID); errors.Is(err, ErrNotFound) {
+		return ReservationView{}, noMatch
+	} else if err != nil {
+		return ReservationView{}, fmt.Errorf("claim reservation: %w", err)
+	}
+	r.MemberID = memberID
+	return View(r, s.catalog, lang, JST, s.now(), false), nil
+}
+
+// Itinerary returns the itinerary PDF of the member's reservation.
+func (s *Service) Itinerary(ctx context.Context, memberID, pnr string, lang i18n.Lang) ([]byte, error) {
+	r, err := s.get(ctx, memberID, pnr)
+	if err != nil {
+		return nil, err
+	}
+	return s.renderDoc(Document{Kind: DocItinerary, Lang: lang, Reservation: r, IssuedAt: s.now()})
+}
+
+// ForbiddenAddresseeChars may not appear in a receipt's addressee (spec §5).
+const ForbiddenAddresseeChars = `&#<>'"[]`
+
+// Receipt returns the receipt PDF made out to addressee (empty: the first
+// passenger's name).
+func (s *Service) Receipt(ctx context.Context, memberID, pnr, addressee string, lang i18n.Lang) ([]byte, error) {
+	addressee = strings.TrimSpace(addressee)
+	errs := validate.Errors{}
+	errs.Check("addressee", !strings.ContainsAny(addressee, ForbiddenAddresseeChars), "booking.validation.addressee")
+	errs.MaxLen("addressee", addressee, 100)
+	errs.Check("addressee", !validate.HasFourByteChars(addressee), "booking.validation.addressee")
+	if !errs.Empty() {
+		return nil, apperr.FromFields(errs)
+	}
+	r, err := s.get(ctx, memberID, pnr)
+	if err != nil {
+		return nil, err
+	}
+	if addressee == "" && len(r.Passengers) > 0 {
+		addressee = r.Passengers[0].Lastname + " " + r.Passengers[0].Firstname
+	}
+	return s.renderDoc(Document{Kind: DocReceipt, Lang: lang, Reservation: r, Addressee: addressee, IssuedAt: s.now()})
+}
+
+// Certificate returns a boarding, delay or cancellation certificate of a
+// segment; one that does not apply to the segment is a 404 with its own
+// message.
+func (s *Service) Certificate(ctx context.Context, memberID, pnr, key, kind string, lang i18n.Lang) ([]byte, error) {
+	r, seg, err := s.segment(ctx, memberID, pnr, key)
+	if err != nil {
+		return nil, err
+	}
+	want := map[string]string{DocBoarding: CertBoarding, DocDelay: CertDelay, DocCancellation: CertCancellation}[kind]
+	applies := false
+	for _, c := range seg.Certificates(s.now()) {
+		applies = applies || c == want
+	}
+	if !applies {
+		return nil, apperr.New(apperr.NotFound, "booking.certificate_not_available")
+	}
+	return s.renderDoc(Document{Kind: kind, Lang: lang, Reservation: r, Segment: &seg, IssuedAt: s.now()})
+}
+
+func (s *Service) renderDoc(d Document) ([]byte, error) {
+	b, err := s.render.Render(d)
+	if err != nil {
+		return nil, fmt.Errorf("render %s: %w", d.Kind, err)
+	}
+	return b, nil
+}
+
+// MailResult says whether the itinerary mail went out (false: it may not
+// have been sent; spec §8 mobile_mail_error).
+type MailResult struct {
+	MailSent bool `json:"mailSent"`
+}
+
+// SendItinerary mails the itinerary with its PDF to the member's address.
+func (s *Service) SendItinerary(ctx context.Context, memberID, pnr string, lang i18n.Lang) (MailResult, error) {
+	r, err := s.get(ctx, memberID, pnr)
+	if err != nil {
+		return MailResult{}, err
+	}
+	contact, err := s.store.Contact(ctx, memberID)
+	if err != nil {
+		return MailResult{}, fmt.Errorf("member contact: %w", err)
+	}
+	pdf, err := s.renderDoc(Document{Kind: DocItinerary, Lang: lang, Reservation: r, IssuedAt: s.now()})
+	if err != nil {
+		return MailResult{}, err
+	}
+	m := ItineraryMail{To: contact, Lang: lang, PNR: r.PNR, PDF: pdf}
+	for _, seg := range r.Segments {
+		line := fmt.Sprintf("%s %s-%s %s", seg.Flight, seg.OriginAirportCode, seg.DestinationAirportCode,
+			seg.DepartAt.In(AirportZone(seg.OriginAirportCode)).Format("2006-01-02 15:04"))
+		if seg.IsCancelled() {
+			line += " (" + s.catalog.T(lang, "booking.status.cancelled") + ")"
+		}
+		m.Flights = append(m.Flights, line)
+	}
+	if err := s.mailer.SendItinerary(ctx, m); err != nil {
+		return MailResult{MailSent: false}, nil
+	}
+	return MailResult{MailSent: true}, nil
+}
+
+// HandoverResult is where the browser goes to change a booking on the
+// booking site, with the signed token that logs the member in there.
+type HandoverResult struct {
+	URL       string `json:"url"`
+	Token     string `json:"token"`
+	ExpiresAt string `json:"expiresAt"`
+}
+
+// Edit hands the member's reservation over to the booking site. Outdated
+// bookings cannot be changed.
+func (s *Service) Edit(ctx context.Context, memberID, pnr string, lang i18n.Lang) (HandoverResult, error) {
+	r, err := s.get(ctx, memberID, pnr)
+	if err != nil {
+		return HandoverResult{}, err
+	}
+	if r.IsOutdated(s.now()) {
+		return HandoverResult{}, apperr.New(apperr.Conflict, "booking.outdated")
+	}
+	return s.handover.Issue(memberID, r.PNR, lang, s.now())
+}
+
+// SSO hands the member over to the booking site, optionally for one of
+// their reservations (pnr empty: the booking site's own booking search).
+func (s *Service) SSO(ctx context.Context, memberID, pnr string, lang i18n.Lang) (HandoverResult, error) {
+	if strings.TrimSpace(pnr) != "" {
+		return s.Edit(ctx, memberID, pnr, lang)
+	}
+	return s.handover.Issue(memberID, "", lang, s.now())
+}
+
+// Offers returns hotel or rental-car offers at a segment's destination.
+func (s *Service) Offers(ctx context.Context, memberID, pnr, key, kind string, lang i18n.Lang) (OfferList, error) {
+	_, seg, err := s.segment(ctx, memberID, pnr, key)
+	if err != nil {
+		return OfferList{}, err
+	}
+	return OffersFor(kind, seg, lang), nil
+}

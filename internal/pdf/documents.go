@@ -1,0 +1,216 @@
+package pdf
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"members/internal/booking"
+)
+
+// header draws the airline, the title and the booking's identification.
+func (x *doc) header(d booking.Document) {
+	x.gp.SetTextColor(214, 0, 124)
+	x.text(margin, x.y+14, 14, x.t("booking.pdf.airline"))
+	x.gp.SetTextColor(0, 0, 0)
+	x.y += 46
+	x.text(margin, x.y, 20, x.t("booking.pdf.title."+d.Kind))
+	x.y += 10
+	x.rule()
+	x.gap(4)
+	x.field(x.t("booking.pdf.pnr"), d.Reservation.PNR)
+	x.field(x.t("booking.pdf.booking_date"), d.Reservation.BookedAt.In(booking.JST).Format(booking.DateLayout))
+	x.field(x.t("booking.pdf.issued"), d.IssuedAt.In(booking.JST).Format("2006-01-02 15:04")+" (UTC+09:00)")
+}
+
+// field draws "label: value" on one line.
+func (x *doc) field(label, value string) {
+	x.y += 18
+	x.text(margin, x.y, 10, label)
+	x.text(margin+130, x.y, 11, value)
+}
+
+func (x *doc) heading(s string) {
+	x.need(40)
+	x.y += 28
+	x.text(margin, x.y, 13, s)
+	x.y += 6
+	x.rule()
+}
+
+func (x *doc) passengers(d booking.Document) {
+	x.heading(x.t("booking.pdf.passengers"))
+	for _, p := range d.Reservation.Passengers {
+		x.y += 18
+		x.text(margin, x.y, 11, p.Lastname+" "+p.Firstname)
+		x.text(margin+260, x.y, 9, x.t("booking.pdf.passenger_type."+strings.ToLower(p.PassengerType)))
+	}
+}
+
+// Columns of the flights table.
+var cols = []float64{margin, margin + 62, margin + 232, margin + 338, margin + 430}
+
+// flights draws the segments table; segs nil means all of them.
+func (x *doc) flights(segs []booking.Segment, now time.Time) {
+	x.heading(x.t("booking.pdf.flights"))
+	x.y += 16
+	for i, k := range []string{"flight", "route", "departure", "arrival", "status"} {
+		x.text(cols[i], x.y, 9, x.t("booking.pdf.col."+k))
+	}
+	x.y += 5
+	x.rule()
+	for _, s := range segs {
+		x.need(44)
+		top := x.y
+		x.y = top + 15
+		x.text(cols[0], x.y, 10, s.Flight)
+		x.text(cols[1], x.y, 10, booking.AirportName(s.OriginAirportCode, x.lang)+" ("+s.OriginAirportCode+")")
+		x.text(cols[2], x.y, 10, localDate(s.DepartAt, s.OriginAirportCode))
+		x.text(cols[3], x.y, 10, localDate(s.ArrivalAt, s.DestinationAirportCode))
+		status, red := x.segmentStatus(s, now)
+		if red {
+			x.gp.SetTextColor(200, 0, 0)
+		}
+		for i, l := range x.wrap(status, 9, pageW-margin-cols[4]) {
+			x.text(cols[4], x.y+float64(i)*12, 9, l)
+		}
+		x.gp.SetTextColor(0, 0, 0)
+		x.y += 14
+		x.text(cols[1], x.y, 10, "→ "+booking.AirportName(s.DestinationAirportCode, x.lang)+" ("+s.DestinationAirportCode+")")
+		x.text(cols[2], x.y, 10, localClock(s.DepartAt, s.OriginAirportCode))
+		x.text(cols[3], x.y, 10, localClock(s.ArrivalAt, s.DestinationAirportCode))
+		if s.OriginTerminal != "" || s.OriginGate != "" {
+			x.y += 12
+			t := x.t("booking.pdf.terminal") + " " + nonEmpty(s.OriginTerminal)
+			if s.OriginGate != "" {
+				t += "  " + x.t("booking.pdf.gate") + " " + s.OriginGate
+			}
+			x.text(cols[1], x.y, 8, t)
+		}
+		x.y += 8
+		x.rule()
+	}
+}
+
+// segmentStatus is the segment's status label and whether it is shown red
+// (cancelled segment, delayed or not-departing flight).
+func (x *doc) segmentStatus(s booking.Segment, now time.Time) (string, bool) {
+	switch {
+	case s.IsCancelled():
+		return x.t("booking.status.cancelled"), true
+	case s.FlightStatus != "":
+		return x.t("booking.flight_status." + strings.ToLower(s.FlightStatus)), s.IsIrregular()
+	default:
+		return x.t("booking.status.confirmed"), false
+	}
+}
+
+func (x *doc) footer() {
+	x.need(50)
+	x.y += 30
+	x.gp.SetTextColor(90, 90, 90)
+	x.para(margin, 8, content, x.t("booking.pdf.footer"))
+	x.gp.SetTextColor(0, 0, 0)
+}
+
+func (x *doc) itinerary(d booking.Document) {
+	x.header(d)
+	x.passengers(d)
+	x.flights(d.Reservation.Segments, d.IssuedAt)
+	x.footer()
+}
+
+func (x *doc) receipt(d booking.Document) {
+	x.header(d)
+	x.heading(x.t("booking.pdf.receipt.addressee_label"))
+	x.y += 22
+	x.text(margin, x.y, 15, x.t("booking.pdf.receipt.addressee", "name", d.Addressee))
+	x.y += 34
+	x.text(margin, x.y, 11, x.t("booking.pdf.receipt.amount"))
+	x.text(margin+130, x.y, 18, d.Reservation.Currency+" "+Money(d.Reservation.TotalAmount, d.Reservation.Currency))
+	x.y += 8
+	x.para(margin, 10, content, x.t("booking.pdf.receipt.statement", "pnr", d.Reservation.PNR))
+	x.passengers(d)
+	x.flights(d.Reservation.Segments, d.IssuedAt)
+	x.footer()
+}
+
+func (x *doc) certificate(d booking.Document) {
+	x.header(d)
+	s := *d.Segment
+	args := []any{
+		"flight", s.Flight,
+		"origin", booking.AirportName(s.OriginAirportCode, x.lang),
+		"destination", booking.AirportName(s.DestinationAirportCode, x.lang),
+		"date", localDate(s.DepartAt, s.OriginAirportCode),
+		"scheduled", localDate(s.DepartAt, s.OriginAirportCode) + " " + localClock(s.DepartAt, s.OriginAirportCode),
+	}
+	key := map[string]string{booking.DocBoarding: "boarding", booking.DocDelay: "delay", booking.DocCancellation: "cancellation"}[d.Kind]
+	if d.Kind == booking.DocDelay {
+		dep, label := s.EstimatedDepartAt, "booking.pdf.estimated"
+		if s.ActualDepartAt != nil {
+			dep, label = s.ActualDepartAt, "booking.pdf.actual"
+		}
+		minutes := 0
+		if dep != nil {
+			minutes = int(dep.Sub(s.DepartAt).Minutes())
+		}
+		args = append(args, "minutes", strconv.Itoa(minutes))
+		x.y += 16
+		x.para(margin, 11, content, x.t("booking.pdf.cert."+key, args...))
+		x.y += 6
+		x.field(x.t("booking.pdf.scheduled"), localDate(s.DepartAt, s.OriginAirportCode)+" "+localClock(s.DepartAt, s.OriginAirportCode))
+		if dep != nil {
+			x.field(x.t(label), localDate(*dep, s.OriginAirportCode)+" "+localClock(*dep, s.OriginAirportCode))
+		}
+	} else {
+		x.y += 16
+		x.para(margin, 11, content, x.t("booking.pdf.cert."+key, args...))
+	}
+	x.passengers(d)
+	x.flights([]booking.Segment{s}, d.IssuedAt)
+	x.footer()
+}
+
+func localDate(t time.Time, airport string) string {
+	return t.In(booking.AirportZone(airport)).Format("2006-01-02")
+}
+
+// localClock is the local time with its UTC offset ("08:30 UTC+09:00").
+func localClock(t time.Time, airport string) string {
+	return t.In(booking.AirportZone(airport)).Format("15:04 (UTC-07:00)")
+}
+
+func nonEmpty(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// Money formats minor units with thousands separators: two decimals for
+// SGD, none for the other currencies.
+func Money(amount int64, currency string) string {
+	neg := amount < 0
+	if neg {
+		amount = -amount
+	}
+	frac := ""
+	if currency == "SGD" {
+		frac = "." + strconv.FormatInt(amount%100+100, 10)[1:]
+		amount /= 100
+	}
+	s := strconv.FormatInt(amount, 10)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	out := b.String() + frac
+	if neg {
+		out = "-" + out
+	}
+	return out
+}

@@ -1,0 +1,323 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"members/internal/booking"
+)
+
+// BookingStore implements booking.Store.
+type BookingStore struct{ db *DB }
+
+// NewBookingStore returns the reservations store.
+func NewBookingStore(db *DB) *BookingStore { return &BookingStore{db: db} }
+
+var _ booking.Store = (*BookingStore)(nil)
+
+const reservationCols = `r.id, r.member_id, r.pnr, r.booked_at, r.status_code, r.currency, r.total_amount, r.contact_email`
+
+// where builds the search condition; args continue from $1 = member id.
+func searchWhere(q booking.Query) (string, []any) {
+	var b strings.Builder
+	args := []any{q.MemberID}
+	arg := func(v any) string {
+		args = append(args, v)
+		return "$" + strconv.Itoa(len(args))
+	}
+	b.WriteString(`r.member_id = $1`)
+	if q.PNR != "" {
+		b.WriteString(` AND r.pnr = ` + arg(q.PNR))
+	}
+	rng := func(col string, from, to *time.Time) {
+		if from != nil {
+			b.WriteString(` AND ` + col + ` >= ` + arg(from.UnixMilli()))
+		}
+		if to != nil {
+			b.WriteString(` AND ` + col + ` < ` + arg(to.UnixMilli()))
+		}
+	}
+	rng("r.first_depart_at", q.DepartFrom, q.DepartTo)
+	rng("r.last_depart_at", q.LastDepartFrom, q.LastDepartTo)
+	rng("r.booked_at", q.BookedFrom, q.BookedTo)
+	if q.ActiveAt != nil {
+		b.WriteString(` AND r.last_depart_at > ` + arg(q.ActiveAt.UnixMilli()) + ` AND r.status_code <> 'CANCELLED'`)
+	}
+	if q.AirportCode != "" {
+		p := arg(q.AirportCode)
+		b.WriteString(` AND EXISTS (SELECT 1 FROM reservation_segments s WHERE s.reservation_id = r.id AND (s.origin_airport_code = ` + p + ` OR s.destination_airport_code = ` + p + `))`)
+	}
+	return b.String(), args
+}
+
+// SearchSQL returns the page query of q and its arguments (for EXPLAIN in
+// the benchmark).
+func SearchSQL(q booking.Query) (string, []any) {
+	where, args := searchWhere(q)
+	dir := "ASC"
+	if q.Desc {
+		dir = "DESC"
+	}
+	args = append(args, q.Limit, q.Offset)
+	return `SELECT ` + reservationCols + ` FROM reservations r WHERE ` + where +
+		` ORDER BY r.first_depart_at ` + dir + `, r.id ` + dir +
+		` LIMIT $` + strconv.Itoa(len(args)-1) + ` OFFSET $` + strconv.Itoa(len(args)), args
+}
+
+func (s *BookingStore) Search(ctx context.Context, q booking.Query) ([]booking.Reservation, int, error) {
+	where, args := searchWhere(q)
+	var total int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM reservations r WHERE `+where, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count reservations: %w", err)
+	}
+	if total == 0 || q.Offset >= total {
+		return []booking.Reservation{}, total, nil
+	}
+	query, args := SearchSQL(q)
+	list, err := s.query(ctx, query, args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	return list, total, nil
+}
+
+func (s *BookingStore) ByPNR(ctx context.Context, memberID, pnr string) (booking.Reservation, error) {
+	list, err := s.query(ctx, `SELECT `+reservationCols+` FROM reservations r WHERE r.pnr = $1 AND r.member_id = $2`, pnr, memberID)
+	if err != nil {
+		return booking.Reservation{}, err
+	}
+	if len(list) == 0 {
+		return booking.Reservation{}, booking.ErrNotFound
+	}
+	return list[0], nil
+}
+
+func (s *BookingStore) FindByPNR(ctx context.Context, pnr string) (booking.Reservation, error) {
+	list, err := s.query(ctx, `SELECT `+reservationCols+` FROM reservations r WHERE r.pnr = $1`, pnr)
+	if err != nil {
+		return booking.Reservation{}, err
+	}
+	if len(list) == 0 {
+		return booking.Reservation{}, booking.ErrNotFound
+	}
+	return list[0], nil
+}
+
+func (s *BookingStore) Claim(ctx context.Context, reservationID, memberID string) error {
+	res, err := s.db.ExecContext(ctx, `UPDATE reservations SET member_id = $1 WHERE id = $2 AND member_id IS NULL`, memberID, reservationID)
+	if err != nil {
+		return fmt.Errorf("claim reservation: %w", Translate(err))
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("claim reservation: %w", err)
+	} else if n == 0 {
+		return booking.ErrNotFound
+	}
+	return nil
+}
+
+func (s *BookingStore) Contact(ctx context.Context, memberID string) (booking.Contact, error) {
+	var c booking.Contact
+	err := Translate(s.db.QueryRowContext(ctx, `SELECT email, firstname, lastname FROM members WHERE id = $1`, memberID).
+		Scan(&c.Email, &c.Firstname, &c.Lastname))
+	if errors.Is(err, ErrNotFound) {
+		return c, booking.ErrNotFound
+	}
+	if err != nil {
+		return c, fmt.Errorf("member contact: %w", err)
+	}
+	return c, nil
+}
+
+// query loads reservations with their segments and passengers, keeping
+// the order of the reservation query.
+func (s *BookingStore) query(ctx context.Context, query string, args ...any) ([]booking.Reservation, error) {
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("query reservations: %w", err)
+	}
+	defer rows.Close()
+	list := []booking.Reservation{}
+	index := map[string]int{}
+	for rows.Next() {
+		var r booking.Reservation
+		var member sql.NullString
+		var booked int64
+		if err := rows.Scan(&r.ID, &member, &r.PNR, &booked, &r.StatusCode, &r.Currency, &r.TotalAmount, &r.ContactEmail); err != nil {
+			return nil, fmt.Errorf("scan reservation: %w", err)
+		}
+		r.MemberID = member.String
+		r.BookedAt = time.UnixMilli(booked).UTC()
+		index[r.ID] = len(list)
+		list = append(list, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("query reservations: %w", err)
+	}
+	rows.Close()
+	if len(list) == 0 {
+		return list, nil
+	}
+	in := make([]string, len(list))
+	ids := make([]any, len(list))
+	for i, r := range list {
+		in[i] = "$" + strconv.Itoa(i+1)
+		ids[i] = r.ID
+	}
+	inList := strings.Join(in, ",")
+	if err := s.loadSegments(ctx, list, index, inList, ids); err != nil {
+		return nil, err
+	}
+	if err := s.loadPassengers(ctx, list, index, inList, ids); err != nil {
+		return nil, err
+	}
+	return list, nil
+}
+
+func (s *BookingStore) loadSegments(ctx context.Context, list []booking.Reservation, index map[string]int, inList string, ids []any) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT reservation_id, seg_key, status_code, flight, flight_number, is_show_hotel_link,
+		origin_airport_code, origin_terminal, origin_gate, destination_airport_code, destination_terminal,
+		depart_at, estimated_depart_at, actual_depart_at, arrival_at, estimated_arrival_at, actual_arrival_at, flight_status
+		FROM reservation_segments WHERE reservation_id IN (`+inList+`) ORDER BY reservation_id, position`, ids...)
+	if err != nil {
+		return fmt.Errorf("query segments: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var g booking.Segment
+		var dep, arr int64
+		var estDep, actDep, estArr, actArr sql.NullInt64
+		if err := rows.Scan(&id, &g.Key, &g.StatusCode, &g.Flight, &g.FlightNumber, &g.IsShowHotelLink,
+			&g.OriginAirportCode, &g.OriginTerminal, &g.OriginGate, &g.DestinationAirportCode, &g.DestinationTerminal,
+			&dep, &estDep, &actDep, &arr, &estArr, &actArr, &g.FlightStatus); err != nil {
+			return fmt.Errorf("scan segment: %w", err)
+		}
+		g.DepartAt, g.ArrivalAt = time.UnixMilli(dep).UTC(), time.UnixMilli(arr).UTC()
+		g.EstimatedDepartAt, g.ActualDepartAt = optTime(estDep), optTime(actDep)
+		g.EstimatedArrivalAt, g.ActualArrivalAt = optTime(estArr), optTime(actArr)
+		r := &list[index[id]]
+		r.Segments = append(r.Segments, g)
+	}
+	return rows.Err()
+}
+
+func (s *BookingStore) loadPassengers(ctx context.Context, list []booking.Reservation, index map[string]int, inList string, ids []any) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT reservation_id, lastname, firstname, passenger_type
+		FROM reservation_passengers WHERE reservation_id IN (`+inList+`) ORDER BY reservation_id, position`, ids...)
+	if err != nil {
+		return fmt.Errorf("query passengers: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var p booking.Passenger
+		if err := rows.Scan(&id, &p.Lastname, &p.Firstname, &p.PassengerType); err != nil {
+			return fmt.Errorf("scan passenger: %w", err)
+		}
+		r := &list[index[id]]
+		r.Passengers = append(r.Passengers, p)
+	}
+	return rows.Err()
+}
+
+func optTime(v sql.NullInt64) *time.Time {
+	if !v.Valid {
+		return nil
+	}
+	t := time.UnixMilli(v.Int64).UTC()
+	return &t
+}
+
+func optMillis(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return t.UnixMilli()
+}
+
+// Execer is a *sql.DB or a *sql.Tx.
+type Execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// InsertReservations writes reservations with their segments and
+// passengers in multi-row statements (demo data, seed-bench). Segments
+// must be in departure order; ids are made when empty. Call it inside a
+// transaction; batches of a few hundred keep within both engines'
+// parameter limits.
+func InsertReservations(ctx context.Context, tx Execer, now time.Time, list []booking.Reservation) error {
+	if len(list) == 0 {
+		return nil
+	}
+	var res, seg, pax valuesBuilder
+	for i := range list {
+		r := &list[i]
+		if r.ID == "" {
+			r.ID = NewID()
+		}
+		if len(r.Segments) == 0 {
+			return fmt.Errorf("insert reservation %s: no segments", r.PNR)
+		}
+		var member any
+		if r.MemberID != "" {
+			member = r.MemberID
+		}
+		res.add(r.ID, r.PNR, member, r.BookedAt.UnixMilli(), r.StatusCode, r.Currency, r.TotalAmount, r.ContactEmail,
+			r.FirstDepartAt().UnixMilli(), r.LastDepartAt().UnixMilli(), now.UnixMilli())
+		for p, g := range r.Segments {
+			seg.add(r.ID, g.Key, p, g.StatusCode, g.Flight, g.FlightNumber, g.IsShowHotelLink,
+				g.OriginAirportCode, g.OriginTerminal, g.OriginGate, g.DestinationAirportCode, g.DestinationTerminal,
+				g.DepartAt.UnixMilli(), optMillis(g.EstimatedDepartAt), optMillis(g.ActualDepartAt),
+				g.ArrivalAt.UnixMilli(), optMillis(g.EstimatedArrivalAt), optMillis(g.ActualArrivalAt), g.FlightStatus)
+		}
+		for p, x := range r.Passengers {
+			pax.add(r.ID, p, x.Lastname, x.Firstname, x.PassengerType)
+		}
+	}
+	stmts := []struct {
+		head string
+		v    *valuesBuilder
+	}{
+		{`INSERT INTO reservations (id, pnr, member_id, booked_at, status_code, currency, total_amount, contact_email, first_depart_at, last_depart_at, created_at) VALUES `, &res},
+		{`INSERT INTO reservation_segments (reservation_id, seg_key, position, status_code, flight, flight_number, is_show_hotel_link,
+			origin_airport_code, origin_terminal, origin_gate, destination_airport_code, destination_terminal,
+			depart_at, estimated_depart_at, actual_depart_at, arrival_at, estimated_arrival_at, actual_arrival_at, flight_status) VALUES `, &seg},
+		{`INSERT INTO reservation_passengers (reservation_id, position, lastname, firstname, passenger_type) VALUES `, &pax},
+	}
+	for _, st := range stmts {
+		if len(st.v.args) == 0 {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, st.head+st.v.sql.String(), st.v.args...); err != nil {
+			return fmt.Errorf("insert reservations: %w", Translate(err))
+		}
+	}
+	return nil
+}
+
+// valuesBuilder accumulates "($1,$2),($3,$4)…" and the arguments.
+type valuesBuilder struct {
+	sql  strings.Builder
+	args []any
+}
+
+func (v *valuesBuilder) add(vals ...any) {
+	if len(v.args) > 0 {
+		v.sql.WriteByte(',')
+	}
+	v.sql.WriteByte('(')
+	for i, x := range vals {
+		if i > 0 {
+			v.sql.WriteByte(',')
+		}
+		v.args = append(v.args, x)
+		v.sql.WriteString("$" + strconv.Itoa(len(v.args)))
+	}
+	v.sql.WriteByte(')')
+}
