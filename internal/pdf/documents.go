@@ -27,7 +27,7 @@ func (x *doc) header(d booking.Document) {
 func (x *doc) field(label, value string) {
 	x.y += 18
 	x.text(margin, x.y, 10, label)
-	x.text(margin+130, x.y, 11, value)
+	x.text(margin+150, x.y, 11, value)
 }
 
 func (x *doc) heading(s string) {
@@ -127,7 +127,7 @@ func (x *doc) receipt(d booking.Document) {
 	x.text(margin, x.y, 15, x.t("booking.pdf.receipt.addressee", "name", d.Addressee))
 	x.y += 34
 	x.text(margin, x.y, 11, x.t("booking.pdf.receipt.amount"))
-	x.text(margin+130, x.y, 18, d.Reservation.Currency+" "+Money(d.Reservation.TotalAmount, d.Reservation.Currency))
+	x.text(margin+150, x.y, 18, d.Reservation.Currency+" "+Money(d.Reservation.TotalAmount, d.Reservation.Currency))
 	x.y += 8
 	x.para(margin, 10, content, x.t("booking.pdf.receipt.statement", "pnr", d.Reservation.PNR))
 	x.passengers(d)

@@ -1,0 +1,152 @@
+package booking_test
+
+import (
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"members/internal/booking"
+	"members/internal/masters"
+)
+
+func TestTodayJSTBoundary(t *testing.T) {
+	for _, tt := range []struct {
+		utc  time.Time
+		want string
+	}{
+		{time.Date(2026, 11, 20, 14, 59, 59, 0, time.UTC), "2026-11-20"},
+		{time.Date(2026, 11, 20, 15, 0, 0, 0, time.UTC), "2026-11-21"},
+		{time.Date(2026, 12, 31, 15, 0, 0, 0, time.UTC), "2027-01-01"},
+	} {
+		if got := booking.TodayJST(tt.utc).Format(booking.DateLayout); got != tt.want {
+			t.Errorf("TodayJST(%s) = %s, want %s", tt.utc, got, tt.want)
+		}
+	}
+	d := booking.SearchDefaults(time.Date(2026, 11, 20, 15, 0, 0, 0, time.UTC))
+	if d.BookingDateTo != "2026-11-21" || d.BookingDateFrom != "2026-05-25" || d.DepartDateFrom != "2026-05-25" || d.Status != "ACTIVE" || d.Order != "asc" {
+		t.Errorf("defaults = %+v", d)
+	}
+}
+
+func TestParseSearchRules(t *testing.T) {
+	now := time.Date(2026, 11, 20, 6, 0, 0, 0, time.UTC) // 15:00 JST
+	tests := []struct {
+		name  string
+		in    booking.SearchInput
+		field string
+		key   string
+	}{
+		{"required", booking.SearchInput{Form: "search"}, "bookingDateFrom", "validation.required"},
+		{"2012", booking.SearchInput{Form: "search", BookingDateFrom: "2011-12-31", BookingDateTo: "2026-11-20"}, "bookingDateFrom", "booking.validation.after_2012"},
+		{"future", booking.SearchInput{Form: "search", BookingDateFrom: "2026-01-01", BookingDateTo: "2026-11-21"}, "bookingDateTo", "booking.validation.past_date"},
+		{"order", booking.SearchInput{Form: "search", BookingDateFrom: "2026-02-01", BookingDateTo: "2026-01-31"}, "bookingDateTo", "booking.validation.date_order"},
+		{"depart order", booking.SearchInput{DepartDateFrom: "2026-02-01", DepartDateTo: "2026-01-31"}, "departDateTo", "booking.validation.date_order"},
+		{"pnr", booking.SearchInput{PNR: "ab_1"}, "pnr", "booking.validation.pnr"},
+	}
+	for _, tt := range tests {
+		_, _, errs := booking.ParseSearch("m", tt.in, now)
+		if errs[tt.field].Key != tt.key {
+			t.Errorf("%s: errors %v, want %s %s", tt.name, errs, tt.field, tt.key)
+		}
+	}
+	// 2012-01-01 and today are allowed; the recent list needs no booking dates.
+	q, opts, errs := booking.ParseSearch("m", booking.SearchInput{Form: "search", BookingDateFrom: "2012-01-01", BookingDateTo: "2026-11-20", Order: "desc", Page: 2, PerPage: 5}, now)
+	if !errs.Empty() || !q.Desc || q.Offset != 5 || q.Limit != 5 || opts.Page != 2 || q.ActiveAt == nil {
+		t.Fatalf("valid search: %v %+v %+v", errs, q, opts)
+	}
+	// Date ranges are whole days in Japan time: [from 00:00 JST, to+1 00:00 JST).
+	if got := q.BookedTo.UTC(); !got.Equal(time.Date(2026, 11, 20, 15, 0, 0, 0, time.UTC)) {
+		t.Errorf("booked to = %s", got)
+	}
+	if _, _, errs := booking.ParseSearch("m", booking.SearchInput{LastDepartDateFrom: "2026-11-20", Status: "ACTIVE", PerPage: 5}, now); !errs.Empty() {
+		t.Errorf("recent list: %v", errs)
+	}
+	q, _, _ = booking.ParseSearch("m", booking.SearchInput{DepartDateFrom: "2026-11-20", TimeZone: "+07:00", Status: "all"}, now)
+	if !q.DepartFrom.Equal(time.Date(2026, 11, 19, 17, 0, 0, 0, time.UTC)) || q.ActiveAt != nil {
+		t.Errorf("time zone +07:00: %s %v", q.DepartFrom, q.ActiveAt)
+	}
+}
+
+func TestSegmentAndReservationRules(t *testing.T) {
+	now := time.Date(2026, 11, 20, 6, 0, 0, 0, time.UTC)
+	seg := func(status, flight string, dep time.Time) booking.Segment {
+		return booking.Segment{StatusCode: status, FlightStatus: flight, DepartAt: dep, ArrivalAt: dep.Add(time.Hour)}
+	}
+	for _, s := range []string{"CANCELLED", "cancelled", "Cancelled"} {
+		if !seg(s, "", now).IsCancelled() {
+			t.Errorf("%s not cancelled", s)
+		}
+	}
+	if seg("CONFIRMED", "", now).IsCancelled() {
+		t.Error("confirmed is cancelled")
+	}
+	if !seg("", "", now.Add(-time.Second)).IsPast(now) || seg("", "", now).IsPast(now) {
+		t.Error("past rule")
+	}
+	for _, f := range []string{booking.FlightNotYetDepartedWithDelay, booking.FlightDepartedWithDelay, booking.FlightCancelled, booking.FlightSuspended} {
+		if !seg("", f, now).IsIrregular() {
+			t.Errorf("%s not shown red", f)
+		}
+	}
+	if seg("", booking.FlightOnTime, now).IsIrregular() {
+		t.Error("on time shown red")
+	}
+	r := func(first time.Time) booking.Reservation {
+		return booking.Reservation{Segments: []booking.Segment{seg("", "", first), seg("", "", now.Add(time.Hour))}}
+	}
+	if r(now.Add(-180 * 24 * time.Hour)).IsOutdated(now) {
+		t.Error("exactly 180 days is not outdated")
+	}
+	if !r(now.Add(-180*24*time.Hour - time.Minute)).IsOutdated(now) {
+		t.Error("more than 180 days is outdated")
+	}
+	// Certificates: boarding for flown, delay for delayed, cancellation for cancelled.
+	flown := seg("CONFIRMED", booking.FlightArrived, now.Add(-time.Hour))
+	delayed := seg("CONFIRMED", booking.FlightNotYetDepartedWithDelay, now.Add(time.Hour))
+	canc := seg("cancelled", "", now.Add(-time.Hour))
+	for _, tt := range []struct {
+		s    booking.Segment
+		want string
+	}{{flown, "boarding"}, {delayed, "delay"}, {canc, "cancellation"}, {seg("CONFIRMED", "", now.Add(time.Hour)), ""}} {
+		if got := strings.Join(tt.s.Certificates(now), ","); got != tt.want {
+			t.Errorf("certificates = %q, want %q", got, tt.want)
+		}
+	}
+	res := booking.Reservation{Passengers: []booking.Passenger{{Lastname: "Van Der Berg"}}}
+	if !res.HasLastname("  van der  berg ") || res.HasLastname("berg") || res.HasLastname("") {
+		t.Error("last name proof")
+	}
+}
+
+func TestAirportOrderAndZones(t *testing.T) {
+	codes := []string{"SIN", "ICN", "KIX", "BKK", "TPE", "HND"}
+	sort.Slice(codes, func(i, j int) bool { return masters.AirportRank(codes[i]) < masters.AirportRank(codes[j]) })
+	if got := strings.Join(codes, ","); got != "KIX,HND,ICN,TPE,BKK,SIN" {
+		t.Errorf("order = %s", got)
+	}
+	at := time.Date(2026, 11, 20, 0, 30, 0, 0, time.UTC)
+	for code, want := range map[string]string{"KIX": "2026-11-20T09:30:00+09:00", "TPE": "2026-11-20T08:30:00+08:00", "BKK": "2026-11-20T07:30:00+07:00", "SIN": "2026-11-20T08:30:00+08:00"} {
+		if got := booking.LocalTime(at, code); got != want {
+			t.Errorf("LocalTime %s = %s, want %s", code, got, want)
+		}
+	}
+}
+
+func TestHandoverToken(t *testing.T) {
+	h := booking.NewHandover([]byte("secret"), "https://booking.example.com/")
+	now := time.Date(2026, 11, 20, 6, 0, 0, 0, time.UTC)
+	res, err := h.Issue("m1", "ABC123", "jp", now)
+	if err != nil || !strings.HasPrefix(res.URL, "https://booking.example.com/booking/ABC123/edit?") {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if c, err := h.Verify(res.Token, now.Add(4*time.Minute)); err != nil || c.MemberID != "m1" || c.PNR != "ABC123" {
+		t.Errorf("verify: %+v %v", c, err)
+	}
+	if _, err := h.Verify(res.Token, now.Add(5*time.Minute)); err == nil {
+		t.Error("expired token accepted")
+	}
+	if _, err := booking.NewHandover([]byte("other"), "").Verify(res.Token, now); err == nil {
+		t.Error("token of another secret accepted")
+	}
+}

@@ -1,0 +1,119 @@
+package pdf_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"members/internal/booking"
+	"members/internal/i18n"
+	"members/internal/pdf"
+)
+
+// pdftotext returns the text of a PDF (poppler-utils).
+func pdftotext(t *testing.T, b []byte) string {
+	t.Helper()
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("pdftotext (poppler-utils) is required in CI")
+		}
+		t.Skip("pdftotext not installed (apt-get install poppler-utils)")
+	}
+	path := filepath.Join(t.TempDir(), "doc.pdf")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("pdftotext", "-layout", "-enc", "UTF-8", path, "-").Output()
+	if err != nil {
+		t.Fatalf("pdftotext: %v", err)
+	}
+	return string(out)
+}
+
+func sample(now time.Time) booking.Reservation {
+	dep := now.Add(-48 * time.Hour)
+	act := dep.Add(70 * time.Minute)
+	return booking.Reservation{
+		PNR: "QX7PDF", BookedAt: now.Add(-30 * 24 * time.Hour), StatusCode: booking.StatusConfirmed, Currency: "JPY", TotalAmount: 38760,
+		Passengers: []booking.Passenger{{Lastname: "YAMADA", Firstname: "HANAKO", PassengerType: "ADULT"}, {Lastname: "SOMCHAI", Firstname: "NARIN", PassengerType: "CHILD"}},
+		Segments: []booking.Segment{
+			{Key: "1", StatusCode: "CONFIRMED", Flight: "MM801", FlightNumber: "801", OriginAirportCode: "KIX", DestinationAirportCode: "BKK",
+				DepartAt: dep, ArrivalAt: dep.Add(6 * time.Hour), ActualDepartAt: &act, FlightStatus: booking.FlightDepartedWithDelay, OriginGate: "12"},
+			{Key: "2", StatusCode: "Cancelled", Flight: "MM802", FlightNumber: "802", OriginAirportCode: "BKK", DestinationAirportCode: "KIX",
+				DepartAt: now.Add(72 * time.Hour), ArrivalAt: now.Add(78 * time.Hour), FlightStatus: booking.FlightOnTime},
+		},
+	}
+}
+
+func TestDocumentsText(t *testing.T) {
+	cat, err := i18n.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := pdf.New(cat)
+	now := time.Date(2026, 11, 20, 6, 0, 0, 0, time.UTC)
+	res := sample(now)
+	seg0, seg1 := res.Segments[0], res.Segments[1]
+	tests := []struct {
+		lang i18n.Lang
+		doc  booking.Document
+		want []string
+	}{
+		{i18n.EN, booking.Document{Kind: booking.DocItinerary}, []string{"Itinerary", "Osaka (Kansai)", "Bangkok (Suvarnabhumi)", "Cancelled"}},
+		{i18n.JP, booking.Document{Kind: booking.DocItinerary}, []string{"旅程表", "大阪(関西)", "予約番号", "キャンセル済み"}},
+		{i18n.TH, booking.Document{Kind: booking.DocItinerary}, []string{"แผนการเดินทาง", "ผู้โดยสาร", "หมายเลขการจอง"}},
+		{i18n.KR, booking.Document{Kind: booking.DocItinerary}, []string{"여정표", "탑승객"}},
+		{i18n.CN, booking.Document{Kind: booking.DocItinerary}, []string{"行程单", "乘客"}},
+		{i18n.TW, booking.Document{Kind: booking.DocItinerary}, []string{"行程表", "旅客"}},
+		{i18n.HK, booking.Document{Kind: booking.DocItinerary}, []string{"行程表", "乘客"}},
+		{i18n.EN, booking.Document{Kind: booking.DocReceipt, Addressee: "Yamada Trading Co., Ltd."}, []string{"Receipt", "To: Yamada Trading Co., Ltd.", "JPY 38,760"}},
+		{i18n.JP, booking.Document{Kind: booking.DocReceipt, Addressee: "山田商事株式会社"}, []string{"領収書", "山田商事株式会社 様", "JPY 38,760"}},
+		{i18n.TH, booking.Document{Kind: booking.DocReceipt, Addressee: "บริษัท ยามาดะ"}, []string{"ใบเสร็จรับเงิน", "บริษัท ยามาดะ"}},
+		{i18n.EN, booking.Document{Kind: booking.DocBoarding, Segment: &seg0}, []string{"Boarding certificate", "boarded flight MM801"}},
+		{i18n.JP, booking.Document{Kind: booking.DocDelay, Segment: &seg0}, []string{"遅延証明書", "70 分遅延"}},
+		{i18n.TH, booking.Document{Kind: booking.DocDelay, Segment: &seg0}, []string{"หนังสือรับรองเที่ยวบินล่าช้า", "70 นาที"}},
+		{i18n.EN, booking.Document{Kind: booking.DocCancellation, Segment: &seg1}, []string{"Cancellation certificate", "was cancelled"}},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.lang)+"/"+tt.doc.Kind, func(t *testing.T) {
+			d := tt.doc
+			d.Lang, d.Reservation, d.IssuedAt = tt.lang, res, now
+			b, err := r.Render(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.HasPrefix(b, []byte("%PDF-")) {
+				t.Fatalf("not a PDF: %q", b[:10])
+			}
+			text := pdftotext(t, b)
+			flat := strings.Join(strings.Fields(text), " ")
+			want := append([]string{"QX7PDF", "YAMADA HANAKO"}, tt.want...)
+			if d.Segment == nil {
+				want = append(want, "MM801", "MM802")
+			} else {
+				want = append(want, d.Segment.Flight)
+			}
+			for _, w := range want {
+				if !strings.Contains(flat, strings.Join(strings.Fields(w), " ")) {
+					t.Errorf("%q missing from:\n%s", w, text)
+				}
+			}
+		})
+	}
+}
+
+func TestMoney(t *testing.T) {
+	for _, tt := range []struct {
+		amount int64
+		cur    string
+		want   string
+	}{{38760, "JPY", "38,760"}, {0, "JPY", "0"}, {1234567, "KRW", "1,234,567"}, {41800, "SGD", "418.00"}, {123456705, "SGD", "1,234,567.05"}} {
+		if got := pdf.Money(tt.amount, tt.cur); got != tt.want {
+			t.Errorf("Money(%d, %s) = %s, want %s", tt.amount, tt.cur, got, tt.want)
+		}
+	}
+}
