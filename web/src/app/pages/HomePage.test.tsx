@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest'
+import { screen, waitFor } from '@testing-library/react'
+import { renderApp } from '@/test/renderApp'
+import { stubFetch } from '@/test/fetchStub'
+
+describe('home page', () => {
+  it('greets the member and shows an active topic banner', async () => {
+    stubFetch({
+      'GET /api/session': 204,
+      'GET /api/topic_banner': { target_page: 'home', is_active: true, message1: 'Sale now on', message2: 'Until Friday', href: 'https://example.com/sale' },
+    })
+    renderApp('/?lang=jp')
+    await screen.findByRole('heading', { level: 1, name: 'こんにちは、Sora Hanako 様' })
+    const banner = await screen.findByRole('complementary', { name: 'お知らせ' })
+    expect(banner.textContent).toContain('Sale now on')
+    for (const link of screen.getAllByRole('link', { name: /会員情報/ })) expect(link.getAttribute('href')).toBe('/account?lang=jp')
+  })
+
+  it('adds the consent script and the analytics tag only when configured', async () => {
+    stubFetch({
+      'GET /api/session': 403,
+      'GET /api/cookie_consent': { isCookieConsentRequired: true, consentScriptUrl: 'https://consent.example.com/c.js', analyticsTagUrl: 'https://tags.example.com/t.js' },
+    })
+    renderApp('/login?lang=en')
+    await waitFor(() => expect(document.getElementById('cookie-consent-script')?.getAttribute('src')).toBe('https://consent.example.com/c.js'))
+    expect(document.getElementById('analytics-tag')?.getAttribute('src')).toBe('https://tags.example.com/t.js')
+    expect(screen.getByRole('link', { name: 'Cookie settings' })).toBeTruthy()
+    document.getElementById('cookie-consent-script')?.remove()
+    document.getElementById('analytics-tag')?.remove()
+  })
+})
