@@ -962,7 +962,7 @@ export interface components {
         };
         MailSuggestion: {
             domains: string[];
-            /** @description the address with the corrected domain, when one is likely */
+            /** @description the address with the corrected domain */
             suggestion?: string;
         };
     };
