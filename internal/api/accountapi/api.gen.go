@@ -110,7 +110,7 @@ type Error struct {
 type MailSuggestion struct {
 	Domains []string `json:"domains"`
 
-	// Suggestion the address with the corrected domain
+	// Suggestion the address with the corrected domain, when one is likely
 	Suggestion *string `json:"suggestion,omitempty"`
 }
 

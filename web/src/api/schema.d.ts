@@ -962,7 +962,7 @@ export interface components {
         };
         MailSuggestion: {
             domains: string[];
-            /** @description the address with the corrected domain */
+            /** @description the address with the corrected domain, when one is likely */
             suggestion?: string;
         };
     };
@@ -1725,6 +1725,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
+            400: components["responses"]["Error"];
             403: components["responses"]["Forbidden"];
         };
     };
@@ -2004,6 +2005,7 @@ export interface operations {
                     "application/json": components["schemas"]["PostalAddress"];
                 };
             };
+            400: components["responses"]["Error"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };
