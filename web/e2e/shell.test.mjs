@@ -87,7 +87,7 @@ test("a 403 on a data call opens the timeout modal, which leads to /login with t
   await page.goto(`${server.url}/?lang=en`);
   await page.getByRole("heading", { level: 1 }).waitFor();
   await context.clearCookies();
-  await page.getByRole("navigation").getByRole("link", { name: "Account" }).first().click();
+  await page.getByRole("navigation").getByRole("link", { name: "Bookings" }).first().click();
   const dialog = page.getByRole("dialog", { name: "Please try to log in again" })
     .or(page.getByRole("alertdialog", { name: "Please try to log in again" }));
   await dialog.waitFor();
@@ -95,7 +95,7 @@ test("a 403 on a data call opens the timeout modal, which leads to /login with t
   assert.equal(await dialog.isVisible(), true, "the timeout modal cannot be closed with Escape");
   await dialog.getByRole("button", { name: "Log in" }).click();
   await page.waitForURL(/\/login\?/);
-  assert.match(new URL(page.url()).searchParams.get("redirect") ?? "", /^\/account/);
+  assert.match(new URL(page.url()).searchParams.get("redirect") ?? "", /^\/bookings/);
   await context.close();
 });
 
