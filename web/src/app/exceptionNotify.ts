@@ -1,4 +1,8 @@
 /** Reports internal client errors with the beacon of spec §7 (POST /api/exception_notify). */
+import { fetchCsrfToken } from '@/api/client'
+import { PAGE_REVISION } from '@/api/revision'
+import { getActiveLang } from '@/i18n/i18n'
+
 export interface ExceptionReport {
   name: string
   message: string
@@ -13,15 +17,30 @@ export function toReport(error: unknown, path = window.location.pathname + windo
   return { name: e.name.slice(0, 200), message: e.message.slice(0, MAX), stack: e.stack?.slice(0, MAX), path }
 }
 
+/**
+ * Sends the report like a beacon (fire and forget, survives unload via keepalive).
+ * navigator.sendBeacon cannot carry the X-Csrf-Token header the server requires on
+ * every non-GET call, so this is fetch with keepalive and a fresh CSRF token.
+ */
 export function reportException(error: unknown): void {
   try {
     const body = JSON.stringify(toReport(error))
-    const url = '/api/exception_notify'
-    if (typeof navigator !== 'undefined' && typeof navigator.sendBeacon === 'function') {
-      // text/plain keeps the beacon a "simple" request; the server accepts both bodies.
-      if (navigator.sendBeacon(url, new Blob([body], { type: 'text/plain;charset=UTF-8' }))) return
-    }
-    void globalThis.fetch(url, { method: 'POST', body, headers: { 'Content-Type': 'application/json' }, keepalive: true }).catch(() => {})
+    void fetchCsrfToken()
+      .then((token) =>
+        globalThis.fetch('/api/exception_notify', {
+          method: 'POST',
+          body,
+          keepalive: true,
+          credentials: 'same-origin',
+          headers: {
+            'Content-Type': 'application/json',
+            'X-Lang': getActiveLang(),
+            'X-Revision': PAGE_REVISION,
+            ...(token ? { 'X-Csrf-Token': token } : {}),
+          },
+        }),
+      )
+      .catch(() => {})
   } catch {
     // reporting must never throw
   }
