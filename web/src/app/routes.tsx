@@ -13,6 +13,7 @@ import { ComingSoonPage } from './pages/ComingSoonPage'
 const HomePage = lazy(() => import('./pages/HomePage'))
 const LoginPage = lazy(() => import('./pages/LoginPage'))
 const SorryPage = lazy(() => import('./pages/SorryPage'))
+const BookingsPage = lazy(() => import('@/features/bookings/pages/BookingsPage'))
 
 export interface AppRoute {
   path: string
@@ -34,7 +35,7 @@ export const routes: AppRoute[] = [
   { path: '/reset-password/:token', element: <ComingSoonPage feature="resetPasswordToken" />, access: 'anonymous' },
 
   // bookings
-  { path: '/bookings', element: <ComingSoonPage feature="bookings" />, access: 'member' },
+  { path: '/bookings', element: <BookingsPage />, access: 'member' },
 
   // points, payment settings
   { path: '/points', element: <ComingSoonPage feature="points" />, access: 'member' },

@@ -1,10 +1,6 @@
-/**
- * SLOT for the bookings feature: the home page's recent bookings list.
- * The bookings engineer replaces the body with
- *   import { RecentBookings } from '@/features/bookings/components/RecentBookings'
- *   return <RecentBookings />
- * Until then it renders nothing.
- */
+import { RecentBookings } from '@/features/bookings/components/RecentBookings'
+
+/** SLOT for the bookings feature: the home page's recent bookings list. */
 export function RecentBookingsSlot() {
-  return null
+  return <RecentBookings />
 }

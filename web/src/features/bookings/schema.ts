@@ -51,21 +51,21 @@ export function searchSchema(t: T, now: () => Date = () => new Date()) {
   const bookingDate = z
     .string()
     .trim()
-    .min(1, t('validation.required'))
-    .refine(isDate, t('validation.date'))
-    .refine((s) => s >= EARLIEST_DATE, t('validation.after2012'))
-    .refine((s) => s <= todayJST(now()), t('validation.pastDate'))
+    .min(1, { message: t('validation.required'), abort: true })
+    .refine(isDate, { message: t('validation.date'), abort: true })
+    .refine((s) => s >= EARLIEST_DATE, { message: t('validation.after2012'), abort: true })
+    .refine((s) => s <= todayJST(now()), { message: t('validation.pastDate'), abort: true })
   const optionalDate = z
     .string()
     .trim()
-    .refine((s) => s === '' || isDate(s), t('validation.date'))
+    .refine((s) => s === '' || isDate(s), { message: t('validation.date'), abort: true })
   return z
     .object({
       pnr: z
         .string()
         .trim()
         .max(20, t('validation.maxLength', { max: 20 }))
-        .refine((s) => s === '' || /^[A-Za-z0-9]+$/.test(s), t('validation.pnr')),
+        .refine((s) => s === '' || /^[A-Za-z0-9]+$/.test(s), { message: t('validation.pnr'), abort: true }),
       airportCode: z.string(),
       bookingDateFrom: bookingDate,
       bookingDateTo: bookingDate,
@@ -93,13 +93,13 @@ export function addSchema(t: T) {
     pnr: z
       .string()
       .trim()
-      .min(1, t('validation.required'))
+      .min(1, { message: t('validation.required'), abort: true })
       .max(20, t('validation.maxLength', { max: 20 }))
-      .refine((s) => /^[A-Za-z0-9]*$/.test(s), t('validation.pnr')),
+      .refine((s) => /^[A-Za-z0-9]*$/.test(s), { message: t('validation.pnr'), abort: true }),
     lastname: z
       .string()
       .trim()
-      .min(1, t('validation.required'))
+      .min(1, { message: t('validation.required'), abort: true })
       .max(100, t('validation.maxLength', { max: 100 })),
   })
 }

@@ -1,0 +1,24 @@
+import { useTranslation } from 'react-i18next'
+import { AppLink } from '@/app/routing/AppLink'
+import { useRecentReservations } from '../api'
+import { todayJST } from '../schema'
+import { ReservationCard } from './ReservationCard'
+
+/** The home page's recent bookings (spec §7): today onwards, ACTIVE, 5, ascending, with flight status. */
+export function RecentBookings() {
+  const { t } = useTranslation('bookings')
+  const q = useRecentReservations(todayJST())
+  const list = q.data?.reservations ?? []
+  return (
+    <section className="recent-bookings" aria-labelledby="recent-bookings-title">
+      <h2 id="recent-bookings-title">{t('recent.heading')}</h2>
+      {q.isSuccess && list.length === 0 && <p>{t('recent.none')}</p>}
+      {list.map((r) => (
+        <ReservationCard key={r.pnr} reservation={r} compact />
+      ))}
+      <p>
+        <AppLink to="/bookings">{t('recent.all')}</AppLink>
+      </p>
+    </section>
+  )
+}
