@@ -13,6 +13,11 @@ import { ComingSoonPage } from './pages/ComingSoonPage'
 const HomePage = lazy(() => import('./pages/HomePage'))
 const LoginPage = lazy(() => import('./pages/LoginPage'))
 const SorryPage = lazy(() => import('./pages/SorryPage'))
+const AccountPage = lazy(() => import('@/features/account/pages/AccountPage'))
+const PassengersPage = lazy(() => import('@/features/account/pages/PassengersPage'))
+const ResetPasswordPage = lazy(() => import('@/features/account/pages/ResetPasswordPage'))
+const ResetPasswordTokenPage = lazy(() => import('@/features/account/pages/ResetPasswordTokenPage'))
+const ResetPasswordInvalidPage = lazy(() => import('@/features/account/pages/ResetPasswordInvalidPage'))
 const BookingsPage = lazy(() => import('@/features/bookings/pages/BookingsPage'))
 
 export interface AppRoute {
@@ -27,12 +32,12 @@ export const routes: AppRoute[] = [
   { path: '/login', element: <LoginPage />, access: 'anonymous' },
   { path: '/sorry', element: <SorryPage />, access: 'static' },
 
-  // account / passengers / reset password (placeholders until the feature lands)
-  { path: '/account', element: <ComingSoonPage feature="account" />, access: 'member' },
-  { path: '/passengers', element: <ComingSoonPage feature="passengers" />, access: 'member' },
-  { path: '/reset-password', element: <ComingSoonPage feature="resetPassword" />, access: 'anonymous' },
-  { path: '/reset-password/invalid', element: <ComingSoonPage feature="resetPasswordInvalid" />, access: 'anonymous' },
-  { path: '/reset-password/:token', element: <ComingSoonPage feature="resetPasswordToken" />, access: 'anonymous' },
+  // account / passengers / reset password
+  { path: '/account', element: <AccountPage />, access: 'member' },
+  { path: '/passengers', element: <PassengersPage />, access: 'member' },
+  { path: '/reset-password', element: <ResetPasswordPage />, access: 'anonymous' },
+  { path: '/reset-password/invalid', element: <ResetPasswordInvalidPage />, access: 'anonymous' },
+  { path: '/reset-password/:token', element: <ResetPasswordTokenPage />, access: 'anonymous' },
 
   // bookings
   { path: '/bookings', element: <BookingsPage />, access: 'member' },

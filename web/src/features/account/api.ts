@@ -1,0 +1,93 @@
+/** The account calls: one queryOptions or mutation hook per call (see src/api/platform.ts). */
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/api/client'
+import { unwrap } from '@/api/errors'
+import { featureKeys, platformKeys } from '@/api/queryKeys'
+import type { components } from '@/api/schema'
+
+export type User = components['schemas']['User']
+export type UserUpdate = components['schemas']['UserUpdate']
+export type Passenger = components['schemas']['Passenger']
+export type PassengerInput = components['schemas']['PassengerInput']
+
+export const accountKeys = featureKeys('account')
+
+export const userQuery = queryOptions({
+  queryKey: [...platformKeys.user, 'full'] as const,
+  queryFn: async ({ signal }) => unwrap(await api.GET('/api/user', { params: { query: { disableCache: true } }, signal })),
+})
+export const useUser = () => useQuery(userQuery)
+
+export const countriesQuery = (lang: string) =>
+  queryOptions({
+    queryKey: accountKeys.key('countries', lang),
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/masters/countries', { signal })),
+    staleTime: Infinity,
+  })
+
+export const passengersQuery = queryOptions({
+  queryKey: accountKeys.key('passengers'),
+  queryFn: async ({ signal }) => unwrap(await api.GET('/api/user/passengers', { signal })).passengers,
+})
+export const usePassengers = () => useQuery(passengersQuery)
+
+export function useUpdateUser() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async (body: UserUpdate) => unwrap(await api.PUT('/api/user', { body })),
+    onSuccess: () => qc.invalidateQueries({ queryKey: platformKeys.user }),
+  })
+}
+
+export function useChangePassword() {
+  return useMutation({
+    mutationFn: async (body: components['schemas']['PasswordChange']) => unwrap(await api.PUT('/api/user/password', { body })),
+  })
+}
+
+export function useSavePassenger() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async ({ id, body }: { id?: string; body: PassengerInput }) =>
+      id
+        ? unwrap(await api.PUT('/api/user/passengers/{id}', { params: { path: { id } }, body }))
+        : unwrap(await api.POST('/api/user/passengers', { body })),
+    onSuccess: () => qc.invalidateQueries({ queryKey: accountKeys.key('passengers') }),
+  })
+}
+
+export function useDeletePassenger() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async (id: string) => unwrap(await api.DELETE('/api/user/passengers/{id}', { params: { path: { id } } })),
+    onSuccess: () => qc.invalidateQueries({ queryKey: accountKeys.key('passengers') }),
+  })
+}
+
+export async function lookupPostalCode(country: string, zip: string) {
+  const { data, response } = await api.GET('/api/postal_code_address', { params: { query: { country, zip } } })
+  return response.ok && data ? data : null
+}
+
+export async function mailSuggestion(email: string): Promise<string | undefined> {
+  const { data, response } = await api.GET('/api/masters/mailSuggests', { params: { query: { email } } })
+  return response.ok ? data?.suggestion : undefined
+}
+
+export function useRequestReset() {
+  return useMutation({
+    mutationFn: async (email: string) => unwrap(await api.POST('/api/user/reset_password', { body: { email } })),
+  })
+}
+
+/** true when the reset link is usable. */
+export async function validateResetToken(token: string): Promise<boolean> {
+  const { response } = await api.POST('/api/user/reset_password/validate', { body: { token } })
+  return response.ok
+}
+
+export function useResetPassword() {
+  return useMutation({
+    mutationFn: async (body: components['schemas']['PasswordReset']) => unwrap(await api.PUT('/api/user/reset_password', { body })),
+  })
+}

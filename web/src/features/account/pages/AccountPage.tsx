@@ -1,0 +1,157 @@
+import { useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useQuery } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import { Field } from '@/components/Field'
+import { handleServerValidation } from '@/components/serverValidation'
+import { useModals } from '@/app/modals/modalContext'
+import { useToast } from '@/app/toast'
+import { countriesQuery, lookupPostalCode, mailSuggestion, useChangePassword, useUpdateUser, useUser, type User, type UserUpdate } from '../api'
+import { passwordSchema, profileSchema, type PasswordForm, type ProfileForm } from '../schemas'
+import { Select } from '../components/Select'
+import { SavedNotice } from '../components/Notice'
+
+/** /account: the member profile and the password change. */
+export default function AccountPage() {
+  const { t } = useTranslation('account')
+  const user = useUser()
+  return (
+    <main className="page account-page">
+      <h1>{t('account.title')}</h1>
+      {user.data ? <ProfileSection user={user.data} /> : <p>{t('loading')}</p>}
+      <PasswordSection />
+    </main>
+  )
+}
+
+function toForm(u: User): ProfileForm {
+  return {
+    lastname: u.lastname, firstname: u.firstname, gender: u.gender, birth: u.birth, tel: u.tel, email: u.email,
+    addressCountryCode: u.addressCountryCode, addressPostalCode: u.addressPostalCode,
+    addressStateAndCity: u.addressStateAndCity, address1: u.address1, passportNo: u.passportNo,
+    passportNationalityCode: u.passportNationalityCode, passportIssueCountryCode: u.passportIssueCountryCode,
+    passportExpirationDate: u.passportExpirationDate, optin1: u.optin1, autoLoginNoticeMail: u.autoLoginNoticeMail,
+  }
+}
+
+export function ProfileSection({ user }: { user: User }) {
+  const { t, i18n } = useTranslation('account')
+  const modals = useModals()
+  const toast = useToast()
+  const countries = useQuery(countriesQuery(i18n.language))
+  const save = useUpdateUser()
+  const [mailSent, setMailSent] = useState<boolean | null>(null)
+  const [suggestion, setSuggestion] = useState<string>()
+  const form = useForm<ProfileForm>({ resolver: zodResolver(profileSchema(t)), defaultValues: toForm(user) })
+  const { register, handleSubmit, setError, setValue, getValues, formState: { errors } } = form
+  const labels: Record<keyof ProfileForm | 'something', string> = {
+    lastname: t('fields.lastname'), firstname: t('fields.firstname'), gender: t('fields.gender'), birth: t('fields.birth'),
+    tel: t('fields.tel'), email: t('fields.email'), addressCountryCode: t('fields.addressCountry'),
+    addressPostalCode: t('fields.addressPostalCode'), addressStateAndCity: t('fields.addressStateAndCity'),
+    address1: t('fields.address1'), passportNo: t('fields.passportNo'), passportNationalityCode: t('fields.passportNationality'),
+    passportIssueCountryCode: t('fields.passportIssueCountry'), passportExpirationDate: t('fields.passportExpirationDate'),
+    optin1: t('fields.optin1'), autoLoginNoticeMail: t('fields.autoLoginNoticeMail'), something: t('fields.something'),
+  }
+  const countryOptions = (countries.data ?? []).map((c) => ({ value: c.code, label: c.name }))
+  const onSubmit = handleSubmit(
+    (values) => {
+      setMailSent(null)
+      save.mutate({ ...values, gender: values.gender as UserUpdate["gender"] }, {
+        onSuccess: (r) => setMailSent(r.mailSent),
+        onError: (e) => handleServerValidation(e, setError, labels, modals) || toast.showError(),
+      })
+    },
+    (errs) => modals.openValidationErrors(
+      Object.fromEntries(Object.entries(errs).map(([k, v]) => [k, [String(v?.message ?? '')]])), labels),
+  )
+  async function fillAddress() {
+    const a = await lookupPostalCode(getValues('addressCountryCode') || 'JP', getValues('addressPostalCode'))
+    if (!a) {
+      setError('addressPostalCode', { type: 'lookup', message: t('postal.notFound') })
+      return
+    }
+    setValue('addressStateAndCity', a.prefecture + a.city, { shouldValidate: true })
+    setValue('address1', a.street, { shouldValidate: true })
+  }
+  async function checkMail() {
+    setSuggestion(await mailSuggestion(getValues('email')))
+  }
+  const emailReg = register('email', { onBlur: () => void checkMail() })
+  return (
+    <section aria-labelledby="profile-heading">
+      <h2 id="profile-heading">{t('account.profile')}</h2>
+      <form onSubmit={onSubmit} noValidate>
+        <Field label={t('fields.lastname')} required autoComplete="family-name" registration={register('lastname')} error={errors.lastname} />
+        <Field label={t('fields.firstname')} required autoComplete="given-name" registration={register('firstname')} error={errors.firstname} />
+        <Select label={t('fields.gender')} required registration={register('gender')} error={errors.gender} placeholder={t('select')}
+          options={[{ value: 'male', label: t('gender.male') }, { value: 'female', label: t('gender.female') }]} />
+        <Field label={t('fields.birth')} type="date" required registration={register('birth')} error={errors.birth} />
+        <Field label={t('fields.tel')} type="tel" inputMode="numeric" required hint={t('hints.tel')} registration={register('tel')} error={errors.tel} />
+        <Field label={t('fields.email')} type="email" required autoComplete="email" maxLength={100} registration={emailReg} error={errors.email} />
+        {suggestion && (
+          <p role="status" className="field__hint">
+            {t('mailSuggest.didYouMean', { email: suggestion })}{' '}
+            <button type="button" className="link-button" onClick={() => { setValue('email', suggestion, { shouldValidate: true }); setSuggestion(undefined) }}>
+              {t('mailSuggest.use')}
+            </button>
+          </p>
+        )}
+        <Select label={t('fields.addressCountry')} required registration={register('addressCountryCode')} error={errors.addressCountryCode}
+          options={countryOptions} placeholder={t('select')} />
+        <Field label={t('fields.addressPostalCode')} required autoComplete="postal-code" registration={register('addressPostalCode')} error={errors.addressPostalCode} />
+        <button type="button" className="button button--secondary" onClick={() => void fillAddress()}>{t('postal.lookup')}</button>
+        <Field label={t('fields.addressStateAndCity')} required registration={register('addressStateAndCity')} error={errors.addressStateAndCity} />
+        <Field label={t('fields.address1')} registration={register('address1')} error={errors.address1} />
+        <Field label={t('fields.passportNo')} registration={register('passportNo')} error={errors.passportNo} />
+        <Select label={t('fields.passportNationality')} registration={register('passportNationalityCode')} error={errors.passportNationalityCode}
+          options={countryOptions} placeholder={t('none')} />
+        <Select label={t('fields.passportIssueCountry')} registration={register('passportIssueCountryCode')} error={errors.passportIssueCountryCode}
+          options={countryOptions} placeholder={t('none')} />
+        <Field label={t('fields.passportExpirationDate')} type="date" registration={register('passportExpirationDate')} error={errors.passportExpirationDate} />
+        <div className="field field--check">
+          <label><input type="checkbox" {...register('optin1')} /> {t('fields.optin1')}</label>
+        </div>
+        <div className="field field--check">
+          <label><input type="checkbox" {...register('autoLoginNoticeMail')} /> {t('fields.autoLoginNoticeMail')}</label>
+        </div>
+        <button type="submit" className="button" disabled={save.isPending}>{t('account.save')}</button>
+        <SavedNotice mailSent={mailSent} />
+      </form>
+    </section>
+  )
+}
+
+export function PasswordSection() {
+  const { t } = useTranslation('account')
+  const modals = useModals()
+  const toast = useToast()
+  const change = useChangePassword()
+  const [mailSent, setMailSent] = useState<boolean | null>(null)
+  const { register, handleSubmit, setError, reset, formState: { errors } } = useForm<PasswordForm>({
+    resolver: zodResolver(passwordSchema(t)), defaultValues: { passwordOld: '', passwordNew: '', passwordReenter: '' },
+  })
+  const labels = {
+    passwordOld: t('fields.passwordOld'), passwordNew: t('fields.passwordNew'), passwordReenter: t('fields.passwordReenter'),
+    something: t('fields.something'),
+  }
+  const onSubmit = handleSubmit((values) => {
+    setMailSent(null)
+    change.mutate(values, {
+      onSuccess: (r) => { reset(); setMailSent(r.mailSent) },
+      onError: (e) => handleServerValidation(e, setError, labels, modals) || toast.showError(),
+    })
+  })
+  return (
+    <section aria-labelledby="password-heading">
+      <h2 id="password-heading">{t('password.title')}</h2>
+      <form onSubmit={onSubmit} noValidate>
+        <Field label={t('fields.passwordOld')} type="password" required autoComplete="current-password" maxLength={100} registration={register('passwordOld')} error={errors.passwordOld} />
+        <Field label={t('fields.passwordNew')} type="password" required autoComplete="new-password" maxLength={100} hint={t('hints.password')} registration={register('passwordNew')} error={errors.passwordNew} />
+        <Field label={t('fields.passwordReenter')} type="password" required autoComplete="new-password" maxLength={100} registration={register('passwordReenter')} error={errors.passwordReenter} />
+        <button type="submit" className="button" disabled={change.isPending}>{t('password.submit')}</button>
+        <SavedNotice mailSent={mailSent} />
+      </form>
+    </section>
+  )
+}

@@ -1,0 +1,136 @@
+import { useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useQuery } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import { Field } from '@/components/Field'
+import { Dialog } from '@/components/Dialog'
+import { handleServerValidation } from '@/components/serverValidation'
+import { useModals } from '@/app/modals/modalContext'
+import { useToast } from '@/app/toast'
+import { ApiError } from '@/api/errors'
+import { countriesQuery, useDeletePassenger, usePassengers, useSavePassenger, type Passenger, type PassengerInput } from '../api'
+import { passengerSchema, type PassengerForm } from '../schemas'
+import { Select } from '../components/Select'
+import { SavedNotice } from '../components/Notice'
+import { MAX_PASSENGERS } from '../rules'
+
+const empty: PassengerForm = {
+  passengerType: '', lastname: '', firstname: '', gender: '', birth: '', tel: '', email: '', passportNo: '',
+  passportNationalityCode: '', passportIssueCountryCode: '', passportExpirationDate: '',
+}
+
+/** /passengers: the saved passenger list with add, edit and delete. */
+export default function PassengersPage() {
+  const { t } = useTranslation('account')
+  const list = usePassengers()
+  const del = useDeletePassenger()
+  const modals = useModals()
+  const toast = useToast()
+  const [editing, setEditing] = useState<Passenger | 'new' | null>(null)
+  const [mailSent, setMailSent] = useState<boolean | null>(null)
+  const passengers = list.data ?? []
+
+  function confirmDelete(p: Passenger) {
+    modals.open((close) => (
+      <Dialog title={t('passengers.deleteTitle')} onDismiss={close}>
+        <p>{t('passengers.deleteConfirm', { name: `${p.firstname} ${p.lastname}` })}</p>
+        <div className="dialog__actions">
+          <button type="button" className="button" onClick={() => {
+            close()
+            setMailSent(null)
+            del.mutate(p.id, { onSuccess: (r) => setMailSent(r.mailSent), onError: () => toast.showError() })
+          }}>{t('passengers.delete')}</button>
+          <button type="button" className="button button--secondary" onClick={close}>{t('cancel')}</button>
+        </div>
+      </Dialog>
+    ))
+  }
+
+  return (
+    <main className="page passengers-page">
+      <h1>{t('passengers.title')}</h1>
+      <SavedNotice mailSent={mailSent} />
+      {passengers.length === 0 && list.isSuccess && <p>{t('passengers.empty')}</p>}
+      <ul className="passenger-list" aria-label={t('passengers.title')}>
+        {passengers.map((p) => (
+          <li key={p.id} className="passenger-card">
+            <span className="passenger-card__name">{p.firstname} {p.lastname}</span>{' '}
+            <span>{t(`types.${p.passengerType}`)}</span> <span>{p.birth}</span>
+            <button type="button" className="button button--secondary" aria-label={t('passengers.editNamed', { name: `${p.firstname} ${p.lastname}` })}
+              onClick={() => setEditing(p)}>{t('passengers.edit')}</button>
+            <button type="button" className="button button--secondary" aria-label={t('passengers.deleteNamed', { name: `${p.firstname} ${p.lastname}` })}
+              onClick={() => confirmDelete(p)}>{t('passengers.delete')}</button>
+          </li>
+        ))}
+      </ul>
+      {editing === null && (
+        passengers.length >= MAX_PASSENGERS
+          ? <p>{t('passengers.limit', { max: MAX_PASSENGERS })}</p>
+          : <button type="button" className="button" onClick={() => setEditing('new')}>{t('passengers.add')}</button>
+      )}
+      {editing !== null && (
+        <PassengerFormSection key={editing === 'new' ? 'new' : editing.id} passenger={editing === 'new' ? undefined : editing}
+          onDone={(sent) => { setEditing(null); setMailSent(sent) }} onCancel={() => setEditing(null)} />
+      )}
+    </main>
+  )
+}
+
+export function PassengerFormSection({ passenger, onDone, onCancel }: {
+  passenger?: Passenger
+  onDone: (mailSent: boolean) => void
+  onCancel: () => void
+}) {
+  const { t, i18n } = useTranslation('account')
+  const modals = useModals()
+  const toast = useToast()
+  const save = useSavePassenger()
+  const countries = useQuery(countriesQuery(i18n.language))
+  const countryOptions = (countries.data ?? []).map((c) => ({ value: c.code, label: c.name }))
+  const { register, handleSubmit, setError, formState: { errors } } = useForm<PassengerForm>({
+    resolver: zodResolver(passengerSchema(t)), defaultValues: passenger ? { ...empty, ...passenger } : empty,
+  })
+  const labels: Record<keyof PassengerForm | 'something', string> = {
+    passengerType: t('fields.passengerType'), lastname: t('fields.lastname'), firstname: t('fields.firstname'),
+    gender: t('fields.gender'), birth: t('fields.birth'), tel: t('fields.tel'), email: t('fields.email'),
+    passportNo: t('fields.passportNo'), passportNationalityCode: t('fields.passportNationality'),
+    passportIssueCountryCode: t('fields.passportIssueCountry'), passportExpirationDate: t('fields.passportExpirationDate'),
+    something: t('fields.something'),
+  }
+  const onSubmit = handleSubmit((values) => {
+    save.mutate({ id: passenger?.id, body: values as PassengerInput }, {
+      onSuccess: (r) => onDone(r.mailSent),
+      onError: (e) => {
+        if (handleServerValidation(e, setError, labels, modals)) return
+        if (e instanceof ApiError && e.status === 409) modals.openError({ title: t('passengers.title'), message: e.serverMessage })
+        else toast.showError()
+      },
+    })
+  })
+  const title = passenger ? t('passengers.editTitle') : t('passengers.addTitle')
+  return (
+    <section aria-label={title}>
+      <h2>{title}</h2>
+      <form onSubmit={onSubmit} noValidate>
+        <Select label={t('fields.passengerType')} registration={register('passengerType')} error={errors.passengerType}
+          placeholder={t('types.auto')} options={['ADULT', 'CHILD', 'INFANT'].map((v) => ({ value: v, label: t(`types.${v}`) }))} />
+        <Field label={t('fields.lastname')} required registration={register('lastname')} error={errors.lastname} />
+        <Field label={t('fields.firstname')} required registration={register('firstname')} error={errors.firstname} />
+        <Select label={t('fields.gender')} required registration={register('gender')} error={errors.gender} placeholder={t('select')}
+          options={[{ value: 'male', label: t('gender.male') }, { value: 'female', label: t('gender.female') }]} />
+        <Field label={t('fields.birth')} type="date" required registration={register('birth')} error={errors.birth} />
+        <Field label={t('fields.tel')} type="tel" inputMode="numeric" hint={t('hints.tel')} registration={register('tel')} error={errors.tel} />
+        <Field label={t('fields.email')} type="email" maxLength={100} registration={register('email')} error={errors.email} />
+        <Field label={t('fields.passportNo')} registration={register('passportNo')} error={errors.passportNo} />
+        <Select label={t('fields.passportNationality')} registration={register('passportNationalityCode')} error={errors.passportNationalityCode}
+          options={countryOptions} placeholder={t('none')} />
+        <Select label={t('fields.passportIssueCountry')} registration={register('passportIssueCountryCode')} error={errors.passportIssueCountryCode}
+          options={countryOptions} placeholder={t('none')} />
+        <Field label={t('fields.passportExpirationDate')} type="date" registration={register('passportExpirationDate')} error={errors.passportExpirationDate} />
+        <button type="submit" className="button" disabled={save.isPending}>{t('passengers.save')}</button>
+        <button type="button" className="button button--secondary" onClick={onCancel}>{t('cancel')}</button>
+      </form>
+    </section>
+  )
+}

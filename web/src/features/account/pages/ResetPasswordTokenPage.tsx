@@ -1,0 +1,68 @@
+import { useEffect, useState } from 'react'
+import { useParams } from 'react-router'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useTranslation } from 'react-i18next'
+import { Field } from '@/components/Field'
+import { handleServerValidation } from '@/components/serverValidation'
+import { useModals } from '@/app/modals/modalContext'
+import { useToast } from '@/app/toast'
+import { useAppNavigate } from '@/app/routing/useAppNavigate'
+import { AppLink } from '@/app/routing/AppLink'
+import { ApiError } from '@/api/errors'
+import { useResetPassword, validateResetToken } from '../api'
+import { resetSchema, type ResetForm } from '../schemas'
+
+/** /reset-password/:token: set a new password from the mailed link (one hour, once). */
+export default function ResetPasswordTokenPage() {
+  const { t } = useTranslation('account')
+  const { token = '' } = useParams()
+  const navigate = useAppNavigate()
+  const modals = useModals()
+  const toast = useToast()
+  const reset = useResetPassword()
+  const [valid, setValid] = useState<boolean | null>(null)
+  const [done, setDone] = useState(false)
+  useEffect(() => {
+    let live = true
+    void validateResetToken(token).then((ok) => {
+      if (!live) return
+      if (ok) setValid(true)
+      else navigate('/reset-password/invalid', { replace: true })
+    })
+    return () => { live = false }
+  }, [token, navigate])
+  const { register, handleSubmit, setError, formState: { errors } } = useForm<ResetForm>({
+    resolver: zodResolver(resetSchema(t)), defaultValues: { password: '', passwordReenter: '' },
+  })
+  const labels = { password: t('fields.passwordNew'), passwordReenter: t('fields.passwordReenter'), something: t('fields.something') }
+  const onSubmit = handleSubmit((values) =>
+    reset.mutate({ token, ...values }, {
+      onSuccess: () => setDone(true),
+      onError: (e) => {
+        if (handleServerValidation(e, setError, labels, modals)) return
+        if (e instanceof ApiError && e.status === 404) navigate('/reset-password/invalid', { replace: true })
+        else toast.showError()
+      },
+    }),
+  )
+  return (
+    <main className="page reset-page">
+      <h1>{t('reset.newTitle')}</h1>
+      {done ? (
+        <>
+          <p role="status">{t('reset.done')}</p>
+          <AppLink to="/login">{t('reset.toLogin')}</AppLink>
+        </>
+      ) : valid ? (
+        <form onSubmit={onSubmit} noValidate>
+          <Field label={t('fields.passwordNew')} type="password" required autoComplete="new-password" maxLength={100} hint={t('hints.password')} registration={register('password')} error={errors.password} />
+          <Field label={t('fields.passwordReenter')} type="password" required autoComplete="new-password" maxLength={100} registration={register('passwordReenter')} error={errors.passwordReenter} />
+          <button type="submit" className="button" disabled={reset.isPending}>{t('reset.set')}</button>
+        </form>
+      ) : (
+        <p>{t('loading')}</p>
+      )}
+    </main>
+  )
+}
