@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest'
+import { fireEvent, screen, waitFor } from '@testing-library/react'
+import { renderApp, currentUrl } from '@/test/renderApp'
+import { json, stubFetch } from '@/test/fetchStub'
+
+const user = {
+  profileId: '1', optin1: true, autoLoginIsActive: false, autoLoginNoticeMail: true, memberships: [], isEmployee: false,
+  hasInvalidCharactersInEmail: false, hasInvalidBirthDate: false, hasInvalidPassportCountryCode: false,
+  onlineShopAccountStatus: 'unknown', firstname: 'Hanako', lastname: 'Yamada', gender: 'female', birth: '1988-04-12',
+  email: 'demo@example.com', tel: '0312345678', addressCountryCode: 'JP', addressCountry: 'Japan', addressPostalCode: '5490001',
+  addressStateAndCity: 'Osaka', address1: '1 Senshu', passportNo: '', passportNationalityCode: '', passportNationality: '',
+  passportIssueCountryCode: '', passportIssueCountry: '', passportExpirationDate: '',
+}
+const countries = [{ code: 'JP', name: 'Japan' }, { code: 'KR', name: 'South Korea' }]
+
+describe('account pages', () => {
+  it('profile form: client rule error beside the field, then a save with the no-mail notice', async () => {
+    let body: Record<string, unknown> = {}
+    stubFetch({
+      'GET /api/session': 204, 'GET /api/user': user, 'GET /api/masters/countries': countries,
+      'PUT /api/user': (req) => { body = JSON.parse(req.body ?? '{}'); return json({ user, mailSent: false }) },
+    })
+    renderApp('/account?lang=en')
+    const tel = await screen.findByLabelText(/^Phone number/)
+    fireEvent.change(tel, { target: { value: '03-1234' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    expect(await screen.findAllByText('Enter digits only, without symbols or hyphens.')).not.toHaveLength(0)
+    await screen.findByText('input error', { exact: false }).catch(() => undefined)
+    fireEvent.change(tel, { target: { value: '0312345678' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    await screen.findByText('Saved, but the notification e-mail may not have been sent.')
+    expect(body.tel).toBe('0312345678')
+  })
+
+  it('profile form: server 400 is shown beside the field (jp)', async () => {
+    stubFetch({
+      'GET /api/session': 204, 'GET /api/user': user, 'GET /api/masters/countries': countries,
+      'PUT /api/user': json({ validationErrors: { email: ['このメールアドレスはすでに登録されています。'] } }, 400),
+    })
+    renderApp('/account?lang=jp')
+    await screen.findByLabelText(/^電話番号/)
+    fireEvent.click(screen.getByRole('button', { name: '保存する' }))
+    expect(await screen.findAllByText('このメールアドレスはすでに登録されています。')).not.toHaveLength(0)
+  })
+
+  it('password form: re-entered password must match', async () => {
+    stubFetch({ 'GET /api/session': 204, 'GET /api/user': user, 'GET /api/masters/countries': countries })
+    renderApp('/account?lang=en')
+    fireEvent.change(await screen.findByLabelText(/^Current password/), { target: { value: 'Demo1234' } })
+    fireEvent.change(screen.getByLabelText(/^New password/), { target: { value: 'Abcd1234' } })
+    fireEvent.change(screen.getByLabelText(/^Re-enter new password/), { target: { value: 'Abcd1235' } })
+    fireEvent.click(screen.getAllByRole('button', { name: 'Change password' })[0])
+    expect(await screen.findAllByText('The passwords do not match.')).not.toHaveLength(0)
+  })
+
+  it('passengers: lists, adds with a derived type and deletes after confirmation', async () => {
+    const list = [{ id: 'p1', passengerType: 'CHILD', firstname: 'Sakura', lastname: 'Yamada', gender: 'female', birth: '2020-10-10',
+      tel: '', email: '', passportNo: '', passportNationalityCode: '', passportIssueCountryCode: '', passportExpirationDate: '' }]
+    const api = stubFetch({
+      'GET /api/session': 204, 'GET /api/masters/countries': countries,
+      'GET /api/user/passengers': () => json({ passengers: list }),
+      'POST /api/user/passengers': (req) => json({ passenger: { ...list[0], ...JSON.parse(req.body ?? '{}'), id: 'p2' }, mailSent: true }),
+      'DELETE /api/user/passengers/p1': json({ mailSent: true }),
+    })
+    renderApp('/passengers?lang=en')
+    await screen.findByText('Sakura Yamada')
+    fireEvent.click(screen.getByRole('button', { name: 'Add a passenger' }))
+    fireEvent.change(screen.getByLabelText(/^Last name/), { target: { value: 'Yamada' } })
+    fireEvent.change(screen.getByLabelText(/^First name/), { target: { value: 'Jiro' } })
+    fireEvent.change(screen.getByLabelText(/^Gender/), { target: { value: 'male' } })
+    fireEvent.change(screen.getByLabelText(/^Date of birth/), { target: { value: '1990-05-05' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Save passenger' }))
+    await waitFor(() => expect(api.called('POST /api/user/passengers')).toBe(1))
+    await screen.findByText('Saved. A confirmation mail has been sent to your registered address.')
+    fireEvent.click(screen.getByRole('button', { name: 'Delete Sakura Yamada' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Delete passenger' })
+    fireEvent.click(dialog.querySelector('button.button:not(.button--secondary)')!)
+    await waitFor(() => expect(api.called('DELETE /api/user/passengers/p1')).toBe(1))
+  })
+
+  it('reset request: same answer page after sending', async () => {
+    stubFetch({ 'GET /api/session': 403, 'POST /api/user/reset_password': 204 })
+    renderApp('/reset-password?lang=en')
+    fireEvent.change(await screen.findByLabelText(/^E-mail address/), { target: { value: 'nobody@example.com' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Send the link' }))
+    await screen.findByText(/If the address is registered/)
+  })
+
+  it('reset link: an invalid token goes to the invalid page', async () => {
+    stubFetch({ 'GET /api/session': 403, 'POST /api/user/reset_password/validate': 404 })
+    renderApp('/reset-password/bad-token?lang=en')
+    await screen.findByRole('heading', { level: 1, name: 'Link invalid or expired' })
+    expect(currentUrl()).toBe('/reset-password/invalid?lang=en')
+  })
+})
