@@ -252,10 +252,19 @@ type Execer interface {
 // transaction; batches of a few hundred keep within both engines'
 // parameter limits.
 func InsertReservations(ctx context.Context, tx Execer, now time.Time, list []booking.Reservation) error {
+	return InsertReservationsOn(ctx, tx, Postgres, now, list)
+}
+
+// InsertReservationsOn is InsertReservations with the engine's own
+// placeholders: SQLite treats $N as a named parameter and looks each one up
+// linearly, which makes statements with thousands of $N quadratic; "?" is
+// positional there. Bulk loads (seed-bench) use this.
+func InsertReservationsOn(ctx context.Context, tx Execer, engine Engine, now time.Time, list []booking.Reservation) error {
 	if len(list) == 0 {
 		return nil
 	}
-	var res, seg, pax valuesBuilder
+	positional := engine == SQLite
+	res, seg, pax := valuesBuilder{positional: positional}, valuesBuilder{positional: positional}, valuesBuilder{positional: positional}
 	for i := range list {
 		r := &list[i]
 		if r.ID == "" {
@@ -303,8 +312,9 @@ func InsertReservations(ctx context.Context, tx Execer, now time.Time, list []bo
 
 // valuesBuilder accumulates "($1,$2),($3,$4)…" and the arguments.
 type valuesBuilder struct {
-	sql  strings.Builder
-	args []any
+	sql        strings.Builder
+	args       []any
+	positional bool // "?" instead of "$N"
 }
 
 func (v *valuesBuilder) add(vals ...any) {
@@ -317,7 +327,11 @@ func (v *valuesBuilder) add(vals ...any) {
 			v.sql.WriteByte(',')
 		}
 		v.args = append(v.args, x)
-		v.sql.WriteString("$" + strconv.Itoa(len(v.args)))
+		if v.positional {
+			v.sql.WriteByte('?')
+		} else {
+			v.sql.WriteString("$" + strconv.Itoa(len(v.args)))
+		}
 	}
 	v.sql.WriteByte(')')
 }
