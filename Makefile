@@ -46,6 +46,7 @@ test: lint test-go test-web test-e2e
 
 bench: build
 	go run ./cmd/benchreport
+	go run ./cmd/benchbookings
 
 clean:
 	rm -rf bin web/node_modules
