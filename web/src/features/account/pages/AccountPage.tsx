@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useQuery } from '@tanstack/react-query'
+import { useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Field } from '@/components/Field'
 import { handleServerValidation } from '@/components/serverValidation'
@@ -39,7 +39,9 @@ export function ProfileSection({ user }: { user: User }) {
   const { t, i18n } = useTranslation('account')
   const modals = useModals()
   const toast = useToast()
-  const countries = useQuery(countriesQuery(i18n.language))
+  // Suspends until the list is there: a select rendered before its options
+  // would lose the member's saved country.
+  const countries = useSuspenseQuery(countriesQuery(i18n.language))
   const save = useUpdateUser()
   const [mailSent, setMailSent] = useState<boolean | null>(null)
   const [suggestion, setSuggestion] = useState<string>()
@@ -53,7 +55,7 @@ export function ProfileSection({ user }: { user: User }) {
     passportIssueCountryCode: t('fields.passportIssueCountry'), passportExpirationDate: t('fields.passportExpirationDate'),
     optin1: t('fields.optin1'), autoLoginNoticeMail: t('fields.autoLoginNoticeMail'), something: t('fields.something'),
   }
-  const countryOptions = (countries.data ?? []).map((c) => ({ value: c.code, label: c.name }))
+  const countryOptions = countries.data.map((c) => ({ value: c.code, label: c.name }))
   const onSubmit = handleSubmit(
     (values) => {
       setMailSent(null)

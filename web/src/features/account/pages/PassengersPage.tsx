@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useQuery } from '@tanstack/react-query'
+import { useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Field } from '@/components/Field'
 import { Dialog } from '@/components/Dialog'
@@ -22,7 +22,9 @@ const empty: PassengerForm = {
 
 /** /passengers: the saved passenger list with add, edit and delete. */
 export default function PassengersPage() {
-  const { t } = useTranslation('account')
+  const { t, i18n } = useTranslation('account')
+  // Loaded with the page so the passenger form opens without waiting.
+  useSuspenseQuery(countriesQuery(i18n.language))
   const list = usePassengers()
   const del = useDeletePassenger()
   const modals = useModals()
@@ -86,8 +88,10 @@ export function PassengerFormSection({ passenger, onDone, onCancel }: {
   const modals = useModals()
   const toast = useToast()
   const save = useSavePassenger()
-  const countries = useQuery(countriesQuery(i18n.language))
-  const countryOptions = (countries.data ?? []).map((c) => ({ value: c.code, label: c.name }))
+  // Suspends until the list is there: a select rendered before its options
+  // would lose the member's saved country.
+  const countries = useSuspenseQuery(countriesQuery(i18n.language))
+  const countryOptions = countries.data.map((c) => ({ value: c.code, label: c.name }))
   const { register, handleSubmit, setError, formState: { errors } } = useForm<PassengerForm>({
     resolver: zodResolver(passengerSchema(t)), defaultValues: passenger ? { ...empty, ...passenger } : empty,
   })

@@ -1,0 +1,145 @@
+// Account, saved passengers and password reset, end to end in Chromium.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { startServer, launchBrowser, login, screenshot, VIEWPORTS, DEMO, DEMO2, root } from "./harness.mjs";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function newPage(viewport = VIEWPORTS.desktop) {
+  const context = await browser.newContext({ viewport, locale: "en-US" });
+  return { context, page: await context.newPage() };
+}
+
+test("an invalid phone shows the field error in en and jp; fixed, the profile saves", async () => {
+  const { context, page } = await newPage();
+  await login(page, server.url);
+  await page.goto(`${server.url}/account?lang=en`);
+  const tel = page.getByLabel("Phone number");
+  // Saved countries are shown selected (the lists load before the form).
+  assert.equal(await page.getByLabel("Country/region").inputValue(), "JP");
+  assert.equal(await page.getByLabel("Nationality").inputValue(), "JP");
+  await tel.fill("03-1234");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByText("Enter digits only, without symbols or hyphens.").first().waitFor();
+  assert.equal(await tel.getAttribute("aria-invalid"), "true");
+
+  await page.goto(`${server.url}/account?lang=jp`);
+  const telJp = page.getByLabel("電話番号");
+  await telJp.fill("+81312345678");
+  await page.getByRole("button", { name: "保存する", exact: true }).click();
+  await page.locator("[aria-invalid='true']").first().waitFor();
+  const described = await telJp.getAttribute("aria-describedby");
+  assert.ok(described, "the error is linked to the field");
+  const errText = await page.locator(`[id="${described.split(" ").find((id) => id.includes("error")) ?? described.split(" ")[0]}"]`).innerText();
+  assert.match(errText, /00|＋|\+/, `jp error text: ${errText}`);
+  await screenshot(page, "account-error-desktop-jp");
+
+  await page.goto(`${server.url}/account?lang=en`);
+  await page.getByLabel("Phone number").fill("0312345678");
+  await page.getByLabel("Street address").fill("2-1 Rinku Orai");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByText(/^Saved/).first().waitFor();
+  const res = await page.request.get(`${server.url}/api/user`);
+  const user = await res.json();
+  assert.equal(user.tel, "0312345678");
+  assert.equal(user.address1, "2-1 Rinku Orai");
+  await context.close();
+});
+
+test("add, edit and delete a saved passenger", async () => {
+  const { context, page } = await newPage();
+  await login(page, server.url);
+  await page.goto(`${server.url}/passengers?lang=en`);
+  await page.getByRole("heading", { name: "Saved passengers" }).waitFor();
+  await page.getByRole("button", { name: "Add a passenger" }).first().click();
+  const form = page.locator("form").filter({ has: page.getByRole("button", { name: "Save passenger" }) });
+  await form.getByLabel("Last name").fill("Tanaka");
+  await form.getByLabel("First name").fill("Ichiro");
+  await form.getByLabel("Gender").selectOption("male");
+  await form.getByLabel("Date of birth").fill("2001-05-06");
+  await form.getByRole("button", { name: "Save passenger" }).click();
+  await page.getByText(/Tanaka/i).first().waitFor();
+
+  await page.getByRole("button", { name: /Edit .*Tanaka/i }).click();
+  const edit = page.locator("form").filter({ has: page.getByRole("button", { name: "Save passenger" }) });
+  await edit.getByLabel("First name").fill("Jiro");
+  await edit.getByRole("button", { name: "Save passenger" }).click();
+  await page.getByText(/Jiro/i).first().waitFor();
+
+  await page.getByRole("button", { name: /Delete .*Tanaka/i }).click();
+  const dialog = page.getByRole("dialog").or(page.getByRole("alertdialog"));
+  await dialog.getByRole("button", { name: "Delete" }).click();
+  await page.getByText(/Jiro/i).first().waitFor({ state: "detached" });
+  const list = await (await page.request.get(`${server.url}/api/user/passengers`)).json();
+  assert.ok(!list.passengers.some((p) => /tanaka/i.test(p.lastname)), "the passenger is gone on the server");
+  await context.close();
+});
+
+function outboxResetLink(email) {
+  const bin = process.env.MEMBERS_BIN || path.join(root, "bin/members");
+  const list = execFileSync(bin, ["mail", "list", "--db", server.dsn], { encoding: "utf8" });
+  const row = list.split("\n").find((l) => l.includes("password_reset") && l.includes(email));
+  assert.ok(row, `no reset mail for ${email} in:\n${list}`);
+  const body = execFileSync(bin, ["mail", "show", "--db", server.dsn, row.split(/\s+/)[0]], { encoding: "utf8" });
+  const m = body.match(/https?:\/\/\S+\/reset-password\/\S+/);
+  assert.ok(m, "the mail has a reset link");
+  return m[0];
+}
+
+test("the whole password reset journey, with the link read from the outbox", async () => {
+  const { context, page } = await newPage();
+  await page.goto(`${server.url}/login?lang=en`);
+  await page.getByRole("link", { name: "Forgot your password?" }).click();
+  await page.waitForURL((u) => u.pathname === "/reset-password");
+  await page.getByLabel("E-mail address").fill(DEMO2.email);
+  await page.getByRole("button", { name: "Send the link" }).click();
+  await page.getByText(/If the address is registered/).waitFor();
+
+  let link;
+  for (let i = 0; i < 50 && !link; i++) {
+    try { link = outboxResetLink(DEMO2.email); } catch (e) { if (i === 49) throw e; await new Promise((r) => setTimeout(r, 200)); }
+  }
+  await page.goto(link);
+  await page.getByLabel(/^New password/).fill("Newpass99");
+  await page.getByLabel("Re-enter new password").fill("Newpass99");
+  await page.getByRole("button", { name: "Set password" }).click();
+  await page.getByText(/Your password has been changed/).waitFor();
+  await screenshot(page, "reset-done-desktop");
+
+  // The link is single-use.
+  await page.goto(link);
+  await page.waitForURL((u) => u.pathname === "/reset-password/invalid");
+  await page.getByRole("heading", { name: "Link invalid or expired" }).waitFor();
+
+  await login(page, server.url, { email: DEMO2.email, password: "Newpass99" });
+  assert.equal((await page.request.get(`${server.url}/api/session`)).status(), 204);
+  await context.close();
+});
+
+test("screenshots of account and passengers at 375 px and 1280 px", async () => {
+  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+    const { context, page } = await newPage(viewport);
+    await login(page, server.url, DEMO);
+    await page.goto(`${server.url}/account?lang=en`);
+    await page.getByLabel("Phone number").waitFor();
+    await screenshot(page, `account-${name}`);
+    await page.goto(`${server.url}/passengers?lang=en`);
+    await page.getByRole("heading", { name: "Saved passengers" }).waitFor();
+    await screenshot(page, `passengers-${name}`);
+    await page.goto(`${server.url}/reset-password?lang=jp`);
+    await context.close();
+  }
+});
