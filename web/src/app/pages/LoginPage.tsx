@@ -1,4 +1,5 @@
-import { useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
+import { useLocation, useNavigate } from 'react-router'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from 'zod'
@@ -40,6 +41,18 @@ export default function LoginPage() {
   const session = useSession()
   const mutation = useLoginMutation()
   const [failure, setFailure] = useState<string | null>(null)
+  const location = useLocation()
+  const navigate = useNavigate()
+  // An inbound single sign-on that failed arrives with ?sso=failed: the
+  // message shows once, and the flag leaves the address so a reload or a
+  // shared link does not repeat it.
+  const [ssoFailed] = useState(() => new URLSearchParams(location.search).get('sso') === 'failed')
+  useEffect(() => {
+    const params = new URLSearchParams(location.search)
+    if (!params.has('sso')) return
+    params.delete('sso')
+    navigate({ pathname: location.pathname, search: `?${params.toString()}` }, { replace: true })
+  }, [location.pathname, location.search, navigate])
   const schema = useMemo(() => loginSchema(t), [t])
   const {
     register,
@@ -69,6 +82,11 @@ export default function LoginPage() {
     <div className="page page--narrow">
       <h1 className="page__title">{t('login.title')}</h1>
       <form className="card form" onSubmit={onSubmit} noValidate aria-describedby={failure ? 'login-failure' : undefined}>
+        {ssoFailed && !failure && (
+          <p className="form__error" role="alert">
+            {t('login.ssoFailed')}
+          </p>
+        )}
         {failure && (
           <p id="login-failure" className="form__error" role="alert">
             {failure}
