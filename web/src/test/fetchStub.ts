@@ -31,6 +31,7 @@ export function stubFetch(routes: Routes): FetchStub {
     'GET /api/gogo_pass_status': { isGogoPassPublic: false, isGogoPassPurchasable: false, isGogoPassLotteryPhase: false },
     'GET /api/coupon_ticket_status': { isCouponTicketPublic: false },
     'GET /api/user': { firstname: 'Hanako', lastname: 'Sora', hasInvalidCharactersInEmail: false },
+    'GET /api/masters/countries': [{ code: 'JP', name: 'Japan' }],
   }
   const all = { ...defaults, ...routes }
   const calls: FetchStub['calls'] = []
