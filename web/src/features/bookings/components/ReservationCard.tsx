@@ -1,3 +1,4 @@
+import '../bookings.css'
 import { useId, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useLang } from '@/i18n/useLang'

@@ -12,7 +12,6 @@ import { useToast } from '@/app/toast'
 import { bookingKeys, useAddReservation, useAirports, useReservationSearch, type ReservationQuery } from '../api'
 import { addSchema, searchDefaults, searchSchema, toQuery, type SearchForm } from '../schema'
 import { ReservationCard } from '../components/ReservationCard'
-import '../bookings.css'
 
 const PER_PAGE = 10
 
