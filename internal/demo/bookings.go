@@ -97,6 +97,17 @@ func seedBookings(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		{PNR: AddablePNR1, BookedAt: at(-3, 15, 0), Segments: []booking.Segment{seg("1", "105", "KIX", "TPE", at(25, 9, 0), 170)}, Passengers: yamada, Currency: "JPY", TotalAmount: 15990, ContactEmail: "demo@example.com"},
 		{PNR: AddablePNR2, BookedAt: at(-4, 15, 0), Segments: []booking.Segment{seg("1", "008", "GMP", "HND", at(30, 11, 0), 130)}, Passengers: kim, Currency: "KRW", TotalAmount: 99000, ContactEmail: "demo2@example.com"},
 	}
+	// A frequent flyer's recent history: enough bookings for more than one
+	// page of results.
+	routes := [][2]string{{"KIX", "FUK"}, {"FUK", "KIX"}, {"KIX", "OKA"}, {"OKA", "KIX"}, {"KIX", "SDJ"}, {"SDJ", "KIX"}, {"KIX", "NGS"}, {"NGS", "KIX"}}
+	for i, r := range routes {
+		d := -160 + i*17
+		s := flown(seg("1", fmt.Sprintf("%03d", 301+i), r[0], r[1], at(d, 7+i, 10), 80), 0)
+		list = append(list, booking.Reservation{
+			MemberID: Member1, PNR: fmt.Sprintf("HIS%dT%c", i+1, 'A'+i), BookedAt: at(d-12, 20, 15),
+			Segments: []booking.Segment{s}, Passengers: yamada, Currency: "JPY", TotalAmount: 5990 + int64(i)*500,
+		})
+	}
 	for i := range list {
 		list[i].StatusCode = booking.StatusConfirmed
 	}

@@ -85,14 +85,19 @@ func TestBookingSearch(t *testing.T) {
 		// All statuses, descending, over every booking date.
 		all := url.Values{"form": {"search"}, "bookingDateFrom": {"2012-01-01"}, "bookingDateTo": {jstDay(env, 0)}, "status": {"all"}, "order": {"desc"}}
 		res, _ = search(t, c, all)
-		if res.Total != 8 || res.Reservations[0].PNR != "CTS4EF" || res.Reservations[7].PNR != demo.DemoPNROutdated || !res.Reservations[7].IsOutdated {
+		if res.Total != 16 || len(res.Reservations) != 10 || res.TotalPages != 2 || res.Reservations[0].PNR != "CTS4EF" {
+			t.Fatalf("all desc = %v total %d", res.pnrs(), res.Total)
+		}
+		all.Set("page", "2")
+		res, _ = search(t, c, all)
+		if len(res.Reservations) != 6 || res.Reservations[5].PNR != demo.DemoPNROutdated || !res.Reservations[5].IsOutdated {
 			t.Fatalf("all desc = %v total %d", res.pnrs(), res.Total)
 		}
 		// Paging.
-		all.Set("perPage", "3")
-		all.Set("page", "3")
+		all.Set("perPage", "5")
+		all.Set("page", "4")
 		res, _ = search(t, c, all)
-		if res.Total != 8 || res.TotalPages != 3 || res.CurrentPage != 3 || len(res.Reservations) != 2 || res.PerPage != 3 {
+		if res.Total != 16 || res.TotalPages != 4 || res.CurrentPage != 4 || len(res.Reservations) != 1 || res.PerPage != 5 {
 			t.Fatalf("page 3 = %v %+v", res.pnrs(), res)
 		}
 		// Filters: PNR, airport (either end of any segment), departure range.
