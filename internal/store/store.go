@@ -74,7 +74,10 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 			}
 		}
 		q := url.Values{}
-		for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", "busy_timeout(10000)", "synchronous(NORMAL)"} {
+		// 32 MiB of page cache per connection keeps a large reservations index
+		// in memory; temp tables (sorts) stay in memory too.
+		for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", "busy_timeout(10000)", "synchronous(NORMAL)",
+			"cache_size(-32768)", "temp_store(MEMORY)"} {
 			q.Add("_pragma", p)
 		}
 		q.Set("_txlock", "immediate")
