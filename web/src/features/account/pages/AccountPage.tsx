@@ -1,3 +1,4 @@
+import '../account.css'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
@@ -17,11 +18,11 @@ export default function AccountPage() {
   const { t } = useTranslation('account')
   const user = useUser()
   return (
-    <main className="page account-page">
+    <div className="page account-page">
       <h1>{t('account.title')}</h1>
       {user.data ? <ProfileSection user={user.data} /> : <p>{t('loading')}</p>}
       <PasswordSection />
-    </main>
+    </div>
   )
 }
 
@@ -117,7 +118,7 @@ export function ProfileSection({ user }: { user: User }) {
         <div className="field field--check">
           <label><input type="checkbox" {...register('autoLoginNoticeMail')} /> {t('fields.autoLoginNoticeMail')}</label>
         </div>
-        <button type="submit" className="button" disabled={save.isPending}>{t('account.save')}</button>
+        <button type="submit" className="button button--primary" disabled={save.isPending}>{t('account.save')}</button>
         <SavedNotice mailSent={mailSent} />
       </form>
     </section>
@@ -151,7 +152,7 @@ export function PasswordSection() {
         <Field label={t('fields.passwordOld')} type="password" required autoComplete="current-password" maxLength={100} registration={register('passwordOld')} error={errors.passwordOld} />
         <Field label={t('fields.passwordNew')} type="password" required autoComplete="new-password" maxLength={100} hint={t('hints.password')} registration={register('passwordNew')} error={errors.passwordNew} />
         <Field label={t('fields.passwordReenter')} type="password" required autoComplete="new-password" maxLength={100} registration={register('passwordReenter')} error={errors.passwordReenter} />
-        <button type="submit" className="button" disabled={change.isPending}>{t('password.submit')}</button>
+        <button type="submit" className="button button--primary" disabled={change.isPending}>{t('password.submit')}</button>
         <SavedNotice mailSent={mailSent} />
       </form>
     </section>

@@ -1,3 +1,4 @@
+import '../account.css'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
@@ -50,7 +51,7 @@ export default function PassengersPage() {
   }
 
   return (
-    <main className="page passengers-page">
+    <div className="page passengers-page">
       <h1>{t('passengers.title')}</h1>
       <SavedNotice mailSent={mailSent} />
       {passengers.length === 0 && list.isSuccess && <p>{t('passengers.empty')}</p>}
@@ -75,7 +76,7 @@ export default function PassengersPage() {
         <PassengerFormSection key={editing === 'new' ? 'new' : editing.id} passenger={editing === 'new' ? undefined : editing}
           onDone={(sent) => { setEditing(null); setMailSent(sent) }} onCancel={() => setEditing(null)} />
       )}
-    </main>
+    </div>
   )
 }
 
@@ -132,7 +133,7 @@ export function PassengerFormSection({ passenger, onDone, onCancel }: {
         <Select label={t('fields.passportIssueCountry')} registration={register('passportIssueCountryCode')} error={errors.passportIssueCountryCode}
           options={countryOptions} placeholder={t('none')} />
         <Field label={t('fields.passportExpirationDate')} type="date" registration={register('passportExpirationDate')} error={errors.passportExpirationDate} />
-        <button type="submit" className="button" disabled={save.isPending}>{t('passengers.save')}</button>
+        <button type="submit" className="button button--primary" disabled={save.isPending}>{t('passengers.save')}</button>
         <button type="button" className="button button--secondary" onClick={onCancel}>{t('cancel')}</button>
       </form>
     </section>

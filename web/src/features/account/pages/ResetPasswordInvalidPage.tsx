@@ -1,3 +1,4 @@
+import '../account.css'
 import { useTranslation } from 'react-i18next'
 import { AppLink } from '@/app/routing/AppLink'
 
@@ -5,10 +6,10 @@ import { AppLink } from '@/app/routing/AppLink'
 export default function ResetPasswordInvalidPage() {
   const { t } = useTranslation('account')
   return (
-    <main className="page reset-page">
+    <div className="page reset-page">
       <h1>{t('reset.invalidTitle')}</h1>
       <p>{t('reset.invalidText')}</p>
       <AppLink to="/reset-password">{t('reset.again')}</AppLink>
-    </main>
+    </div>
   )
 }

@@ -1,3 +1,4 @@
+import '../account.css'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
@@ -26,7 +27,7 @@ export default function ResetPasswordPage() {
     }),
   )
   return (
-    <main className="page reset-page">
+    <div className="page reset-page">
       <h1>{t('reset.title')}</h1>
       {sent ? (
         <p role="status">{t('reset.sent')}</p>
@@ -34,9 +35,9 @@ export default function ResetPasswordPage() {
         <form onSubmit={onSubmit} noValidate>
           <p>{t('reset.intro')}</p>
           <Field label={t('fields.email')} type="email" required autoComplete="email" maxLength={100} registration={register('email')} error={errors.email} />
-          <button type="submit" className="button" disabled={request.isPending}>{t('reset.send')}</button>
+          <button type="submit" className="button button--primary" disabled={request.isPending}>{t('reset.send')}</button>
         </form>
       )}
-    </main>
+    </div>
   )
 }

@@ -1,3 +1,4 @@
+import '../account.css'
 import { useEffect, useState } from 'react'
 import { useParams } from 'react-router'
 import { useForm } from 'react-hook-form'
@@ -47,7 +48,7 @@ export default function ResetPasswordTokenPage() {
     }),
   )
   return (
-    <main className="page reset-page">
+    <div className="page reset-page">
       <h1>{t('reset.newTitle')}</h1>
       {done ? (
         <>
@@ -58,11 +59,11 @@ export default function ResetPasswordTokenPage() {
         <form onSubmit={onSubmit} noValidate>
           <Field label={t('fields.passwordNew')} type="password" required autoComplete="new-password" maxLength={100} hint={t('hints.password')} registration={register('password')} error={errors.password} />
           <Field label={t('fields.passwordReenter')} type="password" required autoComplete="new-password" maxLength={100} registration={register('passwordReenter')} error={errors.passwordReenter} />
-          <button type="submit" className="button" disabled={reset.isPending}>{t('reset.set')}</button>
+          <button type="submit" className="button button--primary" disabled={reset.isPending}>{t('reset.set')}</button>
         </form>
       ) : (
         <p>{t('loading')}</p>
       )}
-    </main>
+    </div>
   )
 }
