@@ -57,20 +57,10 @@ type Member struct {
 // Name is how mails greet the member.
 func (m Member) Name() string { return strings.TrimSpace(m.Firstname + " " + m.Lastname) }
 
-// Passenger is a saved passenger of a member.
+// Passenger is a saved passenger of a member: the checked form and its id.
 type Passenger struct {
-	ID                       string `json:"id"`
-	PassengerType            string `json:"passengerType"`
-	Firstname                string `json:"firstname"`
-	Lastname                 string `json:"lastname"`
-	Gender                   string `json:"gender"`
-	Birth                    string `json:"birth"`
-	Tel                      string `json:"tel"`
-	Email                    string `json:"email"`
-	PassportNo               string `json:"passportNo"`
-	PassportNationalityCode  string `json:"passportNationalityCode"`
-	PassportIssueCountryCode string `json:"passportIssueCountryCode"`
-	PassportExpirationDate   string `json:"passportExpirationDate"`
+	ID string `json:"id"`
+	PassengerInput
 }
 
 // Name is the passenger's display name in mails.

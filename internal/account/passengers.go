@@ -57,11 +57,8 @@ func (s *Service) ValidatePassenger(in PassengerInput) (Passenger, validate.Erro
 	checkCountry(e, "passportNationalityCode", in.PassportNationalityCode, false, s.Countries.Valid)
 	checkCountry(e, "passportIssueCountryCode", in.PassportIssueCountryCode, false, s.Countries.Valid)
 	checkOptionalDate(e, "passportExpirationDate", in.PassportExpirationDate)
-	return Passenger{
-		PassengerType: typ, Firstname: in.Firstname, Lastname: in.Lastname, Gender: in.Gender, Birth: in.Birth,
-		Tel: in.Tel, Email: in.Email, PassportNo: in.PassportNo, PassportNationalityCode: in.PassportNationalityCode,
-		PassportIssueCountryCode: in.PassportIssueCountryCode, PassportExpirationDate: in.PassportExpirationDate,
-	}, e
+	in.PassengerType = typ
+	return Passenger{PassengerInput: in}, e
 }
 
 // Passengers lists the member's saved passengers, oldest first.
