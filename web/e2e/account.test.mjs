@@ -3,30 +3,16 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { startServer, launchBrowser, login, screenshot, VIEWPORTS, DEMO, DEMO2, root } from "./harness.mjs";
+import { e2eSuite, login, screenshot, VIEWPORTS, DEMO, DEMO2, root } from "./harness.mjs";
 
-let server;
-let browser;
+const env = e2eSuite({ before, after });
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function newPage(viewport = VIEWPORTS.desktop) {
-  const context = await browser.newContext({ viewport, locale: "en-US" });
-  return { context, page: await context.newPage() };
-}
+const newPage = (viewport = VIEWPORTS.desktop) => env.newPage(viewport);
 
 test("an invalid phone shows the field error in en and jp; fixed, the profile saves", async () => {
   const { context, page } = await newPage();
-  await login(page, server.url);
-  await page.goto(`${server.url}/account?lang=en`);
+  await login(page, env.server.url);
+  await page.goto(`${env.server.url}/account?lang=en`);
   const tel = page.getByLabel("Phone number");
   // Saved countries are shown selected (the lists load before the form).
   assert.equal(await page.getByLabel("Country/region").inputValue(), "JP");
@@ -36,7 +22,7 @@ test("an invalid phone shows the field error in en and jp; fixed, the profile sa
   await page.getByText("Enter digits only, without symbols or hyphens.").first().waitFor();
   assert.equal(await tel.getAttribute("aria-invalid"), "true");
 
-  await page.goto(`${server.url}/account?lang=jp`);
+  await page.goto(`${env.server.url}/account?lang=jp`);
   const telJp = page.getByLabel("電話番号");
   await telJp.fill("+81312345678");
   await page.getByRole("button", { name: "保存する", exact: true }).click();
@@ -47,12 +33,12 @@ test("an invalid phone shows the field error in en and jp; fixed, the profile sa
   assert.match(errText, /00|＋|\+/, `jp error text: ${errText}`);
   await screenshot(page, "account-error-desktop-jp");
 
-  await page.goto(`${server.url}/account?lang=en`);
+  await page.goto(`${env.server.url}/account?lang=en`);
   await page.getByLabel("Phone number").fill("0312345678");
   await page.getByLabel("Street address").fill("2-1 Rinku Orai");
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await page.getByText(/^Saved/).first().waitFor();
-  const res = await page.request.get(`${server.url}/api/user`);
+  const res = await page.request.get(`${env.server.url}/api/user`);
   const user = await res.json();
   assert.equal(user.tel, "0312345678");
   assert.equal(user.address1, "2-1 Rinku Orai");
@@ -61,8 +47,8 @@ test("an invalid phone shows the field error in en and jp; fixed, the profile sa
 
 test("add, edit and delete a saved passenger", async () => {
   const { context, page } = await newPage();
-  await login(page, server.url);
-  await page.goto(`${server.url}/passengers?lang=en`);
+  await login(page, env.server.url);
+  await page.goto(`${env.server.url}/passengers?lang=en`);
   await page.getByRole("heading", { name: "Saved passengers" }).waitFor();
   await page.getByRole("button", { name: "Add a passenger" }).first().click();
   const form = page.locator("form").filter({ has: page.getByRole("button", { name: "Save passenger" }) });
@@ -83,17 +69,17 @@ test("add, edit and delete a saved passenger", async () => {
   const dialog = page.getByRole("dialog").or(page.getByRole("alertdialog"));
   await dialog.getByRole("button", { name: "Delete" }).click();
   await page.getByText(/Jiro/i).first().waitFor({ state: "detached" });
-  const list = await (await page.request.get(`${server.url}/api/user/passengers`)).json();
+  const list = await (await page.request.get(`${env.server.url}/api/user/passengers`)).json();
   assert.ok(!list.passengers.some((p) => /tanaka/i.test(p.lastname)), "the passenger is gone on the server");
   await context.close();
 });
 
 function outboxResetLink(email) {
   const bin = process.env.MEMBERS_BIN || path.join(root, "bin/members");
-  const list = execFileSync(bin, ["mail", "list", "--db", server.dsn], { encoding: "utf8" });
+  const list = execFileSync(bin, ["mail", "list", "--db", env.server.dsn], { encoding: "utf8" });
   const row = list.split("\n").find((l) => l.includes("password_reset") && l.includes(email));
   assert.ok(row, `no reset mail for ${email} in:\n${list}`);
-  const body = execFileSync(bin, ["mail", "show", "--db", server.dsn, row.split(/\s+/)[0]], { encoding: "utf8" });
+  const body = execFileSync(bin, ["mail", "show", "--db", env.server.dsn, row.split(/\s+/)[0]], { encoding: "utf8" });
   const m = body.match(/https?:\/\/\S+\/reset-password\/\S+/);
   assert.ok(m, "the mail has a reset link");
   return m[0];
@@ -101,7 +87,7 @@ function outboxResetLink(email) {
 
 test("the whole password reset journey, with the link read from the outbox", async () => {
   const { context, page } = await newPage();
-  await page.goto(`${server.url}/login?lang=en`);
+  await page.goto(`${env.server.url}/login?lang=en`);
   await page.getByRole("link", { name: "Forgot your password?" }).click();
   await page.waitForURL((u) => u.pathname === "/reset-password");
   await page.getByLabel("E-mail address").fill(DEMO2.email);
@@ -124,22 +110,22 @@ test("the whole password reset journey, with the link read from the outbox", asy
   await page.waitForURL((u) => u.pathname === "/reset-password/invalid");
   await page.getByRole("heading", { name: "Link invalid or expired" }).waitFor();
 
-  await login(page, server.url, { email: DEMO2.email, password: "Newpass99" });
-  assert.equal((await page.request.get(`${server.url}/api/session`)).status(), 204);
+  await login(page, env.server.url, { email: DEMO2.email, password: "Newpass99" });
+  assert.equal((await page.request.get(`${env.server.url}/api/session`)).status(), 204);
   await context.close();
 });
 
 test("screenshots of account and passengers at 375 px and 1280 px", async () => {
   for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     const { context, page } = await newPage(viewport);
-    await login(page, server.url, DEMO);
-    await page.goto(`${server.url}/account?lang=en`);
+    await login(page, env.server.url, DEMO);
+    await page.goto(`${env.server.url}/account?lang=en`);
     await page.getByLabel("Phone number").waitFor();
     await screenshot(page, `account-${name}`);
-    await page.goto(`${server.url}/passengers?lang=en`);
+    await page.goto(`${env.server.url}/passengers?lang=en`);
     await page.getByRole("heading", { name: "Saved passengers" }).waitFor();
     await screenshot(page, `passengers-${name}`);
-    await page.goto(`${server.url}/reset-password?lang=jp`);
+    await page.goto(`${env.server.url}/reset-password?lang=jp`);
     await context.close();
   }
 });

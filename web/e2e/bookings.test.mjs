@@ -4,25 +4,13 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { startServer, launchBrowser, login, screenshot, VIEWPORTS, DEMO, DEMO2 } from "./harness.mjs";
+import { e2eSuite, login, screenshot, VIEWPORTS, DEMO, DEMO2 } from "./harness.mjs";
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = e2eSuite({ before, after });
 
 async function newPage(viewport = VIEWPORTS.desktop, user = DEMO, lang = "en") {
-  const context = await browser.newContext({ viewport, locale: "en-US" });
-  const page = await context.newPage();
-  await login(page, server.url, user, lang);
+  const { context, page } = await env.newPage(viewport);
+  await login(page, env.server.url, user, lang);
   return { context, page };
 }
 
@@ -30,7 +18,7 @@ const results = (page) => page.locator("section[aria-labelledby='booking-results
 
 test("search: upcoming bookings by default, all bookings on request, irregular flights marked", async () => {
   const { context, page } = await newPage();
-  await page.goto(`${server.url}/bookings?lang=en`);
+  await page.goto(`${env.server.url}/bookings?lang=en`);
   await results(page).getByRole("status").first().waitFor();
   await page.getByText("HNK7Q2").first().waitFor();
   // Only future flights with the default (ACTIVE) search.
@@ -49,7 +37,7 @@ test("search: upcoming bookings by default, all bookings on request, irregular f
 
 test("search rules: a booking date in the future is refused with the spec's message", async () => {
   const { context, page } = await newPage();
-  await page.goto(`${server.url}/bookings?lang=en`);
+  await page.goto(`${env.server.url}/bookings?lang=en`);
   await page.getByLabel("Booked to").fill("2099-01-01");
   await page.getByRole("button", { name: "Search", exact: true }).click();
   await page.getByText("Select a past date.").first().waitFor();
@@ -61,7 +49,7 @@ test("search rules: a booking date in the future is refused with the spec's mess
 
 test("paging moves through the results with the last condition", async () => {
   const { context, page } = await newPage();
-  await page.goto(`${server.url}/bookings?lang=en`);
+  await page.goto(`${env.server.url}/bookings?lang=en`);
   await page.getByLabel("All bookings").check();
   await page.getByRole("button", { name: "Search", exact: true }).click();
   const pager = page.getByRole("navigation", { name: "Result pages" });
@@ -81,7 +69,7 @@ test("paging moves through the results with the last condition", async () => {
 
 test("add a booking by booking number and last name", async () => {
   const { context, page } = await newPage();
-  await page.goto(`${server.url}/bookings?lang=en`);
+  await page.goto(`${env.server.url}/bookings?lang=en`);
   const form = page.getByRole("form", { name: "Add a booking" });
   await form.getByLabel("Booking number").fill("ADD7YM");
   await form.getByLabel(/Passenger's last name/).fill("Wrong");
@@ -93,7 +81,7 @@ test("add a booking by booking number and last name", async () => {
   await context.close();
   // Nobody else can add it now, and the answer does not tell whose it is.
   const other = await newPage(VIEWPORTS.desktop, DEMO2);
-  await other.page.goto(`${server.url}/bookings?lang=en`);
+  await other.page.goto(`${env.server.url}/bookings?lang=en`);
   const f2 = other.page.getByRole("form", { name: "Add a booking" });
   await f2.getByLabel("Booking number").fill("ADD7YM");
   await f2.getByLabel(/Passenger's last name/).fill("Yamada");
@@ -105,18 +93,18 @@ test("add a booking by booking number and last name", async () => {
 
 test("the itinerary PDF downloads with the booking number inside", async () => {
   const { context, page } = await newPage(VIEWPORTS.desktop, DEMO, "jp");
-  await page.goto(`${server.url}/bookings?lang=jp`);
+  await page.goto(`${env.server.url}/bookings?lang=jp`);
   const link = page.locator("a[href*='/api/reservations/HNK7Q2/itinerary']").first();
   await link.waitFor();
-  const res = await page.request.get(new URL(await link.getAttribute("href"), server.url).toString(), { headers: { "X-Lang": "jp" } });
+  const res = await page.request.get(new URL(await link.getAttribute("href"), env.server.url).toString(), { headers: { "X-Lang": "jp" } });
   assert.equal(res.status(), 200);
   assert.match(res.headers()["content-type"], /application\/pdf/);
-  const file = path.join(server.dir, "itinerary.pdf");
+  const file = path.join(env.server.dir, "itinerary.pdf");
   writeFileSync(file, await res.body());
   const text = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" });
   assert.match(text, /HNK7Q2/);
   // Another member's booking: 404.
-  const other = await page.request.get(`${server.url}/api/reservations/KIM1AA/itinerary`);
+  const other = await page.request.get(`${env.server.url}/api/reservations/KIM1AA/itinerary`);
   assert.equal(other.status(), 404);
   await context.close();
 });
@@ -126,7 +114,7 @@ test("screenshots of bookings and home at 375 px and 1280 px", async () => {
     const { context, page } = await newPage(viewport);
     await page.getByText("HNK7Q2").first().waitFor();
     await screenshot(page, `home-bookings-${name}`);
-    await page.goto(`${server.url}/bookings?lang=en`);
+    await page.goto(`${env.server.url}/bookings?lang=en`);
     await page.getByText("HNK7Q2").first().waitFor();
     await screenshot(page, `bookings-${name}`);
     await context.close();

@@ -92,3 +92,28 @@ export async function login(page, baseURL, user = DEMO, lang = "en") {
   await page.locator('form button[type="submit"]').first().click();
   await page.waitForURL((u) => !u.pathname.startsWith("/login"));
 }
+
+/**
+ * Registers the suite's server and browser (started before the tests of the
+ * file, stopped after) and returns them with a page factory.
+ */
+export function e2eSuite(hooks) {
+  const env = {
+    server: undefined,
+    browser: undefined,
+    /** A fresh browser context (own cookies) and page. */
+    async newPage(viewport = VIEWPORTS.desktop) {
+      const context = await env.browser.newContext({ viewport, locale: "en-US" });
+      return { context, page: await context.newPage() };
+    },
+  };
+  hooks.before(async () => {
+    env.server = await startServer();
+    env.browser = await launchBrowser();
+  });
+  hooks.after(async () => {
+    await env.browser?.close();
+    await env.server?.stop();
+  });
+  return env;
+}

@@ -1,30 +1,15 @@
 // The app shell end to end: login, redirects, language, logout, timeout.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launchBrowser, login, screenshot, VIEWPORTS, DEMO } from "./harness.mjs";
+import { e2eSuite, login, screenshot, VIEWPORTS, DEMO } from "./harness.mjs";
 
-let server;
-let browser;
+const env = e2eSuite({ before, after });
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function newPage(viewport = VIEWPORTS.desktop) {
-  const context = await browser.newContext({ viewport, locale: "en-US" });
-  const page = await context.newPage();
-  return { context, page };
-}
+const newPage = (viewport = VIEWPORTS.desktop) => env.newPage(viewport);
 
 test("a member page without a session goes to /login with the redirect, and back after login", async () => {
   const { context, page } = await newPage();
-  await page.goto(`${server.url}/bookings?lang=en`);
+  await page.goto(`${env.server.url}/bookings?lang=en`);
   await page.waitForURL(/\/login\?/);
   const u = new URL(page.url());
   assert.equal(u.searchParams.get("redirect"), "/bookings?lang=en");
@@ -38,7 +23,7 @@ test("a member page without a session goes to /login with the redirect, and back
 
 test("a wrong password shows the server's message and stays on /login", async () => {
   const { context, page } = await newPage();
-  await page.goto(`${server.url}/login?lang=en`);
+  await page.goto(`${env.server.url}/login?lang=en`);
   await page.getByLabel("E-mail address").fill(DEMO.email);
   await page.getByLabel("Password").fill("Wrong1234");
   await page.getByRole("button", { name: "Log in" }).click();
@@ -49,13 +34,13 @@ test("a wrong password shows the server's message and stays on /login", async ()
 
 test("lang is added when missing and kept across navigation; the switch changes the language", async () => {
   const { context, page } = await newPage();
-  await login(page, server.url, DEMO, "jp");
+  await login(page, env.server.url, DEMO, "jp");
   assert.equal(new URL(page.url()).searchParams.get("lang"), "jp");
   await page.getByRole("navigation").getByRole("link", { name: "予約" }).first().click();
   await page.waitForURL((u) => u.pathname === "/bookings");
   assert.equal(new URL(page.url()).searchParams.get("lang"), "jp");
   // A bare path gets the stored language added.
-  await page.goto(`${server.url}/account`);
+  await page.goto(`${env.server.url}/account`);
   await page.waitForURL((u) => u.searchParams.get("lang") === "jp");
   // Every internal link carries lang.
   const hrefs = await page.locator("a[href^='/']").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
@@ -71,20 +56,20 @@ test("lang is added when missing and kept across navigation; the switch changes 
 
 test("logout ends the session and member pages go back to /login", async () => {
   const { context, page } = await newPage();
-  await login(page, server.url);
+  await login(page, env.server.url);
   await page.getByRole("button", { name: "Log out" }).click();
   await page.waitForURL(/\/login/);
-  const res = await page.request.get(`${server.url}/api/session`);
+  const res = await page.request.get(`${env.server.url}/api/session`);
   assert.equal(res.status(), 403);
-  await page.goto(`${server.url}/account?lang=en`);
+  await page.goto(`${env.server.url}/account?lang=en`);
   await page.waitForURL(/\/login\?/);
   await context.close();
 });
 
 test("a 403 on a data call opens the timeout modal, which leads to /login with the redirect", async () => {
   const { context, page } = await newPage();
-  await login(page, server.url);
-  await page.goto(`${server.url}/?lang=en`);
+  await login(page, env.server.url);
+  await page.goto(`${env.server.url}/?lang=en`);
   await page.getByRole("heading", { level: 1 }).waitFor();
   await context.clearCookies();
   await page.getByRole("navigation").getByRole("link", { name: "Bookings" }).first().click();
@@ -102,10 +87,10 @@ test("a 403 on a data call opens the timeout modal, which leads to /login with t
 test("screenshots of login and home at 375 px and 1280 px", async () => {
   for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     const { context, page } = await newPage(viewport);
-    await page.goto(`${server.url}/login?lang=en`);
+    await page.goto(`${env.server.url}/login?lang=en`);
     await page.getByRole("heading", { level: 1 }).waitFor();
     await screenshot(page, `login-${name}`);
-    await login(page, server.url);
+    await login(page, env.server.url);
     await page.getByRole("heading", { name: /Hello/ }).waitFor();
     await screenshot(page, `home-${name}`);
     if (name === "phone") {
@@ -116,7 +101,7 @@ test("screenshots of login and home at 375 px and 1280 px", async () => {
     await context.close();
   }
   const { context, page } = await newPage(VIEWPORTS.phone);
-  await login(page, server.url, DEMO, "th");
+  await login(page, env.server.url, DEMO, "th");
   await page.getByRole("heading", { level: 1 }).waitFor();
   await screenshot(page, "home-phone-th");
   await context.close();
