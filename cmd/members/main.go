@@ -33,10 +33,11 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "members:", oneLine(err))
-		}
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		// -h printed the flags: asking for help is not a failure.
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "members:", oneLine(err))
 		os.Exit(2)
 	}
 }
