@@ -41,9 +41,13 @@ test("search rules: a booking date in the future is refused with the spec's mess
   await page.getByLabel("Booked to").fill("2099-01-01");
   await page.getByRole("button", { name: "Search", exact: true }).click();
   await page.getByText("Select a past date.").first().waitFor();
-  await page.getByLabel("Booked to").fill("2011-06-01");
+  await page.getByLabel("Booked from").fill("2011-06-01");
+  await page.getByLabel("Booked to").fill("2026-01-01");
   await page.getByRole("button", { name: "Search", exact: true }).click();
   await page.getByText("Select a date after 2012.").first().waitFor();
+  // A to-date before its from-date is cleared (spec §5).
+  await page.getByLabel("Booked to").fill("2011-01-01");
+  assert.equal(await page.getByLabel("Booked to").inputValue(), "");
   await context.close();
 });
 

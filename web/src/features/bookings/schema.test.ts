@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { addDays, addSchema, searchDefaults, searchSchema, toQuery, todayJST } from './schema'
+import { addDays, addSchema, keepRangeEnd, searchDefaults, searchSchema, toQuery, todayJST } from './schema'
 import { recentQuery } from './api'
 
 const t = (key: string) => key
@@ -78,5 +78,17 @@ describe('booking search rules (spec §5)', () => {
     const issues = r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}:${i.message}`)
     expect(issues).toContain('pnr:validation.pnr')
     expect(issues).toContain('lastname:validation.required')
+  })
+})
+
+describe('keepRangeEnd', () => {
+  it.each([
+    ['2026-03-10', '2026-03-01', ''],
+    ['2026-03-10', '2026-03-10', '2026-03-10'],
+    ['2026-03-10', '2026-03-11', '2026-03-11'],
+    ['', '2026-03-01', '2026-03-01'],
+    ['2026-03-10', '', ''],
+  ])('from %s, to %s keeps %s', (from, to, want) => {
+    expect(keepRangeEnd(from, to)).toBe(want)
   })
 })

@@ -33,6 +33,14 @@ export interface SearchForm {
 }
 
 /** Booking and departure from 180 days before today, booking to today, ascending, ACTIVE. */
+/**
+ * The value a date-to field keeps after either end of its range changed:
+ * spec §5 resets a to-date that precedes its from-date.
+ */
+export function keepRangeEnd(from: string, to: string): string {
+  return from && to && to < from ? '' : to
+}
+
 export function searchDefaults(now: Date = new Date()): SearchForm {
   const today = todayJST(now)
   const from = addDays(today, -DEFAULT_RANGE_DAYS)

@@ -85,4 +85,27 @@ describe('bookings page', () => {
     expect(await screen.findByText('Select a date after 2012.')).toBeTruthy()
     expect(stub.called('GET /api/reservations')).toBe(before)
   })
+
+  it('clears a to-date that precedes its from-date (spec §5)', async () => {
+    stubFetch({
+      'GET /api/session': 204,
+      'GET /api/masters/airports': [],
+      'GET /api/reservations': json({ reservations: [], perPage: 10, currentPage: 1, total: 0, totalPages: 0 }),
+    })
+    renderApp('/bookings?lang=en')
+    await screen.findByText('No bookings match these conditions.')
+    const from = screen.getByLabelText(/Departing from/) as HTMLInputElement
+    const to = screen.getByLabelText(/Departing to/) as HTMLInputElement
+    fireEvent.change(from, { target: { value: '2026-03-10' } })
+    fireEvent.change(to, { target: { value: '2026-03-01' } })
+    await waitFor(() => expect(to.value).toBe(''))
+    fireEvent.change(to, { target: { value: '2026-03-20' } })
+    expect(to.value).toBe('2026-03-20')
+    // Moving the from-date past it clears it too.
+    fireEvent.change(from, { target: { value: '2026-04-01' } })
+    await waitFor(() => expect(to.value).toBe(''))
+    const bookedTo = screen.getByLabelText(/Booked to/) as HTMLInputElement
+    fireEvent.change(bookedTo, { target: { value: '2012-01-02' } })
+    await waitFor(() => expect(bookedTo.value).toBe(''))
+  })
 })

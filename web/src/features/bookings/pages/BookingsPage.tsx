@@ -10,7 +10,7 @@ import { ApiError } from '@/api/errors'
 import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
 import { bookingKeys, useAddReservation, useAirports, useReservationSearch, type ReservationQuery } from '../api'
-import { addSchema, searchDefaults, searchSchema, toQuery, type SearchForm } from '../schema'
+import { addSchema, keepRangeEnd, searchDefaults, searchSchema, toQuery, type SearchForm } from '../schema'
 import { ReservationCard } from '../components/ReservationCard'
 
 const PER_PAGE = 10
@@ -54,8 +54,17 @@ function SearchPanel({ onSearch, pending, error }: { onSearch: (f: SearchForm) =
     handleSubmit,
     setError,
     clearErrors,
+    getValues,
+    setValue,
     formState: { errors },
   } = useForm<SearchForm>({ resolver: zodResolver(schema), defaultValues: searchDefaults() })
+  // A to-date that precedes its from-date is cleared as soon as either changes.
+  const range = (from: 'bookingDateFrom' | 'departDateFrom', to: 'bookingDateTo' | 'departDateTo') => ({
+    onChange: () => {
+      const kept = keepRangeEnd(getValues(from), getValues(to))
+      if (kept !== getValues(to)) setValue(to, kept)
+    },
+  })
   const labels: Partial<Record<keyof SearchForm, string>> = {
     pnr: t('search.pnr'),
     bookingDateFrom: t('search.bookingDateFrom'),
@@ -99,10 +108,10 @@ function SearchPanel({ onSearch, pending, error }: { onSearch: (f: SearchForm) =
               ))}
             </select>
           </div>
-          <Field label={t('search.bookingDateFrom')} type="date" required registration={register('bookingDateFrom')} error={errors.bookingDateFrom} />
-          <Field label={t('search.bookingDateTo')} type="date" required registration={register('bookingDateTo')} error={errors.bookingDateTo} />
-          <Field label={t('search.departDateFrom')} type="date" registration={register('departDateFrom')} error={errors.departDateFrom} />
-          <Field label={t('search.departDateTo')} type="date" registration={register('departDateTo')} error={errors.departDateTo} />
+          <Field label={t('search.bookingDateFrom')} type="date" required registration={register('bookingDateFrom', range('bookingDateFrom', 'bookingDateTo'))} error={errors.bookingDateFrom} />
+          <Field label={t('search.bookingDateTo')} type="date" required registration={register('bookingDateTo', range('bookingDateFrom', 'bookingDateTo'))} error={errors.bookingDateTo} />
+          <Field label={t('search.departDateFrom')} type="date" registration={register('departDateFrom', range('departDateFrom', 'departDateTo'))} error={errors.departDateFrom} />
+          <Field label={t('search.departDateTo')} type="date" registration={register('departDateTo', range('departDateFrom', 'departDateTo'))} error={errors.departDateTo} />
           <fieldset className="field">
             <legend className="field__label">{t('search.status')}</legend>
             <label>
