@@ -93,41 +93,66 @@ func run(args []string) error {
 }
 
 func bench(ctx context.Context, engine, dsn string, n, members, reqs, conc int) ([]measure, error) {
-	a, err := app.Open(ctx, app.Options{DSN: dsn, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		return nil, err
+	open := func() (*app.App, error) {
+		return app.Open(ctx, app.Options{DSN: dsn, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	}
-	defer a.Close()
-	now := a.DB.Now()
-	svc := booking.NewService(store.NewBookingStore(a.DB), nil, nil, a.Catalog, nil, a.DB.Now)
 	var out []measure
 	done := 0
+	now := time.Now()
 	for _, size := range []int{n / 10, n} {
-		start := time.Now()
 		// Members grow with the table: each keeps about the same number of
 		// bookings, so only the table size changes between measurements.
 		stepMembers := max(1, members*size/n)
-		if err := demo.SeedBench(ctx, a.DB, "!", stepMembers, done, size, now, nil); err != nil {
+		if err := seed(ctx, open, engine, stepMembers, done, size, now); err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(os.Stderr, "benchbookings: %s seeded %d reservations in %s\n", engine, size, time.Since(start).Round(time.Second))
 		done = size
-		if engine == "postgres" {
-			if _, err := a.DB.ExecContext(ctx, "ANALYZE"); err != nil {
-				return nil, err
-			}
-		}
-		m, err := measureSearch(ctx, svc, stepMembers, reqs, conc, now)
+		// A fresh pool for the measurement: the seeding's large batches
+		// leave big connection buffers behind that are not the search's.
+		m, err := measureFresh(ctx, open, stepMembers, reqs, conc, now)
 		if err != nil {
 			return nil, err
 		}
 		m.engine, m.rows = engine, size
-		if m.plan, err = explain(ctx, a.DB, now); err != nil {
-			return nil, err
-		}
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// seed adds reservations up to size with a pool of its own.
+func seed(ctx context.Context, open func() (*app.App, error), engine string, members, done, size int, now time.Time) error {
+	a, err := open()
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	start := time.Now()
+	if err := demo.SeedBench(ctx, a.DB, "!", members, done, size, now, nil); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "benchbookings: %s seeded %d reservations in %s\n", engine, size, time.Since(start).Round(time.Second))
+	if a.DB.Engine == store.Postgres {
+		if _, err := a.DB.ExecContext(ctx, "ANALYZE"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// measureFresh measures the search and shows its plan on a new pool.
+func measureFresh(ctx context.Context, open func() (*app.App, error), members, reqs, conc int, now time.Time) (measure, error) {
+	a, err := open()
+	if err != nil {
+		return measure{}, err
+	}
+	defer a.Close()
+	svc := booking.NewService(store.NewBookingStore(a.DB), nil, nil, a.Catalog, nil, a.DB.Now)
+	m, err := measureSearch(ctx, svc, members, reqs, conc, now)
+	if err != nil {
+		return measure{}, err
+	}
+	m.plan, err = explain(ctx, a.DB, now)
+	return m, err
 }
 
 // input is the booking management page's search with its defaults widened
