@@ -1,5 +1,9 @@
 import { afterEach, vi } from 'vitest'
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
+
+// findBy…/waitFor give up after 5 s instead of 1 s: the whole app renders in
+// these tests, and a loaded 2-core CI machine is slower than a laptop.
+configure({ asyncUtilTimeout: 5000 })
 
 // jsdom has no layout: scrolling is a no-op here.
 window.scrollTo = vi.fn() as unknown as typeof window.scrollTo
