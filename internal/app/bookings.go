@@ -35,25 +35,19 @@ func (a *App) wireBookings(ctx context.Context, cfg Config, f *Features) error {
 	return nil
 }
 
-// bookingMailer sends the itinerary mail through the mail package: stored
-// in the outbox first, delivered at once when SMTP is configured. The
-// delivery worker of the mail feature retries what stays pending (the
-// outbox is shared in the database), so no worker is started here.
+// bookingMailer sends the itinerary mail through the shared mailer: stored
+// in the outbox first, delivered at once when SMTP is configured, retried
+// by the mail feature's delivery worker.
 func (a *App) bookingMailer(cfg Config) (booking.Mailer, error) {
 	tpl, err := mail.NewTemplates(a.Catalog)
 	if err != nil {
 		return nil, err
 	}
-	var transport mail.Transport
-	from := mail.DefaultFrom
-	if cfg.SMTPURL != "" {
-		t, f, err := mail.ParseSMTPURL(cfg.SMTPURL)
-		if err != nil {
-			return nil, err
-		}
-		transport, from = t, f
+	m, err := a.Mailer(cfg)
+	if err != nil {
+		return nil, err
 	}
-	return &itineraryMailer{cat: a.Catalog, tpl: tpl, mailer: mail.New(store.NewMailOutbox(a.DB), transport, from, a.DB.Now, a.Logger)}, nil
+	return &itineraryMailer{cat: a.Catalog, tpl: tpl, mailer: m}, nil
 }
 
 // itineraryMailer adapts the mail package to booking.Mailer.
