@@ -125,7 +125,12 @@ test("screenshots of account and passengers at 375 px and 1280 px", async () => 
     await page.goto(`${env.server.url}/passengers?lang=en`);
     await page.getByRole("heading", { name: "Saved passengers" }).waitFor();
     await screenshot(page, `passengers-${name}`);
-    await page.goto(`${env.server.url}/reset-password?lang=jp`);
     await context.close();
+    // The anonymous reset page, in Japanese.
+    const anon = await newPage(viewport);
+    await anon.page.goto(`${env.server.url}/reset-password?lang=jp`);
+    await anon.page.getByRole("heading", { level: 1 }).waitFor();
+    await screenshot(anon.page, `reset-request-${name}-jp`);
+    await anon.context.close();
   }
 });

@@ -87,6 +87,9 @@ test("a 403 on a data call opens the timeout modal, which leads to /login with t
 test("screenshots of login and home at 375 px and 1280 px", async () => {
   for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     const { context, page } = await newPage(viewport);
+    await page.goto(`${env.server.url}/login?sso=failed&lang=en`);
+    await page.getByRole("alert").filter({ hasText: "Please log in again due to an error." }).waitFor();
+    await screenshot(page, `login-sso-failed-${name}`);
     await page.goto(`${env.server.url}/login?lang=en`);
     await page.getByRole("heading", { level: 1 }).waitFor();
     await screenshot(page, `login-${name}`);
