@@ -61,6 +61,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return mailCmd(ctx, rest, stdout, stderr, logger)
 	case "seed-bench":
 		return seedBench(ctx, rest, stdout, stderr, logger)
+	// -- gateway --
+
+	// -- points --
+
+	// -- lottery --
+
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -111,7 +111,7 @@ func (a *App) Server(ctx context.Context, cfg Config) (http.Handler, *Features, 
 	h := httpapi.New(httpapi.Deps{
 		Logger: a.Logger, Catalog: a.Catalog, Auth: a.Auth, Platform: a.Platform, Countries: a.Countries,
 		Revision: cfg.Revision, CSRFSecret: csrfSecret, WebApp: webapp.FS(), SecureCookies: cfg.SecureCookies,
-		Now: a.DB.Now, Features: feats.Mounts, AnonymousPaths: feats.Anonymous,
+		Now: a.DB.Now, Features: feats.Mounts, AnonymousPaths: feats.Anonymous, RootMounts: feats.RootMounts,
 	})
 	return h, feats, nil
 }

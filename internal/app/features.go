@@ -10,8 +10,10 @@ import (
 // Features are the API mounts, anonymous paths, background jobs and
 // closers of the feature packages, wired in wireAccount and wireBookings.
 type Features struct {
-	Mounts     []func(*httpapi.Server, *http.ServeMux)
-	Anonymous  []string
+	Mounts    []func(*httpapi.Server, *http.ServeMux)
+	Anonymous []string
+	// RootMounts are handlers outside /api (gateway, webhooks).
+	RootMounts []func(*http.ServeMux)
 	Background []func(context.Context)
 	Closers    []func() error
 }
@@ -32,5 +34,15 @@ func (a *App) wireFeatures(ctx context.Context, cfg Config) (*Features, error) {
 	if err := a.wireBookings(ctx, cfg, f); err != nil {
 		return nil, err
 	}
+	// Payments (saved cards, the payment engine, the sandbox gateway) come
+	// before the products that register with the engine.
+	// -- wirePayments --
+
+	// -- wirePoints --
+
+	// -- wirePasses --
+
+	// -- wireSecurity --
+
 	return f, nil
 }

@@ -54,9 +54,20 @@ func Load(ctx context.Context, db *store.DB, hasher *auth.Hasher) error {
 				return fmt.Errorf("demo: insert member %s: %w", m.email, err)
 			}
 		}
-		if err := seedAccount(ctx, tx, now); err != nil {
-			return err
+		// One seeder per feature, each on its own line.
+		seeders := []func(context.Context, *sql.Tx, time.Time) error{
+			seedAccount,
+			seedBookings,
+			// -- seedPayments --
+			// -- seedPoints --
+			// -- seedPasses --
+			// -- seedSecurity --
 		}
-		return seedBookings(ctx, tx, now)
+		for _, seed := range seeders {
+			if err := seed(ctx, tx, now); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }

@@ -44,6 +44,10 @@ type Deps struct {
 	// AnonymousPaths are extra API paths callable without a session
 	// ("METHOD /path"), registered by features (password reset).
 	AnonymousPaths []string
+	// RootMounts mount handlers outside /api, without the session and CSRF
+	// chain (the sandbox payment gateway at /gateway/, signed webhooks).
+	// They still get the request log, headers and recovery.
+	RootMounts []func(root *http.ServeMux)
 }
 
 // Server holds the dependencies of the handlers.
@@ -86,6 +90,9 @@ func New(d Deps) http.Handler {
 	root.Handle("/api/", apiHandler)
 	root.Handle("/api_ext/", apiHandler)
 	root.Handle("/", s.webApp())
+	for _, mount := range d.RootMounts {
+		mount(root)
+	}
 
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -42,7 +42,13 @@ export const routes: AppRoute[] = [
   // bookings
   { path: '/bookings', element: <BookingsPage />, access: 'member' },
 
-  // points, payment settings
-  { path: '/points', element: <ComingSoonPage feature="points" />, access: 'member' },
+  // payment settings (saved cards), payment pages
   { path: '/payment-methods', element: <ComingSoonPage feature="paymentMethods" />, access: 'member' },
+
+  // points
+  { path: '/points', element: <ComingSoonPage feature="points" />, access: 'member' },
+
+  // unlimited pass, coupon pass
+
+  // security centre, your data
 ]

@@ -1,0 +1,66 @@
+// Package payment is the payment engine shared by every product (points,
+// the unlimited pass, the coupon pass): one payment process per purchase,
+// kept as a state machine in the database, talking to a payment service
+// provider through the Gateway interface. docs/payments.md has the contract.
+package payment
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"time"
+)
+
+// Order is what a product asks the member to pay for, as priced by Quote.
+type Order struct {
+	// Amount in the currency's minor unit (SGD has two decimals, the others none).
+	Amount int64
+	// Currency is one of JPY KRW CNY TWD HKD THB SGD.
+	Currency string
+	// Description is shown on the payment pages and sent to the gateway
+	// (in the member's language).
+	Description string
+	// Details are the product's purchase fields, normalised; the engine
+	// stores them with the process and hands them back to Grant.
+	Details json.RawMessage
+}
+
+// Grant is a settled process handed to its product.
+type Grant struct {
+	ProcessID string
+	MemberID  string
+	Lang      string
+	Order     Order
+	SettledAt time.Time
+}
+
+// Granted is what a product created for a settled process.
+type Granted struct {
+	// Goods are shown in every status answer of the process (JSON object).
+	Goods json.RawMessage
+	// Secret is shown once, in the first status answer its owner reads after
+	// settlement (a voucher's pin), then erased by the engine.
+	Secret json.RawMessage
+}
+
+// Product is one kind of goods bought through the engine. The engine calls
+// Quote at validate and at buy, and Grant exactly once per process, inside
+// the transaction that records settlement, so goods and settlement commit
+// together or not at all.
+type Product interface {
+	// Type is the product's API name: "peachpoints", "gogo_pass" or "coupon_ticket".
+	Type() string
+	// Quote checks the product fields of a purchase body (the whole JSON
+	// body; payment fields are the engine's) and prices them. Field problems
+	// are an *apperr.Error from apperr.FromFields (400).
+	Quote(ctx context.Context, memberID, lang string, body json.RawMessage) (Order, error)
+	// Grant creates the goods in tx. It must not commit or roll back tx.
+	Grant(ctx context.Context, tx *sql.Tx, g Grant) (Granted, error)
+}
+
+// Notifier is implemented by products that mail the member after a grant
+// (the issued voucher, the pass). The engine calls it after the settlement
+// transaction commits; a failure is logged, never undoes the grant.
+type Notifier interface {
+	Notify(ctx context.Context, g Grant, granted Granted) error
+}
