@@ -22,7 +22,7 @@ var revision = "dev"
 const usage = `usage: members <command> [flags]
 
 commands:
-  serve       run the server (--addr, --db, --demo, --smtp)
+  serve       run the server (--addr, --db, --demo, --smtp, --trusted-proxies, --secure-cookies; serve -h)
   migrate     apply database migrations and exit (--db)
   admin       operator settings: admin help
   mail        the mail outbox: mail list | mail show ID

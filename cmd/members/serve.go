@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"members/internal/app"
+	"members/internal/httpapi"
 )
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger *slog.Logger) error {
@@ -24,10 +25,26 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	fs.StringVar(&cfg.PublicURL, "public-url", envOr("MEMBERS_PUBLIC_URL", app.DefaultPublicURL), "public base URL of this site, for links in mails (env MEMBERS_PUBLIC_URL)")
 	fs.StringVar(&cfg.BookingSiteURL, "booking-site-url", envOr("MEMBERS_BOOKING_SITE_URL", "https://booking.example.com"), "base URL of the booking site (env MEMBERS_BOOKING_SITE_URL)")
 	fs.BoolVar(&cfg.SecureCookies, "secure-cookies", envOr("MEMBERS_SECURE_COOKIES", "") == "1", "mark cookies Secure behind a TLS proxy (env MEMBERS_SECURE_COOKIES=1)")
+	trusted := fs.String("trusted-proxies", envOr("MEMBERS_TRUSTED_PROXIES", ""), "CIDR,… of reverse proxies whose X-Forwarded-For / Forwarded name the client (env MEMBERS_TRUSTED_PROXIES)")
+	withTestClock := fs.Bool("test-clock", false, "browser tests only: POST /_test/clock {\"advanceSeconds\": N} moves the server's clock (loopback --addr only)")
 	if err := parse(fs, args, stderr); err != nil {
 		return err
 	}
-	a, err := app.Open(ctx, app.Options{DSN: *dsn, Logger: logger})
+	proxies, err := httpapi.ParseTrustedProxies(*trusted)
+	if err != nil {
+		return fmt.Errorf("--trusted-proxies: %w", err)
+	}
+	cfg.TrustedProxies = proxies
+	opts := app.Options{DSN: *dsn, Logger: logger}
+	var clock *testClock
+	if *withTestClock {
+		if err := loopbackOnly(*addr); err != nil {
+			return err
+		}
+		clock = &testClock{}
+		opts.Now = clock.Now
+	}
+	a, err := app.Open(ctx, opts)
 	if err != nil {
 		return err
 	}
@@ -37,6 +54,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 		return err
 	}
 	defer feats.Close()
+	if clock != nil {
+		handler = clock.wrap(handler)
+	}
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,6 +23,27 @@ type Env struct {
 	Server *httptest.Server
 	Clock  *Clock
 	Engine store.Engine
+	// Log holds every line the server logged (JSON, as in production).
+	Log *LogBuffer
+}
+
+// LogBuffer collects log output; safe for concurrent writers.
+type LogBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *LogBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns everything logged so far.
+func (b *LogBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // Start is the fake clock's start: a Japan-time afternoon.
@@ -33,8 +55,9 @@ func New(t testing.TB, engine store.Engine, cfg ...func(*app.Config)) *Env {
 	t.Helper()
 	ctx := context.Background()
 	clock := NewClock(Start)
+	logs := &LogBuffer{}
 	a, err := app.Open(ctx, app.Options{
-		DSN: DSN(t, engine), Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: clock.Now,
+		DSN: DSN(t, engine), Logger: slog.New(slog.NewJSONHandler(logs, nil)), Now: clock.Now,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +76,7 @@ func New(t testing.TB, engine store.Engine, cfg ...func(*app.Config)) *Env {
 		feats.Close()
 		a.Close()
 	})
-	return &Env{App: a, Server: srv, Clock: clock, Engine: engine}
+	return &Env{App: a, Server: srv, Clock: clock, Engine: engine, Log: logs}
 }
 
 // Client is a browser-like client: cookie jar, X-Lang, CSRF token fetched

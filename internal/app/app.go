@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"members/internal/auth"
@@ -40,6 +41,9 @@ type Config struct {
 	PublicURL      string
 	BookingSiteURL string
 	SecureCookies  bool
+	// TrustedProxies name the reverse proxies whose forwarding headers
+	// give the client address (--trusted-proxies).
+	TrustedProxies []netip.Prefix
 }
 
 // App holds the migrated database and the core services.
@@ -111,7 +115,8 @@ func (a *App) Server(ctx context.Context, cfg Config) (http.Handler, *Features, 
 	h := httpapi.New(httpapi.Deps{
 		Logger: a.Logger, Catalog: a.Catalog, Auth: a.Auth, Platform: a.Platform, Countries: a.Countries,
 		Revision: cfg.Revision, CSRFSecret: csrfSecret, WebApp: webapp.FS(), SecureCookies: cfg.SecureCookies,
-		Now: a.DB.Now, Features: feats.Mounts, AnonymousPaths: feats.Anonymous, RootMounts: feats.RootMounts,
+		TrustedProxies: cfg.TrustedProxies,
+		Now:            a.DB.Now, Features: feats.Mounts, AnonymousPaths: feats.Anonymous, RootMounts: feats.RootMounts,
 	})
 	return h, feats, nil
 }

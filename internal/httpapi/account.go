@@ -145,7 +145,7 @@ func (h *accountHandlers) RequestPasswordReset(w http.ResponseWriter, r *http.Re
 	if !h.DecodeJSON(w, r, &in) {
 		return
 	}
-	if err := h.svc.RequestReset(r.Context(), in.Email, clientAddr(r), Lang(r)); err != nil {
+	if err := h.svc.RequestReset(r.Context(), in.Email, h.clientAddr(r), Lang(r)); err != nil {
 		h.WriteError(w, r, err)
 		return
 	}

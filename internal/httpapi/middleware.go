@@ -73,7 +73,8 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // withRequestLog gives each request an id and logs one line when it ends.
-// Bodies and query strings are never logged (they can hold personal data).
+// Bodies and query strings are never logged (they can hold personal data),
+// and the path is redacted (a reset link carries its token in the path).
 func (s *Server) withRequestLog(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b := make([]byte, 8)
@@ -86,7 +87,7 @@ func (s *Server) withRequestLog(next http.Handler) http.Handler {
 		start := time.Now()
 		next.ServeHTTP(sw, r.WithContext(ctx))
 		s.Logger.LogAttrs(ctx, slog.LevelInfo, "request",
-			slog.String("request_id", id), slog.String("method", r.Method), slog.String("path", r.URL.Path),
+			slog.String("request_id", id), slog.String("method", r.Method), slog.String("path", redactPath(r.URL.Path)),
 			slog.Int("status", sw.status), slog.Int("bytes", sw.bytes),
 			slog.Duration("duration", time.Since(start)), slog.String("session_log_id", *logID))
 	})
@@ -130,18 +131,17 @@ func safeMethod(m string) bool {
 }
 
 // withCSRF refuses every non-GET call whose X-Csrf-Token is not the token
-// of the caller's session cookie (or pre-login cookie).
+// of the caller's live session (or of the pre-login cookie). A session
+// cookie that names no live session counts as absent: the token is then
+// the pre-login one, the same that GET /api/csrf_token hands out.
 func (s *Server) withCSRF(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if safeMethod(r.Method) {
 			next.ServeHTTP(w, r)
 			return
 		}
-		bound := cookieValue(r, SessionCookie)
-		if bound == "" {
-			bound = cookieValue(r, AnonCookie)
-		}
 		got := r.Header.Get("X-Csrf-Token")
+		bound := s.csrfBinding(r)
 		if bound == "" || got == "" || subtle.ConstantTimeCompare([]byte(got), []byte(s.csrfToken(bound))) != 1 {
 			s.writeMessage(w, r, http.StatusForbidden, "error.csrf")
 			return
@@ -150,12 +150,23 @@ func (s *Server) withCSRF(next http.Handler) http.Handler {
 	})
 }
 
+// csrfBinding is the cookie value the CSRF token of r is bound to: the live
+// session's cookie, else the pre-login cookie ("" when neither).
+func (s *Server) csrfBinding(r *http.Request) string {
+	if _, ok := SessionFrom(r.Context()); ok {
+		return s.cookie(r, SessionCookie)
+	}
+	return s.cookie(r, AnonCookie)
+}
+
 // withSession loads the caller's session. Calls other than the anonymous
-// ones get 403 without a live session.
+// ones get 403 without a live session. A session cookie that names no live
+// session (expired, logged out, ended by a password change or reset) is
+// cleared in the browser and treated as absent from here on.
 func (s *Server) withSession(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
-		if token := cookieValue(r, SessionCookie); token != "" {
+		if token := s.cookie(r, SessionCookie); token != "" {
 			sess, err := s.Auth.Authenticate(ctx, token)
 			switch {
 			case err == nil:
@@ -164,7 +175,9 @@ func (s *Server) withSession(next http.Handler) http.Handler {
 					*p = sess.LogID
 				}
 				r = r.WithContext(ctx)
-			case apperr.CodeOf(err) != apperr.Forbidden:
+			case apperr.CodeOf(err) == apperr.Forbidden:
+				s.setCookie(w, r, SessionCookie, "", -1)
+			default:
 				s.writeError(w, r, err)
 				return
 			}
@@ -177,8 +190,10 @@ func (s *Server) withSession(next http.Handler) http.Handler {
 	})
 }
 
-func cookieValue(r *http.Request, name string) string {
-	c, err := r.Cookie(name)
+// cookie returns the value of the cookie name (under its prefixed name when
+// cookies are secure), "" when absent.
+func (s *Server) cookie(r *http.Request, name string) string {
+	c, err := r.Cookie(s.cookieName(r, name))
 	if err != nil {
 		return ""
 	}

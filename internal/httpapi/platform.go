@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"strings"
 
 	"members/internal/api/platformapi"
 	"members/internal/auth"
@@ -28,19 +29,21 @@ func (h *platformHandlers) Login(w http.ResponseWriter, r *http.Request) {
 	if !h.DecodeJSON(w, r, &body) {
 		return
 	}
+	// The credentials are checked first: a failed or malformed login
+	// leaves the current session as it was.
+	token, _, err := h.Auth.Login(r.Context(), auth.LoginInput{
+		Email: body.Email, Password: body.Password, ClientAddr: h.clientAddr(r), UserAgent: r.UserAgent(),
+	})
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
 	if old, ok := SessionFrom(r.Context()); ok {
 		// A new login replaces the current session: never reuse its id.
 		if err := h.Auth.Logout(r.Context(), old); err != nil {
 			h.writeError(w, r, err)
 			return
 		}
-	}
-	token, _, err := h.Auth.Login(r.Context(), auth.LoginInput{
-		Email: body.Email, Password: body.Password, ClientAddr: clientAddr(r), UserAgent: r.UserAgent(),
-	})
-	if err != nil {
-		h.writeError(w, r, err)
-		return
 	}
 	h.setCookie(w, r, SessionCookie, token, int(auth.AbsoluteLifetime.Seconds()))
 	h.setCookie(w, r, AnonCookie, "", -1)
@@ -78,7 +81,7 @@ func (h *platformHandlers) GetSessionInfo(w http.ResponseWriter, r *http.Request
 // ensureAnonCookie returns the visitor's pre-login cookie, setting one
 // when missing: the CSRF token of the login form is bound to it.
 func (h *platformHandlers) ensureAnonCookie(w http.ResponseWriter, r *http.Request) string {
-	if v := cookieValue(r, AnonCookie); len(v) >= 32 {
+	if v := h.cookie(r, AnonCookie); len(v) >= 32 {
 		return v
 	}
 	v, err := auth.RandomToken()
@@ -90,7 +93,7 @@ func (h *platformHandlers) ensureAnonCookie(w http.ResponseWriter, r *http.Reque
 }
 
 func (h *platformHandlers) GetCsrfToken(w http.ResponseWriter, r *http.Request) {
-	bound := cookieValue(r, SessionCookie)
+	bound := h.csrfBinding(r)
 	if _, ok := SessionFrom(r.Context()); !ok {
 		bound = h.ensureAnonCookie(w, r)
 	}
@@ -152,12 +155,13 @@ func (h *platformHandlers) NotifyException(w http.ResponseWriter, r *http.Reques
 	if !h.DecodeJSON(w, r, &body) {
 		return
 	}
-	rep := platform.ExceptionReport{Name: body.Name, Message: body.Message, ClientAddr: clientAddr(r)}
+	rep := platform.ExceptionReport{Name: body.Name, Message: body.Message, ClientAddr: h.clientAddr(r)}
 	if body.Stack != nil {
 		rep.Stack = *body.Stack
 	}
 	if body.Path != nil {
-		rep.Path = *body.Path
+		p, _, _ := strings.Cut(*body.Path, "?")
+		rep.Path = redactPath(p)
 	}
 	if err := h.Platform.Report(r.Context(), rep); err != nil {
 		h.writeError(w, r, err)

@@ -374,10 +374,16 @@ func TestCookieFlags(t *testing.T) {
 				}
 				return resp
 			}
+			// Secure cookies carry the __Host- prefix: only this host, Path=/,
+			// no Domain, so a sibling subdomain cannot plant or shadow them.
+			prefix := ""
+			if secure {
+				prefix = "__Host-"
+			}
 			resp := get("/api/csrf_token")
 			var anon *http.Cookie
 			for _, k := range resp.Cookies() {
-				if k.Name == "members_anon" {
+				if k.Name == prefix+"members_anon" {
 					anon = k
 				}
 			}
@@ -405,7 +411,7 @@ func TestCookieFlags(t *testing.T) {
 			}
 			var sess *http.Cookie
 			for _, k := range resp.Cookies() {
-				if k.Name == "members_session" {
+				if k.Name == prefix+"members_session" {
 					sess = k
 				}
 			}

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -37,7 +38,10 @@ type Deps struct {
 	WebApp fs.FS
 	// SecureCookies forces the Secure flag (behind a TLS-terminating proxy).
 	SecureCookies bool
-	Now           func() time.Time
+	// TrustedProxies are the peers whose X-Forwarded-For / Forwarded
+	// headers name the client (empty: the TCP peer is the client).
+	TrustedProxies []netip.Prefix
+	Now            func() time.Time
 	// Features mount the API of feature packages on the mux (account,
 	// bookings…), each with the shared helpers of Server.
 	Features []func(s *Server, mux *http.ServeMux)
@@ -141,19 +145,53 @@ func (s *Server) secure(r *http.Request) bool {
 	return s.SecureCookies || r.TLS != nil
 }
 
-func (s *Server) setCookie(w http.ResponseWriter, r *http.Request, name, value string, maxAge int) {
-	http.SetCookie(w, &http.Cookie{
-		Name: name, Value: value, Path: "/", MaxAge: maxAge,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(r),
-	})
+// cookieName is the name of a cookie on the wire: with the __Host- prefix
+// when cookies are Secure, so the browser accepts it only from this host,
+// with Path=/ and no Domain (a sibling subdomain cannot plant or shadow it).
+func (s *Server) cookieName(r *http.Request, name string) string {
+	if s.secure(r) {
+		return "__Host-" + name
+	}
+	return name
 }
 
-// clientAddr is the caller's address (the TCP peer; put a proxy's
-// forwarding in front only together with a trusted-proxy setting).
-func clientAddr(r *http.Request) string {
-	addr := r.RemoteAddr
-	if i := strings.LastIndexByte(addr, ':'); i > 0 {
-		addr = addr[:i]
+// setCookie sets (or with maxAge < 0 clears) one of the server's cookies.
+// An earlier Set-Cookie of the same cookie in this response is replaced,
+// so clearing a dead session and opening a new one send one header.
+func (s *Server) setCookie(w http.ResponseWriter, r *http.Request, name, value string, maxAge int) {
+	c := &http.Cookie{
+		Name: s.cookieName(r, name), Value: value, Path: "/", MaxAge: maxAge,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(r),
 	}
-	return strings.Trim(addr, "[]")
+	h := w.Header()
+	kept := h.Values("Set-Cookie")[:0:0]
+	for _, v := range h.Values("Set-Cookie") {
+		if !strings.HasPrefix(v, c.Name+"=") {
+			kept = append(kept, v)
+		}
+	}
+	h.Del("Set-Cookie")
+	for _, v := range kept {
+		h.Add("Set-Cookie", v)
+	}
+	http.SetCookie(w, c)
+}
+
+// clientAddr is the caller's address: the TCP peer, or, when the peer is a
+// trusted proxy (Deps.TrustedProxies), the nearest address in
+// X-Forwarded-For (else Forwarded) that is not itself a trusted proxy.
+// Headers from any other peer are ignored: a client cannot choose the
+// address its throttles count against.
+func (s *Server) clientAddr(r *http.Request) string {
+	peer := peerAddr(r.RemoteAddr)
+	if !s.trusted(peer) {
+		return peer.String()
+	}
+	hops := forwardedFor(r.Header)
+	for i := len(hops) - 1; i >= 0; i-- {
+		if !s.trusted(hops[i]) {
+			return hops[i].String()
+		}
+	}
+	return peer.String()
 }

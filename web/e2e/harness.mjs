@@ -97,7 +97,7 @@ export async function login(page, baseURL, user = DEMO, lang = "en") {
  * Registers the suite's server and browser (started before the tests of the
  * file, stopped after) and returns them with a page factory.
  */
-export function e2eSuite(hooks) {
+export function e2eSuite(hooks, { serverArgs = [] } = {}) {
   const env = {
     server: undefined,
     browser: undefined,
@@ -108,7 +108,7 @@ export function e2eSuite(hooks) {
     },
   };
   hooks.before(async () => {
-    env.server = await startServer();
+    env.server = await startServer(serverArgs);
     env.browser = await launchBrowser();
   });
   hooks.after(async () => {
@@ -116,4 +116,17 @@ export function e2eSuite(hooks) {
     await env.server?.stop();
   });
   return env;
+}
+
+/**
+ * Moves the clock of a server started with --test-clock forward (the
+ * session idle limit, link lifetimes) without waiting.
+ */
+export async function advanceServerClock(server, seconds) {
+  const res = await fetch(`${server.url}/_test/clock`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ advanceSeconds: seconds }),
+  });
+  if (!res.ok) throw new Error(`advance clock: ${res.status} ${await res.text()}`);
 }
