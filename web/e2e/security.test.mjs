@@ -9,7 +9,7 @@ const env = e2eSuite({ before, after }, { serverArgs: ["--test-clock"] });
 const IDLE_LIMIT_SECONDS = 30 * 60;
 
 test("a page load after the idle limit goes to /login with the redirect; login returns to the page", async () => {
-  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+  for (const viewport of Object.values(VIEWPORTS)) {
     const { context, page } = await env.newPage(viewport);
     await login(page, env.server.url);
     await page.goto(`${env.server.url}/bookings?lang=en`);
