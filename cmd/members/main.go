@@ -22,11 +22,14 @@ var revision = "dev"
 const usage = `usage: members <command> [flags]
 
 commands:
-  serve       run the server (--addr, --db, --demo, --smtp, --trusted-proxies, --secure-cookies; serve -h)
+  serve       run the server (--addr, --db, --demo, --smtp, --trusted-proxies, --secure-cookies,
+              --gateway-url; serve -h)
   migrate     apply database migrations and exit (--db)
   admin       operator settings: admin help
   mail        the mail outbox: mail list | mail show ID
   seed-bench  fill a database for benchmarks: seed-bench --reservations N
+  gateway     the sandbox payment gateway alone (--addr, --db, --webhook-url),
+              or its operator: gateway list | settle ID | fail ID
 `
 
 func main() {
@@ -61,6 +64,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return mailCmd(ctx, rest, stdout, stderr, logger)
 	case "seed-bench":
 		return seedBench(ctx, rest, stdout, stderr, logger)
+	case "gateway":
+		return gatewayCmd(ctx, rest, stdout, stderr, logger)
 	// -- gateway --
 
 	// -- points --

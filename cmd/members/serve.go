@@ -27,6 +27,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	fs.BoolVar(&cfg.SecureCookies, "secure-cookies", envOr("MEMBERS_SECURE_COOKIES", "") == "1", "mark cookies Secure behind a TLS proxy (env MEMBERS_SECURE_COOKIES=1)")
 	trusted := fs.String("trusted-proxies", envOr("MEMBERS_TRUSTED_PROXIES", ""), "CIDR,… of reverse proxies whose X-Forwarded-For / Forwarded name the client (env MEMBERS_TRUSTED_PROXIES)")
 	withTestClock := fs.Bool("test-clock", false, "browser tests only: POST /_test/clock {\"advanceSeconds\": N} moves the server's clock (loopback --addr only)")
+	gatewayFlags(fs, &cfg)
 	if err := parse(fs, args, stderr); err != nil {
 		return err
 	}
@@ -49,6 +50,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 		return err
 	}
 	defer a.Close()
+	// Listen first: the in-process gateway is called at the server's own
+	// address.
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", *addr, err)
+	}
+	defer ln.Close()
+	cfg.ServerURL = selfURL(ln.Addr())
 	handler, feats, err := a.Server(ctx, cfg)
 	if err != nil {
 		return err
@@ -56,11 +65,6 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	defer feats.Close()
 	if clock != nil {
 		handler = clock.wrap(handler)
-	}
-
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", *addr, err)
 	}
 	srv := &http.Server{
 		Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second,

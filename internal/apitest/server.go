@@ -62,15 +62,21 @@ func New(t testing.TB, engine store.Engine, cfg ...func(*app.Config)) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := app.Config{Revision: "test-rev", Demo: true, BookingSiteURL: "https://booking.example.com"}
+	// The listener comes first: the in-process gateway is called at the
+	// server's own address.
+	srv := httptest.NewUnstartedServer(nil)
+	c := app.Config{Revision: "test-rev", Demo: true, BookingSiteURL: "https://booking.example.com",
+		ServerURL: "http://" + srv.Listener.Addr().String()}
 	for _, f := range cfg {
 		f(&c)
 	}
 	h, feats, err := a.Server(ctx, c)
 	if err != nil {
+		srv.Close()
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(h)
+	srv.Config.Handler = h
+	srv.Start()
 	t.Cleanup(func() {
 		srv.Close()
 		feats.Close()

@@ -44,6 +44,23 @@ type Config struct {
 	// TrustedProxies name the reverse proxies whose forwarding headers
 	// give the client address (--trusted-proxies).
 	TrustedProxies []netip.Prefix
+	// ServerURL is where this server reaches itself (http://127.0.0.1:PORT),
+	// set by serve from its listen address: the in-process sandbox gateway
+	// is called and sends its webhooks there. Empty: DefaultServerURL.
+	ServerURL string
+	// GatewayURL is an outside payment gateway's base URL (…/gateway);
+	// empty mounts the sandbox gateway at /gateway/ (see wireGateway).
+	GatewayURL string
+	// GatewayKey and GatewayWebhookSecret are the merchant's secret key and
+	// webhook secret at the gateway; for the in-process sandbox they replace
+	// the generated ones when set.
+	GatewayKey           string
+	GatewayWebhookSecret string
+	// GatewaySlow is how long the sandbox holds back card 0119's authorise
+	// answer, GatewayExpireAfter how long an unpaid customer step lives
+	// (zero: 30 s and 30 min).
+	GatewaySlow        time.Duration
+	GatewayExpireAfter time.Duration
 }
 
 // App holds the migrated database and the core services.
@@ -58,7 +75,9 @@ type App struct {
 	Platform  *platform.Service
 	// MailTemplates render the product's mails (set by wireAccount).
 	MailTemplates *mail.Templates
-	mailer        *mail.Mailer
+	// Gateway is how to reach the payment gateway (set by wireGateway).
+	Gateway GatewayConn
+	mailer  *mail.Mailer
 }
 
 // Open connects, migrates and builds the core services.

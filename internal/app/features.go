@@ -36,6 +36,9 @@ func (a *App) wireFeatures(ctx context.Context, cfg Config) (*Features, error) {
 	}
 	// Payments (saved cards, the payment engine, the sandbox gateway) come
 	// before the products that register with the engine.
+	if err := a.wireGateway(ctx, cfg, f); err != nil {
+		return nil, err
+	}
 	// -- wirePayments --
 
 	// -- wirePoints --

@@ -1,0 +1,58 @@
+package app
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"members/internal/gateway"
+)
+
+// GatewayConn is how the members server reaches its payment gateway:
+// the gateway's base URL (…/gateway, server calls go to URL+"/v1/…"), the
+// secret key for Authorization: Bearer, and the secret that signs its
+// webhooks. wireGateway sets it before the payment engine is wired.
+type GatewayConn struct {
+	URL           string
+	Key           string
+	WebhookSecret string
+	// Sandbox is the in-process sandbox gateway when cfg.GatewayURL is
+	// empty (nil when an outside gateway is configured).
+	Sandbox *gateway.Gateway
+}
+
+// DefaultServerURL is where the server reaches itself when cfg.ServerURL
+// is not set.
+const DefaultServerURL = "http://127.0.0.1:8080"
+
+// WebhookPath is where the members server receives the gateway's webhooks.
+const WebhookPath = "/webhooks/gateway"
+
+// wireGateway mounts the sandbox gateway at /gateway/ when no outside
+// gateway is configured (cfg.GatewayURL empty): its own tables in the same
+// database, its keys generated once and kept there, its webhooks sent to
+// this server's /webhooks/gateway, its background work (webhook delivery,
+// expiry) as a Background job. It fills a.Gateway either way.
+func (a *App) wireGateway(ctx context.Context, cfg Config, f *Features) error {
+	if cfg.GatewayURL != "" {
+		a.Gateway = GatewayConn{URL: strings.TrimRight(cfg.GatewayURL, "/"), Key: cfg.GatewayKey, WebhookSecret: cfg.GatewayWebhookSecret}
+		return nil
+	}
+	self := strings.TrimRight(cfg.ServerURL, "/")
+	if self == "" {
+		self = DefaultServerURL
+	}
+	g, err := gateway.New(ctx, gateway.Options{
+		DB: a.DB.DB, Dialect: string(a.DB.Engine), Now: a.DB.Now, Logger: a.Logger,
+		WebhookURL: self + WebhookPath, SecretKey: cfg.GatewayKey, WebhookSecret: cfg.GatewayWebhookSecret,
+		SlowAuthorize: cfg.GatewaySlow, ExpireAfter: cfg.GatewayExpireAfter,
+	})
+	if err != nil {
+		return err
+	}
+	keys := g.Keys()
+	a.Gateway = GatewayConn{URL: self + g.BasePath(), Key: keys.SecretKey, WebhookSecret: keys.WebhookSecret, Sandbox: g}
+	f.RootMounts = append(f.RootMounts, func(mux *http.ServeMux) { mux.Handle(g.BasePath()+"/", g.Handler()) })
+	f.Background = append(f.Background, g.Run)
+	return nil
+}

@@ -1,0 +1,201 @@
+// Package gateway is the sandbox payment gateway: a payment service
+// provider of its own that ships with the product so that every payment
+// path runs for real on one machine. The members server speaks to it only
+// over HTTP (docs/payments.md fixes the wire API), as it would to a real
+// provider. It keeps its own tables (gw_*, with their own goose version
+// table) in whatever database it is given, never the members tables, and
+// never stores a card number or CVV.
+package gateway
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/pressly/goose/v3"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Name is the gateway name carried in tokens ("gateway" field).
+const Name = "ndhk"
+
+// Dialects of the database the gateway runs on.
+const (
+	SQLite   = "sqlite"
+	Postgres = "postgres"
+)
+
+// Options build a Gateway. Zero durations take the defaults.
+type Options struct {
+	DB      *sql.DB
+	Dialect string // SQLite or Postgres
+	Now     func() time.Time
+	Logger  *slog.Logger
+	// BasePath is where the gateway is mounted ("/gateway").
+	BasePath string
+	// PublicURL is the gateway's base URL as browsers reach it
+	// ("https://pay.example.com/gateway"), for the customer pages it
+	// redirects to; empty derives it from each server call's Host.
+	PublicURL string
+	// WebhookURL receives the events; empty keeps them queued.
+	WebhookURL string
+	// SecretKey and WebhookSecret replace the keys generated on first
+	// start (and kept in gw_keys) when set.
+	SecretKey, WebhookSecret string
+	// SlowAuthorize is how long card 0119's authorise answer is held back
+	// (default 30 s, longer than any sensible client timeout).
+	SlowAuthorize time.Duration
+	// ExpireAfter is how long a payment may wait for its customer step
+	// (default 30 minutes).
+	ExpireAfter time.Duration
+	// RetryBase and RetryMax bound the webhook backoff: attempt n waits
+	// RetryBase·2^(n-1), at most RetryMax (defaults 10 s and 1 h).
+	RetryBase, RetryMax time.Duration
+	// Poll is the background work's period (default 1 s).
+	Poll time.Duration
+	// Client sends the webhooks (default: 10 s timeout).
+	Client *http.Client
+}
+
+// Gateway is the sandbox payment service provider.
+type Gateway struct {
+	db      *sql.DB
+	dialect string
+	now     func() time.Time
+	log     *slog.Logger
+	opt     Options
+	keys    Keys
+	worker  string
+}
+
+// Keys are the merchant's credentials at the gateway.
+type Keys struct {
+	// SecretKey authenticates server calls (Authorization: Bearer).
+	SecretKey string
+	// WebhookSecret signs the webhooks (Gateway-Signature).
+	WebhookSecret string
+}
+
+// New migrates the gateway's tables and loads (or creates) its keys.
+func New(ctx context.Context, o Options) (*Gateway, error) {
+	if o.DB == nil {
+		return nil, errors.New("gateway: no database")
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.BasePath == "" {
+		o.BasePath = "/gateway"
+	}
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&o.SlowAuthorize, 30*time.Second)
+	def(&o.ExpireAfter, 30*time.Minute)
+	def(&o.RetryBase, 10*time.Second)
+	def(&o.RetryMax, time.Hour)
+	def(&o.Poll, time.Second)
+	if o.Client == nil {
+		o.Client = &http.Client{Timeout: 10 * time.Second}
+	}
+	g := &Gateway{db: o.DB, dialect: o.Dialect, now: o.Now, log: o.Logger, opt: o, worker: "w_" + randomHex(8)}
+	if err := g.migrate(ctx); err != nil {
+		return nil, err
+	}
+	var err error
+	if g.keys.SecretKey, err = g.key(ctx, "secret_key", "sk_test_", o.SecretKey); err != nil {
+		return nil, err
+	}
+	if g.keys.WebhookSecret, err = g.key(ctx, "webhook_secret", "whsec_", o.WebhookSecret); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// Keys returns the merchant's credentials: the members server uses them
+// when the gateway runs in the same process.
+func (g *Gateway) Keys() Keys { return g.keys }
+
+// BasePath is where the gateway's handler expects to be mounted.
+func (g *Gateway) BasePath() string { return g.opt.BasePath }
+
+func (g *Gateway) migrate(ctx context.Context) error {
+	dialect := goose.DialectSQLite3
+	if g.dialect == Postgres {
+		dialect = goose.DialectPostgres
+	}
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return fmt.Errorf("gateway migrate: %w", err)
+	}
+	p, err := goose.NewProvider(dialect, g.db, sub, goose.WithTableName("gateway_goose_version"))
+	if err != nil {
+		return fmt.Errorf("gateway migrate: %w", err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("gateway migrate: %w", err)
+	}
+	return nil
+}
+
+// key returns the stored key name, creating it (random, with prefix) on
+// first use; a non-empty want replaces it.
+func (g *Gateway) key(ctx context.Context, name, prefix, want string) (string, error) {
+	if want != "" {
+		if _, err := g.db.ExecContext(ctx, `INSERT INTO gw_keys (name, value) VALUES ($1, $2)
+			ON CONFLICT (name) DO UPDATE SET value = excluded.value`, name, want); err != nil {
+			return "", fmt.Errorf("gateway keys: %w", err)
+		}
+		return want, nil
+	}
+	if _, err := g.db.ExecContext(ctx, `INSERT INTO gw_keys (name, value) VALUES ($1, $2)
+		ON CONFLICT (name) DO NOTHING`, name, prefix+randomHex(24)); err != nil {
+		return "", fmt.Errorf("gateway keys: %w", err)
+	}
+	var v string
+	if err := g.db.QueryRowContext(ctx, `SELECT value FROM gw_keys WHERE name = $1`, name).Scan(&v); err != nil {
+		return "", fmt.Errorf("gateway keys: %w", err)
+	}
+	return v, nil
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(fmt.Sprintf("gateway: random: %v", err)) // the OS source does not fail
+	}
+	return hex.EncodeToString(b)
+}
+
+func (g *Gateway) nowMs() int64 { return g.now().UnixMilli() }
+
+// tx runs fn in a transaction.
+func (g *Gateway) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := g.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("gateway: begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("gateway: commit: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,150 @@
+package gateway_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"members/internal/apitest"
+	"members/internal/gateway"
+	"members/internal/store"
+)
+
+// Every test card of design.md §6 through tokenise → create → authorise
+// (→ capture when authorised).
+func TestTestCards(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		g := newGateway(t, engine)
+		cases := []struct {
+			number, brand, last4, status, failure string
+		}{
+			{"4242424242424242", "visa", "4242", "authorized", ""},
+			{"4242 4242 4242 4242", "visa", "4242", "authorized", ""},
+			{"5555555555554444", "mastercard", "4444", "authorized", ""},
+			{"3530111333300000", "jcb", "0000", "authorized", ""},
+			{"378282246310005", "amex", "0005", "authorized", ""},
+			{"36227206271667", "diners", "1667", "authorized", ""},
+			{"4000000000000002", "visa", "0002", "failed", "card_declined"},
+			{"4000000000009995", "visa", "9995", "failed", "insufficient_funds"},
+			{"4000000000000069", "visa", "0069", "failed", "expired_card"},
+			{"4000000000003220", "visa", "3220", "requires_action", ""},
+		}
+		for _, c := range cases {
+			tok := g.tokenize(c.number)
+			r := g.do("GET", "/v1/tokens/"+tok, nil)
+			var view gateway.Token
+			r.JSON(t, &view)
+			if r.Status != 200 || view.Brand != c.brand || view.Last4 != c.last4 || view.Gateway != "ndhk" || view.ExpirationDate != "30/12" ||
+				view.HolderName != "TARO YAMADA" {
+				t.Fatalf("%s: token view %d %+v", c.number, r.Status, view)
+			}
+			p := g.create("card", tok, 1200)
+			if p.Status != "created" || p.Brand != c.brand || p.Last4 != c.last4 || p.Amount != 1200 || p.Currency != "JPY" {
+				t.Fatalf("%s: created %+v", c.number, p)
+			}
+			p = g.action(p.ID, "authorize", nil, 200)
+			if p.Status != c.status || p.FailureCode != c.failure {
+				t.Fatalf("%s: authorised %s/%s, want %s/%s", c.number, p.Status, p.FailureCode, c.status, c.failure)
+			}
+			switch p.Status {
+			case "authorized":
+				if p.NextAction != nil {
+					t.Errorf("%s: next action %+v", c.number, p.NextAction)
+				}
+				p = g.action(p.ID, "capture", nil, 200)
+				if p.Status != "captured" {
+					t.Fatalf("%s: capture → %s", c.number, p.Status)
+				}
+			case "requires_action":
+				if p.NextAction == nil || p.NextAction.Type != "redirect" || p.NextAction.URL != g.URL+"/challenge/"+p.ID {
+					t.Fatalf("%s: next action %+v", c.number, p.NextAction)
+				}
+				if p.ExpiresAt == nil || !p.ExpiresAt.Equal(apitest.Start.Add(30*time.Minute)) {
+					t.Fatalf("expiresAt %v", p.ExpiresAt)
+				}
+				g.action(p.ID, "capture", nil, 409)
+			case "failed":
+				g.action(p.ID, "capture", nil, 409)
+			}
+			if got := g.get(p.ID); got.Status != p.Status {
+				t.Fatalf("%s: get says %s, want %s", c.number, got.Status, p.Status)
+			}
+		}
+	})
+}
+
+// Card 0119: the authorisation is recorded at once but answered only after
+// the client gave up; a status query shows it.
+func TestSlowAuthorize(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		g := newGateway(t, engine, func(o *gateway.Options) { o.SlowAuthorize = 2 * time.Second })
+		p := g.create("card", g.tokenize("4000000000000119"), 5000)
+		req, _ := http.NewRequest("POST", g.URL+"/v1/payments/"+p.ID+"/authorize", nil)
+		req.Header.Set("Authorization", "Bearer "+g.Key)
+		req.Header.Set("Idempotency-Key", "slow-1")
+		client := &http.Client{Timeout: 300 * time.Millisecond}
+		start := time.Now()
+		_, err := client.Do(req)
+		if err == nil || !strings.Contains(err.Error(), "Timeout") {
+			t.Fatalf("want a client timeout, got %v", err)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Fatalf("timeout took %v", d)
+		}
+		if got := g.get(p.ID); got.Status != "authorized" {
+			t.Fatalf("status query: %s, want authorized", got.Status)
+		}
+		// A retry with the same key answers the recorded result at once and
+		// moves nothing again.
+		start = time.Now()
+		r := g.do("POST", "/v1/payments/"+p.ID+"/authorize", nil, "Idempotency-Key", "slow-1")
+		if r.Status != 200 || r.Header.Get("Idempotent-Replayed") != "true" || time.Since(start) > time.Second {
+			t.Fatalf("retry: %d %s %v", r.Status, r.Body, time.Since(start))
+		}
+		// A patient client gets the answer after the configured delay.
+		p2 := g.create("card", g.tokenize("4000000000000119"), 5000)
+		start = time.Now()
+		got := g.action(p2.ID, "authorize", nil, 200)
+		if got.Status != "authorized" || time.Since(start) < 2*time.Second {
+			t.Fatalf("patient client: %s after %v", got.Status, time.Since(start))
+		}
+	})
+}
+
+func TestServerCallsNeedTheKey(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		g := newGateway(t, engine)
+		tok := g.tokenize("4242424242424242")
+		for _, auth := range []string{"", "Bearer wrong", "Basic " + g.Key, g.Key} {
+			for _, c := range []struct{ method, path string }{
+				{"GET", "/v1/tokens/" + tok}, {"DELETE", "/v1/tokens/" + tok}, {"POST", "/v1/payments"},
+				{"GET", "/v1/payments?reference=x"}, {"GET", "/v1/payments/pay_x"}, {"POST", "/v1/payments/pay_x/authorize"},
+			} {
+				r := g.do(c.method, c.path, map[string]any{}, "Authorization", auth, "Idempotency-Key", "x")
+				if r.Status != 401 {
+					t.Fatalf("%s %s with %q: %d", c.method, c.path, auth, r.Status)
+				}
+			}
+		}
+		if r := g.do("GET", "/v1/tokens/"+tok, nil); r.Status != 200 {
+			t.Fatalf("token still there: %d", r.Status)
+		}
+	})
+}
+
+func TestKeysKeptAcrossRestarts(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		g := newGateway(t, engine)
+		g2 := startOn(t, g.DB, g.Clock)
+		if g.G.Keys() != g2.G.Keys() || !strings.HasPrefix(g.Key, "sk_test_") || !strings.HasPrefix(g.G.Keys().WebhookSecret, "whsec_") {
+			t.Fatalf("keys differ or malformed: %+v %+v", g.G.Keys(), g2.G.Keys())
+		}
+		g3 := startOn(t, g.DB, g.Clock, func(o *gateway.Options) { o.SecretKey = "sk_test_given" })
+		if g3.Key != "sk_test_given" || g3.G.Keys().WebhookSecret != g.G.Keys().WebhookSecret {
+			t.Fatalf("given key: %+v", g3.G.Keys())
+		}
+		_ = context.Background()
+	})
+}

@@ -1,0 +1,328 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Event types.
+const (
+	EventAuthorized = "payment.authorized"
+	EventCaptured   = "payment.captured"
+	EventFailed     = "payment.failed"
+	EventExpired    = "payment.expired"
+	EventRefunded   = "payment.refunded"
+)
+
+// SignatureHeader carries "t=<unix seconds>,v1=<hex HMAC-SHA256 of t.body>".
+const SignatureHeader = "Gateway-Signature"
+
+// eventType is the event a move to status sends ("" for none).
+func eventType(status string) string {
+	switch status {
+	case StatusAuthorized:
+		return EventAuthorized
+	case StatusCaptured:
+		return EventCaptured
+	case StatusFailed:
+		return EventFailed
+	case StatusExpired:
+		return EventExpired
+	case StatusRefunded:
+		return EventRefunded
+	}
+	return ""
+}
+
+// Event is a webhook's body.
+type Event struct {
+	ID      string    `json:"id"`
+	Type    string    `json:"type"`
+	Created int64     `json:"created"` // unix seconds
+	Data    EventData `json:"data"`
+}
+
+// EventData holds the payment as it was when the event happened.
+type EventData struct {
+	Payment *Payment `json:"payment"`
+}
+
+// queueEvent stores an event in the transaction of the change it tells.
+func (g *Gateway) queueEvent(ctx context.Context, tx *sql.Tx, typ string, p *Payment) error {
+	now := g.now()
+	ev := Event{ID: "evt_" + randomHex(12), Type: typ, Created: now.Unix(), Data: EventData{Payment: p}}
+	b, err := json.Marshal(ev)
+	if err != nil {
+		return fmt.Errorf("gateway: encode event: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO gw_events (id, type, payment_id, payload, created_at, attempts, next_attempt_at,
+		lease_owner, lease_until, delivered_at, last_error) VALUES ($1, $2, $3, $4, $5, 0, $5, '', 0, NULL, '')`,
+		ev.ID, typ, p.ID, string(b), now.UnixMilli()); err != nil {
+		return fmt.Errorf("gateway: queue event: %w", err)
+	}
+	return nil
+}
+
+// Sign returns the Gateway-Signature value for body at time t.
+func Sign(secret string, t time.Time, body []byte) string {
+	ts := strconv.FormatInt(t.Unix(), 10)
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write([]byte(ts))
+	m.Write([]byte("."))
+	m.Write(body)
+	return "t=" + ts + ",v1=" + hex.EncodeToString(m.Sum(nil))
+}
+
+// Signature errors.
+var (
+	ErrBadSignature = errors.New("webhook: bad signature")
+	ErrStale        = errors.New("webhook: timestamp out of tolerance")
+)
+
+// Verify checks a Gateway-Signature header against body: the HMAC of
+// "t.body" under secret, and t within tolerance of now. Receivers (the
+// members side, tests) use it.
+func Verify(secret, header string, body []byte, now time.Time, tolerance time.Duration) error {
+	var ts string
+	var sigs []string
+	for _, part := range strings.Split(header, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(part), "=")
+		if !ok {
+			continue
+		}
+		switch k {
+		case "t":
+			ts = v
+		case "v1":
+			sigs = append(sigs, v)
+		}
+	}
+	sec, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil || len(sigs) == 0 {
+		return ErrBadSignature
+	}
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write([]byte(ts))
+	m.Write([]byte("."))
+	m.Write(body)
+	want := m.Sum(nil)
+	ok := false
+	for _, s := range sigs {
+		got, err := hex.DecodeString(s)
+		if err == nil && hmac.Equal(got, want) {
+			ok = true
+		}
+	}
+	if !ok {
+		return ErrBadSignature
+	}
+	if d := now.Sub(time.Unix(sec, 0)); d > tolerance || d < -tolerance {
+		return ErrStale
+	}
+	return nil
+}
+
+// leaseFor is how long a worker owns the events it claimed; longer than
+// the send timeout, so a live worker never loses its lease mid-send.
+const leaseFor = 2 * time.Minute
+
+type dueEvent struct {
+	id      string
+	payload []byte
+	attempt int
+}
+
+// claim leases up to n due events for this worker and counts the attempt.
+// The conditions are repeated in the UPDATE's own WHERE so that a
+// concurrent worker (PostgreSQL re-checks them on the locked row; SQLite
+// runs one writer at a time) cannot lease the same rows.
+func (g *Gateway) claim(ctx context.Context, n int) ([]dueEvent, error) {
+	now := g.nowMs()
+	rows, err := g.db.QueryContext(ctx, `UPDATE gw_events SET lease_owner = $1, lease_until = $2, attempts = attempts + 1
+		WHERE delivered_at IS NULL AND next_attempt_at <= $3 AND lease_until < $3
+		AND id IN (SELECT id FROM gw_events WHERE delivered_at IS NULL AND next_attempt_at <= $3 AND lease_until < $3
+			ORDER BY next_attempt_at LIMIT $4)
+		RETURNING id, payload, attempts`, g.worker, now+leaseFor.Milliseconds(), now, n)
+	if err != nil {
+		return nil, fmt.Errorf("gateway: claim events: %w", err)
+	}
+	defer rows.Close()
+	var out []dueEvent
+	for rows.Next() {
+		var e dueEvent
+		var payload string
+		if err := rows.Scan(&e.id, &payload, &e.attempt); err != nil {
+			return nil, fmt.Errorf("gateway: claim events: %w", err)
+		}
+		e.payload = []byte(payload)
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("gateway: claim events: %w", err)
+	}
+	return out, nil
+}
+
+// DeliverDue sends every due event once (one attempt each) and returns how
+// many were acknowledged.
+func (g *Gateway) DeliverDue(ctx context.Context) (int, error) {
+	if g.opt.WebhookURL == "" {
+		return 0, nil
+	}
+	delivered := 0
+	for {
+		evs, err := g.claim(ctx, 20)
+		if err != nil {
+			return delivered, err
+		}
+		if len(evs) == 0 {
+			return delivered, nil
+		}
+		for _, e := range evs {
+			ok, err := g.deliver(ctx, e)
+			if err != nil {
+				return delivered, err
+			}
+			if ok {
+				delivered++
+			}
+		}
+	}
+}
+
+// deliver sends one attempt of one leased event and records the outcome.
+func (g *Gateway) deliver(ctx context.Context, e dueEvent) (bool, error) {
+	// The attempt's row is the guard against a second send of the same
+	// attempt: it is written before the request goes out.
+	res, err := g.db.ExecContext(ctx, `INSERT INTO gw_deliveries (event_id, attempt, worker, status_code, error, at)
+		VALUES ($1, $2, $3, 0, '', $4) ON CONFLICT (event_id, attempt) DO NOTHING`, e.id, e.attempt, g.worker, g.nowMs())
+	if err != nil {
+		return false, fmt.Errorf("gateway: record attempt: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return false, nil
+	}
+	code, sendErr := g.send(ctx, e.payload)
+	errText := ""
+	if sendErr != nil {
+		errText = sendErr.Error()
+	} else if code < 200 || code > 299 {
+		errText = "status " + strconv.Itoa(code)
+	}
+	now := g.nowMs()
+	if _, err := g.db.ExecContext(ctx, `UPDATE gw_deliveries SET status_code = $1, error = $2, at = $3 WHERE event_id = $4 AND attempt = $5`,
+		code, errText, now, e.id, e.attempt); err != nil {
+		return false, fmt.Errorf("gateway: record attempt: %w", err)
+	}
+	if errText == "" {
+		_, err = g.db.ExecContext(ctx, `UPDATE gw_events SET delivered_at = $1, lease_owner = '', lease_until = 0, last_error = ''
+			WHERE id = $2 AND lease_owner = $3`, now, e.id, g.worker)
+	} else {
+		_, err = g.db.ExecContext(ctx, `UPDATE gw_events SET next_attempt_at = $1, lease_owner = '', lease_until = 0, last_error = $2
+			WHERE id = $3 AND lease_owner = $4`, now+g.backoff(e.attempt).Milliseconds(), errText, e.id, g.worker)
+	}
+	if err != nil {
+		return false, fmt.Errorf("gateway: record delivery: %w", err)
+	}
+	return errText == "", nil
+}
+
+// backoff is the wait after failed attempt n (1-based): RetryBase·2^(n-1),
+// at most RetryMax.
+func (g *Gateway) backoff(n int) time.Duration {
+	d := g.opt.RetryBase
+	for i := 1; i < n && d < g.opt.RetryMax; i++ {
+		d *= 2
+	}
+	return min(d, g.opt.RetryMax)
+}
+
+// send POSTs one signed event and returns the receiver's status.
+func (g *Gateway) send(ctx context.Context, body []byte) (int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, g.opt.WebhookURL, bytes.NewReader(body))
+	if err != nil {
+		return 0, fmt.Errorf("webhook request: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "ndhk-sandbox-gateway/1")
+	req.Header.Set(SignatureHeader, Sign(g.keys.WebhookSecret, g.now(), body))
+	resp, err := g.opt.Client.Do(req)
+	if err != nil {
+		return 0, fmt.Errorf("webhook: %w", err)
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	return resp.StatusCode, nil
+}
+
+// ExpireDue moves payments whose customer step is past its deadline to
+// expired (with a payment.expired event) and returns how many.
+func (g *Gateway) ExpireDue(ctx context.Context) (int, error) {
+	rows, err := g.db.QueryContext(ctx, `SELECT id FROM gw_payments WHERE status IN ($1, $2) AND expires_at <= $3 ORDER BY expires_at LIMIT 100`,
+		StatusPending, StatusRequiresAction, g.nowMs())
+	if err != nil {
+		return 0, fmt.Errorf("gateway: due expiries: %w", err)
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("gateway: due expiries: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("gateway: due expiries: %w", err)
+	}
+	n := 0
+	for _, id := range ids {
+		err := g.tx(ctx, func(tx *sql.Tx) error {
+			_, err := g.transition(ctx, tx, id, []string{StatusPending, StatusRequiresAction}, StatusExpired, "")
+			return err
+		})
+		switch {
+		case errors.Is(err, ErrState):
+			// Paid or expired by another instance meanwhile.
+		case err != nil:
+			return n, err
+		default:
+			n++
+		}
+	}
+	return n, nil
+}
+
+// Run does the gateway's background work until ctx ends: expiry of unpaid
+// payments and webhook delivery. Several instances may run it on one
+// database.
+func (g *Gateway) Run(ctx context.Context) {
+	t := time.NewTicker(g.opt.Poll)
+	defer t.Stop()
+	for {
+		if _, err := g.ExpireDue(ctx); err != nil && ctx.Err() == nil {
+			g.log.Warn("gateway expiry", "err", err)
+		}
+		if _, err := g.DeliverDue(ctx); err != nil && ctx.Err() == nil {
+			g.log.Warn("gateway webhooks", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
