@@ -146,7 +146,7 @@ func measureFresh(ctx context.Context, open func() (*app.App, error), members, r
 		return measure{}, err
 	}
 	defer a.Close()
-	svc := booking.NewService(store.NewBookingStore(a.DB), nil, nil, a.Catalog, nil, a.DB.Now)
+	svc := booking.NewService(store.NewBookingStore(a.DB), nil, nil, a.Catalog, nil, a.Counters, a.DB.Now)
 	m, err := measureSearch(ctx, svc, members, reqs, conc, now)
 	if err != nil {
 		return measure{}, err

@@ -213,11 +213,13 @@ func (s *Service) ChangePassword(ctx context.Context, sess auth.Session, in Pass
 	if !e.Empty() {
 		return false, apperr.FromFields(e)
 	}
+	// The attempt is reserved before the password is checked, so parallel
+	// guesses cannot pass the limit; a right password forgets the count.
 	win := ratelimit.Window{Counters: s.Counters, Length: auth.ThrottleWindow, Limit: maxWrongCurrentPassword, Now: s.Now}
 	key := "pwchange:" + sess.MemberID
-	if over, err := win.Exceeded(ctx, key); err != nil {
+	if ok, err := win.Reserve(ctx, key); err != nil {
 		return false, fmt.Errorf("password throttle: %w", err)
-	} else if over {
+	} else if !ok {
 		return false, apperr.New(apperr.TooMany, "error.too_many_requests")
 	}
 	hash, err := s.Store.PasswordHash(ctx, sess.MemberID)
@@ -225,10 +227,10 @@ func (s *Service) ChangePassword(ctx context.Context, sess auth.Session, in Pass
 		return false, fmt.Errorf("password hash: %w", err)
 	}
 	if !s.Hasher.Verify(in.PasswordOld, hash) {
-		if _, err := win.Allow(ctx, key); err != nil {
-			return false, fmt.Errorf("password throttle: %w", err)
-		}
 		return false, apperr.FromFields(validate.Errors{"passwordOld": {Key: "account.password_wrong"}})
+	}
+	if err := s.Counters.Reset(ctx, key); err != nil {
+		return false, fmt.Errorf("password throttle: %w", err)
 	}
 	newHash, err := s.Hasher.Hash(in.PasswordNew)
 	if err != nil {

@@ -44,17 +44,17 @@ func (s *Service) RequestReset(ctx context.Context, email, clientAddr string, la
 	if !e.Empty() {
 		return apperr.FromFields(e)
 	}
-	for _, c := range []struct {
-		key   string
-		limit int
-	}{{"reset:email:" + strings.ToLower(email), maxResetsPerEmail}, {"reset:addr:" + clientAddr, maxResetsPerAddr}} {
-		ok, err := ratelimit.Window{Counters: s.Counters, Length: resetWindow, Limit: c.limit, Now: s.Now}.Allow(ctx, c.key)
-		if err != nil {
-			return fmt.Errorf("reset throttle: %w", err)
-		}
-		if !ok {
-			return apperr.New(apperr.TooMany, "error.too_many_requests")
-		}
+	win := func(limit int) ratelimit.Window {
+		return ratelimit.Window{Counters: s.Counters, Length: resetWindow, Limit: limit, Now: s.Now}
+	}
+	full, err := ratelimit.ReserveAll(ctx,
+		ratelimit.Limit{Window: win(maxResetsPerEmail), Key: "reset:email:" + strings.ToLower(email)},
+		ratelimit.Limit{Window: win(maxResetsPerAddr), Key: "reset:addr:" + clientAddr})
+	if err != nil {
+		return fmt.Errorf("reset throttle: %w", err)
+	}
+	if full >= 0 {
+		return apperr.New(apperr.TooMany, "error.too_many_requests")
 	}
 	s.wg.Add(1)
 	go func() {

@@ -26,7 +26,7 @@ func (a *App) wireBookings(ctx context.Context, cfg Config, f *Features) error {
 		return err
 	}
 	svc := booking.NewService(store.NewBookingStore(a.DB), pdf.New(a.Catalog), mailer, a.Catalog,
-		booking.NewHandover(secret, cfg.BookingSiteURL), a.DB.Now)
+		booking.NewHandover(secret, cfg.BookingSiteURL), a.Counters, a.DB.Now)
 	f.Mounts = append(f.Mounts, func(s *httpapi.Server, mux *http.ServeMux) {
 		bookingapi.HandlerWithOptions(httpapi.NewBookingHandlers(s, svc), bookingapi.StdHTTPServerOptions{
 			BaseRouter: mux, ErrorHandlerFunc: s.ParamError,

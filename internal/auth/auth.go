@@ -29,11 +29,23 @@ const (
 	touchEvery = time.Minute
 )
 
-// Login throttling: failures per account and per client address in a window.
+// Login throttling, per fixed window (docs/security.md):
+//   - MaxFailsPerAccount for one account from one client address: the
+//     owner's typos and a single attacker's guesses;
+//   - MaxFailsPerAddr from one client address, whatever the accounts;
+//   - MaxFailsPerAccountCeiling for one account from everywhere, high
+//     enough that a stranger alone cannot lock the owner out: only a
+//     distributed attack (more than MaxFailsPerAccountCeiling/MaxFailsPerAccount
+//     addresses) reaches it.
+//
+// Each attempt is reserved under all three before the password is checked
+// (one statement that counts and compares), so parallel attempts cannot
+// pass the limits; a successful login gives its reservation back.
 const (
-	ThrottleWindow     = 15 * time.Minute
-	MaxFailsPerAccount = 5
-	MaxFailsPerAddr    = 20
+	ThrottleWindow            = 15 * time.Minute
+	MaxFailsPerAccount        = 5
+	MaxFailsPerAddr           = 20
+	MaxFailsPerAccountCeiling = 100
 )
 
 // Session is a logged-in member's session.
@@ -124,19 +136,14 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (string, Session, er
 	if !fields.Empty() {
 		return "", Session{}, apperr.FromFields(fields)
 	}
-	acctKey := "login:acct:" + strings.ToLower(strings.TrimSpace(in.Email))
-	addrKey := "login:addr:" + in.ClientAddr
-	for _, c := range []struct {
-		key   string
-		limit int
-	}{{acctKey, MaxFailsPerAccount}, {addrKey, MaxFailsPerAddr}} {
-		over, err := s.window(c.limit).Exceeded(ctx, c.key)
-		if err != nil {
-			return "", Session{}, fmt.Errorf("login throttle: %w", err)
-		}
-		if over {
-			return "", Session{}, apperr.New(apperr.TooMany, "error.too_many_requests")
-		}
+	email := strings.ToLower(strings.TrimSpace(in.Email))
+	acctAddr := ratelimit.Limit{Window: s.window(MaxFailsPerAccount), Key: "login:acct-addr:" + in.ClientAddr + "|" + email}
+	addr := ratelimit.Limit{Window: s.window(MaxFailsPerAddr), Key: "login:addr:" + in.ClientAddr}
+	acct := ratelimit.Limit{Window: s.window(MaxFailsPerAccountCeiling), Key: "login:acct:" + email}
+	if full, err := ratelimit.ReserveAll(ctx, acctAddr, addr, acct); err != nil {
+		return "", Session{}, fmt.Errorf("login throttle: %w", err)
+	} else if full >= 0 {
+		return "", Session{}, apperr.New(apperr.TooMany, "error.too_many_requests")
 	}
 
 	cred, err := s.store.CredentialsByEmail(ctx, strings.TrimSpace(in.Email))
@@ -147,18 +154,18 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (string, Session, er
 		return "", Session{}, fmt.Errorf("login: %w", err)
 	}
 	if err != nil || !s.hasher.Verify(in.Password, cred.PasswordHash) {
-		for _, c := range []struct {
-			key   string
-			limit int
-		}{{acctKey, MaxFailsPerAccount}, {addrKey, MaxFailsPerAddr}} {
-			if _, err := s.window(c.limit).Allow(ctx, c.key); err != nil {
-				return "", Session{}, fmt.Errorf("login throttle: %w", err)
-			}
-		}
+		// The reservations stay: they are this failure's count.
 		return "", Session{}, apperr.New(apperr.Unauthenticated, "auth.login_failed")
 	}
-	if err := s.counters.Reset(ctx, acctKey); err != nil {
+	// Success: the owner's failures from this address are forgotten, and
+	// this attempt does not count against the address or the ceiling.
+	if err := s.counters.Reset(ctx, acctAddr.Key); err != nil {
 		return "", Session{}, fmt.Errorf("login throttle reset: %w", err)
+	}
+	for _, l := range []ratelimit.Limit{addr, acct} {
+		if err := l.Window.Release(ctx, l.Key); err != nil {
+			return "", Session{}, fmt.Errorf("login throttle release: %w", err)
+		}
 	}
 	return s.open(ctx, cred.MemberID, in.ClientAddr, in.UserAgent)
 }

@@ -9,6 +9,7 @@ import (
 
 	"members/internal/apperr"
 	"members/internal/i18n"
+	"members/internal/ratelimit"
 	"members/internal/validate"
 )
 
@@ -93,12 +94,39 @@ type Service struct {
 	mailer   Mailer
 	catalog  *i18n.Catalog
 	handover *Handover
+	counters ratelimit.Counters
 	now      func() time.Time
 }
 
-// NewService builds the service.
-func NewService(s Store, r Renderer, m Mailer, c *i18n.Catalog, h *Handover, now func() time.Time) *Service {
-	return &Service{store: s, render: r, mailer: m, catalog: c, handover: h, now: now}
+// NewService builds the service. counters keep the throttles of adding a
+// booking and of the itinerary mail.
+func NewService(s Store, r Renderer, m Mailer, c *i18n.Catalog, h *Handover, counters ratelimit.Counters, now func() time.Time) *Service {
+	return &Service{store: s, render: r, mailer: m, catalog: c, handover: h, counters: counters, now: now}
+}
+
+// Throttles (docs/security.md). Adding a booking proves ownership with a
+// booking number and a last name, which can be guessed: failed attempts
+// per member are limited. The itinerary mail goes to the member's address;
+// the number per member is limited so the feature cannot flood a mailbox.
+const (
+	ThrottleWindow       = time.Hour
+	MaxAddFailsPerMember = 10
+	MaxMailsPerMember    = 10
+)
+
+var tooMany = apperr.New(apperr.TooMany, "error.too_many_requests")
+
+// reserve takes one attempt of key (see ratelimit.Window.Reserve).
+func (s *Service) reserve(ctx context.Context, key string, limit int) (ratelimit.Window, error) {
+	w := ratelimit.Window{Counters: s.counters, Length: ThrottleWindow, Limit: limit, Now: s.now}
+	ok, err := w.Reserve(ctx, key)
+	if err != nil {
+		return w, fmt.Errorf("throttle: %w", err)
+	}
+	if !ok {
+		return w, tooMany
+	}
+	return w, nil
 }
 
 // SearchResult is the answer of a search (spec §3 reservation result).
@@ -205,6 +233,13 @@ func (s *Service) Add(ctx context.Context, memberID string, lang i18n.Lang, in A
 	if !errs.Empty() {
 		return ReservationView{}, apperr.FromFields(errs)
 	}
+	// The attempt is reserved before the lookup (parallel guesses cannot
+	// pass the limit); one that adds the booking is given back.
+	key := "booking-add:" + memberID
+	win, err := s.reserve(ctx, key, MaxAddFailsPerMember)
+	if err != nil {
+		return ReservationView{}, err
+	}
 	noMatch := apperr.New(apperr.NotFound, "booking.add_not_found")
 	r, err := s.store.FindByPNR(ctx, pnr)
 	if errors.Is(err, ErrNotFound) {
@@ -227,6 +262,9 @@ func (s *Service) Add(ctx context.Context, memberID string, lang i18n.Lang, in A
 		return ReservationView{}, noMatch
 	} else if err != nil {
 		return ReservationView{}, fmt.Errorf("claim reservation: %w", err)
+	}
+	if err := win.Release(ctx, key); err != nil {
+		return ReservationView{}, fmt.Errorf("throttle: %w", err)
 	}
 	r.MemberID = memberID
 	return View(r, s.catalog, lang, JST, s.now(), false), nil
@@ -302,6 +340,9 @@ type MailResult struct {
 func (s *Service) SendItinerary(ctx context.Context, memberID, pnr string, lang i18n.Lang) (MailResult, error) {
 	r, err := s.get(ctx, memberID, pnr)
 	if err != nil {
+		return MailResult{}, err
+	}
+	if _, err := s.reserve(ctx, "itinerary-mail:"+memberID, MaxMailsPerMember); err != nil {
 		return MailResult{}, err
 	}
 	contact, err := s.store.Contact(ctx, memberID)

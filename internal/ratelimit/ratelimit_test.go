@@ -29,6 +29,25 @@ func (c *memCounters) Count(_ context.Context, k string, w int64) (int, error) {
 
 func (c *memCounters) Reset(context.Context, string) error { return nil }
 
+func (c *memCounters) Reserve(_ context.Context, k string, w int64, limit int) (bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m[key(k, w)] >= limit {
+		return false, nil
+	}
+	c.m[key(k, w)]++
+	return true, nil
+}
+
+func (c *memCounters) Release(_ context.Context, k string, w int64) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m[key(k, w)] > 0 {
+		c.m[key(k, w)]--
+	}
+	return nil
+}
+
 func TestWindow(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 1, 1, 10, 0, 20, 0, time.UTC)
@@ -61,5 +80,27 @@ func TestWindow(t *testing.T) {
 	}
 	if got := w.Remaining(); got != time.Minute {
 		t.Errorf("Remaining at a window start = %v", got)
+	}
+}
+
+func TestReserveAllTakesAllOrNone(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 1, 1, 10, 0, 20, 0, time.UTC)
+	c := &memCounters{m: map[string]int{}}
+	w := func(limit int) Window {
+		return Window{Counters: c, Length: time.Minute, Limit: limit, Now: func() time.Time { return now }}
+	}
+	ctx := context.Background()
+	a, b := Limit{Window: w(5), Key: "a"}, Limit{Window: w(2), Key: "b"}
+	for i := 0; i < 2; i++ {
+		if full, err := ReserveAll(ctx, a, b); err != nil || full != -1 {
+			t.Fatalf("reservation %d: full %d, %v", i, full, err)
+		}
+	}
+	if full, _ := ReserveAll(ctx, a, b); full != 1 {
+		t.Fatalf("third: full = %d, want 1", full)
+	}
+	if n, _ := c.Count(ctx, "a", a.Window.Start()); n != 2 {
+		t.Errorf("a = %d after a refused reservation, want 2 (given back)", n)
 	}
 }

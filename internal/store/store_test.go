@@ -214,3 +214,65 @@ func TestNewID(t *testing.T) {
 		seen[id] = true
 	}
 }
+
+// Reserve counts and compares in one statement: 50 parallel reservations
+// against a limit of 5 take exactly 5 (issue 7 item 2).
+func TestCountersReserveIsAtomic(t *testing.T) {
+	t.Parallel()
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		t.Parallel()
+		db := apitest.OpenDB(t, engine)
+		c := store.NewCounters(db)
+		ctx := context.Background()
+		const n, limit = 50, 5
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		granted := 0
+		errs := make(chan error, n)
+		for i := 0; i < n; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ok, err := c.Reserve(ctx, "k", 1000, limit)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if ok {
+					mu.Lock()
+					granted++
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+		if granted != limit {
+			t.Errorf("%d parallel reservations granted %d, want %d", n, granted, limit)
+		}
+		if v, _ := c.Count(ctx, "k", 1000); v != limit {
+			t.Errorf("Count = %d, want %d (a refused reservation counts nothing)", v, limit)
+		}
+		// Release gives one back, never below zero.
+		if err := c.Release(ctx, "k", 1000); err != nil {
+			t.Fatal(err)
+		}
+		if ok, _ := c.Reserve(ctx, "k", 1000, limit); !ok {
+			t.Error("no reservation after a release")
+		}
+		if ok, _ := c.Reserve(ctx, "k", 1000, limit); ok {
+			t.Error("reservation beyond the limit after a release")
+		}
+		for i := 0; i < 10; i++ {
+			if err := c.Release(ctx, "fresh", 1000); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if v, _ := c.Count(ctx, "fresh", 1000); v != 0 {
+			t.Errorf("released below zero: %d", v)
+		}
+	})
+}

@@ -26,7 +26,8 @@ export interface paths {
         /**
          * Adds a booking to the account by PNR and a passenger's last name.
          * @description An unknown PNR, a last name that does not match, and a booking
-         *     another member has added all get the same 404.
+         *     another member has added all get the same 404. Failed attempts per
+         *     member are limited (429).
          */
         post: operations["addReservation"];
         delete?: never;
@@ -1088,6 +1089,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Error"];
+            429: components["responses"]["Error"];
         };
     };
     getReservationSearchDefaults: {
@@ -1157,6 +1159,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["Error"];
         };
     };
     getItineraryPdf: {
