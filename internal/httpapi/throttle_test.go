@@ -1,14 +1,17 @@
 package httpapi_test
 
 import (
+	"fmt"
 	"net/http"
 	"sync"
 	"testing"
 
 	"members/internal/apitest"
+	"members/internal/app"
 	"members/internal/auth"
 	"members/internal/booking"
 	"members/internal/demo"
+	"members/internal/httpapi"
 	"members/internal/store"
 )
 
@@ -130,4 +133,72 @@ func TestSuccessfulLoginsDoNotCount(t *testing.T) {
 			c.Login(apitest.DemoEmail, apitest.DemoPassword)
 		}
 	})
+}
+
+// Behind a trusted proxy the client address comes from X-Forwarded-For, so
+// a stranger's failures lock out the stranger's address, not the owner;
+// only a distributed attack reaches the per-account ceiling. From an
+// untrusted peer the header is ignored (issue 7 item 3).
+func TestLoginThrottleBehindProxy(t *testing.T) {
+	t.Parallel()
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		proxies, err := httpapi.ParseTrustedProxies("127.0.0.1/32,::1/128")
+		if err != nil {
+			t.Fatal(err)
+		}
+		env := apitest.New(t, engine, func(c *app.Config) { c.TrustedProxies = proxies })
+		bad := map[string]string{"email": apitest.DemoEmail, "password": "Wrong1234"}
+		good := map[string]string{"email": apitest.DemoEmail, "password": apitest.DemoPassword}
+		from := func(addr string) []string { return []string{"X-Forwarded-For", "6.6.6.6, " + addr} }
+
+		stranger := env.Client(t)
+		counts := parallel(t, stranger, attempts, http.MethodPost, "/api/session", bad, from("203.0.113.7")...)
+		wantCounts(t, "stranger's guesses", counts, http.StatusUnauthorized, auth.MaxFailsPerAccount, attempts)
+		if r := stranger.Do(http.MethodPost, "/api/session", good, from("203.0.113.7")...); r.Status != http.StatusTooManyRequests {
+			t.Errorf("stranger's address with the right password = %d, want 429", r.Status)
+		}
+		owner := env.Client(t)
+		if r := owner.Do(http.MethodPost, "/api/session", good, from("198.51.100.20")...); r.Status != http.StatusNoContent {
+			t.Fatalf("the owner from another address = %d %s, want 204", r.Status, r.Body)
+		}
+
+		// A distributed attack: many addresses, a few guesses each, until the
+		// per-account ceiling; then the account is throttled everywhere.
+		fails := auth.MaxFailsPerAccount // the stranger's
+		for i := 0; fails < auth.MaxFailsPerAccountCeiling; i++ {
+			c := env.Client(t)
+			for j := 0; j < auth.MaxFailsPerAccount && fails < auth.MaxFailsPerAccountCeiling; j++ {
+				if r := c.Do(http.MethodPost, "/api/session", bad, from(fmt.Sprintf("203.0.114.%d", i))...); r.Status != http.StatusUnauthorized {
+					t.Fatalf("distributed guess %d = %d", fails, r.Status)
+				}
+				fails++
+			}
+		}
+		if r := owner.Do(http.MethodPost, "/api/session", good, from("198.51.100.20")...); r.Status != http.StatusTooManyRequests {
+			t.Errorf("past the per-account ceiling = %d, want 429", r.Status)
+		}
+		if r := env.Client(t).Do(http.MethodPost, "/api/session",
+			map[string]string{"email": apitest.Demo2Email, "password": apitest.DemoPassword}, from("198.51.100.20")...); r.Status != http.StatusNoContent {
+			t.Errorf("another account from the owner's address = %d", r.Status)
+		}
+	})
+}
+
+// Without --trusted-proxies, X-Forwarded-For is the client's own claim and
+// changes nothing: all attempts count against the TCP peer.
+func TestForwardedForIgnoredFromUntrustedPeers(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t, store.SQLite)
+	bad := map[string]string{"email": "nobody@example.com", "password": "Wrong1234"}
+	for i := 0; i < auth.MaxFailsPerAddr; i++ {
+		c := env.Client(t)
+		bad["email"] = fmt.Sprintf("nobody%d@example.com", i)
+		if r := c.Do(http.MethodPost, "/api/session", bad, "X-Forwarded-For", fmt.Sprintf("203.0.113.%d", i)); r.Status != http.StatusUnauthorized {
+			t.Fatalf("guess %d = %d", i, r.Status)
+		}
+	}
+	if r := env.Client(t).Do(http.MethodPost, "/api/session", map[string]string{"email": apitest.DemoEmail, "password": apitest.DemoPassword},
+		"X-Forwarded-For", "198.51.100.1"); r.Status != http.StatusTooManyRequests {
+		t.Errorf("a fresh X-Forwarded-For from an untrusted peer escaped the address limit: %d", r.Status)
+	}
 }
