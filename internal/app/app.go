@@ -19,6 +19,7 @@ import (
 	"members/internal/i18n"
 	"members/internal/mail"
 	"members/internal/masters"
+	"members/internal/payment"
 	"members/internal/platform"
 	"members/internal/store"
 	"members/internal/webapp"
@@ -61,6 +62,9 @@ type Config struct {
 	// (zero: 30 s and 30 min).
 	GatewaySlow        time.Duration
 	GatewayExpireAfter time.Duration
+	// PaymentGateway replaces the HTTP adapter to the gateway (engine
+	// tests with a scripted gateway).
+	PaymentGateway payment.Gateway
 }
 
 // App holds the migrated database and the core services.
@@ -73,6 +77,11 @@ type App struct {
 	Settings  *store.Settings
 	Auth      *auth.Service
 	Platform  *platform.Service
+	// Payments is the payment engine; products register with it (set by
+	// wirePayments, before the products' wiring).
+	Payments *payment.Engine
+	// Cards is the saved-cards service (set by wirePayments).
+	Cards *payment.Cards
 	// MailTemplates render the product's mails (set by wireAccount).
 	MailTemplates *mail.Templates
 	// Gateway is how to reach the payment gateway (set by wireGateway).

@@ -39,7 +39,9 @@ func (a *App) wireFeatures(ctx context.Context, cfg Config) (*Features, error) {
 	if err := a.wireGateway(ctx, cfg, f); err != nil {
 		return nil, err
 	}
-	// -- wirePayments --
+	if err := a.wirePayments(ctx, cfg, f); err != nil {
+		return nil, err
+	}
 
 	// -- wirePoints --
 

@@ -664,6 +664,367 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payment_availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Card brands, other payment types and the convenience-store slip for a currency (spec §3, §9). */
+        get: operations["getPaymentAvailability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The member's saved cards in brand display order (visa, mastercard, jcb, amex, diners, discover). */
+        get: operations["listCreditCards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cc/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Saves a card the browser tokenised at the gateway (card data never reaches /api).
+         * @description currency is a purchase currency (JPY, KRW…) or ALL / NON_JPY: visa,
+         *     mastercard and jcb cards are kept for JPY or for the other
+         *     currencies; amex, diners and discover cards serve every currency.
+         *     The gateway is asked for the token's brand, last digits and expiry.
+         */
+        post: operations["registerCreditCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cc/pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The member's pending payment, which blocks a new purchase for about 30 minutes (spec §8). */
+        get: operations["getPendingPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cc/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes a saved card at the gateway and here (spec §4 card deletion). */
+        delete: operations["deleteCreditCard"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment_processes/{paymentProcessId}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentProcessId: string;
+            };
+            cookie?: never;
+        };
+        /** A payment process of any product (reconciled with the gateway when a check is due). */
+        get: operations["getPaymentProcessStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/peachpoints/buy/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Checks and prices a peachpoints purchase (design §6); 404 when the product is not offered. */
+        post: operations["validatePeachpointsPurchase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/peachpoints/buy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Records the tentative order (status prepared), keyed by requestId.
+         * @description The same requestId with the same body answers the same process; with
+         *     another body it is 409 (errorKey payment_processing_error). A pending
+         *     payment of the member is 409 (errorKey payment_pending, spec §8); a
+         *     prepared order from another window is replaced, and that window's
+         *     continue gets 409 (errorKey payment_multiple_windows).
+         */
+        post: operations["buyPeachpoints"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/peachpoints/buy/{paymentProcessId}/continue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentProcessId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pays a prepared process; nextAction sends the browser to the gateway's step.
+         * @description A repeat (double click, second tab, retry) answers the process as it
+         *     stands and moves no money twice.
+         */
+        post: operations["continuePeachpointsPurchase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/peachpoints/buy/{transactionId}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        /** The process of a peachpoints purchase (transactionId is the paymentProcessId). */
+        get: operations["getPeachpointsPurchaseStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/gogo_pass/buy/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Checks and prices a gogo_pass purchase (design §6); 404 when the product is not offered. */
+        post: operations["validateGogoPassPurchase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/gogo_pass/buy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Records the tentative order (status prepared), keyed by requestId.
+         * @description The same requestId with the same body answers the same process; with
+         *     another body it is 409 (errorKey payment_processing_error). A pending
+         *     payment of the member is 409 (errorKey payment_pending, spec §8); a
+         *     prepared order from another window is replaced, and that window's
+         *     continue gets 409 (errorKey payment_multiple_windows).
+         */
+        post: operations["buyGogoPass"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/gogo_pass/buy/{paymentProcessId}/continue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentProcessId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pays a prepared process; nextAction sends the browser to the gateway's step.
+         * @description A repeat (double click, second tab, retry) answers the process as it
+         *     stands and moves no money twice.
+         */
+        post: operations["continueGogoPassPurchase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/gogo_pass/buy/{transactionId}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        /** The process of a gogo_pass purchase (transactionId is the paymentProcessId). */
+        get: operations["getGogoPassPurchaseStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/coupon_ticket/buy/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Checks and prices a coupon_ticket purchase (design §6); 404 when the product is not offered. */
+        post: operations["validateCouponTicketPurchase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/coupon_ticket/buy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Records the tentative order (status prepared), keyed by requestId.
+         * @description The same requestId with the same body answers the same process; with
+         *     another body it is 409 (errorKey payment_processing_error). A pending
+         *     payment of the member is 409 (errorKey payment_pending, spec §8); a
+         *     prepared order from another window is replaced, and that window's
+         *     continue gets 409 (errorKey payment_multiple_windows).
+         */
+        post: operations["buyCouponTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/coupon_ticket/buy/{paymentProcessId}/continue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentProcessId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pays a prepared process; nextAction sends the browser to the gateway's step.
+         * @description A repeat (double click, second tab, retry) answers the process as it
+         *     stands and moves no money twice.
+         */
+        post: operations["continueCouponTicketPurchase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/coupon_ticket/buy/{transactionId}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        /** The process of a coupon_ticket purchase (transactionId is the paymentProcessId). */
+        get: operations["getCouponTicketPurchaseStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -965,6 +1326,147 @@ export interface components {
             domains: string[];
             /** @description the address with the corrected domain, when one is likely */
             suggestion?: string;
+        };
+        PaymentAvailability: {
+            creditCard: string[];
+            registerCreditCard: string[];
+            otherPayment: string[];
+            convenienceStore: boolean;
+        };
+        CreditCard: {
+            token: string;
+            /** @description masked, the last four digits shown */
+            cardNumber: string;
+            /** @enum {string} */
+            brand: "visa" | "mastercard" | "jcb" | "amex" | "diners" | "discover";
+            /** @enum {string} */
+            creditCardType: "ndhk_visa" | "ndhk_mastercard" | "ndhk_jcb" | "visa" | "mastercard" | "jcb" | "amex" | "diners" | "discover";
+            /** @description YY/MM */
+            expirationDate: string;
+            /** @enum {string} */
+            currency: "JPY" | "NON_JPY" | "ALL";
+            /** @description false once the card has expired */
+            isValid: boolean;
+            gateway: string;
+            holderName: string;
+        };
+        CreditCardList: {
+            creditcards: components["schemas"]["CreditCard"][];
+        };
+        CreditCardRegister: {
+            token: string;
+            gateway?: string;
+            currency: string;
+        };
+        CreditCardRegistered: {
+            creditcard: components["schemas"]["CreditCard"];
+            mailSent: boolean;
+        };
+        PaymentPending: {
+            pending: boolean;
+            paymentProcessId?: string;
+            productType?: string;
+            status?: string;
+            /** Format: date-time */
+            expiresAt?: string;
+        };
+        PaymentFields: {
+            /** @enum {string} */
+            paymentMethod?: "creditCard" | "otherPayment" | "convenienceStore";
+            /** @description a saved card's token, or a fresh gateway token */
+            creditCardToken?: string;
+            creditCardGateway?: string;
+            /** @description save a fresh token's card once the payment settles */
+            saveCard?: boolean;
+            /** @enum {string} */
+            otherPaymentType?: "rakuten_pay" | "paypay" | "d_payment" | "wechat" | "alipay" | "unionpay";
+            /** @description the client's id of this purchase (buy only; at most 64 letters, digits and hyphens) */
+            requestId?: string;
+        };
+        PurchasePeachpoints: components["schemas"]["PaymentFields"] & {
+            nominee?: string;
+            currencyCode?: string;
+            /** Format: int64 */
+            amount?: number;
+        };
+        PurchaseGogoPass: components["schemas"]["PaymentFields"] & {
+            planId?: string;
+            periodId?: string;
+            fareType?: string;
+        };
+        PurchaseCouponPassenger: {
+            lastname?: string;
+            firstname?: string;
+            gender?: string;
+            dateOfBirth?: string;
+            nationalityCode?: string;
+            passportNo?: string;
+            dateOfEntry?: string;
+            inboundTransportMethod?: string;
+            inboundFlightNo?: string;
+        };
+        PurchaseCouponTicket: components["schemas"]["PaymentFields"] & {
+            productId?: string;
+            periodId?: string;
+            fareType?: string;
+            additionalPassengers?: components["schemas"]["PurchaseCouponPassenger"][];
+        };
+        PaymentQuote: {
+            productType: string;
+            /**
+             * Format: int64
+             * @description minor units
+             */
+            amount: number;
+            currency: string;
+            description: string;
+            details: {
+                [key: string]: unknown;
+            };
+        };
+        PaymentNextAction: {
+            /** @enum {string} */
+            type: "redirect";
+            url: string;
+        };
+        PaymentProcess: {
+            paymentProcessId: string;
+            transactionId: string;
+            productType: string;
+            /** @enum {string} */
+            status: "prepared" | "pending" | "settled" | "failed" | "expired" | "refunded";
+            /** Format: int64 */
+            amount: number;
+            currency: string;
+            description: string;
+            paymentMethod: string;
+            otherPaymentType?: string;
+            card?: {
+                brand: string;
+                last4: string;
+            };
+            details: {
+                [key: string]: unknown;
+            };
+            nextAction?: components["schemas"]["PaymentNextAction"];
+            /** @description card_declined, insufficient_funds, expired_card, superseded… */
+            failureCode?: string;
+            /** @description what the product granted (settled) */
+            goods?: {
+                [key: string]: unknown;
+            };
+            /** @description shown once, in the first status answer after settlement */
+            secret?: {
+                [key: string]: unknown;
+            };
+            /** Format: int64 */
+            refundedAmount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            settledAt?: string;
         };
     };
     responses: {
@@ -2034,6 +2536,468 @@ export interface operations {
                 };
             };
             403: components["responses"]["Forbidden"];
+        };
+    };
+    getPaymentAvailability: {
+        parameters: {
+            query: {
+                currency: string;
+                productType?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description what may pay in the currency */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentAvailability"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listCreditCards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the saved cards */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditCardList"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    registerCreditCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreditCardRegister"];
+            };
+        };
+        responses: {
+            /** @description saved (mailSent says whether the confirmation mail went out) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditCardRegistered"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getPendingPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description pending or not */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentPending"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    deleteCreditCard: {
+        parameters: {
+            query?: {
+                gateway?: string;
+            };
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted; the confirmation mail was sent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description deleted; the confirmation mail was not sent */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getPaymentProcessStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentProcessId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the process */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentProcess"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    validatePeachpointsPurchase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchasePeachpoints"];
+            };
+        };
+        responses: {
+            /** @description the priced order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentQuote"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    buyPeachpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchasePeachpoints"];
+            };
+        };
+        responses: {
+            /** @description the prepared process */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentProcess"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
+        };
+    };
+    continuePeachpointsPurchase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentProcessId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the process (pending, settled or failed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentProcess"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
+        };
+    };
+    getPeachpointsPurchaseStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the process; goods when settled, the secret once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentProcess"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    validateGogoPassPurchase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseGogoPass"];
+            };
+        };
+        responses: {
+            /** @description the priced order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentQuote"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    buyGogoPass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseGogoPass"];
+            };
+        };
+        responses: {
+            /** @description the prepared process */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentProcess"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
+        };
+    };
+    continueGogoPassPurchase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentProcessId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the process (pending, settled or failed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentProcess"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
+        };
+    };
+    getGogoPassPurchaseStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the process; goods when settled, the secret once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentProcess"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    validateCouponTicketPurchase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseCouponTicket"];
+            };
+        };
+        responses: {
+            /** @description the priced order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentQuote"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    buyCouponTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseCouponTicket"];
+            };
+        };
+        responses: {
+            /** @description the prepared process */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentProcess"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
+        };
+    };
+    continueCouponTicketPurchase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentProcessId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the process (pending, settled or failed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentProcess"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
+        };
+    };
+    getCouponTicketPurchaseStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the process; goods when settled, the secret once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentProcess"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
 }

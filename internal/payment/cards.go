@@ -1,0 +1,348 @@
+package payment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"members/internal/apperr"
+	"members/internal/i18n"
+	"members/internal/mail"
+	"members/internal/validate"
+)
+
+// Card brands as the gateway names them, in the spec's display order
+// (visa, mastercard, jcb, amex, diners, discover).
+var brandOrder = []string{"visa", "mastercard", "jcb", "amex", "diners", "discover"}
+
+func brandRank(b string) int {
+	for i, x := range brandOrder {
+		if x == b {
+			return i
+		}
+	}
+	return len(brandOrder)
+}
+
+// Card currency scopes (spec §3, §9): visa, mastercard and jcb cards are
+// registered for JPY or for the other currencies; amex, diners and
+// discover cards serve every currency.
+const (
+	ScopeJPY    = "JPY"
+	ScopeNonJPY = "NON_JPY"
+	ScopeAll    = "ALL"
+)
+
+// Currencies of the product.
+var Currencies = []string{"JPY", "KRW", "CNY", "TWD", "HKD", "THB", "SGD"}
+
+// ValidCurrency reports whether c is one of the product's currencies.
+func ValidCurrency(c string) bool {
+	for _, x := range Currencies {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+// allCurrencyBrand reports whether brand's cards serve every currency.
+func allCurrencyBrand(brand string) bool {
+	return brand == "amex" || brand == "diners" || brand == "discover"
+}
+
+// scopeFor is the scope a card of brand gets when registered for currency.
+// The spec lists KRW CNY TWD HKD THB as non-JPY and is silent on SGD; every
+// currency other than JPY is treated as non-JPY (docs/payments.md).
+func scopeFor(brand, currency string) string {
+	switch {
+	case allCurrencyBrand(brand):
+		return ScopeAll
+	case currency == "JPY" || currency == ScopeAll:
+		// a visa, mastercard or jcb card asked for "all" is a JPY card
+		return ScopeJPY
+	default:
+		return ScopeNonJPY
+	}
+}
+
+// ScopeServes reports whether a card of scope may pay in currency.
+func ScopeServes(scope, currency string) bool {
+	switch scope {
+	case ScopeAll:
+		return true
+	case ScopeJPY:
+		return currency == "JPY"
+	case ScopeNonJPY:
+		return currency != "JPY"
+	}
+	return false
+}
+
+// CreditCardType is the spec's creditCardType: JPY-scope visa, mastercard
+// and jcb cards are processed by the sandbox's domestic acquirer (ndhk_*).
+func CreditCardType(brand, scope string) string {
+	if scope == ScopeJPY && (brand == "visa" || brand == "mastercard" || brand == "jcb") {
+		return "ndhk_" + brand
+	}
+	return brand
+}
+
+// ExpiryEnd parses "YY/MM" (read as 20YY) and returns the first instant
+// after the card's last valid month, in Japan time.
+func ExpiryEnd(exp string) (time.Time, bool) {
+	yy, mm, ok := strings.Cut(exp, "/")
+	if !ok || len(yy) != 2 || len(mm) != 2 || !validate.IsDigits(yy) || !validate.IsDigits(mm) {
+		return time.Time{}, false
+	}
+	y, _ := strconv.Atoi(yy)
+	m, _ := strconv.Atoi(mm)
+	if m < 1 || m > 12 {
+		return time.Time{}, false
+	}
+	return time.Date(2000+y, time.Month(m)+1, 1, 0, 0, 0, 0, jst), true
+}
+
+var jst = time.FixedZone("JST", 9*60*60)
+
+// CardValid reports whether a card expiring exp is still usable at now.
+func CardValid(exp string, now time.Time) bool {
+	end, ok := ExpiryEnd(exp)
+	return ok && now.Before(end)
+}
+
+// SavedCard is a member's saved card as stored.
+type SavedCard struct {
+	MemberID       string
+	Gateway        string
+	Token          string
+	Brand          string
+	Last4          string
+	ExpirationDate string
+	HolderName     string
+	Currency       string
+	CreatedAt      time.Time
+}
+
+// CardView is a saved card on the wire (spec §3 credit card).
+type SavedCardView struct {
+	Token          string `json:"token"`
+	CardNumber     string `json:"cardNumber"`
+	Brand          string `json:"brand"`
+	CreditCardType string `json:"creditCardType"`
+	ExpirationDate string `json:"expirationDate"`
+	Currency       string `json:"currency"`
+	IsValid        bool   `json:"isValid"`
+	Gateway        string `json:"gateway"`
+	HolderName     string `json:"holderName"`
+}
+
+func (c SavedCard) view(now time.Time) SavedCardView {
+	return SavedCardView{
+		Token: c.Token, CardNumber: "**** **** **** " + c.Last4, Brand: c.Brand,
+		CreditCardType: CreditCardType(c.Brand, c.Currency), ExpirationDate: c.ExpirationDate,
+		Currency: c.Currency, IsValid: CardValid(c.ExpirationDate, now), Gateway: c.Gateway, HolderName: c.HolderName,
+	}
+}
+
+// SortCards puts cards in brand display order, oldest first within a brand.
+func SortCards(cs []SavedCard) {
+	sort.SliceStable(cs, func(i, j int) bool {
+		ri, rj := brandRank(cs[i].Brand), brandRank(cs[j].Brand)
+		if ri != rj {
+			return ri < rj
+		}
+		return cs[i].CreatedAt.Before(cs[j].CreatedAt)
+	})
+}
+
+// CardStore keeps saved cards.
+type CardStore interface {
+	Cards(ctx context.Context, memberID string) ([]SavedCard, error)
+	// Card returns the saved card (ErrNotFound when missing).
+	Card(ctx context.Context, gateway, token string) (SavedCard, error)
+	// AddCard saves c; a card already saved by the same member is kept.
+	AddCard(ctx context.Context, c SavedCard) error
+	DeleteCard(ctx context.Context, memberID, gateway, token string) error
+	// Contact is the member's e-mail address and name for mails.
+	Contact(ctx context.Context, memberID string) (email, name string, err error)
+}
+
+// ErrNotFound is what stores return for a missing row.
+var ErrNotFound = errors.New("payment: not found")
+
+// Mailer sends a mail (mail.Mailer).
+type Mailer interface {
+	Send(ctx context.Context, m mail.Message) error
+}
+
+// Cards is the saved-cards service.
+type Cards struct {
+	store     CardStore
+	gw        Gateway
+	mailer    Mailer
+	templates *mail.Templates
+	now       func() time.Time
+	log       *slog.Logger
+}
+
+// NewCards returns the saved-cards service.
+func NewCards(s CardStore, gw Gateway, m Mailer, t *mail.Templates, now func() time.Time, log *slog.Logger) *Cards {
+	return &Cards{store: s, gw: gw, mailer: m, templates: t, now: now, log: log}
+}
+
+// CardList is the answer of GET /api/cc.
+type CardList struct {
+	Creditcards []SavedCardView `json:"creditcards"`
+}
+
+// List returns the member's cards in brand display order.
+func (c *Cards) List(ctx context.Context, memberID string) (CardList, error) {
+	cs, err := c.store.Cards(ctx, memberID)
+	if err != nil {
+		return CardList{}, fmt.Errorf("cards: list: %w", err)
+	}
+	SortCards(cs)
+	now := c.now()
+	out := CardList{Creditcards: make([]SavedCardView, 0, len(cs))}
+	for _, x := range cs {
+		out.Creditcards = append(out.Creditcards, x.view(now))
+	}
+	return out, nil
+}
+
+// RegisterInput is the body of POST /api/cc/register.
+type RegisterInput struct {
+	Token    string
+	Gateway  string
+	Currency string
+}
+
+// Registered is the answer of a registration.
+type Registered struct {
+	Creditcard SavedCardView `json:"creditcard"`
+	MailSent   bool          `json:"mailSent"`
+}
+
+// maxCardsPerMember bounds the saved cards (a list page, not a vault).
+const maxCardsPerMember = 20
+
+// Register saves a card tokenised in the browser: the gateway is asked for
+// the token's brand, last digits and expiry, so nothing the browser claims
+// about the card is trusted.
+func (c *Cards) Register(ctx context.Context, memberID string, lang i18n.Lang, in RegisterInput) (Registered, error) {
+	errs := validate.Errors{}
+	if errs.Required("token", in.Token) {
+		errs.MaxLen("token", in.Token, 100)
+	}
+	if in.Gateway == "" {
+		in.Gateway = c.gw.Name()
+	}
+	errs.Check("gateway", in.Gateway == c.gw.Name(), "payment.card.gateway_unknown")
+	if errs.Required("currency", in.Currency) {
+		errs.Check("currency", ValidCurrency(in.Currency) || in.Currency == ScopeAll || in.Currency == ScopeNonJPY,
+			"payment.currency.unknown")
+	}
+	if !errs.Empty() {
+		return Registered{}, apperr.FromFields(errs)
+	}
+	tok, err := c.gw.Token(ctx, in.Token)
+	if errors.Is(err, ErrUnknownToken) {
+		errs.Add("token", "payment.card.token_unknown")
+		return Registered{}, apperr.FromFields(errs)
+	}
+	if err != nil {
+		return Registered{}, fmt.Errorf("cards: register: %w", err)
+	}
+	if existing, err := c.store.Card(ctx, in.Gateway, in.Token); err == nil && existing.MemberID != memberID {
+		return Registered{}, apperr.ErrNotFound
+	}
+	now := c.now()
+	if !CardValid(tok.ExpirationDate, now) {
+		errs.Add("token", "payment.card.expired")
+		return Registered{}, apperr.FromFields(errs)
+	}
+	card := SavedCard{
+		MemberID: memberID, Gateway: in.Gateway, Token: in.Token, Brand: tok.Brand, Last4: tok.Last4,
+		ExpirationDate: tok.ExpirationDate, HolderName: tok.HolderName, Currency: scopeFor(tok.Brand, in.Currency), CreatedAt: now,
+	}
+	cs, err := c.store.Cards(ctx, memberID)
+	if err != nil {
+		return Registered{}, fmt.Errorf("cards: register: %w", err)
+	}
+	if len(cs) >= maxCardsPerMember {
+		errs.Add("token", "payment.card.too_many", "max", maxCardsPerMember)
+		return Registered{}, apperr.FromFields(errs)
+	}
+	if err := c.store.AddCard(ctx, card); err != nil {
+		return Registered{}, fmt.Errorf("cards: register: %w", err)
+	}
+	sent := c.mail(ctx, memberID, lang, "card_registered", card)
+	return Registered{Creditcard: card.view(now), MailSent: sent}, nil
+}
+
+// Delete forgets a member's card at the gateway and here; it reports
+// whether the confirmation mail was sent (200) or not (204).
+func (c *Cards) Delete(ctx context.Context, memberID string, lang i18n.Lang, token, gateway string) (bool, error) {
+	if gateway == "" {
+		gateway = c.gw.Name()
+	}
+	card, err := c.store.Card(ctx, gateway, token)
+	if errors.Is(err, ErrNotFound) || (err == nil && card.MemberID != memberID) {
+		return false, apperr.ErrNotFound
+	}
+	if err != nil {
+		return false, fmt.Errorf("cards: delete: %w", err)
+	}
+	if err := c.gw.DeleteToken(ctx, token); err != nil {
+		return false, fmt.Errorf("cards: delete at gateway: %w", err)
+	}
+	if err := c.store.DeleteCard(ctx, memberID, gateway, token); err != nil && !errors.Is(err, ErrNotFound) {
+		return false, fmt.Errorf("cards: delete: %w", err)
+	}
+	return c.mail(ctx, memberID, lang, "card_deleted", card), nil
+}
+
+// mail sends a card mail; false when it could not be sent.
+func (c *Cards) mail(ctx context.Context, memberID string, lang i18n.Lang, kind string, card SavedCard) bool {
+	to, name, err := c.store.Contact(ctx, memberID)
+	if err != nil {
+		c.log.Warn("cards: mail contact", "err", err)
+		return false
+	}
+	msg, err := c.templates.Standard(kind, lang, to, mail.Data{
+		Name: name, Args: []any{"brand", brandLabel(card.Brand), "last4", card.Last4},
+	})
+	if err != nil {
+		c.log.Error("cards: render mail", "kind", kind, "err", err)
+		return false
+	}
+	if err := c.mailer.Send(ctx, msg); err != nil {
+		c.log.Warn("cards: mail not sent", "kind", kind, "err", err)
+		return false
+	}
+	return true
+}
+
+func brandLabel(b string) string {
+	switch b {
+	case "visa":
+		return "Visa"
+	case "mastercard":
+		return "Mastercard"
+	case "jcb":
+		return "JCB"
+	case "amex":
+		return "American Express"
+	case "diners":
+		return "Diners Club"
+	case "discover":
+		return "Discover"
+	}
+	return b
+}

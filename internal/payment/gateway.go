@@ -1,0 +1,92 @@
+package payment
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Gateway is the payment service provider as the engine needs it. The
+// sandbox gateway is reached through HTTPGateway; a real provider is one
+// more implementation (docs/payments.md maps the calls to Stripe and
+// KOMOJU). Every call that moves money carries an idempotency key: a
+// repeat with the same key answers the first result.
+type Gateway interface {
+	// Token looks up a card token made in the browser (ErrUnknownToken).
+	Token(ctx context.Context, token string) (GatewayToken, error)
+	// DeleteToken forgets a saved card's token (unknown tokens are not an error).
+	DeleteToken(ctx context.Context, token string) error
+	CreatePayment(ctx context.Context, key string, in CreatePayment) (GatewayPayment, error)
+	Authorize(ctx context.Context, key, paymentID string) (GatewayPayment, error)
+	Capture(ctx context.Context, key, paymentID string) (GatewayPayment, error)
+	Refund(ctx context.Context, key, paymentID string, amount int64) (GatewayPayment, error)
+	Payment(ctx context.Context, paymentID string) (GatewayPayment, error)
+	// PaymentsByReference finds the payments made for a reference (the
+	// process id) when a create answer was lost.
+	PaymentsByReference(ctx context.Context, reference string) ([]GatewayPayment, error)
+	// Name is the gateway name in tokens ("ndhk").
+	Name() string
+}
+
+// GatewayToken is a tokenised card as the gateway shows it.
+type GatewayToken struct {
+	Token          string `json:"token"`
+	Gateway        string `json:"gateway"`
+	Brand          string `json:"brand"`
+	Last4          string `json:"last4"`
+	ExpirationDate string `json:"expirationDate"`
+	HolderName     string `json:"holderName"`
+}
+
+// CreatePayment is a payment to create at the gateway.
+type CreatePayment struct {
+	Amount      int64  `json:"amount"`
+	Currency    string `json:"currency"`
+	Method      string `json:"method"`
+	Token       string `json:"token,omitempty"`
+	Description string `json:"description"`
+	Reference   string `json:"reference"`
+	ReturnURL   string `json:"returnUrl"`
+}
+
+// Gateway payment statuses (docs/payments.md).
+const (
+	GWCreated        = "created"
+	GWAuthorized     = "authorized"
+	GWRequiresAction = "requires_action"
+	GWPending        = "pending"
+	GWCaptured       = "captured"
+	GWFailed         = "failed"
+	GWExpired        = "expired"
+	GWRefunded       = "refunded"
+)
+
+// GatewayPayment is a payment as the gateway reports it.
+type GatewayPayment struct {
+	ID             string      `json:"id"`
+	Status         string      `json:"status"`
+	Amount         int64       `json:"amount"`
+	Currency       string      `json:"currency"`
+	Method         string      `json:"method"`
+	Reference      string      `json:"reference"`
+	Token          string      `json:"token,omitempty"`
+	Brand          string      `json:"brand,omitempty"`
+	Last4          string      `json:"last4,omitempty"`
+	FailureCode    string      `json:"failureCode,omitempty"`
+	RefundedAmount int64       `json:"refundedAmount"`
+	NextAction     *NextAction `json:"nextAction,omitempty"`
+	CreatedAt      time.Time   `json:"createdAt"`
+	UpdatedAt      time.Time   `json:"updatedAt"`
+}
+
+var (
+	// ErrUnknownToken is a token the gateway does not know.
+	ErrUnknownToken = errors.New("payment: unknown card token")
+	// ErrGatewayUnavailable is a call whose outcome is unknown (timeout,
+	// network error, 5xx): the engine reconciles by a status query later
+	// and never repeats the money movement under a new key.
+	ErrGatewayUnavailable = errors.New("payment: gateway unavailable")
+	// ErrGatewayRefused is a call the gateway refused (4xx): retrying
+	// with the same input will not help.
+	ErrGatewayRefused = errors.New("payment: gateway refused the call")
+)

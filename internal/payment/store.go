@@ -1,0 +1,71 @@
+package payment
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// ErrConflict is what stores return for a unique-key clash.
+var ErrConflict = errors.New("payment: conflict")
+
+// Changes are the non-status columns a step records. Nil fields stay.
+type Changes struct {
+	GatewayPaymentID *string
+	GatewayStatus    *string
+	NextActionURL    *string
+	FailureCode      *string
+	NextCheckAt      *time.Time
+	ExpiresAt        *time.Time
+	// Lease sets the lease (owner and until); ReleaseLease clears it.
+	LeaseOwner   string
+	LeaseUntil   time.Time
+	ReleaseLease bool
+}
+
+// SettleFunc creates the goods inside the settlement transaction.
+type SettleFunc func(tx *sql.Tx) (Granted, error)
+
+// Store keeps payment processes. Every status change is conditional on
+// the current status, so an illegal or repeated move changes nothing and
+// reports false.
+type Store interface {
+	CardStore
+	// CreateProcess inserts p (status prepared). Another prepared process
+	// of the member is expired first (failure code superseded) in the same
+	// transaction. A pending one, or a clash on (member, requestId), is
+	// ErrConflict.
+	CreateProcess(ctx context.Context, p Process) error
+	Process(ctx context.Context, id string) (Process, error)
+	ProcessByRequest(ctx context.Context, memberID, requestID string) (Process, error)
+	// OpenProcess is the member's prepared or pending process (ErrNotFound).
+	OpenProcess(ctx context.Context, memberID string) (Process, error)
+	// Move changes status from → to (and the changes) when the process is
+	// in from and, for a move to expired, when it is due.
+	Move(ctx context.Context, id string, from, to Status, c Changes, now time.Time) (bool, error)
+	Update(ctx context.Context, id string, c Changes, now time.Time) error
+	// Settle moves pending → settled when the process has not expired,
+	// runs grant in the same transaction, stores what it granted and saves
+	// card when not nil. False when the process was not pending or expired.
+	Settle(ctx context.Context, id string, now time.Time, needsNotify bool, card *SavedCard, grant SettleFunc) (bool, error)
+	// ClaimDue leases open processes whose next check is due and settled
+	// ones not yet notified, up to limit, for owner until leaseUntil.
+	ClaimDue(ctx context.Context, owner string, now, leaseUntil time.Time, limit int) ([]Process, error)
+	// ClaimOne leases one process when its lease is free.
+	ClaimOne(ctx context.Context, id, owner string, now, leaseUntil time.Time) (bool, error)
+	MarkNotified(ctx context.Context, id string) error
+	// TakeSecret erases the secret when it is still secret; true for the
+	// one caller that erased it.
+	TakeSecret(ctx context.Context, id string, secret json.RawMessage, now time.Time) (bool, error)
+	// AddRefund records an intended refund (kept when it exists) and
+	// returns the recorded amount and whether it is done.
+	AddRefund(ctx context.Context, id, reason string, amount int64, now time.Time) (int64, bool, error)
+	// CompleteRefund marks the refund done once and adds it to the
+	// process (settled → refunded; an expired process keeps its status).
+	CompleteRefund(ctx context.Context, id, reason string, now time.Time) error
+	// RecordEvent stores a webhook event id; false when it was stored before.
+	SeenEvent(ctx context.Context, eventID string) (bool, error)
+	RecordEvent(ctx context.Context, eventID, typ string, now time.Time) error
+}

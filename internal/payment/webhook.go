@@ -1,0 +1,119 @@
+package payment
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"members/internal/apperr"
+)
+
+// Event is a gateway webhook event.
+type Event struct {
+	ID      string `json:"id"`
+	Type    string `json:"type"`
+	Created int64  `json:"created"`
+	Data    struct {
+		Payment GatewayPayment `json:"payment"`
+	} `json:"data"`
+}
+
+// ErrBadSignature is a webhook whose signature or timestamp is wrong.
+var ErrBadSignature = apperr.New(apperr.Forbidden, "error.forbidden")
+
+// VerifySignature checks the header "t=<unix seconds>,v1=<hex HMAC-SHA256
+// of "t.body">" with secret and that t is within tolerance of now.
+func VerifySignature(secret, body []byte, header string, now time.Time, tolerance time.Duration) error {
+	var ts string
+	var sigs []string
+	for _, part := range strings.Split(header, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(part), "=")
+		if !ok {
+			continue
+		}
+		switch k {
+		case "t":
+			ts = v
+		case "v1":
+			sigs = append(sigs, v)
+		}
+	}
+	t, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil || len(sigs) == 0 || len(secret) == 0 {
+		return ErrBadSignature
+	}
+	if d := now.Sub(time.Unix(t, 0)); d > tolerance || d < -tolerance {
+		return ErrBadSignature
+	}
+	mac := hmac.New(sha256.New, secret)
+	mac.Write([]byte(ts + "."))
+	mac.Write(body)
+	want := mac.Sum(nil)
+	for _, s := range sigs {
+		got, err := hex.DecodeString(s)
+		if err == nil && hmac.Equal(got, want) {
+			return nil
+		}
+	}
+	return ErrBadSignature
+}
+
+// Sign returns the signature header for body at t (tests, the sandbox).
+func Sign(secret, body []byte, t time.Time) string {
+	ts := strconv.FormatInt(t.Unix(), 10)
+	mac := hmac.New(sha256.New, secret)
+	mac.Write([]byte(ts + "."))
+	mac.Write(body)
+	return "t=" + ts + ",v1=" + hex.EncodeToString(mac.Sum(nil))
+}
+
+// HandleWebhook verifies and applies one gateway event. Each event id is
+// handled once; a replay is acknowledged without effect. An error means
+// "not acknowledged": the gateway retries later.
+func (e *Engine) HandleWebhook(ctx context.Context, body []byte, signature string) error {
+	if err := VerifySignature(e.cfg.WebhookSecret, body, signature, e.now(), e.cfg.WebhookTolerance); err != nil {
+		return err
+	}
+	var ev Event
+	if err := json.Unmarshal(body, &ev); err != nil || ev.ID == "" || len(ev.ID) > 100 {
+		return apperr.New(apperr.Invalid, "error.bad_request")
+	}
+	seen, err := e.store.SeenEvent(ctx, ev.ID)
+	if err != nil {
+		return fmt.Errorf("payment: webhook: %w", err)
+	}
+	if seen {
+		return nil
+	}
+	gp := ev.Data.Payment
+	p, err := e.store.Process(ctx, gp.Reference)
+	switch {
+	case errors.Is(err, ErrNotFound) || gp.Reference == "":
+		e.log.Info("payment: webhook for an unknown process", "event", ev.ID)
+	case err != nil:
+		return fmt.Errorf("payment: webhook: %w", err)
+	case p.GatewayPaymentID != "" && p.GatewayPaymentID != gp.ID:
+		e.log.Warn("payment: webhook for another payment of the process", "event", ev.ID, "process", p.ID)
+	default:
+		if p.GatewayPaymentID == "" && p.Status == Pending {
+			if err := e.store.Update(ctx, p.ID, Changes{GatewayPaymentID: &gp.ID}, e.now()); err != nil {
+				return fmt.Errorf("payment: webhook: %w", err)
+			}
+			p.GatewayPaymentID = gp.ID
+		}
+		if err := e.apply(ctx, &p, gp); err != nil {
+			return fmt.Errorf("payment: webhook %s: %w", ev.ID, err)
+		}
+	}
+	if err := e.store.RecordEvent(ctx, ev.ID, ev.Type, e.now()); err != nil && !errors.Is(err, ErrConflict) {
+		return fmt.Errorf("payment: webhook: %w", err)
+	}
+	return nil
+}

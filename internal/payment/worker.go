@@ -1,0 +1,117 @@
+package payment
+
+import (
+	"context"
+	"time"
+)
+
+// Run does the background work until ctx ends: every tick it leases the
+// processes whose check is due (so two instances never work on the same
+// one), reconciles them with the gateway, expires unpaid ones and sends
+// the notifications a crash left unsent.
+func (e *Engine) Run(ctx context.Context) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		if _, err := e.RunOnce(ctx); err != nil && ctx.Err() == nil {
+			e.log.Warn("payment: background work", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// RunOnce does one round of background work and returns how many
+// processes it handled.
+func (e *Engine) RunOnce(ctx context.Context) (int, error) {
+	n := 0
+	for {
+		now := e.now()
+		ps, err := e.store.ClaimDue(ctx, e.owner, now, now.Add(e.cfg.Lease), 32)
+		if err != nil {
+			return n, err
+		}
+		for _, p := range ps {
+			e.work(ctx, p)
+		}
+		n += len(ps)
+		if len(ps) < 32 || ctx.Err() != nil {
+			return n, ctx.Err()
+		}
+	}
+}
+
+// work handles one leased process and releases it.
+func (e *Engine) work(ctx context.Context, p Process) {
+	now := e.now()
+	switch p.Status {
+	case Prepared:
+		if !now.Before(p.ExpiresAt) {
+			_, _ = e.store.Move(ctx, p.ID, Prepared, Expired, Changes{ReleaseLease: true}, now)
+			return
+		}
+		next := p.ExpiresAt
+		_ = e.store.Update(ctx, p.ID, Changes{ReleaseLease: true, NextCheckAt: &next}, now)
+	case Pending:
+		if !now.Before(p.ExpiresAt) {
+			e.expireDue(ctx, p)
+			return
+		}
+		e.drive(ctx, p)
+	case Settled, Refunded:
+		if !p.Notified {
+			if prod, err := e.product(p.ProductType); err == nil {
+				if n, ok := prod.(Notifier); ok {
+					at := now
+					if p.SettledAt != nil {
+						at = *p.SettledAt
+					}
+					e.notify(ctx, n, e.grantOf(&p, at), Granted{Goods: p.Goods, Secret: p.Secret})
+				} else {
+					_ = e.store.MarkNotified(ctx, p.ID)
+				}
+			}
+		}
+		_ = e.store.Update(ctx, p.ID, Changes{ReleaseLease: true}, now)
+	default:
+		_ = e.store.Update(ctx, p.ID, Changes{ReleaseLease: true}, now)
+	}
+}
+
+// expireDue ends a pending process whose time ran out. The gateway is
+// asked first: a payment captured meanwhile is refunded, never granted.
+func (e *Engine) expireDue(ctx context.Context, p Process) {
+	var gp GatewayPayment
+	var err error
+	if p.GatewayPaymentID != "" {
+		gp, err = e.gw.Payment(ctx, p.GatewayPaymentID)
+	} else {
+		var found []GatewayPayment
+		found, err = e.gw.PaymentsByReference(ctx, p.ID)
+		if err == nil && len(found) > 0 {
+			gp = found[0]
+			_ = e.store.Update(ctx, p.ID, Changes{GatewayPaymentID: &gp.ID}, e.now())
+			p.GatewayPaymentID = gp.ID
+		}
+	}
+	next := e.now().Add(e.cfg.Retry)
+	if err != nil {
+		e.log.Warn("payment: expire: gateway status", "process", p.ID, "err", err)
+		_ = e.store.Update(ctx, p.ID, Changes{ReleaseLease: true, NextCheckAt: &next}, e.now())
+		return
+	}
+	if err := e.expire(ctx, &p); err != nil {
+		e.log.Warn("payment: expire", "process", p.ID, "err", err)
+	}
+	if gp.Status == GWCaptured && p.Status == Expired {
+		if err := e.refundLate(ctx, &p, gp); err != nil {
+			e.log.Warn("payment: late refund", "process", p.ID, "err", err)
+			_ = e.store.Update(ctx, p.ID, Changes{ReleaseLease: true, NextCheckAt: &next}, e.now())
+			return
+		}
+	}
+	_ = e.store.Update(ctx, p.ID, Changes{ReleaseLease: true}, e.now())
+}

@@ -1,0 +1,391 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"members/internal/payment"
+)
+
+// PaymentStore implements payment.Store: saved cards, payment processes,
+// refunds and webhook events.
+type PaymentStore struct{ db *DB }
+
+var _ payment.Store = (*PaymentStore)(nil)
+
+// NewPaymentStore returns the store.
+func NewPaymentStore(db *DB) *PaymentStore { return &PaymentStore{db: db} }
+
+func paymentErr(err error) error {
+	err = Translate(err)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return payment.ErrNotFound
+	case errors.Is(err, ErrConflict):
+		return fmt.Errorf("%w: %v", payment.ErrConflict, err)
+	}
+	return err
+}
+
+const cardCols = `member_id, gateway, token, brand, last4, expiration_date, holder_name, currency, created_at`
+
+func scanCard(sc interface{ Scan(...any) error }) (payment.SavedCard, error) {
+	var c payment.SavedCard
+	var created int64
+	err := sc.Scan(&c.MemberID, &c.Gateway, &c.Token, &c.Brand, &c.Last4, &c.ExpirationDate, &c.HolderName, &c.Currency, &created)
+	c.CreatedAt = time.UnixMilli(created)
+	return c, err
+}
+
+func (s *PaymentStore) Cards(ctx context.Context, memberID string) ([]payment.SavedCard, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+cardCols+` FROM saved_cards WHERE member_id = $1 ORDER BY created_at, token`, memberID)
+	if err != nil {
+		return nil, fmt.Errorf("cards: %w", err)
+	}
+	defer rows.Close()
+	var out []payment.SavedCard
+	for rows.Next() {
+		c, err := scanCard(rows)
+		if err != nil {
+			return nil, fmt.Errorf("cards: %w", err)
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+func (s *PaymentStore) Card(ctx context.Context, gateway, token string) (payment.SavedCard, error) {
+	c, err := scanCard(s.db.QueryRowContext(ctx, `SELECT `+cardCols+` FROM saved_cards WHERE gateway = $1 AND token = $2`, gateway, token))
+	return c, paymentErr(err)
+}
+
+func addCard(ctx context.Context, q execer, c payment.SavedCard) error {
+	_, err := q.ExecContext(ctx, `INSERT INTO saved_cards (`+cardCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+		ON CONFLICT (gateway, token) DO NOTHING`,
+		c.MemberID, c.Gateway, c.Token, c.Brand, c.Last4, c.ExpirationDate, c.HolderName, c.Currency, c.CreatedAt.UnixMilli())
+	return paymentErr(err)
+}
+
+func (s *PaymentStore) AddCard(ctx context.Context, c payment.SavedCard) error {
+	return addCard(ctx, s.db, c)
+}
+
+func (s *PaymentStore) DeleteCard(ctx context.Context, memberID, gateway, token string) error {
+	res, err := s.db.ExecContext(ctx, `DELETE FROM saved_cards WHERE member_id = $1 AND gateway = $2 AND token = $3`, memberID, gateway, token)
+	if err != nil {
+		return fmt.Errorf("delete card: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return payment.ErrNotFound
+	}
+	return nil
+}
+
+func (s *PaymentStore) Contact(ctx context.Context, memberID string) (string, string, error) {
+	var email, first, last string
+	err := s.db.QueryRowContext(ctx, `SELECT email, firstname, lastname FROM members WHERE id = $1`, memberID).Scan(&email, &first, &last)
+	if err != nil {
+		return "", "", paymentErr(err)
+	}
+	return email, strings.TrimSpace(first + " " + last), nil
+}
+
+const processCols = `id, member_id, request_id, request_hash, product_type, status, lang, amount, currency, description, details,
+	payment_method, other_payment_type, card_gateway, card_token, card_brand, card_last4, card_expiration, card_holder,
+	save_card, save_card_currency, gateway_payment_id, gateway_status, next_action_url, failure_code, goods, secret,
+	refunded_amount, notified, next_check_at, expires_at, created_at, updated_at, settled_at`
+
+func scanProcess(sc interface{ Scan(...any) error }) (payment.Process, error) {
+	var (
+		p                                    payment.Process
+		status, details, goods, secret       string
+		nextCheck, expires, created, updated int64
+		settled                              sql.NullInt64
+	)
+	err := sc.Scan(&p.ID, &p.MemberID, &p.RequestID, &p.RequestHash, &p.ProductType, &status, &p.Lang, &p.Amount, &p.Currency,
+		&p.Description, &details, &p.PaymentMethod, &p.OtherPaymentType, &p.Card.Gateway, &p.Card.Token, &p.Card.Brand,
+		&p.Card.Last4, &p.Card.ExpirationDate, &p.Card.HolderName, &p.SaveCard, &p.SaveCardCurrency, &p.GatewayPaymentID,
+		&p.GatewayStatus, &p.NextActionURL, &p.FailureCode, &goods, &secret, &p.RefundedAmount, &p.Notified,
+		&nextCheck, &expires, &created, &updated, &settled)
+	if err != nil {
+		return p, paymentErr(err)
+	}
+	p.Status = payment.Status(status)
+	p.Details = raw(details)
+	p.Goods = raw(goods)
+	p.Secret = raw(secret)
+	p.NextCheckAt, p.ExpiresAt = time.UnixMilli(nextCheck), time.UnixMilli(expires)
+	p.CreatedAt, p.UpdatedAt = time.UnixMilli(created), time.UnixMilli(updated)
+	if settled.Valid {
+		t := time.UnixMilli(settled.Int64)
+		p.SettledAt = &t
+	}
+	return p, nil
+}
+
+func raw(s string) json.RawMessage {
+	if s == "" {
+		return nil
+	}
+	return json.RawMessage(s)
+}
+
+func (s *PaymentStore) CreateProcess(ctx context.Context, p payment.Process) error {
+	return paymentErr(s.db.Tx(ctx, func(tx *sql.Tx) error {
+		now := p.CreatedAt.UnixMilli()
+		// a prepared order of another window is replaced (spec §8: one
+		// purchase at a time per member)
+		if _, err := tx.ExecContext(ctx, `UPDATE payment_processes SET status = 'expired', failure_code = $1, updated_at = $2
+			WHERE member_id = $3 AND status = 'prepared'`, payment.FailSuperseded, now, p.MemberID); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO payment_processes (id, member_id, request_id, request_hash, product_type,
+			status, lang, amount, currency, description, details, payment_method, other_payment_type, card_gateway, card_token,
+			card_brand, card_last4, card_expiration, card_holder, save_card, save_card_currency, next_check_at, expires_at,
+			created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $24)`,
+			p.ID, p.MemberID, p.RequestID, p.RequestHash, p.ProductType, string(p.Status), p.Lang, p.Amount, p.Currency,
+			p.Description, string(p.Details), p.PaymentMethod, p.OtherPaymentType, p.Card.Gateway, p.Card.Token, p.Card.Brand,
+			p.Card.Last4, p.Card.ExpirationDate, p.Card.HolderName, p.SaveCard, p.SaveCardCurrency, p.NextCheckAt.UnixMilli(),
+			p.ExpiresAt.UnixMilli(), now)
+		return Translate(err)
+	}))
+}
+
+func (s *PaymentStore) Process(ctx context.Context, id string) (payment.Process, error) {
+	return scanProcess(s.db.QueryRowContext(ctx, `SELECT `+processCols+` FROM payment_processes WHERE id = $1`, id))
+}
+
+func (s *PaymentStore) ProcessByRequest(ctx context.Context, memberID, requestID string) (payment.Process, error) {
+	return scanProcess(s.db.QueryRowContext(ctx, `SELECT `+processCols+` FROM payment_processes
+		WHERE member_id = $1 AND request_id = $2`, memberID, requestID))
+}
+
+func (s *PaymentStore) OpenProcess(ctx context.Context, memberID string) (payment.Process, error) {
+	return scanProcess(s.db.QueryRowContext(ctx, `SELECT `+processCols+` FROM payment_processes
+		WHERE member_id = $1 AND status IN ('prepared', 'pending')`, memberID))
+}
+
+// sets renders the changes as SET clauses starting at placeholder n.
+func sets(c payment.Changes, now time.Time, n int) (string, []any) {
+	parts := []string{fmt.Sprintf("updated_at = $%d", n)}
+	args := []any{now.UnixMilli()}
+	add := func(col string, v any) {
+		n++
+		parts = append(parts, fmt.Sprintf("%s = $%d", col, n))
+		args = append(args, v)
+	}
+	if c.GatewayPaymentID != nil {
+		add("gateway_payment_id", *c.GatewayPaymentID)
+	}
+	if c.GatewayStatus != nil {
+		add("gateway_status", *c.GatewayStatus)
+	}
+	if c.NextActionURL != nil {
+		add("next_action_url", *c.NextActionURL)
+	}
+	if c.FailureCode != nil {
+		add("failure_code", *c.FailureCode)
+	}
+	if c.NextCheckAt != nil {
+		add("next_check_at", c.NextCheckAt.UnixMilli())
+	}
+	if c.ExpiresAt != nil {
+		add("expires_at", c.ExpiresAt.UnixMilli())
+	}
+	if c.LeaseOwner != "" {
+		add("lease_owner", c.LeaseOwner)
+		add("lease_until", c.LeaseUntil.UnixMilli())
+	} else if c.ReleaseLease {
+		add("lease_owner", "")
+		add("lease_until", int64(0))
+	}
+	return strings.Join(parts, ", "), args
+}
+
+func (s *PaymentStore) Move(ctx context.Context, id string, from, to payment.Status, c payment.Changes, now time.Time) (bool, error) {
+	if !payment.CanMove(from, to) {
+		return false, nil
+	}
+	set, args := sets(c, now, 1)
+	n := len(args)
+	q := fmt.Sprintf(`UPDATE payment_processes SET status = $%d, %s WHERE id = $%d AND status = $%d`, n+1, set, n+2, n+3)
+	args = append(args, string(to), id, string(from))
+	res, err := s.db.ExecContext(ctx, q, args...)
+	if err != nil {
+		return false, fmt.Errorf("move %s %s→%s: %w", id, from, to, err)
+	}
+	k, err := res.RowsAffected()
+	return k == 1, err
+}
+
+func (s *PaymentStore) Update(ctx context.Context, id string, c payment.Changes, now time.Time) error {
+	set, args := sets(c, now, 1)
+	_, err := s.db.ExecContext(ctx, fmt.Sprintf(`UPDATE payment_processes SET %s WHERE id = $%d`, set, len(args)+1), append(args, id)...)
+	if err != nil {
+		return fmt.Errorf("update process %s: %w", id, err)
+	}
+	return nil
+}
+
+func (s *PaymentStore) Settle(ctx context.Context, id string, now time.Time, needsNotify bool, card *payment.SavedCard, grant payment.SettleFunc) (bool, error) {
+	settled := false
+	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE payment_processes SET status = 'settled', settled_at = $1, updated_at = $1,
+			next_action_url = '', gateway_status = 'captured', notified = $2
+			WHERE id = $3 AND status = 'pending' AND expires_at > $1`, now.UnixMilli(), !needsNotify, id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return nil
+		}
+		g, err := grant(tx)
+		if err != nil {
+			return fmt.Errorf("grant: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE payment_processes SET goods = $1, secret = $2 WHERE id = $3`,
+			string(g.Goods), string(g.Secret), id); err != nil {
+			return err
+		}
+		if card != nil {
+			if err := addCard(ctx, tx, *card); err != nil {
+				return err
+			}
+		}
+		settled = true
+		return nil
+	})
+	if err != nil {
+		return false, fmt.Errorf("settle %s: %w", id, err)
+	}
+	return settled, nil
+}
+
+func (s *PaymentStore) claim(ctx context.Context, q string, args ...any) ([]payment.Process, error) {
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("claim: %w", err)
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]payment.Process, 0, len(ids))
+	for _, id := range ids {
+		p, err := s.Process(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// ClaimDue leases due work. The lease condition is repeated in the outer
+// WHERE so that on PostgreSQL a row leased by a concurrent instance is
+// re-checked and skipped.
+func (s *PaymentStore) ClaimDue(ctx context.Context, owner string, now, until time.Time, limit int) ([]payment.Process, error) {
+	open, err := s.claim(ctx, `UPDATE payment_processes SET lease_owner = $1, lease_until = $2
+		WHERE id IN (SELECT id FROM payment_processes WHERE status IN ('prepared', 'pending') AND next_check_at <= $3
+			AND lease_until < $3 ORDER BY next_check_at LIMIT $4)
+		AND lease_until < $3 AND status IN ('prepared', 'pending')
+		RETURNING id`, owner, until.UnixMilli(), now.UnixMilli(), limit)
+	if err != nil {
+		return nil, err
+	}
+	// notifications a crash left unsent (give the settling request a minute)
+	unsent, err := s.claim(ctx, `UPDATE payment_processes SET lease_owner = $1, lease_until = $2
+		WHERE id IN (SELECT id FROM payment_processes WHERE notified = FALSE AND settled_at <= $4
+			AND lease_until < $3 LIMIT $5)
+		AND lease_until < $3 AND notified = FALSE
+		RETURNING id`, owner, until.UnixMilli(), now.UnixMilli(), now.Add(-time.Minute).UnixMilli(), limit)
+	if err != nil {
+		return nil, err
+	}
+	return append(open, unsent...), nil
+}
+
+func (s *PaymentStore) ClaimOne(ctx context.Context, id, owner string, now, until time.Time) (bool, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE payment_processes SET lease_owner = $1, lease_until = $2
+		WHERE id = $3 AND lease_until < $4`, owner, until.UnixMilli(), id, now.UnixMilli())
+	if err != nil {
+		return false, fmt.Errorf("claim %s: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+func (s *PaymentStore) MarkNotified(ctx context.Context, id string) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE payment_processes SET notified = TRUE WHERE id = $1`, id)
+	return err
+}
+
+func (s *PaymentStore) TakeSecret(ctx context.Context, id string, secret json.RawMessage, now time.Time) (bool, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE payment_processes SET secret = '', updated_at = $1 WHERE id = $2 AND secret = $3`,
+		now.UnixMilli(), id, string(secret))
+	if err != nil {
+		return false, fmt.Errorf("take secret %s: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+func (s *PaymentStore) AddRefund(ctx context.Context, id, reason string, amount int64, now time.Time) (int64, bool, error) {
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO payment_refunds (process_id, reason, amount, created_at)
+		VALUES ($1, $2, $3, $4) ON CONFLICT (process_id, reason) DO NOTHING`, id, reason, amount, now.UnixMilli()); err != nil {
+		return 0, false, fmt.Errorf("add refund %s: %w", id, err)
+	}
+	var recorded int64
+	var done bool
+	err := s.db.QueryRowContext(ctx, `SELECT amount, done FROM payment_refunds WHERE process_id = $1 AND reason = $2`, id, reason).
+		Scan(&recorded, &done)
+	if err != nil {
+		return 0, false, fmt.Errorf("add refund %s: %w", id, err)
+	}
+	return recorded, done, nil
+}
+
+func (s *PaymentStore) CompleteRefund(ctx context.Context, id, reason string, now time.Time) error {
+	return s.db.Tx(ctx, func(tx *sql.Tx) error {
+		var amount int64
+		err := tx.QueryRowContext(ctx, `UPDATE payment_refunds SET done = TRUE WHERE process_id = $1 AND reason = $2 AND done = FALSE
+			RETURNING amount`, id, reason).Scan(&amount)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("complete refund %s: %w", id, err)
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE payment_processes SET refunded_amount = refunded_amount + $1, updated_at = $2,
+			status = CASE WHEN status IN ('settled', 'refunded') THEN 'refunded' ELSE status END WHERE id = $3`,
+			amount, now.UnixMilli(), id)
+		return err
+	})
+}
+
+func (s *PaymentStore) SeenEvent(ctx context.Context, eventID string) (bool, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM payment_webhook_events WHERE event_id = $1`, eventID).Scan(&n)
+	return n > 0, err
+}
+
+func (s *PaymentStore) RecordEvent(ctx context.Context, eventID, typ string, now time.Time) error {
+	_, err := s.db.ExecContext(ctx, `INSERT INTO payment_webhook_events (event_id, type, received_at) VALUES ($1, $2, $3)
+		ON CONFLICT (event_id) DO NOTHING`, eventID, typ, now.UnixMilli())
+	return paymentErr(err)
+}
