@@ -65,6 +65,8 @@ type Config struct {
 	// PaymentGateway replaces the HTTP adapter to the gateway (engine
 	// tests with a scripted gateway).
 	PaymentGateway payment.Gateway
+	// GatewayTimeout bounds each call to the gateway (zero: 10 s).
+	GatewayTimeout time.Duration
 }
 
 // App holds the migrated database and the core services.

@@ -2,11 +2,14 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
 
 	"members/internal/api/paymentapi"
+	"members/internal/demo"
+	"members/internal/gateway"
 	"members/internal/httpapi"
 	"members/internal/payment"
 	"members/internal/store"
@@ -16,12 +19,24 @@ import (
 // register with), the saved-cards service, their API, the gateway's
 // webhook receiver at /webhooks/gateway and the engine's background work.
 func (a *App) wirePayments(ctx context.Context, cfg Config, f *Features) error {
+	// The gateway sends the member's browser back here after a customer
+	// step: the public URL, or the server's own address.
 	publicURL := strings.TrimRight(cfg.PublicURL, "/")
+	if publicURL == "" {
+		publicURL = strings.TrimRight(cfg.ServerURL, "/")
+	}
+	if publicURL == "" {
+		publicURL = DefaultServerURL
+	}
 	gw := cfg.PaymentGateway
 	if gw == nil {
 		// 10 s per call: the sandbox's slow card (0119) answers later than
 		// this, so the engine meets a real unknown outcome and reconciles.
-		gw = payment.NewHTTPGateway(a.Gateway.URL, a.Gateway.Key, 10*time.Second)
+		timeout := cfg.GatewayTimeout
+		if timeout == 0 {
+			timeout = 10 * time.Second
+		}
+		gw = payment.NewHTTPGateway(a.Gateway.URL, a.Gateway.Key, timeout)
 	}
 	secret := a.Gateway.WebhookSecret
 	st := store.NewPaymentStore(a.DB)
@@ -44,5 +59,42 @@ func (a *App) wirePayments(ctx context.Context, cfg Config, f *Features) error {
 		root.Handle("POST "+WebhookPath, webhook)
 	})
 	f.Background = append(f.Background, engine.Run)
+	if cfg.Demo && a.Gateway.Sandbox != nil {
+		return a.seedDemoCards(ctx, st)
+	}
 	return nil
+}
+
+// seedDemoCards gives the demo members saved cards that pay: the sandbox
+// tokenises the test cards (its tokens are random, so this cannot happen
+// in the demo seeder, which runs before the gateway exists). It runs once
+// per database. The expired demo card comes from demo.seedPayments.
+func (a *App) seedDemoCards(ctx context.Context, st *store.PaymentStore) error {
+	var done string
+	if err := a.Settings.Get(ctx, "demo:cards:done", &done); err == nil && done != "" {
+		return nil
+	}
+	cards := []struct {
+		member, number, cvv, holder, scope string
+	}{
+		{demo.Member1, "4242424242424242", "123", "TARO PEACH", payment.ScopeJPY},
+		{demo.Member1, "378282246310005", "1234", "TARO PEACH", payment.ScopeAll},
+		{demo.Member1, "5555555555554444", "123", "TARO PEACH", payment.ScopeNonJPY},
+		{demo.Member2, "3530111333300000", "123", "HANAKO MOMO", payment.ScopeJPY},
+	}
+	exp := a.DB.Now().In(time.FixedZone("JST", 9*3600)).AddDate(3, 0, 0).Format("06/01")
+	for i, c := range cards {
+		tok, err := a.Gateway.Sandbox.Tokenize(ctx, gateway.CardInput{CardNumber: c.number, ExpirationDate: exp, CVV: c.cvv, HolderName: c.holder})
+		if err != nil {
+			return fmt.Errorf("demo cards: %w", err)
+		}
+		if err := st.AddCard(ctx, payment.SavedCard{
+			MemberID: c.member, Gateway: tok.Gateway, Token: tok.Token, Brand: tok.Brand, Last4: tok.Last4,
+			ExpirationDate: tok.ExpirationDate, HolderName: tok.HolderName, Currency: c.scope,
+			CreatedAt: a.DB.Now().Add(time.Duration(i-10) * time.Hour),
+		}); err != nil {
+			return fmt.Errorf("demo cards: %w", err)
+		}
+	}
+	return a.Settings.Set(ctx, "demo:cards:done", "yes")
 }

@@ -58,7 +58,7 @@ func Load(ctx context.Context, db *store.DB, hasher *auth.Hasher) error {
 		seeders := []func(context.Context, *sql.Tx, time.Time) error{
 			seedAccount,
 			seedBookings,
-			// -- seedPayments --
+			seedPayments,
 			// -- seedPoints --
 			// -- seedPasses --
 			// -- seedSecurity --
