@@ -1,0 +1,128 @@
+package store_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"members/internal/apitest"
+	"members/internal/payment"
+	"members/internal/store"
+)
+
+// TestPaymentTransitions tries every move between every pair of states:
+// the legal ones change the row once, every other one (and a repeat)
+// changes nothing.
+func TestPaymentTransitions(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		db := apitest.OpenDB(t, engine)
+		ctx := context.Background()
+		if _, err := db.Exec(`INSERT INTO members (id, email, email_key, password_hash, firstname, lastname, gender, birth, tel,
+			address_country_code, created_at, updated_at) VALUES ('m1', 'a@example.com', 'a@example.com', 'x', 'A', 'B', 'male',
+			'1990-01-01', '0312345678', 'JP', 0, 0)`); err != nil {
+			t.Fatal(err)
+		}
+		st := store.NewPaymentStore(db)
+		now := time.Now()
+		all := []payment.Status{payment.Prepared, payment.Pending, payment.Settled, payment.Failed, payment.Expired, payment.Refunded}
+		for i, from := range all {
+			for j, to := range all {
+				id := string(rune('a'+i)) + string(rune('a'+j))
+				p := payment.Process{ID: id, MemberID: "m1", RequestID: id, RequestHash: "h", ProductType: "x", Status: payment.Prepared,
+					Lang: "en", Amount: 100, Currency: "JPY", Details: []byte(`{}`), PaymentMethod: payment.MethodCreditCard,
+					ExpiresAt: now.Add(time.Hour), NextCheckAt: now, CreatedAt: now, UpdatedAt: now}
+				if err := st.CreateProcess(ctx, p); err != nil {
+					t.Fatal(err)
+				}
+				// put the row in from (bypassing the store: this is the set-up)
+				if _, err := db.Exec(`UPDATE payment_processes SET status = $1 WHERE id = $2`, string(from), id); err != nil {
+					t.Fatal(err)
+				}
+				ok, err := st.Move(ctx, id, from, to, payment.Changes{}, now)
+				if err != nil {
+					t.Fatal(err)
+				}
+				legal := payment.CanMove(from, to)
+				got, _ := st.Process(ctx, id)
+				switch {
+				case ok != legal:
+					t.Errorf("%s → %s: moved %v, legal %v", from, to, ok, legal)
+				case legal && got.Status != to, !legal && got.Status != from:
+					t.Errorf("%s → %s: row is %s", from, to, got.Status)
+				}
+				// a stale caller that believes the row is still in from
+				if legal && from != to {
+					if again, _ := st.Move(ctx, id, from, to, payment.Changes{}, now); again {
+						t.Errorf("%s → %s moved twice", from, to)
+					}
+				}
+				// a wrong belief about the current state moves nothing
+				for _, other := range all {
+					if other == from || other == to {
+						continue
+					}
+					if moved, _ := st.Move(ctx, id, other, to, payment.Changes{}, now); moved && payment.CanMove(other, to) {
+						t.Errorf("moved from %s while the row was %s", other, got.Status)
+					}
+				}
+				// close it so the member has no open process for the next pair
+				if _, err := db.Exec(`UPDATE payment_processes SET status = 'failed' WHERE id = $1`, id); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		// legal moves, spelled out (docs/payments.md)
+		for _, m := range [][2]payment.Status{{"prepared", "pending"}, {"prepared", "expired"}, {"pending", "settled"},
+			{"pending", "failed"}, {"pending", "expired"}, {"settled", "refunded"}} {
+			if !payment.CanMove(m[0], m[1]) {
+				t.Errorf("%s → %s should be legal", m[0], m[1])
+			}
+		}
+		for _, m := range [][2]payment.Status{{"prepared", "settled"}, {"failed", "settled"}, {"expired", "settled"},
+			{"settled", "pending"}, {"refunded", "settled"}, {"expired", "pending"}, {"failed", "pending"}} {
+			if payment.CanMove(m[0], m[1]) {
+				t.Errorf("%s → %s should be illegal", m[0], m[1])
+			}
+		}
+	})
+}
+
+// TestPaymentOneOpenProcess: the database keeps one open process per
+// member, and a second prepared order replaces the first.
+func TestPaymentOneOpenProcess(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		db := apitest.OpenDB(t, engine)
+		ctx := context.Background()
+		if _, err := db.Exec(`INSERT INTO members (id, email, email_key, password_hash, firstname, lastname, gender, birth, tel,
+			address_country_code, created_at, updated_at) VALUES ('m1', 'a@example.com', 'a@example.com', 'x', 'A', 'B', 'male',
+			'1990-01-01', '0312345678', 'JP', 0, 0)`); err != nil {
+			t.Fatal(err)
+		}
+		st := store.NewPaymentStore(db)
+		now := time.Now()
+		mk := func(id string) payment.Process {
+			return payment.Process{ID: id, MemberID: "m1", RequestID: id, RequestHash: "h", ProductType: "x", Status: payment.Prepared,
+				Lang: "en", Amount: 100, Currency: "JPY", Details: []byte(`{}`), PaymentMethod: payment.MethodCreditCard,
+				ExpiresAt: now.Add(time.Hour), NextCheckAt: now, CreatedAt: now, UpdatedAt: now}
+		}
+		if err := st.CreateProcess(ctx, mk("p1")); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.CreateProcess(ctx, mk("p2")); err != nil {
+			t.Fatal(err)
+		}
+		p1, _ := st.Process(ctx, "p1")
+		if p1.Status != payment.Expired || p1.FailureCode != payment.FailSuperseded {
+			t.Errorf("first order: %s %s", p1.Status, p1.FailureCode)
+		}
+		if ok, _ := st.Move(ctx, "p2", payment.Prepared, payment.Pending, payment.Changes{}, now); !ok {
+			t.Fatal("p2 not moved")
+		}
+		if err := st.CreateProcess(ctx, mk("p3")); err == nil {
+			t.Error("a new order while one is pending")
+		}
+		if err := st.CreateProcess(ctx, mk("p2")); err == nil {
+			t.Error("same id twice")
+		}
+	})
+}
