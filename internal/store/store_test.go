@@ -276,3 +276,38 @@ func TestCountersReserveIsAtomic(t *testing.T) {
 		}
 	})
 }
+
+// Instances started together on an empty PostgreSQL take turns on the
+// migrations (advisory lock): every one of them comes up (issue 7 item 6).
+func TestConcurrentMigrations(t *testing.T) {
+	t.Parallel()
+	for _, engine := range apitest.Engines(t) {
+		if engine != store.Postgres {
+			continue
+		}
+		for round := 0; round < 5; round++ {
+			dsn := apitest.DSN(t, engine)
+			const instances = 6
+			errs := make(chan error, instances)
+			start := make(chan struct{})
+			for i := 0; i < instances; i++ {
+				go func() {
+					<-start
+					db, err := store.Open(context.Background(), dsn)
+					if err != nil {
+						errs <- err
+						return
+					}
+					defer db.Close()
+					errs <- db.Migrate(context.Background())
+				}()
+			}
+			close(start)
+			for i := 0; i < instances; i++ {
+				if err := <-errs; err != nil {
+					t.Fatalf("round %d: an instance failed to migrate: %v", round, err)
+				}
+			}
+		}
+	}
+}
