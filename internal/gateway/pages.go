@@ -1,6 +1,385 @@
 package gateway
 
-import "net/http"
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"html/template"
+	"math/big"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
 
-// pageRoutes registers the customer pages.
-func (g *Gateway) pageRoutes(mux *http.ServeMux) {}
+	"github.com/skip2/go-qrcode"
+)
+
+// The customer pages: small server-rendered HTML that works on a phone,
+// in the language of the ?lang= query. Each step ends with a redirect to
+// the payment's returnUrl with ?paymentId=ID.
+
+// pageRoutes registers the customer pages. Their POSTs are refused
+// cross-site (the payment id in the URL is the only credential).
+func (g *Gateway) pageRoutes(mux *http.ServeMux) {
+	b := g.opt.BasePath
+	cop := http.NewCrossOriginProtection()
+	mux.HandleFunc("GET "+b+"/challenge/{id}", g.challengePage)
+	mux.Handle("POST "+b+"/challenge/{id}", cop.Handler(http.HandlerFunc(g.challengeStep)))
+	mux.HandleFunc("GET "+b+"/pay/{id}", g.payPage)
+	mux.Handle("POST "+b+"/pay/{id}", cop.Handler(http.HandlerFunc(g.payStep)))
+	mux.HandleFunc("GET "+b+"/pay/{id}/qr.png", g.qrImage)
+}
+
+// pageData feeds the page template.
+type pageData struct {
+	Lang      string
+	Kind      string // challenge, qr, slip, status, notfound
+	Title     string
+	Intro     string
+	Action    string // form action
+	Payment   *Payment
+	Amount    string
+	Method    string
+	Deadline  string
+	QR        string
+	Slip      slip
+	Message   string
+	ReturnURL string
+}
+
+// T translates key into the page's language.
+func (d pageData) T(key string) string { return t(d.Lang, key) }
+
+// slip holds the numbers of a payment slip, derived from the payment id so
+// they need no storage and stay the same on every visit.
+type slip struct {
+	Receipt, Biller, Customer, Confirm string
+}
+
+func slipFor(id string) slip {
+	h := sha256.Sum256([]byte("slip:" + id))
+	n := new(big.Int).SetBytes(h[:]).String()
+	return slip{
+		Receipt:  n[0:4] + "-" + n[4:8] + "-" + n[8:12],
+		Biller:   "58191",
+		Customer: n[12:24],
+		Confirm:  n[24:30],
+	}
+}
+
+// decimals of currencies whose minor unit is not the unit (the product's
+// amounts: SGD has two decimals, the others none).
+var decimals = map[string]int{"SGD": 2, "USD": 2, "EUR": 2, "GBP": 2, "AUD": 2}
+
+// formatAmount renders minor units: "JPY 12,000", "SGD 12.50".
+func formatAmount(amount int64, currency string) string {
+	d := decimals[currency]
+	neg := amount < 0
+	if neg {
+		amount = -amount
+	}
+	whole, frac := amount, int64(0)
+	for range d {
+		whole /= 10
+	}
+	if d > 0 {
+		p := int64(1)
+		for range d {
+			p *= 10
+		}
+		frac = amount % p
+	}
+	s := strconv.FormatInt(whole, 10)
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	out := currency + " " + b.String()
+	if d > 0 {
+		out += fmt.Sprintf(".%0*d", d, frac)
+	}
+	if neg {
+		out = "-" + out
+	}
+	return out
+}
+
+// returnTo is where the customer goes after the step.
+func returnTo(p *Payment) string {
+	if p.returnURL == "" {
+		return ""
+	}
+	u, err := url.Parse(p.returnURL)
+	if err != nil {
+		return ""
+	}
+	q := u.Query()
+	q.Set("paymentId", p.ID)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// pageHeaders: no caching, no framing, forms may post here and be
+// redirected to the shop.
+func pageHeaders(w http.ResponseWriter, p *Payment) {
+	formAction := "'self'"
+	if p != nil {
+		if u, err := url.Parse(p.returnURL); err == nil && u.Host != "" {
+			formAction += " " + u.Scheme + "://" + u.Host
+		}
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Content-Security-Policy", "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action "+
+		formAction+"; frame-ancestors 'none'; base-uri 'none'")
+}
+
+func (g *Gateway) render(w http.ResponseWriter, status int, d pageData) {
+	if d.Payment != nil {
+		d.Amount = formatAmount(d.Payment.Amount, d.Payment.Currency)
+		if d.Payment.ExpiresAt != nil {
+			d.Deadline = d.Payment.ExpiresAt.In(jst).Format("2006-01-02 15:04") + " JST"
+		}
+		d.ReturnURL = returnTo(d.Payment)
+	}
+	pageHeaders(w, d.Payment)
+	w.WriteHeader(status)
+	if err := pageTemplate.Execute(w, d); err != nil {
+		g.log.Warn("gateway page", "err", err)
+	}
+}
+
+// jst is Japan time, in which the sandbox shows deadlines (a fixed zone:
+// no tzdata needed).
+var jst = time.FixedZone("JST", 9*60*60)
+
+// loadForPage reads the payment of a page, answering 404 itself.
+func (g *Gateway) loadForPage(w http.ResponseWriter, r *http.Request) (*Payment, string, bool) {
+	l := lang(r.URL.Query().Get("lang"))
+	p, err := g.getPayment(r.Context(), g.db, r.PathValue("id"))
+	if errors.Is(err, ErrNotFound) {
+		g.render(w, http.StatusNotFound, pageData{Lang: l, Kind: "notfound", Title: t(l, "status.title"), Message: t(l, "notfound")})
+		return nil, l, false
+	}
+	if err != nil {
+		g.log.Error("gateway page", "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return nil, l, false
+	}
+	return p, l, true
+}
+
+// statusPage tells a customer who comes back to a finished step where the
+// payment stands.
+func (g *Gateway) statusPage(w http.ResponseWriter, l string, p *Payment) {
+	msg := t(l, "status.other")
+	switch p.Status {
+	case StatusCaptured, StatusAuthorized, StatusRefunded:
+		msg = t(l, "status.done")
+	case StatusFailed:
+		msg = t(l, "status.failed")
+	case StatusExpired:
+		msg = t(l, "status.expired")
+	}
+	g.render(w, http.StatusOK, pageData{Lang: l, Kind: "status", Title: t(l, "status.title"), Message: msg, Payment: p})
+}
+
+func (g *Gateway) challengePage(w http.ResponseWriter, r *http.Request) {
+	p, l, ok := g.loadForPage(w, r)
+	if !ok {
+		return
+	}
+	if p.Status != StatusRequiresAction {
+		g.statusPage(w, l, p)
+		return
+	}
+	g.render(w, http.StatusOK, pageData{Lang: l, Kind: "challenge", Title: t(l, "challenge.title"), Intro: t(l, "challenge.intro"),
+		Action: g.opt.BasePath + "/challenge/" + p.ID + "?lang=" + l, Payment: p})
+}
+
+func (g *Gateway) payPage(w http.ResponseWriter, r *http.Request) {
+	p, l, ok := g.loadForPage(w, r)
+	if !ok {
+		return
+	}
+	if p.Status != StatusPending {
+		g.statusPage(w, l, p)
+		return
+	}
+	d := pageData{Lang: l, Action: g.opt.BasePath + "/pay/" + p.ID + "?lang=" + l, Payment: p}
+	if IsQR(p.Method) {
+		d.Kind, d.Method = "qr", methodName(l, p.Method)
+		d.Title = fmt.Sprintf(t(l, "qr.title"), d.Method)
+		d.Intro = fmt.Sprintf(t(l, "qr.intro"), d.Method)
+		d.QR = g.opt.BasePath + "/pay/" + p.ID + "/qr.png"
+	} else {
+		d.Kind, d.Title, d.Intro, d.Slip = "slip", t(l, "slip.title"), t(l, "slip.intro"), slipFor(p.ID)
+	}
+	g.render(w, http.StatusOK, d)
+}
+
+// finish sends the customer back to the shop (or shows the status when
+// the payment has no returnUrl).
+func (g *Gateway) finish(w http.ResponseWriter, r *http.Request, l string, p *Payment) {
+	if to := returnTo(p); to != "" {
+		http.Redirect(w, r, to, http.StatusSeeOther)
+		return
+	}
+	g.statusPage(w, l, p)
+}
+
+// step runs a customer step; a step already done (a double click, the back
+// button) just goes back to the shop.
+func (g *Gateway) step(w http.ResponseWriter, r *http.Request, approve bool) {
+	p, l, ok := g.loadForPage(w, r)
+	if !ok {
+		return
+	}
+	done, err := g.CustomerStep(r.Context(), p.ID, approve)
+	switch {
+	case errors.Is(err, ErrState):
+		done = p
+	case err != nil:
+		g.log.Error("gateway step", "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	g.finish(w, r, l, done)
+}
+
+func (g *Gateway) challengeStep(w http.ResponseWriter, r *http.Request) {
+	if r.PostFormValue("action") == "approve" {
+		g.step(w, r, true)
+		return
+	}
+	g.step(w, r, false)
+}
+
+func (g *Gateway) payStep(w http.ResponseWriter, r *http.Request) {
+	switch r.PostFormValue("action") {
+	case "pay":
+		g.step(w, r, true)
+	case "cancel":
+		g.step(w, r, false)
+	default: // later: back to the shop, the payment stays pending
+		p, l, ok := g.loadForPage(w, r)
+		if ok {
+			g.finish(w, r, l, p)
+		}
+	}
+}
+
+// qrImage is the code the customer scans: the pay page's own URL, so a
+// phone that scans it opens the page.
+func (g *Gateway) qrImage(w http.ResponseWriter, r *http.Request) {
+	p, err := g.getPayment(r.Context(), g.db, r.PathValue("id"))
+	if err != nil || !IsQR(p.Method) {
+		http.NotFound(w, r)
+		return
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	base := scheme + "://" + r.Host + g.opt.BasePath
+	if g.opt.PublicURL != "" {
+		base = strings.TrimRight(g.opt.PublicURL, "/")
+	}
+	png, err := qrcode.Encode(base+"/pay/"+p.ID, qrcode.Medium, 320)
+	if err != nil {
+		g.log.Error("gateway qr", "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "image/png")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(png)
+}
+
+var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
+<html lang="{{.Lang}}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>{{.Title}}</title>
+<style>
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI","Hiragino Sans","Noto Sans JP","Noto Sans CJK JP","Noto Sans Thai",sans-serif;background:#f3f4f7;color:#1d1d2b}
+header{background:#1d1d2b;color:#fff;padding:.75rem 1rem;font-weight:600;letter-spacing:.02em}
+header span{font-weight:400;opacity:.75;font-size:.85rem;margin-left:.5rem}
+main{max-width:28rem;margin:1.5rem auto;padding:0 1rem}
+.card{background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.12);padding:1.25rem 1.25rem 1.5rem}
+h1{font-size:1.35rem;margin:0 0 .5rem}
+p{margin:.5rem 0}
+dl{display:grid;grid-template-columns:auto 1fr;gap:.35rem 1rem;margin:1rem 0;padding:.75rem 1rem;background:#f7f7fa;border-radius:8px}
+dt{color:#5b5b6e}
+dd{margin:0;text-align:right;font-weight:600;word-break:break-all}
+.amount{font-size:1.15rem}
+.num{font-family:ui-monospace,"SFMono-Regular",Menlo,monospace;letter-spacing:.05em}
+.qr{display:block;margin:1rem auto;width:220px;height:220px;image-rendering:pixelated}
+form{margin:0}
+.actions{display:grid;gap:.75rem;margin-top:1.25rem}
+button,.button{display:block;width:100%;min-height:48px;padding:.75rem 1rem;border-radius:8px;border:2px solid #d0006f;font:inherit;font-weight:600;text-align:center;text-decoration:none;cursor:pointer}
+.primary{background:#d0006f;color:#fff}
+.secondary{background:#fff;color:#a00057}
+.hint{font-size:.85rem;color:#5b5b6e;margin-top:-.25rem}
+.note{font-size:.8rem;color:#5b5b6e;text-align:center;margin-top:1rem}
+@media (min-width:768px){main{margin-top:3rem}.card{padding:2rem}}
+</style>
+</head>
+<body>
+<header>NDHK Pay<span>sandbox</span></header>
+<main>
+<div class="card">
+<h1>{{.Title}}</h1>
+{{if .Intro}}<p>{{.Intro}}</p>{{end}}
+{{if .Message}}<p role="status">{{.Message}}</p>{{end}}
+{{with .Payment}}<dl>
+<dt>{{$.T "amount"}}</dt><dd class="amount">{{$.Amount}}</dd>
+{{if .Description}}<dt>{{$.T "merchant"}}</dt><dd>{{.Description}}</dd>{{end}}
+{{if .Reference}}<dt>{{$.T "reference"}}</dt><dd class="num">{{.Reference}}</dd>{{end}}
+{{if .Last4}}<dt>{{$.T "card"}}</dt><dd>{{.Brand}} •••• {{.Last4}}</dd>{{end}}
+{{if and $.Deadline (ne $.Kind "status") (ne $.Kind "challenge")}}<dt>{{$.T "deadline"}}</dt><dd>{{$.Deadline}}</dd>{{end}}
+</dl>{{end}}
+{{if eq .Kind "challenge"}}
+<div class="actions">
+<form method="post" action="{{.Action}}"><button class="primary" name="action" value="approve">{{.T "challenge.approve"}}</button></form>
+<form method="post" action="{{.Action}}"><button class="secondary" name="action" value="fail">{{.T "challenge.fail"}}</button></form>
+</div>
+{{else if eq .Kind "qr"}}
+<img class="qr" src="{{.QR}}" alt="{{.T "qr.alt"}}" width="220" height="220">
+<div class="actions">
+<form method="post" action="{{.Action}}"><button class="primary" name="action" value="pay">{{.T "pay.now"}}</button></form>
+<p class="hint">{{.T "pay.now.hint"}}</p>
+<form method="post" action="{{.Action}}"><button class="secondary" name="action" value="cancel">{{.T "pay.cancel"}}</button></form>
+</div>
+{{else if eq .Kind "slip"}}
+<dl>
+<dt>{{.T "slip.receipt"}}</dt><dd class="num">{{.Slip.Receipt}}</dd>
+<dt>{{.T "slip.biller"}}</dt><dd class="num">{{.Slip.Biller}}</dd>
+<dt>{{.T "slip.customer"}}</dt><dd class="num">{{.Slip.Customer}}</dd>
+<dt>{{.T "slip.confirm"}}</dt><dd class="num">{{.Slip.Confirm}}</dd>
+</dl>
+<div class="actions">
+<form method="post" action="{{.Action}}"><button class="primary" name="action" value="pay">{{.T "pay.now"}}</button></form>
+<p class="hint">{{.T "pay.now.hint"}}</p>
+<form method="post" action="{{.Action}}"><button class="secondary" name="action" value="later">{{.T "pay.later"}}</button></form>
+<form method="post" action="{{.Action}}"><button class="secondary" name="action" value="cancel">{{.T "pay.cancel"}}</button></form>
+</div>
+{{else if .ReturnURL}}
+<div class="actions"><a class="button primary" href="{{.ReturnURL}}">{{.T "back"}}</a></div>
+{{end}}
+<p class="note">{{.T "sandbox"}}</p>
+</div>
+</main>
+</body>
+</html>
+`))

@@ -1,0 +1,61 @@
+package gateway
+
+import (
+	"reflect"
+	"testing"
+	"time"
+)
+
+func TestEveryLanguageHasEveryMessage(t *testing.T) {
+	for _, l := range Languages {
+		m, ok := messages[l]
+		if !ok {
+			t.Fatalf("no messages for %s", l)
+		}
+		for k := range messages["en"] {
+			if m[k] == "" {
+				t.Errorf("%s: missing %s", l, k)
+			}
+		}
+	}
+}
+
+func TestCheckCard(t *testing.T) {
+	now := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
+	ok := CardInput{CardNumber: "4242424242424242", ExpirationDate: "26/11", CVV: "123", HolderName: "A B"}
+	with := func(f func(*CardInput)) CardInput { c := ok; f(&c); return c }
+	cases := []struct {
+		name string
+		in   CardInput
+		errs map[string][]string
+	}{
+		{"good, expires this month", ok, nil},
+		{"empty", CardInput{}, map[string][]string{"cardNumber": {"required"}, "cvv": {"required"}, "expirationDate": {"required"}, "holderName": {"required"}}},
+		{"letters", with(func(c *CardInput) { c.CardNumber = "4242x24242424242" }), map[string][]string{"cardNumber": {"digits"}}},
+		{"13 digits", with(func(c *CardInput) { c.CardNumber = "4242424242424" }), map[string][]string{"cardNumber": {"length"}}},
+		{"17 digits", with(func(c *CardInput) { c.CardNumber = "42424242424242424" }), map[string][]string{"cardNumber": {"length"}}},
+		{"visa 15 digits", with(func(c *CardInput) { c.CardNumber = "424242424242426" }), map[string][]string{"cardNumber": {"length"}}},
+		{"amex 16 digits", with(func(c *CardInput) { c.CardNumber = "3782822463100050"; c.CVV = "1234" }), map[string][]string{"cardNumber": {"length"}}},
+		{"luhn", with(func(c *CardInput) { c.CardNumber = "4242424242424241" }), map[string][]string{"cardNumber": {"luhn"}}},
+		{"unknown brand", with(func(c *CardInput) { c.CardNumber = "9999999999999995" }), map[string][]string{"cardNumber": {"format"}}},
+		{"amex needs 4-digit cvv", with(func(c *CardInput) { c.CardNumber = "378282246310005" }), map[string][]string{"cvv": {"length"}}},
+		{"amex 4-digit cvv", with(func(c *CardInput) { c.CardNumber = "378282246310005"; c.CVV = "1234" }), nil},
+		{"visa 4-digit cvv", with(func(c *CardInput) { c.CVV = "1234" }), map[string][]string{"cvv": {"length"}}},
+		{"cvv letters", with(func(c *CardInput) { c.CVV = "12a" }), map[string][]string{"cvv": {"digits"}}},
+		{"expired last month", with(func(c *CardInput) { c.ExpirationDate = "26/10" }), map[string][]string{"expirationDate": {"expired"}}},
+		{"expired last year", with(func(c *CardInput) { c.ExpirationDate = "25/12" }), map[string][]string{"expirationDate": {"expired"}}},
+		{"MM/YY is not YY/MM", with(func(c *CardInput) { c.ExpirationDate = "13/30" }), map[string][]string{"expirationDate": {"format"}}},
+		{"no slash", with(func(c *CardInput) { c.ExpirationDate = "3012" }), map[string][]string{"expirationDate": {"format"}}},
+		{"month 00", with(func(c *CardInput) { c.ExpirationDate = "30/00" }), map[string][]string{"expirationDate": {"format"}}},
+		{"holder too long", with(func(c *CardInput) { c.HolderName = string(make([]byte, 65)) + "x" }), map[string][]string{"holderName": {"length"}}},
+	}
+	for _, c := range cases {
+		card, errs := CheckCard(c.in, now)
+		if !reflect.DeepEqual(errs, c.errs) && !(len(errs) == 0 && len(c.errs) == 0) {
+			t.Errorf("%s: errors %v, want %v", c.name, errs, c.errs)
+		}
+		if errs == nil && (card.Last4 == "" || card.Brand == "") {
+			t.Errorf("%s: card %+v", c.name, card)
+		}
+	}
+}
