@@ -18,10 +18,11 @@ settings:
   show                                 print every setting
   cookie-consent  --required --consent-script-url URL --analytics-tag-url URL
   topic-banner    --active --target-page P --message1 T --message2 T --href URL
-  gogo-pass       --public --purchasable --lottery
+  gogo-pass       --public --purchasable --lottery --maintenance on|off|auto
   coupon-ticket   --public
   origin-access   --enabled --limit N --window SECONDS
-Every flag not given is set to false or empty. All take --db.
+Every flag not given is set to false or empty (--maintenance to auto: closed
+03:00-05:00 Japan time; on forces maintenance, off lifts it). All take --db.
 `
 
 // admin sets the operator switches kept in the database.
@@ -36,6 +37,8 @@ func admin(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	var (
 		key   string
 		value func() any
+		// maintenance is the pass maintenance mode, set with gogo-pass.
+		maintenance *string
 	)
 	switch name {
 	case "show":
@@ -58,6 +61,7 @@ func admin(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 		fs.BoolVar(&v.IsGogoPassPublic, "public", false, "pass pages visible")
 		fs.BoolVar(&v.IsGogoPassPurchasable, "purchasable", false, "pass on sale")
 		fs.BoolVar(&v.IsGogoPassLotteryPhase, "lottery", false, "lottery-sale phase")
+		maintenance = fs.String("maintenance", string(platform.MaintenanceAuto), "on, off or auto (03:00-05:00 Japan time)")
 		key, value = platform.KeyGogoPass, func() any { return v }
 	case "coupon-ticket":
 		var v platform.CouponTicketStatus
@@ -76,6 +80,14 @@ func admin(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	if err := parse(fs, rest, stderr); err != nil {
 		return err
 	}
+	var mode platform.MaintenanceMode
+	if maintenance != nil {
+		m, err := platform.ParseMaintenanceMode(*maintenance)
+		if err != nil {
+			return fmt.Errorf("admin %s: %w", name, err)
+		}
+		mode = m
+	}
 	a, err := app.Open(ctx, app.Options{DSN: *dsn, Logger: logger})
 	if err != nil {
 		return err
@@ -83,6 +95,11 @@ func admin(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	defer a.Close()
 	if key != "" {
 		if err := a.Platform.Set(ctx, key, value()); err != nil {
+			return fmt.Errorf("admin %s: %w", name, err)
+		}
+	}
+	if mode != "" {
+		if err := a.Platform.Set(ctx, platform.KeyGogoPassMaintenance, mode); err != nil {
 			return fmt.Errorf("admin %s: %w", name, err)
 		}
 	}
@@ -110,10 +127,14 @@ func printSettings(ctx context.Context, a *app.App, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	mm, err := a.Platform.GogoPassMaintenanceMode(ctx)
+	if err != nil {
+		return err
+	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(map[string]any{
 		platform.KeyCookieConsent: cc, platform.KeyTopicBanner: tb, platform.KeyGogoPass: gp,
-		platform.KeyCouponTicket: ct, platform.KeyOriginAccess: oa,
+		platform.KeyCouponTicket: ct, platform.KeyOriginAccess: oa, platform.KeyGogoPassMaintenance: map[string]any{"mode": mm},
 	})
 }

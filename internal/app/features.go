@@ -45,7 +45,9 @@ func (a *App) wireFeatures(ctx context.Context, cfg Config) (*Features, error) {
 
 	// -- wirePoints --
 
-	// -- wirePasses --
+	if err := a.wirePasses(ctx, cfg, f); err != nil {
+		return nil, err
+	}
 
 	// -- wireSecurity --
 

@@ -60,7 +60,7 @@ func Load(ctx context.Context, db *store.DB, hasher *auth.Hasher) error {
 			seedBookings,
 			seedPayments,
 			// -- seedPoints --
-			// -- seedPasses --
+			seedPasses,
 			// -- seedSecurity --
 		}
 		for _, seed := range seeders {

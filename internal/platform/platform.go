@@ -22,6 +22,9 @@ const (
 	KeyGogoPass      = "gogo_pass_status"
 	KeyCouponTicket  = "coupon_ticket_status"
 	KeyOriginAccess  = "origin_access"
+	// KeyGogoPassMaintenance holds the operator's maintenance override of
+	// the unlimited pass (MaintenanceMode).
+	KeyGogoPassMaintenance = "gogo_pass_maintenance"
 )
 
 // CookieConsent says whether visitors must consent to cookies, and which
@@ -41,11 +44,58 @@ type TopicBanner struct {
 	Href       string `json:"href"`
 }
 
-// GogoPassStatus are the unlimited pass flags.
+// GogoPassStatus are the unlimited pass flags. IsGogoPassMaintenance is
+// not stored: GogoPassStatus computes it from the maintenance mode and the
+// clock, so the client can show the maintenance page before a purchase.
 type GogoPassStatus struct {
 	IsGogoPassPublic       bool `json:"isGogoPassPublic"`
 	IsGogoPassPurchasable  bool `json:"isGogoPassPurchasable"`
 	IsGogoPassLotteryPhase bool `json:"isGogoPassLotteryPhase"`
+	IsGogoPassMaintenance  bool `json:"isGogoPassMaintenance"`
+}
+
+// MaintenanceMode is the operator's override of the pass maintenance
+// window: "on" forces maintenance, "off" lifts it (even inside the daily
+// window), "auto" (the default) follows the clock.
+type MaintenanceMode string
+
+// Maintenance modes.
+const (
+	MaintenanceAuto MaintenanceMode = "auto"
+	MaintenanceOn   MaintenanceMode = "on"
+	MaintenanceOff  MaintenanceMode = "off"
+)
+
+// ParseMaintenanceMode accepts on, off and auto.
+func ParseMaintenanceMode(s string) (MaintenanceMode, error) {
+	switch m := MaintenanceMode(s); m {
+	case MaintenanceAuto, MaintenanceOn, MaintenanceOff:
+		return m, nil
+	}
+	return "", fmt.Errorf("maintenance must be on, off or auto, not %q", s)
+}
+
+// japan is Japan time (UTC+9, no daylight saving), fixed so the window
+// does not depend on the host's time zone database.
+var japan = time.FixedZone("JST", 9*60*60)
+
+// Pass maintenance window, Japan time: from 03:00 (inclusive) to 05:00
+// (exclusive), every day (spec §9).
+const (
+	MaintenanceStartHour = 3
+	MaintenanceEndHour   = 5
+)
+
+// InPassMaintenance reports whether the pass is under maintenance at now.
+func InPassMaintenance(now time.Time, mode MaintenanceMode) bool {
+	switch mode {
+	case MaintenanceOn:
+		return true
+	case MaintenanceOff:
+		return false
+	}
+	h := now.In(japan).Hour()
+	return h >= MaintenanceStartHour && h < MaintenanceEndHour
 }
 
 // CouponTicketStatus is the coupon pass flag.
@@ -132,10 +182,38 @@ func (s *Service) TopicBanner(ctx context.Context) (TopicBanner, error) {
 	return v, s.get(ctx, KeyTopicBanner, &v)
 }
 
-// GogoPassStatus returns the pass flags (all false by default).
+// GogoPassStatus returns the pass flags (all false by default) and
+// whether the pass is under maintenance now.
 func (s *Service) GogoPassStatus(ctx context.Context) (GogoPassStatus, error) {
 	var v GogoPassStatus
-	return v, s.get(ctx, KeyGogoPass, &v)
+	if err := s.get(ctx, KeyGogoPass, &v); err != nil {
+		return v, err
+	}
+	m, err := s.GogoPassMaintenance(ctx)
+	v.IsGogoPassMaintenance = m
+	return v, err
+}
+
+// GogoPassMaintenanceMode returns the operator's mode (auto by default).
+func (s *Service) GogoPassMaintenanceMode(ctx context.Context) (MaintenanceMode, error) {
+	v := MaintenanceAuto
+	if err := s.get(ctx, KeyGogoPassMaintenance, &v); err != nil {
+		return MaintenanceAuto, err
+	}
+	if _, err := ParseMaintenanceMode(string(v)); err != nil {
+		return MaintenanceAuto, nil
+	}
+	return v, nil
+}
+
+// GogoPassMaintenance reports whether pass purchase and exchange are
+// closed for maintenance now.
+func (s *Service) GogoPassMaintenance(ctx context.Context) (bool, error) {
+	m, err := s.GogoPassMaintenanceMode(ctx)
+	if err != nil {
+		return false, err
+	}
+	return InPassMaintenance(s.now(), m), nil
 }
 
 // CouponTicketStatus returns the coupon flag (false by default).
@@ -154,6 +232,15 @@ func (s *Service) OriginAccessConfig(ctx context.Context) (OriginAccessConfig, e
 func (s *Service) Set(ctx context.Context, key string, v any) error {
 	if c, ok := v.(OriginAccessConfig); ok && c.Enabled && (c.Limit < 1 || c.WindowSeconds < 1) {
 		return fmt.Errorf("origin access: limit and window must be at least 1")
+	}
+	if c, ok := v.(GogoPassStatus); ok {
+		c.IsGogoPassMaintenance = false // computed, never stored
+		v = c
+	}
+	if m, ok := v.(MaintenanceMode); ok {
+		if _, err := ParseMaintenanceMode(string(m)); err != nil {
+			return err
+		}
 	}
 	return s.settings.Set(ctx, key, v)
 }

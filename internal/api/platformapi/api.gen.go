@@ -66,8 +66,11 @@ type ExceptionReport struct {
 // GogoPassStatus defines model for GogoPassStatus.
 type GogoPassStatus struct {
 	IsGogoPassLotteryPhase bool `json:"isGogoPassLotteryPhase"`
-	IsGogoPassPublic       bool `json:"isGogoPassPublic"`
-	IsGogoPassPurchasable  bool `json:"isGogoPassPurchasable"`
+
+	// IsGogoPassMaintenance Purchase and exchange are closed (03:00-05:00 Japan time, or forced by the operator).
+	IsGogoPassMaintenance bool `json:"isGogoPassMaintenance"`
+	IsGogoPassPublic      bool `json:"isGogoPassPublic"`
+	IsGogoPassPurchasable bool `json:"isGogoPassPurchasable"`
 }
 
 // Language defines model for Language.

@@ -1,0 +1,159 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"members/internal/account"
+	"members/internal/api/passapi"
+	"members/internal/coupon"
+	"members/internal/httpapi"
+	"members/internal/i18n"
+	"members/internal/mail"
+	"members/internal/pass"
+	"members/internal/store"
+)
+
+// Passes are the unlimited pass and the coupon pass services (the lottery
+// command uses them too).
+type Passes struct {
+	Pass   *pass.Service
+	Coupon *coupon.Service
+}
+
+// NewPasses builds the pass services on the app's database and mailer.
+func (a *App) NewPasses(cfg Config) (*Passes, error) {
+	m, err := a.Mailer(cfg)
+	if err != nil {
+		return nil, err
+	}
+	tpl, err := mail.NewTemplates(a.Catalog)
+	if err != nil {
+		return nil, err
+	}
+	members := passMembers{store.NewAccountStore(a.DB)}
+	mailer := &passMailer{cat: a.Catalog, tpl: tpl, mailer: m}
+	translate := func(lang, key string) string { return a.Catalog.T(langOf(lang), key) }
+	return &Passes{
+		Pass: pass.NewService(pass.Deps{
+			Store: store.NewPassStore(a.DB), Status: a.Platform, Members: members, Mailer: mailer, Translate: translate,
+			Counters: a.Counters, Now: a.DB.Now, NewID: store.NewID, Logger: a.Logger,
+		}),
+		Coupon: coupon.NewService(coupon.Deps{
+			Store: store.NewCouponStore(a.DB), Status: a.Platform, Members: members, Mailer: mailer, Translate: translate,
+			ValidCountry: a.Countries.Valid, Now: a.DB.Now, NewID: store.NewID, Logger: a.Logger,
+		}),
+	}, nil
+}
+
+// wirePasses mounts the unlimited pass and the coupon pass. The payment
+// products ("gogo_pass", "coupon_ticket") register with the payment engine
+// once it is on the App (the coupon refund needs it too).
+func (a *App) wirePasses(_ context.Context, cfg Config, f *Features) error {
+	p, err := a.NewPasses(cfg)
+	if err != nil {
+		return err
+	}
+	f.Mounts = append(f.Mounts, func(s *httpapi.Server, mux *http.ServeMux) {
+		passapi.HandlerWithOptions(httpapi.NewPassHandlers(s, p.Pass, p.Coupon), passapi.StdHTTPServerOptions{
+			BaseRouter: mux, ErrorHandlerFunc: s.ParamError,
+		})
+	})
+	return nil
+}
+
+func langOf(code string) i18n.Lang {
+	if l, ok := i18n.Parse(code); ok {
+		return l
+	}
+	return i18n.Default
+}
+
+// passMembers reads the member for the pass (mails, the coupon purchaser).
+type passMembers struct{ s *store.AccountStore }
+
+func (m passMembers) member(ctx context.Context, id string) (account.Member, error) {
+	mem, err := m.s.Member(ctx, id)
+	if err != nil {
+		return account.Member{}, fmt.Errorf("pass member %s: %w", id, err)
+	}
+	return mem, nil
+}
+
+func (m passMembers) Holder(ctx context.Context, id string) (pass.Holder, error) {
+	mem, err := m.member(ctx, id)
+	return pass.Holder{Email: mem.Email, Name: mem.Name(), Lang: mem.Lang}, err
+}
+
+func (m passMembers) CouponHolder(ctx context.Context, id string) (coupon.Holder, error) {
+	mem, err := m.member(ctx, id)
+	return coupon.Holder{
+		Purchaser: coupon.Purchaser{Lastname: mem.Lastname, Firstname: mem.Firstname, Birthday: mem.Birth, Gender: mem.Gender},
+		Email:     mem.Email, Lang: mem.Lang,
+	}, err
+}
+
+// passMailer renders the pass mails with the shared templates and sends
+// them through the app's mailer (outbox first, then SMTP).
+type passMailer struct {
+	cat    *i18n.Catalog
+	tpl    *mail.Templates
+	mailer *mail.Mailer
+}
+
+func (m *passMailer) SendPassMail(ctx context.Context, pm pass.Mail) error {
+	lang := langOf(pm.To.Lang)
+	var details []mail.Detail
+	add := func(label, v string) {
+		if v != "" {
+			details = append(details, mail.Detail{Label: m.cat.T(lang, label), Value: v})
+		}
+	}
+	add("mail.pass.name", pm.Name)
+	add("mail.pass.boarding", pm.Period)
+	add("mail.pass.code", pm.Code)
+	add("mail.pass.until", pm.Until)
+	msg, err := m.tpl.Standard(pm.Kind, lang, pm.To.Email, mail.Data{Name: pm.To.Name, Args: []any{"pass", pm.Name, "until", pm.Until}, Details: details})
+	if err != nil {
+		return fmt.Errorf("pass mail: %w", err)
+	}
+	return m.mailer.Send(ctx, msg)
+}
+
+func (m *passMailer) SendCouponMail(ctx context.Context, cm coupon.Mail) error {
+	lang := langOf(cm.To.Lang)
+	c := cm.Coupon
+	details := []mail.Detail{
+		{Label: m.cat.T(lang, "mail.pass.name"), Value: c.Name},
+		{Label: m.cat.T(lang, "mail.pass.boarding"), Value: c.AvailablePeriodToBoard.Begin + " - " + c.AvailablePeriodToBoard.End},
+		{Label: m.cat.T(lang, "mail.coupon.passengers"), Value: strconv.Itoa(1 + len(c.Passengers))},
+		{Label: m.cat.T(lang, "mail.coupon.total"), Value: money(c.PurchasedPrice) + " " + c.CurrencyCode},
+	}
+	if cm.Kind == coupon.MailRefunded {
+		details = append(details, mail.Detail{Label: m.cat.T(lang, "mail.coupon.refund"), Value: money(c.RefundAmount) + " " + c.CurrencyCode})
+	}
+	name := c.Purchaser.Firstname + " " + c.Purchaser.Lastname
+	msg, err := m.tpl.Standard(cm.Kind, lang, cm.To.Email, mail.Data{Name: name, Args: []any{"pass", c.Name}, Details: details})
+	if err != nil {
+		return fmt.Errorf("coupon mail: %w", err)
+	}
+	return m.mailer.Send(ctx, msg)
+}
+
+// money writes a yen amount with thousands separators.
+func money(v int64) string {
+	s := strconv.FormatInt(v, 10)
+	neg := v < 0
+	if neg {
+		s = s[1:]
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}

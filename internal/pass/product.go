@@ -1,0 +1,156 @@
+package pass
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"members/internal/apperr"
+	"members/internal/payment"
+)
+
+// Sale is the unlimited pass as sold through the payment engine.
+type Sale struct{ s *Service }
+
+var (
+	_ payment.Product  = Sale{}
+	_ payment.Notifier = Sale{}
+)
+
+// Sale returns the pass's payment product ("gogo_pass").
+func (s *Service) Sale() Sale { return Sale{s: s} }
+
+// Type is the product's API name.
+func (Sale) Type() string { return "gogo_pass" }
+
+// ErrNotOnSale is a purchase while the sale is closed (or, in the lottery
+// phase, by a member who did not win that period).
+var ErrNotOnSale = apperr.New(apperr.Conflict, "pass.error.not_on_sale")
+
+// Quote checks planId, periodId and fareType and prices the pass. The sale
+// must be open (purchasable), outside maintenance; in the lottery phase
+// only a winner of that period may buy, inside the buying window.
+func (p Sale) Quote(ctx context.Context, memberID, lang string, body json.RawMessage) (payment.Order, error) {
+	s := p.s
+	var in Selection
+	if err := json.Unmarshal(body, &in); err != nil {
+		return payment.Order{}, apperr.New(apperr.Invalid, "error.bad_request")
+	}
+	st, err := s.public(ctx)
+	if err != nil {
+		return payment.Order{}, err
+	}
+	plan, period, err := s.resolve(ctx, lang, in, nil)
+	if err != nil {
+		return payment.Order{}, err
+	}
+	if st.IsGogoPassMaintenance {
+		return payment.Order{}, ErrMaintenance
+	}
+	if !st.IsGogoPassPurchasable {
+		return payment.Order{}, ErrNotOnSale
+	}
+	if st.IsGogoPassLotteryPhase {
+		wins, err := s.wins(ctx, memberID, lang)
+		if err != nil {
+			return payment.Order{}, err
+		}
+		won := false
+		for _, w := range wins {
+			won = won || w.PeriodID == period.ID
+		}
+		if !won {
+			return payment.Order{}, ErrNotOnSale
+		}
+	}
+	raw, err := s.period(ctx, plan.ID, period.ID)
+	if err != nil {
+		return payment.Order{}, fmt.Errorf("pass order: %w", err)
+	}
+	details, err := json.Marshal(orderDetails{
+		Selection: Selection{PlanID: plan.ID, PeriodID: period.ID, FareType: in.FareType},
+		NameKey:   raw.Name, NameAltKey: raw.NameAlt,
+		Board: period.AvailablePeriodToBoard, Book: period.AvailablePeriodToBook,
+	})
+	if err != nil {
+		return payment.Order{}, fmt.Errorf("pass order: %w", err)
+	}
+	return payment.Order{
+		Amount: period.Price.Of(in.FareType), Currency: period.CurrencyCode, Details: details,
+		Description: plan.Name + " " + rangeText(period.AvailablePeriodToBoard),
+	}, nil
+}
+
+// orderDetails are what Grant needs, fixed at Quote, so the grant reads
+// nothing but its transaction.
+type orderDetails struct {
+	Selection
+	NameKey    string `json:"nameKey"`
+	NameAltKey string `json:"nameAltKey"`
+	Board      Range  `json:"board"`
+	Book       Range  `json:"book"`
+}
+
+// Goods are the granted goods of a pass purchase.
+type Goods struct {
+	PurchasedGogoPass Pass `json:"purchasedGogoPass"`
+}
+
+// Grant creates the pass in the settlement transaction. The pass carries
+// the process id under a UNIQUE constraint: a second grant fails.
+func (p Sale) Grant(ctx context.Context, tx *sql.Tx, g payment.Grant) (payment.Granted, error) {
+	s := p.s
+	var d orderDetails
+	if err := json.Unmarshal(g.Order.Details, &d); err != nil {
+		return payment.Granted{}, fmt.Errorf("pass grant: details: %w", err)
+	}
+	pass := Pass{
+		ID: s.d.NewID(), Code: s.passCode(), MemberID: g.MemberID, PlanID: d.PlanID, PeriodID: d.PeriodID,
+		FareType: d.FareType, CurrencyCode: g.Order.Currency, PurchasedPrice: g.Order.Amount,
+		PurchasedAt: g.SettledAt.UTC().Truncate(time.Millisecond), Source: "purchase", PaymentProcessID: g.ProcessID,
+		AvailablePeriodToBoard: d.Board, AvailablePeriodToBook: d.Book,
+	}
+	if err := s.d.Store.InsertPass(ctx, tx, pass); err != nil {
+		return payment.Granted{}, fmt.Errorf("pass grant: %w", err)
+	}
+	pass.Name, pass.NameAlt = s.d.Translate(g.Lang, d.NameKey), s.d.Translate(g.Lang, d.NameAltKey)
+	goods, err := json.Marshal(Goods{PurchasedGogoPass: pass})
+	if err != nil {
+		return payment.Granted{}, fmt.Errorf("pass grant: %w", err)
+	}
+	return payment.Granted{Goods: goods}, nil
+}
+
+// Notify mails the member the pass after settlement.
+func (p Sale) Notify(ctx context.Context, g payment.Grant, granted payment.Granted) error {
+	var goods Goods
+	if err := json.Unmarshal(granted.Goods, &goods); err != nil {
+		return fmt.Errorf("pass notify: %w", err)
+	}
+	h, err := p.s.d.Members.Holder(ctx, g.MemberID)
+	if err != nil {
+		return fmt.Errorf("pass notify: %w", err)
+	}
+	pp := goods.PurchasedGogoPass
+	return p.s.d.Mailer.SendPassMail(ctx, Mail{Kind: MailIssued, To: h, Name: pp.Name, Period: rangeText(pp.AvailablePeriodToBoard), Code: pp.Code})
+}
+
+// period finds a plan (names as catalogue keys) by a period, whether or
+// not it is still on sale.
+func (s *Service) period(ctx context.Context, planID, periodID string) (Plan, error) {
+	plans, err := s.d.Store.Plans(ctx)
+	if err != nil {
+		return Plan{}, err
+	}
+	for _, p := range plans {
+		for _, pe := range p.Periods {
+			if p.ID == planID && pe.ID == periodID {
+				return p, nil
+			}
+		}
+	}
+	return Plan{}, errors.New("unknown plan period " + planID + "/" + periodID)
+}
