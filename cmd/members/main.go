@@ -30,6 +30,7 @@ commands:
   seed-bench  fill a database for benchmarks: seed-bench --reservations N
   gateway     the sandbox payment gateway alone (--addr, --db, --webhook-url),
               or its operator: gateway list | settle ID | fail ID
+  lottery     the unlimited pass lottery: lottery draw [--seed S] | lottery verify
 `
 
 func main() {
@@ -70,7 +71,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	// -- points --
 
-	// -- lottery --
+	case "lottery":
+		return lottery(ctx, rest, stdout, stderr, logger)
 
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)

@@ -47,6 +47,9 @@ type Mail struct {
 	// Name is the plan's name, Period its boarding window, Until the last
 	// moment a winner may buy (Japan time), Code a pass's code.
 	Name, Period, Until, Code string
+	// Lang, when set, is the language to write in (the entry's) instead of
+	// the member's.
+	Lang string
 }
 
 // Mailer sends pass mails (adapter over the app's mailer).
@@ -325,7 +328,7 @@ func (s *Service) ValidateEntry(ctx context.Context, memberID, lang string, in S
 			return EntryConfirmation{}, ErrAlreadyEntered
 		}
 	}
-	plan.Periods = nil
+	plan.Periods = []Period{period}
 	return EntryConfirmation{Plan: plan, Period: period, FareType: in.FareType}, nil
 }
 
@@ -348,7 +351,7 @@ func (s *Service) Apply(ctx context.Context, memberID, lang string, in Selection
 		}
 		return Entry{}, fmt.Errorf("insert entry: %w", err)
 	}
-	s.mail(ctx, memberID, Mail{Kind: MailEntry, Name: c.Plan.Name, Period: rangeText(c.Period.AvailablePeriodToBoard)})
+	s.mail(ctx, memberID, Mail{Kind: MailEntry, Name: c.Plan.Name, Period: rangeText(c.Period.AvailablePeriodToBoard), Lang: lang})
 	return e, nil
 }
 
@@ -359,6 +362,9 @@ func (s *Service) mail(ctx context.Context, memberID string, m Mail) {
 	h, err := s.d.Members.Holder(ctx, memberID)
 	if err == nil {
 		m.To = h
+		if m.Lang != "" {
+			m.To.Lang = m.Lang
+		}
 		err = s.d.Mailer.SendPassMail(ctx, m)
 	}
 	if err != nil {

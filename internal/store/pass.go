@@ -21,6 +21,8 @@ var _ pass.Store = (*PassStore)(nil)
 func passErr(op string, err error) error {
 	err = Translate(err)
 	switch {
+	case err == nil:
+		return nil
 	case errors.Is(err, ErrNotFound):
 		return fmt.Errorf("%s: %w", op, pass.ErrNotFound)
 	case errors.Is(err, ErrConflict):
