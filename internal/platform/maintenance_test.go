@@ -18,7 +18,7 @@ func TestPassMaintenanceWindow(t *testing.T) {
 		{time.Date(2026, 11, 20, 3, 0, 0, 0, jst), MaintenanceAuto, true},
 		{time.Date(2026, 11, 20, 4, 59, 59, 0, jst), MaintenanceAuto, true},
 		{time.Date(2026, 11, 20, 5, 0, 0, 0, jst), MaintenanceAuto, false},
-		{time.Date(2026, 11, 19, 18, 0, 0, 0, time.UTC), MaintenanceAuto, true},  // 03:00 JST
+		{time.Date(2026, 11, 19, 18, 0, 0, 0, time.UTC), MaintenanceAuto, true},   // 03:00 JST
 		{time.Date(2026, 11, 19, 17, 59, 0, 0, time.UTC), MaintenanceAuto, false}, // 02:59 JST
 		{time.Date(2026, 11, 20, 3, 30, 0, 0, time.UTC), MaintenanceAuto, false},  // 03:30 UTC is 12:30 JST
 		{time.Date(2026, 11, 20, 12, 0, 0, 0, jst), MaintenanceOn, true},
