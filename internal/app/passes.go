@@ -56,6 +56,11 @@ func (a *App) wirePasses(_ context.Context, cfg Config, f *Features) error {
 	if err != nil {
 		return err
 	}
+	if a.Payments != nil {
+		a.Payments.Register(p.Pass.Sale())
+		a.Payments.Register(p.Coupon.Sale())
+		p.Coupon.SetRefunder(a.Payments)
+	}
 	f.Mounts = append(f.Mounts, func(s *httpapi.Server, mux *http.ServeMux) {
 		passapi.HandlerWithOptions(httpapi.NewPassHandlers(s, p.Pass, p.Coupon), passapi.StdHTTPServerOptions{
 			BaseRouter: mux, ErrorHandlerFunc: s.ParamError,

@@ -354,7 +354,14 @@ func (s *Service) Refund(ctx context.Context, memberID, lang, id string) (Coupon
 		}
 		return Coupon{}, fmt.Errorf("coupon refund: %w", err)
 	}
-	if err := s.d.Refunder.Refund(ctx, memberID, c.PaymentProcessID, c.RefundAmount, "coupon_refund"); err != nil {
+	// Nothing to give back when the fee takes it all: the coupon is only
+	// cancelled.
+	if c.RefundAmount == 0 {
+		err = nil
+	} else {
+		err = s.d.Refunder.Refund(ctx, memberID, c.PaymentProcessID, c.RefundAmount, "coupon_refund")
+	}
+	if err != nil {
 		if rerr := s.d.Store.ReleaseRefund(context.WithoutCancel(ctx), memberID, id); rerr != nil {
 			s.d.Logger.Error("coupon refund: release claim", "coupon", id, "err", rerr)
 		}

@@ -434,9 +434,13 @@ func TestCouponGrantViewAndRefund(t *testing.T) {
 		if r := env.Member2(t).Do(http.MethodPost, "/api/user/coupon_ticket/refund", map[string]string{"id": got.ID}); r.Status != http.StatusNotFound {
 			t.Errorf("member 2 refunds member 1's coupon = %d", r.Status)
 		}
-		// Without the engine wired the API refuses the refund cleanly.
-		if r := c.Do(http.MethodPost, "/api/user/coupon_ticket/refund", map[string]string{"id": got.ID}); r.Status != http.StatusConflict && r.Status != http.StatusOK {
-			t.Errorf("refund without engine = %d %s", r.Status, r.Body)
+		// The engine knows no process "proc-1": the refund fails cleanly and
+		// the coupon stays refundable (the claim is released).
+		if r := c.Do(http.MethodPost, "/api/user/coupon_ticket/refund", map[string]string{"id": got.ID}); r.Status != http.StatusServiceUnavailable {
+			t.Errorf("refund of an unknown process = %d %s", r.Status, r.Body)
+		}
+		if c.Get("/api/user/coupon_ticket").JSON(t, &list); list.CouponTickets[0].Disabled || !list.CouponTickets[0].Refundable {
+			t.Errorf("after a failed refund: %+v", list.CouponTickets[0])
 		}
 		ref := &recordingRefunder{fail: errors.New("gateway down")}
 		passes.Coupon.SetRefunder(ref)

@@ -1,0 +1,99 @@
+package httpapi_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+	"time"
+
+	"members/internal/apitest"
+	"members/internal/demo"
+	"members/internal/platform"
+	"members/internal/store"
+)
+
+// settle runs a purchase of product to settlement with a fresh card token
+// and returns the process answer.
+func settle(t *testing.T, env *payEnv, c *apitest.Client, product string, fields map[string]any) process {
+	t.Helper()
+	tok := env.tokenize(t, "4242424242424242", "123")
+	body := map[string]any{"paymentMethod": "creditCard", "creditCardToken": tok["token"], "requestId": newRequestID()}
+	for k, v := range fields {
+		body[k] = v
+	}
+	if r := c.Do(http.MethodPost, "/api/"+product+"/buy/validate", body); r.Status != http.StatusOK {
+		t.Fatalf("%s validate = %d %s", product, r.Status, r.Body)
+	}
+	p := decodeProcess(t, c.Do(http.MethodPost, "/api/"+product+"/buy", body))
+	p = decodeProcess(t, c.Do(http.MethodPost, "/api/"+product+"/buy/"+p.PaymentProcessID+"/continue", nil))
+	deadline := time.Now().Add(5 * time.Second)
+	for p.Status != "settled" && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+		p = decodeProcess(t, c.Get("/api/"+product+"/buy/"+p.PaymentProcessID+"/status"))
+	}
+	if p.Status != "settled" {
+		t.Fatalf("%s: status %s (%s)", product, p.Status, p.FailureCode)
+	}
+	return p
+}
+
+func TestPassPurchasesThroughTheEngine(t *testing.T) {
+	t.Parallel()
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		env := newPayEnv(t, engine)
+		setFlags(t, env.Env, platform.GogoPassStatus{IsGogoPassPublic: true, IsGogoPassPurchasable: true}, true)
+		c := env.Member(t)
+
+		// The unlimited pass: priced from the table, granted once.
+		sel := map[string]any{"planId": demo.DemoPlanAll, "periodId": demo.DemoPeriodNext, "fareType": "happlus"}
+		bad := map[string]any{"planId": demo.DemoPlanAll, "periodId": "nope", "fareType": "happy", "paymentMethod": "creditCard", "requestId": newRequestID()}
+		if r := c.Do(http.MethodPost, "/api/gogo_pass/buy/validate", bad); r.Status != http.StatusBadRequest {
+			t.Fatalf("unknown period = %d %s", r.Status, r.Body)
+		}
+		p := settle(t, env, c, "gogo_pass", sel)
+		var goods struct {
+			PurchasedGogoPass struct {
+				FareType       string
+				PurchasedPrice int64
+				Source         string
+			}
+		}
+		if err := json.Unmarshal(p.Goods, &goods); err != nil || goods.PurchasedGogoPass.PurchasedPrice != 74800 || goods.PurchasedGogoPass.Source != "purchase" {
+			t.Fatalf("pass goods = %s %v", p.Goods, err)
+		}
+		var held struct{ GogoPasses []map[string]any }
+		if c.Get("/api/user/gogo_pass").JSON(t, &held); len(held.GogoPasses) != 2 {
+			t.Errorf("member holds %d passes after buying", len(held.GogoPasses))
+		}
+
+		// The coupon pass: the member and one adult, Lite; refund less 9,000 yen each.
+		p = settle(t, env, c, "coupon_ticket", map[string]any{
+			"productId": demo.DemoCouponKansai, "periodId": demo.DemoCouponPeriodWin, "fareType": "lite", "agreeTerms": true,
+			"additionalPassengers": []any{passenger("adult", "1990-01-01")},
+		})
+		var cg struct {
+			CouponTicket struct {
+				ID                                      string
+				PurchasedPrice, RefundFee, RefundAmount int64
+			}
+		}
+		if err := json.Unmarshal(p.Goods, &cg); err != nil || cg.CouponTicket.PurchasedPrice != 39600 || cg.CouponTicket.RefundAmount != 21600 {
+			t.Fatalf("coupon goods = %s %v", p.Goods, err)
+		}
+		id := cg.CouponTicket.ID
+		if r := env.Member2(t).Do(http.MethodPost, "/api/user/coupon_ticket/refund", map[string]string{"id": id}); r.Status != http.StatusNotFound {
+			t.Errorf("member 2 refunds it = %d", r.Status)
+		}
+		r := c.Do(http.MethodPost, "/api/user/coupon_ticket/refund", map[string]string{"id": id})
+		if r.Status != http.StatusOK || r.Map(t)["couponTicket"].(map[string]any)["disabled"] != true {
+			t.Fatalf("refund = %d %s", r.Status, r.Body)
+		}
+		if r := c.Do(http.MethodPost, "/api/user/coupon_ticket/refund", map[string]string{"id": id}); r.Status != http.StatusConflict {
+			t.Errorf("second refund = %d %s", r.Status, r.Body)
+		}
+		st := decodeProcess(t, c.Get("/api/payment_processes/"+p.PaymentProcessID+"/status"))
+		if st.RefundedAmount != 21600 || st.Status != "refunded" {
+			t.Errorf("process after refund: %s refunded %d", st.Status, st.RefundedAmount)
+		}
+	})
+}
