@@ -49,7 +49,9 @@ func (a *App) wireFeatures(ctx context.Context, cfg Config) (*Features, error) {
 		return nil, err
 	}
 
-	// -- wireSecurity --
+	if err := a.wireSecurity(ctx, cfg, f); err != nil {
+		return nil, err
+	}
 
 	return f, nil
 }

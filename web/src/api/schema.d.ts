@@ -1236,6 +1236,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reservations/{PNR}/calendar.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                PNR: string;
+            };
+            cookie?: never;
+        };
+        /** The booking as an RFC 5545 iCalendar file, one event per flight segment (local times with time zones; text in X-Lang or lang). */
+        get: operations["getReservationCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calendar/subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the member has a private calendar subscription (the URL itself is shown only when made). */
+        get: operations["getCalendarSubscription"];
+        put?: never;
+        /** Makes a new secret subscription URL (shown once); an earlier URL stops working at once. */
+        post: operations["renewCalendarSubscription"];
+        /** Ends the subscription; its URL stops working. */
+        delete: operations["deleteCalendarSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calendar/feed.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Anonymous, opened by the secret token. The member's flights (last flight from 30 days ago on), cancelled ones marked CANCELLED; refreshed hourly by calendar apps. */
+        get: operations["getCalendarFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1889,8 +1944,33 @@ export interface components {
             /** Format: date-time */
             refundedAt?: string;
         };
+        CalendarSubscription: {
+            active: boolean;
+            /** Format: date-time */
+            createdAt?: string;
+            /**
+             * Format: date-time
+             * @description the last fetch by a calendar app
+             */
+            lastUsedAt?: string;
+        };
+        NewCalendarSubscription: {
+            /** @description the secret subscription URL (webcal-capable https address); kept only as a hash */
+            url: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
     };
     responses: {
+        /** @description an iCalendar (RFC 5545) document */
+        Calendar: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "text/calendar": string;
+            };
+        };
         /** @description a PDF document */
         Pdf: {
             headers: {
@@ -3722,6 +3802,100 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Error"];
             503: components["responses"]["Error"];
+        };
+    };
+    getReservationCalendar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                PNR: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Calendar"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getCalendarSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarSubscription"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    renewCalendarSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the new URL */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewCalendarSubscription"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    deleteCalendarSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ended */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getCalendarFeed: {
+        parameters: {
+            query: {
+                token: string;
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Calendar"];
+            400: components["responses"]["Error"];
+            404: components["responses"]["NotFound"];
         };
     };
 }

@@ -1,0 +1,82 @@
+package httpapi
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"members/internal/api/securityapi"
+	"members/internal/calendar"
+)
+
+// SecurityHandlers implements securityapi.ServerInterface: the calendar
+// (booking .ics files, the private subscription), and the member's own
+// security and data pages. Every call but the feed runs for the session's
+// member; the feed is opened by its secret token alone.
+type SecurityHandlers struct {
+	*Server
+	calendar *calendar.Service
+}
+
+var _ securityapi.ServerInterface = (*SecurityHandlers)(nil)
+
+// SecurityAnonymous are the calls of the security API that work without a
+// session: the subscription feed (calendar apps have no cookie).
+var SecurityAnonymous = []string{"GET " + calendar.FeedPath}
+
+// NewSecurityHandlers returns the handlers of the security API.
+func NewSecurityHandlers(s *Server, cal *calendar.Service) *SecurityHandlers {
+	return &SecurityHandlers{Server: s, calendar: cal}
+}
+
+func (h *SecurityHandlers) reply(w http.ResponseWriter, r *http.Request, v any, err error) {
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	h.WriteJSON(w, http.StatusOK, v)
+}
+
+// ics writes an iCalendar document; attachment names the download.
+func (h *SecurityHandlers) ics(w http.ResponseWriter, r *http.Request, body, attachment string, err error) {
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/calendar; charset=utf-8")
+	if attachment != "" {
+		w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", attachment))
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.Header().Set("Cache-Control", "private, no-store")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write([]byte(body))
+}
+
+func (h *SecurityHandlers) GetReservationCalendar(w http.ResponseWriter, r *http.Request, pnr string) {
+	f, err := h.calendar.Booking(r.Context(), member(r), pnr, Lang(r))
+	h.ics(w, r, f.Body, f.Name, err)
+}
+
+func (h *SecurityHandlers) GetCalendarSubscription(w http.ResponseWriter, r *http.Request) {
+	res, err := h.calendar.Status(r.Context(), member(r))
+	h.reply(w, r, res, err)
+}
+
+func (h *SecurityHandlers) RenewCalendarSubscription(w http.ResponseWriter, r *http.Request) {
+	res, err := h.calendar.Renew(r.Context(), member(r), Lang(r))
+	h.reply(w, r, res, err)
+}
+
+func (h *SecurityHandlers) DeleteCalendarSubscription(w http.ResponseWriter, r *http.Request) {
+	if err := h.calendar.Stop(r.Context(), member(r)); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (h *SecurityHandlers) GetCalendarFeed(w http.ResponseWriter, r *http.Request, p securityapi.GetCalendarFeedParams) {
+	body, err := h.calendar.Subscription(r.Context(), p.Token, Lang(r))
+	h.ics(w, r, body, "", err)
+}
