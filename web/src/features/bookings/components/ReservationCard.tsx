@@ -7,6 +7,7 @@ import { useToast } from '@/app/toast'
 import { documentUrl, useEditReservation, useOffers, useSendItinerary, type Reservation, type Segment } from '../api'
 import { FORBIDDEN_ADDRESSEE } from '../schema'
 import { SegmentRow } from './SegmentRow'
+import { CalendarFileLink } from './CalendarFileLink'
 
 /** A booking with its segments and, unless outdated, its actions. */
 export function ReservationCard({ reservation: r, compact = false }: { reservation: Reservation; compact?: boolean }) {
@@ -75,6 +76,7 @@ function ReservationActions({ reservation: r }: { reservation: Reservation }) {
           {t('actions.itinerary')}
           <span className="visually-hidden"> {t('actions.opensNewTab')}</span>
         </a>
+        <CalendarFileLink pnr={r.pnr} />
         <button type="button" className="button" onClick={() => void onSendmail()} disabled={sendmail.isPending}>
           {t('actions.sendmail')}
         </button>

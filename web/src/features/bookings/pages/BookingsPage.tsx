@@ -12,6 +12,7 @@ import { useToast } from '@/app/toast'
 import { bookingKeys, useAddReservation, useAirports, useReservationSearch, type ReservationQuery } from '../api'
 import { addSchema, keepRangeEnd, searchDefaults, searchSchema, toQuery, type SearchForm } from '../schema'
 import { ReservationCard } from '../components/ReservationCard'
+import { CalendarSubscription } from '../components/CalendarSubscription'
 
 const PER_PAGE = 10
 
@@ -39,6 +40,7 @@ export default function BookingsPage() {
         loading={search.isFetching}
         onPage={(page) => condition && submit({ ...condition, page })}
       />
+      <CalendarSubscription />
       <AddBooking />
     </div>
   )

@@ -1,0 +1,14 @@
+import { useTranslation } from 'react-i18next'
+import { useLang } from '@/i18n/useLang'
+import { calendarFileUrl } from '../calendarApi'
+
+/** "Add to calendar": the booking's .ics file (every flight as an event). */
+export function CalendarFileLink({ pnr }: { pnr: string }) {
+  const { t } = useTranslation('bookings')
+  const lang = useLang()
+  return (
+    <a className="button" href={calendarFileUrl(pnr, lang)} download={`booking-${pnr}.ics`}>
+      {t('calendar.addToCalendar')}
+    </a>
+  )
+}
