@@ -1,35 +1,43 @@
-// Command benchbookings measures the booking search of one member over a
-// large reservations table (`make bench`): it seeds N reservations (default
-// 1,000,000) over M members on SQLite and on PostgreSQL (schema
-// bench_bookings), runs the booking management page's search for random
-// members through the booking service and the real store, and writes p50,
-// p95, requests per second, the Go heap and the query plan to the
-// "Booking search" section of BENCHMARKS.md (between <!-- bench:bookings -->
-// markers). The table is measured at N/10 and N rows to show that latency
-// and memory do not grow with it.
+// Command benchbookings measures the booking search of `make bench` over
+// HTTP: it seeds N reservations (default 1,000,000) over M members on
+// SQLite (and on PostgreSQL when reachable, schema bench_bookings), gives a
+// thousand of those members a session, starts the server as a child process
+// of its own (so its memory is the server's alone) with a bare 204 handler
+// beside the app, and loads GET /api/reservations (the booking management
+// page's search) with wrk, a separate process, for random members, rounds
+// alternating with the bare handler. It writes requests per second, p50,
+// p95, the ratio to the bare handler, the server's peak resident memory
+// and the query plan to the "Booking search" section of BENCHMARKS.md. The
+// table is measured at N/10 and N rows to show that cost does not grow
+// with it.
 package main
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
 	"os"
+	"os/exec"
+	"os/signal"
 	"path/filepath"
-	"regexp"
 	"runtime"
-	"slices"
+	"runtime/pprof"
 	"strings"
-	"sync"
 	"time"
 
 	"members/internal/app"
+	"members/internal/auth"
 	"members/internal/booking"
 	"members/internal/demo"
-	"members/internal/i18n"
+	"members/internal/loadgen"
 	"members/internal/store"
 )
 
@@ -40,25 +48,45 @@ func main() {
 	}
 }
 
+type round struct {
+	search, bare loadgen.Result
+	rss          int64
+}
+
+func (r round) ratio() float64 { return r.search.RPS() / r.bare.RPS() }
+
 type measure struct {
-	engine    string
-	rows      int
-	requests  int
-	elapsed   time.Duration
-	p50, p95  time.Duration
-	heapAfter uint64
-	plan      string
+	engine string
+	rows   int
+	rounds []round
+	plan   string
+}
+
+type options struct {
+	n, members, sessions, rounds, conns, threads int
+	dur                                          time.Duration
 }
 
 func run(args []string) error {
 	fs := flag.NewFlagSet("benchbookings", flag.ContinueOnError)
-	n := fs.Int("reservations", 1_000_000, "reservations in the table")
-	members := fs.Int("members", 20_000, "members they belong to")
-	reqs := fs.Int("n", 4000, "searches per measurement")
-	conc := fs.Int("c", 8, "concurrent searches")
+	var o options
+	fs.IntVar(&o.n, "reservations", 1_000_000, "reservations in the table")
+	fs.IntVar(&o.members, "members", 20_000, "members they belong to")
+	fs.IntVar(&o.sessions, "sessions", 1000, "members searching (each with a session)")
+	fs.IntVar(&o.rounds, "rounds", 3, "rounds of (search, bare)")
+	fs.IntVar(&o.conns, "c", 8, "wrk connections")
+	fs.IntVar(&o.threads, "t", 2, "wrk threads")
+	fs.DurationVar(&o.dur, "d", 5*time.Second, "duration of each wrk run")
 	pg := fs.String("pg", envOr("MEMBERS_TEST_PG", "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"), "PostgreSQL server (empty: skip)")
 	out := fs.String("out", "BENCHMARKS.md", "report file")
+	serveDSN := fs.String("serve", "", "internal: serve the app on this database and print its address")
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *serveDSN != "" {
+		return serve(*serveDSN)
+	}
+	if err := loadgen.Check(); err != nil {
 		return err
 	}
 	ctx := context.Background()
@@ -81,42 +109,168 @@ func run(args []string) error {
 			engines = append(engines, "postgres")
 		}
 	}
+	conditions := loadgen.Machine()
 	var results []measure
 	for _, e := range engines {
-		rs, err := bench(ctx, e, dsns[e], *n, *members, *reqs, *conc)
+		rs, err := bench(ctx, e, dsns[e], o)
 		if err != nil {
 			return fmt.Errorf("%s: %w", e, err)
 		}
 		results = append(results, rs...)
 	}
-	return write(*out, results, *n, *members, *conc)
+	return write(*out, results, o, conditions)
 }
 
-func bench(ctx context.Context, engine, dsn string, n, members, reqs, conc int) ([]measure, error) {
-	open := func() (*app.App, error) {
-		return app.Open(ctx, app.Options{DSN: dsn, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	}
+func openApp(ctx context.Context, dsn string) (*app.App, error) {
+	return app.Open(ctx, app.Options{DSN: dsn, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})
+}
+
+func bench(ctx context.Context, engine, dsn string, o options) ([]measure, error) {
+	open := func() (*app.App, error) { return openApp(ctx, dsn) }
 	var out []measure
 	done := 0
 	now := time.Now()
-	for _, size := range []int{n / 10, n} {
+	for _, size := range []int{o.n / 10, o.n} {
 		// Members grow with the table: each keeps about the same number of
 		// bookings, so only the table size changes between measurements.
-		stepMembers := max(1, members*size/n)
+		stepMembers := max(1, o.members*size/o.n)
 		if err := seed(ctx, open, engine, stepMembers, done, size, now); err != nil {
 			return nil, err
 		}
 		done = size
-		// A fresh pool for the measurement: the seeding's large batches
-		// leave big connection buffers behind that are not the search's.
-		m, err := measureFresh(ctx, open, stepMembers, reqs, conc, now)
+		tokens, plan, err := prepare(ctx, open, stepMembers, o.sessions, now)
 		if err != nil {
 			return nil, err
 		}
-		m.engine, m.rows = engine, size
-		out = append(out, m)
+		rounds, err := measureHTTP(ctx, dsn, tokens, now, o)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, measure{engine: engine, rows: size, rounds: rounds, plan: plan})
 	}
 	return out, nil
+}
+
+// prepare gives the searching members sessions and reads the query plan.
+func prepare(ctx context.Context, open func() (*app.App, error), members, sessions int, now time.Time) ([]string, string, error) {
+	a, err := open()
+	if err != nil {
+		return nil, "", err
+	}
+	defer a.Close()
+	st := store.NewAuthStore(a.DB)
+	var tokens []string
+	for i := 0; i < sessions; i++ {
+		b := make([]byte, 32)
+		_, _ = rand.Read(b)
+		tok := hex.EncodeToString(b)
+		member := demo.BenchMemberID(i * members / sessions)
+		if err := st.CreateSession(ctx, auth.Session{IDHash: auth.HashToken(tok), MemberID: member, LogID: tok[:16],
+			CreatedAt: time.Now(), LastSeenAt: time.Now(), ClientAddr: "127.0.0.1", UserAgent: "wrk"}); err != nil {
+			return nil, "", err
+		}
+		tokens = append(tokens, tok)
+	}
+	plan, err := explain(ctx, a.DB, now)
+	return tokens, plan, err
+}
+
+// measureHTTP starts the server process and loads it.
+func measureHTTP(ctx context.Context, dsn string, tokens []string, now time.Time, o options) ([]round, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, self, "-serve", dsn)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	defer func() { _ = cmd.Process.Signal(os.Interrupt); _ = cmd.Wait() }()
+	var addr string
+	if _, err := fmt.Fscanln(stdout, &addr); err != nil {
+		return nil, fmt.Errorf("server did not start: %w", err)
+	}
+	base := "http://" + addr
+	in := input(now)
+	q := url.Values{"form": {in.Form}, "bookingDateFrom": {in.BookingDateFrom}, "bookingDateTo": {in.BookingDateTo},
+		"status": {in.Status}, "order": {in.Order}, "perPage": {fmt.Sprint(in.PerPage)}}
+	search := base + "/api/reservations?" + q.Encode()
+	// One request first: a wrong answer fails here with its status.
+	req, _ := http.NewRequest(http.MethodGet, search, nil)
+	req.AddCookie(&http.Cookie{Name: "members_session", Value: tokens[0]})
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("search: status %d", resp.StatusCode)
+	}
+	var rs []round
+	for i := 0; i < o.rounds; i++ {
+		var r round
+		w := loadgen.WatchRSS(cmd.Process.Pid)
+		r.search, err = loadgen.Run(ctx, loadgen.Load{URL: search, Cookies: tokens, Connections: o.conns, Threads: o.threads, Duration: o.dur})
+		r.rss = w.Stop()
+		if err != nil {
+			return nil, err
+		}
+		r.bare, err = loadgen.Run(ctx, loadgen.Load{URL: base + "/bench/bare", Connections: o.conns, Threads: o.threads, Duration: o.dur})
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(os.Stderr, "benchbookings: round %d: search %.0f req/s p95 %s, bare %.0f req/s, ratio %.3f, RSS %.0f MiB\n",
+			i+1, r.search.RPS(), r.search.P95, r.bare.RPS(), r.ratio(), float64(r.rss)/(1<<20))
+		rs = append(rs, r)
+	}
+	return rs, nil
+}
+
+// serve is the server process: the whole app on dsn, and the bare handler.
+func serve(dsn string) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	// BENCH_CPUPROFILE=file profiles the server (a file per table size).
+	if p := os.Getenv("BENCH_CPUPROFILE"); p != "" {
+		f, err := os.CreateTemp(filepath.Dir(p), filepath.Base(p)+".*")
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	a, err := openApp(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	h, feats, err := a.Server(ctx, app.Config{Revision: "bench"})
+	if err != nil {
+		return err
+	}
+	defer feats.Close()
+	root := http.NewServeMux()
+	root.HandleFunc("GET /bench/bare", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	root.Handle("/", h)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: root, ReadHeaderTimeout: 5 * time.Second}
+	fmt.Println(ln.Addr().String())
+	go func() { <-ctx.Done(); _ = srv.Close() }()
+	if err := srv.Serve(ln); err != http.ErrServerClosed {
+		return err
+	}
+	return nil
 }
 
 // seed adds reservations up to size with a pool of its own.
@@ -139,22 +293,6 @@ func seed(ctx context.Context, open func() (*app.App, error), engine string, mem
 	return nil
 }
 
-// measureFresh measures the search and shows its plan on a new pool.
-func measureFresh(ctx context.Context, open func() (*app.App, error), members, reqs, conc int, now time.Time) (measure, error) {
-	a, err := open()
-	if err != nil {
-		return measure{}, err
-	}
-	defer a.Close()
-	svc := booking.NewService(store.NewBookingStore(a.DB), nil, nil, a.Catalog, nil, a.Counters, a.DB.Now)
-	m, err := measureSearch(ctx, svc, members, reqs, conc, now)
-	if err != nil {
-		return measure{}, err
-	}
-	m.plan, err = explain(ctx, a.DB, now)
-	return m, err
-}
-
 // input is the booking management page's search with its defaults widened
 // to two years of bookings, every status, ascending, 10 a page.
 func input(now time.Time) booking.SearchInput {
@@ -165,52 +303,28 @@ func input(now time.Time) booking.SearchInput {
 	}
 }
 
-func measureSearch(ctx context.Context, svc *booking.Service, members, reqs, conc int, now time.Time) (measure, error) {
-	lat := make([]time.Duration, reqs)
-	var wg sync.WaitGroup
-	var firstErr error
-	var mu sync.Mutex
-	next := make(chan int)
-	start := time.Now()
-	for w := 0; w < conc; w++ {
-		wg.Add(1)
-		go func(seed uint64) {
-			defer wg.Done()
-			rng := rand.New(rand.NewPCG(seed, 7))
-			for i := range next {
-				t0 := time.Now()
-				_, err := svc.Search(ctx, demo.BenchMemberID(rng.IntN(members)), i18n.EN, input(now))
-				lat[i] = time.Since(t0)
-				if err != nil {
-					mu.Lock()
-					firstErr = err
-					mu.Unlock()
-				}
-			}
-		}(uint64(w))
-	}
-	for i := 0; i < reqs; i++ {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	elapsed := time.Since(start)
-	if firstErr != nil {
-		return measure{}, firstErr
-	}
-	slices.Sort(lat)
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return measure{requests: reqs, elapsed: elapsed, p50: lat[reqs/2], p95: lat[reqs*95/100], heapAfter: ms.HeapAlloc}, nil
-}
-
 func explain(ctx context.Context, db *store.DB, now time.Time) (string, error) {
 	q, _, errs := booking.ParseSearch(demo.BenchMemberID(1), input(now), now)
 	if !errs.Empty() {
 		return "", fmt.Errorf("search input: %v", errs)
 	}
-	query, args := store.SearchSQL(q)
+	page, args := store.SearchSQL(q)
+	segs, pax := store.ViewSQL()
+	var out []string
+	for _, x := range []struct {
+		name, query string
+		args        []any
+	}{{"page", page, args}, {"segments", segs, []any{"x"}}, {"passengers", pax, []any{"x"}}} {
+		plan, err := explainOne(ctx, db, x.query, x.args)
+		if err != nil {
+			return "", err
+		}
+		out = append(out, "-- "+x.name+"\n"+plan)
+	}
+	return strings.Join(out, "\n"), nil
+}
+
+func explainOne(ctx context.Context, db *store.DB, query string, args []any) (string, error) {
 	prefix := "EXPLAIN "
 	if db.Engine == store.SQLite {
 		prefix = "EXPLAIN QUERY PLAN "
@@ -249,43 +363,36 @@ func resetSchema(url string) error {
 	return err
 }
 
-func write(path string, rs []measure, n, members, conc int) error {
+func write(path string, ms []measure, o options, conditions string) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "<!-- bench:bookings -->\n## Booking search\n\n")
-	fmt.Fprintf(&b, "`go run ./cmd/benchbookings` (part of `make bench`), %s, %s/%s, %d CPUs, measured %s. "+
-		"The booking management search (two years of booking dates, all statuses, first page of 10, ascending) for a random member, "+
-		"%d concurrent searches through the booking service and the real store; %d reservations over %d members "+
-		"(seeded with `members seed-bench`), measured at a tenth of the table and at the full table.\n\n",
-		runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), time.Now().Format("2006-01-02"), conc, n, members)
-	b.WriteString("| engine | reservations | searches | req/s | p50 | p95 | Go heap after |\n|---|---:|---:|---:|---:|---:|---:|\n")
-	for _, r := range rs {
-		fmt.Fprintf(&b, "| %s | %d | %d | %.0f | %s | %s | %.1f MiB |\n", r.engine, r.rows, r.requests,
-			float64(r.requests)/r.elapsed.Seconds(), r.p50.Round(time.Microsecond), r.p95.Round(time.Microsecond), float64(r.heapAfter)/(1<<20))
+	fmt.Fprintf(&b, "## Booking search\n\n")
+	fmt.Fprintf(&b, "`go run ./cmd/benchbookings` (part of `make bench`), %s, %s/%s, %d CPUs, measured %s; %s. "+
+		"GET /api/reservations as the booking management page sends it (two years of booking dates, all statuses, first page of 10, ascending) "+
+		"for %d members with a session each, picked at random per request, through the whole server (middleware, session lookup, search, views, JSON) "+
+		"running as a process of its own; %d reservations over %d members (seeded with `members seed-bench`), measured at a tenth of the table and at the full table. "+
+		"Load from wrk (a separate process on the same machine), %d connections, %d threads, %s per run, %d rounds alternating with a bare 204 handler on the same server; "+
+		"the round with the median ratio. RSS is the server process's peak resident memory during the searches.\n\n",
+		runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format("2006-01-02 15:04 MST"), conditions,
+		o.sessions, o.n, o.members, o.conns, o.threads, o.dur, o.rounds)
+	b.WriteString("| engine | reservations | search req/s | p50 | p95 | bare req/s | ratio | server RSS |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, m := range ms {
+		r := loadgen.Median(m.rounds, round.ratio)
+		var peak int64
+		for _, x := range m.rounds {
+			peak = max(peak, x.rss)
+		}
+		fmt.Fprintf(&b, "| %s | %d | %.0f | %s | %s | %.0f | %.3f | %.0f MiB |\n", m.engine, m.rows,
+			r.search.RPS(), r.search.P50, r.search.P95, r.bare.RPS(), r.ratio(), float64(peak)/(1<<20))
 	}
-	b.WriteString("\nTarget: p95 under 20 ms on both engines, memory flat as the table grows. Query plans of the page query at the full table:\n")
-	for _, r := range rs {
-		if r.rows != n {
+	b.WriteString("\nTargets (SQLite, full table): ratio ≥ 0.10, p95 < 10 ms, the same cost at a tenth of the table and at the full table, server RSS < 96 MiB. Query plans of the page query at the full table:\n")
+	for _, m := range ms {
+		if m.rows != o.n {
 			continue
 		}
-		fmt.Fprintf(&b, "\n%s:\n\n```\n%s\n```\n", r.engine, r.plan)
-	}
-	b.WriteString("<!-- /bench:bookings -->")
-	old, err := os.ReadFile(path)
-	if err != nil && !os.IsNotExist(err) {
-		return err
-	}
-	section := regexp.MustCompile(`(?s)<!-- bench:bookings -->.*<!-- /bench:bookings -->`)
-	text := string(old)
-	if section.MatchString(text) {
-		text = section.ReplaceAllLiteralString(text, b.String())
-	} else {
-		if text == "" {
-			text = "# Benchmarks\n"
-		}
-		text = strings.TrimRight(text, "\n") + "\n\n" + b.String() + "\n"
+		fmt.Fprintf(&b, "\n%s:\n\n```\n%s\n```\n", m.engine, m.plan)
 	}
 	fmt.Print(b.String() + "\n")
-	return os.WriteFile(path, []byte(text), 0o644)
+	return loadgen.WriteSection(path, "bookings", b.String())
 }
 
 func envOr(k, def string) string {

@@ -1,12 +1,17 @@
-// Command benchreport runs the benchmarks of `make bench` and writes their
-// figures to BENCHMARKS.md. Its section, "Session check", compares the
-// requests per second of GET /api/session with a live session (cookie →
-// session lookup in SQLite → 204) against a bare handler that answers 204
-// on the same server and listener, so the ratio is the cost of the
-// session middleware stack. Loopback only; request count and time bounded.
+// Command benchreport runs the session benchmark and the Lighthouse runs of
+// `make bench` and writes their figures to BENCHMARKS.md.
 //
-// Other benchmarks write their own sections; this command rewrites only the
-// text between <!-- bench:session --> and <!-- /bench:session -->.
+// "Session check" compares GET /api/session with a live session (cookie →
+// whole middleware chain → session lookup in SQLite → 204) against a bare
+// handler answering 204 on the same server and listener, so the ratio is
+// the cost of the chain. The load comes from wrk, a separate process
+// (internal/loadgen), in rounds that alternate the two; the round with the
+// median ratio is reported.
+//
+// "Lighthouse" runs Lighthouse 13 (mobile, simulated throttling) with
+// Debian's chromium on the login, home, bookings and account pages of the
+// same server, the logged-in ones with the demo member's session cookie,
+// and reports the median of 3 runs per page (web/scripts/lighthouse.mjs).
 package main
 
 import (
@@ -21,15 +26,15 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
+	"runtime/pprof"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"members/internal/app"
+	"members/internal/loadgen"
 )
 
 func main() {
@@ -39,23 +44,31 @@ func main() {
 	}
 }
 
-type result struct {
-	name     string
-	requests int
-	elapsed  time.Duration
-	p50, p99 time.Duration
+type round struct {
+	session, bare loadgen.Result
 }
 
-func (r result) rps() float64 { return float64(r.requests) / r.elapsed.Seconds() }
+func (r round) ratio() float64 { return r.session.RPS() / r.bare.RPS() }
 
 func run(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("benchreport", flag.ContinueOnError)
-	n := fs.Int("n", 20000, "requests per measurement")
-	conc := fs.Int("c", 8, "concurrent clients")
-	limit := fs.Duration("max-time", 30*time.Second, "time limit per measurement")
+	rounds := fs.Int("rounds", 3, "rounds of (session, bare)")
+	dur := fs.Duration("d", 5*time.Second, "duration of each wrk run")
+	conns := fs.Int("c", 8, "wrk connections")
+	threads := fs.Int("t", 2, "wrk threads")
+	lighthouse := fs.Bool("lighthouse", true, "run Lighthouse on the four pages")
+	lhRuns := fs.Int("lighthouse-runs", 3, "Lighthouse runs per page (median)")
+	sessionBench := fs.Bool("session", true, "run the session benchmark")
 	out := fs.String("out", "BENCHMARKS.md", "report file")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the server during the session runs")
+	serve := fs.Bool("serve", false, "only serve the demo app on 127.0.0.1:8089 (for trying the bench by hand)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *sessionBench {
+		if err := loadgen.Check(); err != nil {
+			return err
+		}
 	}
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "benchreport")
@@ -79,7 +92,11 @@ func run(args []string, stdout io.Writer) error {
 	root := http.NewServeMux()
 	root.HandleFunc("GET /bench/bare", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	root.Handle("/", h)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr := "127.0.0.1:0"
+	if *serve {
+		addr = "127.0.0.1:8089"
+	}
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
@@ -87,49 +104,78 @@ func run(args []string, stdout io.Writer) error {
 	go func() { _ = srv.Serve(ln) }()
 	defer srv.Close()
 	base := "http://" + ln.Addr().String()
-
-	tr := &http.Transport{MaxIdleConns: *conc * 2, MaxIdleConnsPerHost: *conc * 2, DisableCompression: true}
-	defer tr.CloseIdleConnections()
-	cookie, err := login(base, tr)
+	if *serve {
+		fmt.Fprintln(stdout, "serving", base)
+		select {}
+	}
+	cookie, err := login(base)
 	if err != nil {
 		return err
 	}
+	conditions := loadgen.Machine()
 
-	measure := func(name, path string, withCookie bool) (result, error) {
-		// Warm up connections and caches, then measure.
-		if _, err := load(base+path, cookie, withCookie, tr, *conc, min(*n/10, 1000), *limit); err != nil {
-			return result{}, err
+	if *sessionBench {
+		if *cpuprofile != "" {
+			f, err := os.Create(*cpuprofile)
+			if err != nil {
+				return err
+			}
+			if err := pprof.StartCPUProfile(f); err != nil {
+				return err
+			}
+			defer f.Close()
 		}
-		r, err := load(base+path, cookie, withCookie, tr, *conc, *n, *limit)
-		r.name = name
-		return r, err
+		var rs []round
+		for i := 0; i < *rounds; i++ {
+			var r round
+			for _, m := range []struct {
+				res     *loadgen.Result
+				path    string
+				cookies []string
+			}{{&r.session, "/api/session", []string{cookie}}, {&r.bare, "/bench/bare", nil}} {
+				*m.res, err = loadgen.Run(ctx, loadgen.Load{URL: base + m.path, Cookies: m.cookies,
+					Connections: *conns, Threads: *threads, Duration: *dur})
+				if err != nil {
+					return err
+				}
+			}
+			fmt.Fprintf(os.Stderr, "benchreport: round %d: session %.0f req/s, bare %.0f req/s, ratio %.2f\n",
+				i+1, r.session.RPS(), r.bare.RPS(), r.ratio())
+			rs = append(rs, r)
+		}
+		pprof.StopCPUProfile()
+		section := sessionReport(rs, *conns, *threads, *dur, conditions)
+		fmt.Fprint(stdout, section)
+		if err := loadgen.WriteSection(*out, "session", section); err != nil {
+			return err
+		}
 	}
-	session, err := measure("GET /api/session (with session)", "/api/session", true)
-	if err != nil {
-		return err
+	if *lighthouse {
+		section, err := runLighthouse(ctx, base, cookie, *lhRuns)
+		if err != nil {
+			return err
+		}
+		fmt.Fprint(stdout, section)
+		if err := loadgen.WriteSection(*out, "lighthouse", section); err != nil {
+			return err
+		}
 	}
-	bare, err := measure("bare handler (204)", "/bench/bare", false)
-	if err != nil {
-		return err
-	}
-	section := report(session, bare, *conc)
-	fmt.Fprint(stdout, section)
-	return writeSection(*out, "session", section)
+	return nil
 }
 
-// login logs in as the demo member and returns the session cookie.
-func login(base string, tr http.RoundTripper) (*http.Cookie, error) {
+// login logs in as the demo member and returns the session cookie value.
+func login(base string) (string, error) {
 	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Transport: tr, Jar: jar, Timeout: 10 * time.Second}
+	c := &http.Client{Jar: jar, Timeout: 10 * time.Second}
 	resp, err := c.Get(base + "/api/csrf_token")
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	var tok struct{ CsrfToken string }
 	err = json.NewDecoder(resp.Body).Decode(&tok)
 	resp.Body.Close()
 	if err != nil {
-		return nil, fmt.Errorf("csrf token: %w", err)
+		return "", fmt.Errorf("csrf token: %w", err)
 	}
 	req, _ := http.NewRequest(http.MethodPost, base+"/api/session",
 		strings.NewReader(`{"email":"demo@example.com","password":"Demo1234"}`))
@@ -137,117 +183,57 @@ func login(base string, tr http.RoundTripper) (*http.Cookie, error) {
 	req.Header.Set("X-Csrf-Token", tok.CsrfToken)
 	resp, err = c.Do(req)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusNoContent {
-		return nil, fmt.Errorf("login: status %d", resp.StatusCode)
+		return "", fmt.Errorf("login: status %d", resp.StatusCode)
 	}
 	for _, k := range resp.Cookies() {
 		if k.Name == "members_session" {
-			return k, nil
+			return k.Value, nil
 		}
 	}
-	return nil, errors.New("login: no session cookie")
+	return "", errors.New("login: no session cookie")
 }
 
-// load sends up to total GETs from conc clients, stopping at the time limit.
-// Every answer must be 204.
-func load(url string, cookie *http.Cookie, withCookie bool, tr http.RoundTripper, conc, total int, limit time.Duration) (result, error) {
-	var (
-		next     atomic.Int64
-		mu       sync.Mutex
-		lat      []time.Duration
-		firstErr error
-		wg       sync.WaitGroup
-	)
-	deadline := time.Now().Add(limit)
-	start := time.Now()
-	for i := 0; i < conc; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c := &http.Client{Transport: tr, Timeout: 10 * time.Second}
-			mine := make([]time.Duration, 0, total/conc+1)
-			defer func() { mu.Lock(); lat = append(lat, mine...); mu.Unlock() }()
-			for next.Add(1) <= int64(total) && time.Now().Before(deadline) {
-				req, _ := http.NewRequest(http.MethodGet, url, nil)
-				if withCookie {
-					req.AddCookie(cookie)
-				}
-				t0 := time.Now()
-				resp, err := c.Do(req)
-				if err == nil {
-					_, _ = io.Copy(io.Discard, resp.Body)
-					resp.Body.Close()
-					if resp.StatusCode != http.StatusNoContent {
-						err = fmt.Errorf("GET %s: status %d", url, resp.StatusCode)
-					}
-				}
-				if err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = err
-					}
-					mu.Unlock()
-					return
-				}
-				mine = append(mine, time.Since(t0))
-			}
-		}()
-	}
-	wg.Wait()
-	elapsed := time.Since(start)
-	if firstErr != nil {
-		return result{}, firstErr
-	}
-	slices.Sort(lat)
-	r := result{requests: len(lat), elapsed: elapsed}
-	if len(lat) > 0 {
-		r.p50, r.p99 = lat[len(lat)/2], lat[len(lat)*99/100]
-	}
-	return r, nil
-}
-
-func report(session, bare result, conc int) string {
+func sessionReport(rs []round, conns, threads int, dur time.Duration, conditions string) string {
+	med := loadgen.Median(rs, round.ratio)
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Session check\n\n")
 	fmt.Fprintf(&b, "`go run ./cmd/benchreport` (part of `make bench`), %s, %s/%s, %d CPUs, SQLite (WAL) with the demo data, "+
-		"%d concurrent keep-alive clients on loopback (client and server share the CPUs), measured %s.\n\n",
-		runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), conc, time.Now().UTC().Format("2006-01-02"))
-	fmt.Fprintf(&b, "| request | requests | req/s | p50 | p99 |\n|---|---:|---:|---:|---:|\n")
-	for _, r := range []result{session, bare} {
-		fmt.Fprintf(&b, "| %s | %d | %.0f | %s | %s |\n", r.name, r.requests, r.rps(), round(r.p50), round(r.p99))
+		"measured %s; %s. Load from wrk (a separate process on the same machine: client and server share the CPUs), "+
+		"%d connections, %d threads, %s per run, %d rounds alternating the two requests; the round with the median ratio:\n\n",
+		runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format("2006-01-02 15:04 MST"),
+		conditions, conns, threads, dur, len(rs))
+	fmt.Fprintf(&b, "| request | requests | req/s | p50 | p95 | p99 |\n|---|---:|---:|---:|---:|---:|\n")
+	for _, x := range []struct {
+		name string
+		r    loadgen.Result
+	}{{"GET /api/session (with session)", med.session}, {"bare handler (204)", med.bare}} {
+		fmt.Fprintf(&b, "| %s | %d | %.0f | %s | %s | %s |\n", x.name, x.r.Requests, x.r.RPS(), x.r.P50, x.r.P95, x.r.P99)
 	}
-	fmt.Fprintf(&b, "\nRatio session check / bare handler: **%.2f** (%.1f%% of the bare throughput). "+
+	var all []string
+	for _, r := range rs {
+		all = append(all, fmt.Sprintf("%.2f", r.ratio()))
+	}
+	fmt.Fprintf(&b, "\nRatio session check / bare handler: **%.2f** (target ≥ 0.40; every round: %s). "+
 		"The session check runs the whole middleware stack (request log, headers, cross-origin check, JSON mux, "+
-		"session lookup by token hash in the database); the bare handler is mounted beside it on the same server.\n",
-		session.rps()/bare.rps(), 100*session.rps()/bare.rps())
+		"session lookup by token hash in the database, no in-memory session cache: a logout on any instance ends the session at once); "+
+		"the bare handler is mounted beside it on the same server.\n",
+		med.ratio(), strings.Join(all, ", "))
 	return b.String()
 }
 
-func round(d time.Duration) string {
-	return d.Round(time.Microsecond).String()
-}
-
-// writeSection replaces the text between the section's markers in path,
-// appending the section when the markers are missing.
-func writeSection(path, name, body string) error {
-	begin, end := "<!-- bench:"+name+" -->", "<!-- /bench:"+name+" -->"
-	old, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
+// runLighthouse runs web/scripts/lighthouse.mjs, which prints the section.
+func runLighthouse(ctx context.Context, base, cookie string, runs int) (string, error) {
+	cmd := exec.CommandContext(ctx, "node", "scripts/lighthouse.mjs", "--base", base, "--cookie", "members_session="+cookie,
+		"--runs", fmt.Sprint(runs))
+	cmd.Dir = "web"
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("lighthouse: %w", err)
 	}
-	doc := string(old)
-	if doc == "" {
-		doc = "# Benchmarks\n\nFigures written by `make bench`; each section belongs to one benchmark.\n"
-	}
-	block := begin + "\n" + body + end
-	i, j := strings.Index(doc, begin), strings.Index(doc, end)
-	if i >= 0 && j > i {
-		doc = doc[:i] + block + doc[j+len(end):]
-	} else {
-		doc = strings.TrimRight(doc, "\n") + "\n\n" + block + "\n"
-	}
-	return os.WriteFile(path, []byte(doc), 0o644)
+	return string(out), nil
 }

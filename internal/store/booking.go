@@ -72,7 +72,7 @@ func SearchSQL(q booking.Query) (string, []any) {
 func (s *BookingStore) Search(ctx context.Context, q booking.Query) ([]booking.Reservation, int, error) {
 	where, args := searchWhere(q)
 	var total int
-	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM reservations r WHERE `+where, args...).Scan(&total); err != nil {
+	if err := s.db.queryRowHot(ctx, `SELECT COUNT(*) FROM reservations r WHERE `+where, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count reservations: %w", err)
 	}
 	if total == 0 || q.Offset >= total {
@@ -137,7 +137,7 @@ func (s *BookingStore) Contact(ctx context.Context, memberID string) (booking.Co
 // query loads reservations with their segments and passengers, keeping
 // the order of the reservation query.
 func (s *BookingStore) query(ctx context.Context, query string, args ...any) ([]booking.Reservation, error) {
-	rows, err := s.db.QueryContext(ctx, query, args...)
+	rows, err := s.db.queryHot(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("query reservations: %w", err)
 	}
@@ -179,11 +179,25 @@ func (s *BookingStore) query(ctx context.Context, query string, args ...any) ([]
 	return list, nil
 }
 
-func (s *BookingStore) loadSegments(ctx context.Context, list []booking.Reservation, index map[string]int, inList string, ids []any) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT reservation_id, seg_key, status_code, flight, flight_number, is_show_hotel_link,
+// The segments and passengers of a page of reservations; both are read from
+// their covering indexes (migration 00031) in this order.
+const (
+	segmentsSQL = `SELECT reservation_id, seg_key, status_code, flight, flight_number, is_show_hotel_link,
 		origin_airport_code, origin_terminal, origin_gate, destination_airport_code, destination_terminal,
 		depart_at, estimated_depart_at, actual_depart_at, arrival_at, estimated_arrival_at, actual_arrival_at, flight_status
-		FROM reservation_segments WHERE reservation_id IN (`+inList+`) ORDER BY reservation_id, position`, ids...)
+		FROM reservation_segments WHERE reservation_id IN `
+	passengersSQL = `SELECT reservation_id, lastname, firstname, passenger_type
+		FROM reservation_passengers WHERE reservation_id IN `
+)
+
+// ViewSQL returns the segments and passengers queries of a page of one
+// reservation (for EXPLAIN in the benchmark).
+func ViewSQL() (segments, passengers string) {
+	return segmentsSQL + `($1) ORDER BY reservation_id, position`, passengersSQL + `($1) ORDER BY reservation_id, position`
+}
+
+func (s *BookingStore) loadSegments(ctx context.Context, list []booking.Reservation, index map[string]int, inList string, ids []any) error {
+	rows, err := s.db.queryHot(ctx, segmentsSQL+`(`+inList+`) ORDER BY reservation_id, position`, ids...)
 	if err != nil {
 		return fmt.Errorf("query segments: %w", err)
 	}
@@ -208,8 +222,7 @@ func (s *BookingStore) loadSegments(ctx context.Context, list []booking.Reservat
 }
 
 func (s *BookingStore) loadPassengers(ctx context.Context, list []booking.Reservation, index map[string]int, inList string, ids []any) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT reservation_id, lastname, firstname, passenger_type
-		FROM reservation_passengers WHERE reservation_id IN (`+inList+`) ORDER BY reservation_id, position`, ids...)
+	rows, err := s.db.queryHot(ctx, passengersSQL+`(`+inList+`) ORDER BY reservation_id, position`, ids...)
 	if err != nil {
 		return fmt.Errorf("query passengers: %w", err)
 	}

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -38,12 +39,22 @@ const (
 	Postgres Engine = "postgres"
 )
 
+// SQLite memory: the page cache budget of the whole pool, the pool's size,
+// and the limit of SQLite's whole heap (cache, statements, sorts).
+const (
+	sqliteCacheBudgetKiB = 16 * 1024
+	sqliteMaxConns       = 4
+	sqliteHeapLimitKiB   = 32 * 1024
+)
+
 // DB is the database handle shared by every store.
 type DB struct {
 	*sql.DB
 	Engine Engine
 	// Now is the clock; tests replace it.
 	Now func() time.Time
+	// stmts holds the prepared statements of the hot read paths (SQLite).
+	stmts *stmtCache
 }
 
 // Open connects to dsn: "sqlite:<path>" (or a bare path) or "postgres://…".
@@ -76,10 +87,15 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 			}
 		}
 		q := url.Values{}
-		// 32 MiB of page cache per connection keeps a large reservations index
-		// in memory; temp tables (sorts) stay in memory too.
+		// One memory budget for SQLite, not one per pooled connection: the
+		// page cache budget is split over the pool (cache_size in KiB per
+		// connection), and the soft heap limit, which is process-wide, makes
+		// SQLite give back cache pages before its whole heap passes the
+		// budget. Pages beyond it come from the operating system's file
+		// cache, which is shared by every connection and process.
 		for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", "busy_timeout(10000)", "synchronous(NORMAL)",
-			"cache_size(-32768)", "temp_store(MEMORY)"} {
+			fmt.Sprintf("cache_size(-%d)", sqliteCacheBudgetKiB/sqliteMaxConns), "temp_store(MEMORY)",
+			fmt.Sprintf("soft_heap_limit(%d)", sqliteHeapLimitKiB*1024)} {
 			q.Add("_pragma", p)
 		}
 		q.Set("_txlock", "immediate")
@@ -93,7 +109,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		}
 		// One writer at a time is SQLite's model; a small pool keeps readers
 		// concurrent under WAL without piling up busy writers.
-		db.SetMaxOpenConns(4)
+		db.SetMaxOpenConns(sqliteMaxConns)
 	}
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -101,7 +117,98 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("connect to %s database: %w", engine, err)
 	}
-	return &DB{DB: db, Engine: engine, Now: time.Now}, nil
+	out := &DB{DB: db, Engine: engine, Now: time.Now}
+	if engine == SQLite {
+		out.stmts = &stmtCache{m: map[string]*sql.Stmt{}}
+	}
+	return out, nil
+}
+
+// Close closes the cached statements, then the pool.
+func (db *DB) Close() error {
+	if db.stmts != nil {
+		db.stmts.closeAll()
+	}
+	return db.DB.Close()
+}
+
+// stmtCache keeps one prepared statement per SQL text. SQLite compiles a
+// statement on every call otherwise: on the session lookup, parsing cost
+// more than running the query. database/sql prepares it again on each
+// pooled connection as needed. PostgreSQL needs none of this: pgx already
+// caches prepared statements per connection.
+type stmtCache struct {
+	mu sync.Mutex
+	m  map[string]*sql.Stmt
+}
+
+// maxCachedStmts bounds the cache: the hot queries have a handful of
+// shapes (search conditions, IN lists up to a page), so this is never
+// reached in practice; beyond it, statements are simply not cached.
+const maxCachedStmts = 512
+
+func (c *stmtCache) get(ctx context.Context, db *sql.DB, query string) (*sql.Stmt, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st, ok := c.m[query]; ok {
+		return st, nil
+	}
+	if len(c.m) >= maxCachedStmts {
+		return nil, nil
+	}
+	st, err := db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	c.m[query] = st
+	return st, nil
+}
+
+func (c *stmtCache) closeAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for q, st := range c.m {
+		_ = st.Close()
+		delete(c.m, q)
+	}
+}
+
+// queryHot is QueryContext through the statement cache (hot read paths).
+func (db *DB) queryHot(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if db.stmts != nil {
+		st, err := db.stmts.get(ctx, db.DB, query)
+		if err != nil {
+			return nil, err
+		}
+		if st != nil {
+			return st.QueryContext(ctx, args...)
+		}
+	}
+	return db.QueryContext(ctx, query, args...)
+}
+
+// queryRowHot is QueryRowContext through the statement cache.
+func (db *DB) queryRowHot(ctx context.Context, query string, args ...any) *sql.Row {
+	if db.stmts != nil {
+		if st, err := db.stmts.get(ctx, db.DB, query); err == nil && st != nil {
+			return st.QueryRowContext(ctx, args...)
+		}
+	}
+	return db.QueryRowContext(ctx, query, args...)
+}
+
+// execHot is ExecContext through the statement cache.
+func (db *DB) execHot(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if db.stmts != nil {
+		st, err := db.stmts.get(ctx, db.DB, query)
+		if err != nil {
+			return nil, err
+		}
+		if st != nil {
+			return st.ExecContext(ctx, args...)
+		}
+	}
+	return db.ExecContext(ctx, query, args...)
 }
 
 // Migrate applies every pending migration, each in its own transaction.
