@@ -44,7 +44,12 @@ test-e2e: build
 
 test: lint test-go test-web test-e2e
 
+# Not part of CI (takes 20-30 minutes). Needs wrk and chromium from Debian
+# (apt-get install wrk chromium); Lighthouse comes from npm on first use.
+# PostgreSQL at MEMBERS_TEST_PG is measured too when it answers.
 bench: build
+	@command -v wrk >/dev/null || { echo "make bench needs wrk: apt-get install wrk"; exit 1; }
+	@test -x /usr/bin/chromium || { echo "make bench needs chromium: apt-get install chromium"; exit 1; }
 	go run ./cmd/benchreport
 	go run ./cmd/benchbookings
 

@@ -1,0 +1,87 @@
+// Runs Lighthouse 13 (mobile: the default form factor, simulated slow 4G and
+// a 4× slower CPU) with Debian's chromium on the login, home, bookings and
+// account pages of a running server, the logged-in pages with a member's
+// session cookie, and prints the "Lighthouse" section of BENCHMARKS.md with
+// the median run of each page. Called by cmd/benchreport (`make bench`),
+// which starts the server with the demo data and logs in.
+// Usage: node scripts/lighthouse.mjs --base http://127.0.0.1:PORT --cookie members_session=… [--runs 3]
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const LIGHTHOUSE = 'lighthouse@13.5.0' // from npm on first use (npx cache)
+const CHROME_FLAGS = [
+  '--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', "--host-resolver-rules='MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'",
+].join(' ')
+
+function arg(name, def) {
+  const i = process.argv.indexOf(`--${name}`)
+  return i > 0 ? process.argv[i + 1] : def
+}
+const base = arg('base')
+const cookie = arg('cookie')
+const runs = Number(arg('runs', '3'))
+if (!base || !cookie) {
+  console.error('usage: node scripts/lighthouse.mjs --base URL --cookie members_session=… [--runs N]')
+  process.exit(2)
+}
+
+const pages = [
+  { name: 'login', path: '/login', member: false },
+  { name: 'home', path: '/', member: true },
+  { name: 'bookings', path: '/bookings', member: true },
+  { name: 'account', path: '/account', member: true },
+]
+
+const dir = mkdtempSync(join(tmpdir(), 'lighthouse-'))
+const headers = join(dir, 'headers.json')
+writeFileSync(headers, JSON.stringify({ Cookie: cookie }))
+
+function once(page, i) {
+  const out = join(dir, `${page.name}-${i}.json`)
+  const args = ['--yes', LIGHTHOUSE, base + page.path, '--only-categories=performance', '--output=json',
+    `--output-path=${out}`, '--quiet', `--chrome-flags=${CHROME_FLAGS}`]
+  if (page.member) args.push(`--extra-headers=${headers}`)
+  execFileSync('npx', args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH || '/usr/bin/chromium' } })
+  const r = JSON.parse(readFileSync(out, 'utf8'))
+  const a = r.audits
+  const scripts = a['resource-summary'].details.items.find((x) => x.resourceType === 'script')
+  const finalUrl = new URL(r.finalDisplayedUrl ?? r.finalUrl).pathname
+  if (finalUrl !== page.path) throw new Error(`${page.name}: ended on ${finalUrl}, not ${page.path} (session?)`)
+  return {
+    score: Math.round(r.categories.performance.score * 100),
+    fcp: a['first-contentful-paint'].numericValue,
+    lcp: a['largest-contentful-paint'].numericValue,
+    tbt: a['total-blocking-time'].numericValue,
+    cls: a['cumulative-layout-shift'].numericValue,
+    si: a['speed-index'].numericValue,
+    js: scripts ? scripts.transferSize : 0,
+  }
+}
+
+const rows = []
+for (const page of pages) {
+  const results = []
+  for (let i = 0; i < runs; i++) {
+    const r = once(page, i)
+    console.error(`lighthouse: ${page.name} run ${i + 1}: ${r.score} (LCP ${(r.lcp / 1000).toFixed(1)} s, CLS ${r.cls.toFixed(3)}, JS ${(r.js / 1024).toFixed(0)} KiB)`)
+    results.push(r)
+  }
+  results.sort((x, y) => x.score - y.score)
+  rows.push({ page, med: results[Math.floor(results.length / 2)], all: results.map((r) => r.score) })
+}
+rmSync(dir, { recursive: true, force: true })
+
+const s = (ms) => `${(ms / 1000).toFixed(1)} s`
+let md = '## Lighthouse (phone)\n\n'
+md += `\`go run ./cmd/benchreport\` → \`web/scripts/lighthouse.mjs\` (part of \`make bench\`), ${LIGHTHOUSE} with ${execFileSync('/usr/bin/chromium', ['--version']).toString().trim()}, `
+md += `mobile (simulated slow 4G, 4× CPU slowdown), the demo server on loopback serving the production build; home, bookings and account with the demo member's session cookie; `
+md += `median of ${runs} runs per page, measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.\n\n`
+md += '| page | performance | runs | FCP | LCP | TBT | CLS | Speed Index | JavaScript sent |\n|---|---:|---|---:|---:|---:|---:|---:|---:|\n'
+for (const { page, med, all } of rows) {
+  md += `| ${page.name} (${page.path}) | **${med.score}** | ${all.join(', ')} | ${s(med.fcp)} | ${s(med.lcp)} | ${Math.round(med.tbt)} ms | ${med.cls.toFixed(3)} | ${s(med.si)} | ${(med.js / 1024).toFixed(1)} KiB |\n`
+}
+md += '\nTarget: performance ≥ 90 on every page, CLS < 0.1; the login page sends ≤ 100 KiB of compressed JavaScript.\n'
+process.stdout.write(md)
