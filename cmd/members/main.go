@@ -31,6 +31,7 @@ commands:
   gateway     the sandbox payment gateway alone (--addr, --db, --webhook-url),
               or its operator: gateway list | settle ID | fail ID
   lottery     the unlimited pass lottery: lottery draw [--seed S] | lottery verify
+  points      vouchers and exchange codes: points issue | points codes (points help)
 `
 
 func main() {
@@ -69,7 +70,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return gatewayCmd(ctx, rest, stdout, stderr, logger)
 	// -- gateway --
 
-	// -- points --
+	case "points":
+		return pointsCmd(ctx, rest, stdout, stderr, logger)
 
 	case "lottery":
 		return lottery(ctx, rest, stdout, stderr, logger)

@@ -28,6 +28,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	trusted := fs.String("trusted-proxies", envOr("MEMBERS_TRUSTED_PROXIES", ""), "CIDR,… of reverse proxies whose X-Forwarded-For / Forwarded name the client (env MEMBERS_TRUSTED_PROXIES)")
 	withTestClock := fs.Bool("test-clock", false, "browser tests only: POST /_test/clock {\"advanceSeconds\": N} moves the server's clock (loopback --addr only)")
 	gatewayFlags(fs, &cfg)
+	reminderDays := fs.String("points-reminder-days", envOr("MEMBERS_POINTS_REMINDER_DAYS", "30,7"), "days before expiry at which the points reminder mail goes out, comma-separated; empty: none (env MEMBERS_POINTS_REMINDER_DAYS)")
 	if err := parse(fs, args, stderr); err != nil {
 		return err
 	}
@@ -36,6 +37,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 		return fmt.Errorf("--trusted-proxies: %w", err)
 	}
 	cfg.TrustedProxies = proxies
+	if cfg.PointsReminderDays, err = parseDays(*reminderDays); err != nil {
+		return err
+	}
 	opts := app.Options{DSN: *dsn, Logger: logger}
 	var clock *testClock
 	if *withTestClock {

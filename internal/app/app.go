@@ -67,6 +67,9 @@ type Config struct {
 	PaymentGateway payment.Gateway
 	// GatewayTimeout bounds each call to the gateway (zero: 10 s).
 	GatewayTimeout time.Duration
+	// PointsReminderDays are the days before expiry at which the points
+	// reminder mail goes out (nil: DefaultPointsReminderDays).
+	PointsReminderDays []int
 }
 
 // App holds the migrated database and the core services.

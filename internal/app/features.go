@@ -43,7 +43,9 @@ func (a *App) wireFeatures(ctx context.Context, cfg Config) (*Features, error) {
 		return nil, err
 	}
 
-	// -- wirePoints --
+	if err := a.wirePoints(ctx, cfg, f); err != nil {
+		return nil, err
+	}
 
 	if err := a.wirePasses(ctx, cfg, f); err != nil {
 		return nil, err

@@ -59,7 +59,7 @@ func Load(ctx context.Context, db *store.DB, hasher *auth.Hasher) error {
 			seedAccount,
 			seedBookings,
 			seedPayments,
-			// -- seedPoints --
+			seedPoints,
 			seedPasses,
 			// -- seedSecurity --
 		}

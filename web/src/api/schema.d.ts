@@ -1025,7 +1025,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/gogo_pass": {
+    "/api/peachpoints": {
         parameters: {
             query?: never;
             header?: never;
@@ -1033,13 +1033,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The unlimited pass plans on sale (404 unless the pass is public).
-         * @description Periods whose booking window has ended are left out. purchasable says
-         *     whether this member may buy now: the sale is open and, in the lottery
-         *     phase, the member won a period and is inside the buying window; never
-         *     during maintenance (03:00-05:00 Japan time or the operator's switch).
+         * One page (10) of the member's vouchers matching the search condition (spec §3, §4, §7).
+         * @description currencyCode one of KRW CNY JPY TWD HKD THB SGD; expireDate keeps
+         *     vouchers expiring on or before that day; travelExpireDate keeps
+         *     vouchers whose travel period reaches that day; hasBalance (default
+         *     true) keeps vouchers with a balance; isOnlyActive (default true)
+         *     keeps vouchers not expired, reissued or cancelled. Sorted by expiry.
          */
-        get: operations["getGogoPassCatalogue"];
+        get: operations["searchPeachpoints"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1048,15 +1049,15 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/gogo_pass/applicable": {
+    "/api/peachpoints/summary": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Lottery entry page (404 outside the lottery phase). */
-        get: operations["getGogoPassApplicable"];
+        /** Three entries per currency (available, expireThisMonth, expireNextMonth) in the order KRW CNY JPY TWD HKD THB SGD. */
+        get: operations["getPeachpointSummary"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1065,89 +1066,15 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/gogo_pass/apply/validate": {
+    "/api/peachpoints/expired_in": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
-        /** Checks a lottery entry and returns what will be entered. */
-        post: operations["validateGogoPassEntry"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/gogo_pass/apply": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Enters the lottery (one entry per member and period) and mails a confirmation. */
-        post: operations["applyGogoPassLottery"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/gogo_pass/exchange/validate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Checks an exchange code and password (inputs trimmed).
-         * @description 409 errorKey gogopass_exchange_error for a code that cannot be
-         *     exchanged (unknown, wrong password, used); 503 errorKey
-         *     gogopass_maintenance_error in maintenance; 429 after 10 attempts in
-         *     15 minutes; 500 errorKey gogopass_exchange_unknown_error.
-         */
-        post: operations["validateGogoPassExchange"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/gogo_pass/exchange/exchange": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Exchanges a code for a pass (each code once). */
-        post: operations["exchangeGogoPass"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/user/gogo_pass": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The member's passes and lottery entries (whatever the flags). */
-        get: operations["getUserGogoPass"];
+        /** The member's balance in a currency whose expiry falls in a month (YYYY-MM, Japan time). */
+        get: operations["getPeachpointsExpiredIn"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1156,18 +1083,15 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/coupon_ticket": {
+    "/api/peachpoints/timeline": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * Coupon pass products on sale, or the member's prepared ticket by request_id.
-         * @description 404 unless the coupon pass is public, or for another member's or an unknown request id.
-         */
-        get: operations["getCouponTickets"];
+        /** The wallet, every voucher with a balance by the month it expires, soonest first. */
+        get: operations["getPeachpointTimeline"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1176,7 +1100,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/coupon_ticket/buy/prepare": {
+    "/api/peachpoints/sale_options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The face values a member can buy per currency (minor units). */
+        get: operations["getPeachpointSaleOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/peachpoints/vouchers/{pointNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the member's vouchers with its ledger (404 when not the member's). */
+        get: operations["getPeachpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/peachpoints/reissue/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm step of the reissue of an expired CNY or TWD voucher (number, PIN, e-mail). */
+        post: operations["validatePeachpointReissue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/peachpoints/reissue/reissue": {
         parameters: {
             query?: never;
             header?: never;
@@ -1186,37 +1161,20 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Checks and prices a coupon selection and keeps it under requestId.
-         * @description The purchaser (the member) must be an adult, child and adult entries
-         *     2 and over, infant entries under 2, ages on the first boarding day
-         *     (Japan time). Field keys of additional passengers are
-         *     additionalPassengers.N.field (position N+2; the member is 1).
+         * Replaces the expired voucher by a new one holding its balance; once per voucher.
+         * @description 200 with the new voucher and its PIN (shown once, also mailed to the
+         *     given address); errorKey mobile_mail_error when the mail failed.
+         *     500 errorKey voucher_reissue_error (already reissued: cancelled) or
+         *     voucher_reissue_unknown_error.
          */
-        post: operations["prepareCouponTicket"];
+        post: operations["reissuePeachpoint"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/user/coupon_ticket": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The member's purchased coupons with every display field. */
-        get: operations["getUserCouponTickets"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/user/coupon_ticket/refund": {
+    "/api/peachpoints/exchange/validate": {
         parameters: {
             query?: never;
             header?: never;
@@ -1226,10 +1184,29 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Refunds a coupon less 9,000 yen per item through the payment engine and disables it.
-         * @description 404 for another member's coupon; 409 when already refunded or not refundable; 503 when the gateway failed (retry is safe).
+         * Confirm step of an exchange code (ana true for partner miles); inputs are trimmed.
+         * @description 500 errorKey peachpoint_exchange_mismatch_error when the code, its
+         *     password or its kind (ana) do not match; peachpoint_exchange_error
+         *     when the code was used.
          */
-        post: operations["refundCouponTicket"];
+        post: operations["validatePeachpointExchange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/peachpoints/exchange/exchange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turns the code into a voucher of the member, once (concurrent requests give one voucher). */
+        post: operations["exchangePeachpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1352,8 +1329,6 @@ export interface components {
             isGogoPassPublic: boolean;
             isGogoPassPurchasable: boolean;
             isGogoPassLotteryPhase: boolean;
-            /** @description Purchase and exchange are closed (03:00-05:00 Japan time, or forced by the operator). */
-            isGogoPassMaintenance: boolean;
         };
         CouponTicketStatus: {
             isCouponTicketPublic: boolean;
@@ -1736,213 +1711,121 @@ export interface components {
             /** Format: date-time */
             settledAt?: string;
         };
-        DateRange: {
-            /** Format: date */
-            begin: string;
-            /** Format: date */
-            end: string;
-        };
-        GogoPassPeriod: {
-            id: string;
-            availablePeriodToBoard: components["schemas"]["DateRange"];
-            availablePeriodToBook: components["schemas"]["DateRange"];
-            currencyCode: string;
-            price: {
-                /** Format: int64 */
-                happy: number;
-                /** Format: int64 */
-                happlus: number;
-            };
-            lotteryQuota: number;
-        };
-        GogoPassPlan: {
-            id: string;
-            name: string;
-            /** @description the pass's second display name */
-            nameAlt: string;
-            periods: components["schemas"]["GogoPassPeriod"][];
-        };
-        GogoPassEntry: {
-            id: string;
-            planId: string;
-            periodId: string;
-            name: string;
-            nameAlt: string;
-            availablePeriodToBoard: components["schemas"]["DateRange"];
-            availablePeriodToBook: components["schemas"]["DateRange"];
+        PeachpointRule: {
             /** @enum {string} */
-            fareType: "happy" | "happlus";
-            /** @enum {string} */
-            result: "pending" | "won" | "lost";
-            /** Format: date-time */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @description winners may buy until then
-             */
-            buyUntil?: string;
+            type: "voucherMarketOriginDestinationRule" | "voucherTravelDateRule" | "voucherFareClassRule";
+            marketOriginDestinations?: string[];
+            travelDates?: {
+                fromDate: string;
+                toDate: string;
+            }[];
+            fareClassCodes?: string[];
         };
-        GogoPassCatalogue: {
-            gogoPasses: components["schemas"]["GogoPassPlan"][];
-            purchasable: boolean;
-            maintenance: boolean;
-            wins: components["schemas"]["GogoPassEntry"][];
-        };
-        GogoPassApplicable: {
-            applicable: boolean;
-            gogoPasses: components["schemas"]["GogoPassPlan"][];
-            entries: components["schemas"]["GogoPassEntry"][];
-        };
-        GogoPassSelection: {
-            planId?: string;
-            periodId?: string;
-            fareType?: string;
-        };
-        GogoPassEntryConfirmation: {
-            plan: components["schemas"]["GogoPassPlan"];
-            period: components["schemas"]["GogoPassPeriod"];
-            fareType: string;
-        };
-        GogoPassExchangeRequest: {
-            code?: string;
-            password?: string;
-        };
-        GogoPassExchangeOffer: {
+        Peachpoint: {
             code: string;
-            name: string;
-            nameAlt: string;
-            availablePeriodToBoard: components["schemas"]["DateRange"];
-            availablePeriodToBook: components["schemas"]["DateRange"];
-            fareType: string;
-        };
-        PurchasedGogoPass: {
-            id: string;
-            code: string;
-            planId: string;
-            periodId: string;
-            name: string;
-            nameAlt: string;
-            availablePeriodToBoard: components["schemas"]["DateRange"];
-            availablePeriodToBook: components["schemas"]["DateRange"];
-            /** @enum {string} */
-            fareType: "happy" | "happlus";
-            currencyCode: string;
-            /** Format: int64 */
-            purchasedPrice: number;
-            /** Format: date-time */
-            purchasedAt: string;
-            /** @enum {string} */
-            source: "purchase" | "exchange";
-        };
-        CouponPlan: {
-            availableDaysAfterFirstUse: number;
-            availableNumberOfUse: number;
-            currencyCode: string;
-            /** Format: int64 */
-            pricePerPerson: number;
-        };
-        CouponPeriod: {
-            id: string;
-            description: string;
-            availablePeriodToBoard: components["schemas"]["DateRange"];
-            availablePeriodToBook: components["schemas"]["DateRange"];
-            plan: {
-                lite: components["schemas"]["CouponPlan"];
-                standard: components["schemas"]["CouponPlan"];
-            };
-        };
-        CouponProduct: {
-            id: string;
-            name: string;
-            description: string;
-            periods: components["schemas"]["CouponPeriod"][];
-        };
-        CouponPassenger: {
-            /** @enum {string} */
-            passengerType?: "adult" | "child" | "infant";
-            lastname?: string;
-            firstname?: string;
-            gender?: string;
-            dateOfBirth?: string;
-            nationalityCode?: string;
-            passportNo?: string;
-            dateOfEntry?: string;
-            /** @enum {string} */
-            inboundTransportMethod?: "air" | "sea";
-            inboundFlightNo?: string;
-        };
-        CouponPurchaser: {
-            lastname: string;
-            firstname: string;
-            birthday: string;
-            gender: string;
-        };
-        CouponTicketPrepareRequest: {
-            requestId?: string;
-            productId?: string;
-            periodId?: string;
-            /** @description lite or standard */
-            fareType?: string;
-            additionalPassengers?: components["schemas"]["CouponPassenger"][];
-            agreeTerms?: boolean;
-        };
-        CouponTicketQuote: {
-            requestId?: string;
-            productId: string;
-            periodId: string;
-            name: string;
-            description: string;
-            period: components["schemas"]["CouponPeriod"];
-            fareType: string;
-            plan: components["schemas"]["CouponPlan"];
-            purchaser: components["schemas"]["CouponPurchaser"];
-            additionalPassengers: components["schemas"]["CouponPassenger"][];
-            /** @description passengers with a seat (infants have none) */
-            items: number;
-            totalPassengersCount: number;
-            /** Format: int64 */
-            totalPrice: number;
-            currencyCode: string;
-        };
-        PurchasedCoupon: {
-            id: string;
-            name: string;
-            description: string;
-            availablePeriodToBoard: components["schemas"]["DateRange"];
-            availablePeriodToBook: components["schemas"]["DateRange"];
-            /**
-             * @description happy is Lite, happlus is Standard
-             * @enum {string}
-             */
-            fareType: "happy" | "happlus";
-            currencyCode: string;
-            /** Format: int64 */
-            pricePerPerson: number;
+            pointNumber: string;
+            /** @description the number now holding the balance (the new voucher after a reissue) */
+            currentCode: string;
+            currency: string;
             /**
              * Format: int64
-             * @description total with tax
+             * @description minor units
              */
-            purchasedPrice: number;
-            /** Format: date-time */
-            purchasedAt: string;
-            purchaser: components["schemas"]["CouponPurchaser"];
-            availableDaysAfterFirstUse: number;
-            /** @description number of segments */
-            availableNumberOfUse: number;
-            numberOfUsed: number;
-            items: number;
-            passengers: components["schemas"]["CouponPassenger"][];
-            /**
-             * Format: int64
-             * @description 9,000 yen per item
-             */
-            refundFee: number;
+            balance: number;
             /** Format: int64 */
-            refundAmount: number;
-            refundable: boolean;
-            disabled: boolean;
+            issuedCurrencyAmount: number;
+            effectiveDate: string;
+            expireDate: string;
+            travelEffectiveDate: string;
+            travelExpireDate: string;
+            /** @enum {string} */
+            statusCode: "ACTIVE" | "EXPIRED" | "USED" | "REISSUED" | "NOT_YET_EFFECTIVE";
+            status: string;
+            issuedName: string;
+            rules: components["schemas"]["PeachpointRule"][];
+        };
+        PeachpointList: {
+            peachpoints: components["schemas"]["Peachpoint"][];
+            perPage: number;
+            currentPage: number;
+            total: number;
+            totalPages: number;
+        };
+        PeachpointSummaryEntry: {
+            currencyCode: string;
+            currency: string;
+            /** @enum {string} */
+            group: "available" | "expireThisMonth" | "expireNextMonth";
+            /** Format: int64 */
+            amount: number;
+        };
+        PeachpointLedgerLine: {
+            kind: string;
+            label: string;
+            /** Format: int64 */
+            delta: number;
+            /** Format: int64 */
+            balanceAfter: number;
             /** Format: date-time */
-            refundedAt?: string;
+            at: string;
+        };
+        PeachpointDetail: {
+            peachpoint: components["schemas"]["Peachpoint"];
+            ledger: components["schemas"]["PeachpointLedgerLine"][];
+        };
+        PeachpointExpiredIn: {
+            month: string;
+            currencyCode: string;
+            /** Format: int64 */
+            amount: number;
+            peachpoints: components["schemas"]["Peachpoint"][];
+        };
+        PeachpointCurrencyAmount: {
+            currencyCode: string;
+            /** Format: int64 */
+            amount: number;
+        };
+        PeachpointTimelineMonth: {
+            month: string;
+            totals: components["schemas"]["PeachpointCurrencyAmount"][];
+            peachpoints: components["schemas"]["Peachpoint"][];
+        };
+        PeachpointTimeline: {
+            months: components["schemas"]["PeachpointTimelineMonth"][];
+        };
+        PeachpointSaleOptions: {
+            currencies: {
+                currencyCode: string;
+                amounts: number[];
+            }[];
+        };
+        PeachpointReissueRequest: {
+            pointNumber: string;
+            pin: string;
+            email: string;
+        };
+        PeachpointValidateResult: {
+            peachpoint: components["schemas"]["Peachpoint"];
+        };
+        PeachpointIssueResult: {
+            peachpoint: components["schemas"]["Peachpoint"];
+            /** @description shown once */
+            pin: string;
+            /** @enum {string} */
+            errorKey?: "mobile_mail_error";
+        };
+        PeachpointExchangeRequest: {
+            code: string;
+            password: string;
+            /** @default false */
+            ana: boolean;
+        };
+        PeachpointExchangePreview: {
+            code: string;
+            currencyCode: string;
+            /** Format: int64 */
+            amount: number;
+            ana: boolean;
         };
         CalendarSubscription: {
             active: boolean;
@@ -3501,200 +3384,15 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
-    getGogoPassCatalogue: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description plans */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["GogoPassCatalogue"];
-                };
-            };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    getGogoPassApplicable: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description the periods open for entry and the member's entries */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["GogoPassApplicable"];
-                };
-            };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    validateGogoPassEntry: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["GogoPassSelection"];
-            };
-        };
-        responses: {
-            /** @description the entry to confirm */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["GogoPassEntryConfirmation"];
-                };
-            };
-            400: components["responses"]["ValidationFailed"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Error"];
-        };
-    };
-    applyGogoPassLottery: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["GogoPassSelection"];
-            };
-        };
-        responses: {
-            /** @description the entry */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        entry: components["schemas"]["GogoPassEntry"];
-                    };
-                };
-            };
-            400: components["responses"]["ValidationFailed"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Error"];
-        };
-    };
-    validateGogoPassExchange: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["GogoPassExchangeRequest"];
-            };
-        };
-        responses: {
-            /** @description the pass the code gives */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["GogoPassExchangeOffer"];
-                };
-            };
-            400: components["responses"]["ValidationFailed"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
-            503: components["responses"]["Error"];
-        };
-    };
-    exchangeGogoPass: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["GogoPassExchangeRequest"];
-            };
-        };
-        responses: {
-            /** @description the new pass */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        purchasedGogoPass: components["schemas"]["PurchasedGogoPass"];
-                    };
-                };
-            };
-            400: components["responses"]["ValidationFailed"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
-            503: components["responses"]["Error"];
-        };
-    };
-    getUserGogoPass: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description passes */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        gogoPasses: components["schemas"]["PurchasedGogoPass"][];
-                        entries: components["schemas"]["GogoPassEntry"][];
-                    };
-                };
-            };
-            403: components["responses"]["Forbidden"];
-        };
-    };
-    getCouponTickets: {
+    searchPeachpoints: {
         parameters: {
             query?: {
-                request_id?: string;
+                currencyCode?: string;
+                expireDate?: string;
+                travelExpireDate?: string;
+                hasBalance?: boolean;
+                isOnlyActive?: boolean;
+                page?: number;
             };
             header?: never;
             path?: never;
@@ -3702,53 +3400,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description products (couponTickets) or the prepared ticket (couponTicket) */
+            /** @description one page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        couponTickets?: components["schemas"]["CouponProduct"][];
-                        couponTicket?: components["schemas"]["CouponTicketQuote"];
-                    };
+                    "application/json": components["schemas"]["PeachpointList"];
                 };
             };
             400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
         };
     };
-    prepareCouponTicket: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CouponTicketPrepareRequest"];
-            };
-        };
-        responses: {
-            /** @description the priced ticket */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        couponTicket: components["schemas"]["CouponTicketQuote"];
-                    };
-                };
-            };
-            400: components["responses"]["ValidationFailed"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    getUserCouponTickets: {
+    getPeachpointSummary: {
         parameters: {
             query?: never;
             header?: never;
@@ -3757,21 +3422,110 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description coupons */
+            /** @description the summary */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        couponTickets: components["schemas"]["PurchasedCoupon"][];
-                    };
+                    "application/json": components["schemas"]["PeachpointSummaryEntry"][];
                 };
             };
             403: components["responses"]["Forbidden"];
         };
     };
-    refundCouponTicket: {
+    getPeachpointsExpiredIn: {
+        parameters: {
+            query?: {
+                month?: string;
+                currencyCode?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the amount and its vouchers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeachpointExpiredIn"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getPeachpointTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the timeline */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeachpointTimeline"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getPeachpointSaleOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description amounts per currency */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeachpointSaleOptions"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getPeachpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pointNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the voucher */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeachpointDetail"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    validatePeachpointReissue: {
         parameters: {
             query?: never;
             header?: never;
@@ -3780,28 +3534,106 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    id: string;
-                };
+                "application/json": components["schemas"]["PeachpointReissueRequest"];
             };
         };
         responses: {
-            /** @description the refunded coupon */
+            /** @description the voucher to reissue */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        couponTicket: components["schemas"]["PurchasedCoupon"];
-                    };
+                    "application/json": components["schemas"]["PeachpointValidateResult"];
                 };
             };
             400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Error"];
-            503: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+        };
+    };
+    reissuePeachpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PeachpointReissueRequest"];
+            };
+        };
+        responses: {
+            /** @description the new voucher */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeachpointIssueResult"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    validatePeachpointExchange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PeachpointExchangeRequest"];
+            };
+        };
+        responses: {
+            /** @description what the code turns into */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeachpointExchangePreview"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    exchangePeachpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PeachpointExchangeRequest"];
+            };
+        };
+        responses: {
+            /** @description the new voucher and its PIN */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeachpointIssueResult"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
     getReservationCalendar: {

@@ -1,0 +1,89 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"members/internal/api/pointsapi"
+	"members/internal/httpapi"
+	"members/internal/i18n"
+	"members/internal/mail"
+	"members/internal/points"
+	"members/internal/store"
+)
+
+// DefaultPointsReminderDays are the expiry reminder thresholds (days
+// before a voucher expires) when none are configured.
+var DefaultPointsReminderDays = []int{30, 7}
+
+// pointsReminderEvery is how often the reminder job looks for due mails.
+const pointsReminderEvery = time.Hour
+
+// wirePoints mounts the points feature and starts its expiry reminders.
+func (a *App) wirePoints(_ context.Context, cfg Config, f *Features) error {
+	svc, err := a.PointsService(cfg)
+	if err != nil {
+		return err
+	}
+	f.Mounts = append(f.Mounts, func(s *httpapi.Server, mux *http.ServeMux) {
+		pointsapi.HandlerWithOptions(httpapi.NewPointHandlers(s, svc), pointsapi.StdHTTPServerOptions{
+			BaseRouter: mux, ErrorHandlerFunc: s.ParamError,
+		})
+	})
+	f.Background = append(f.Background, func(ctx context.Context) {
+		svc.RunReminders(ctx, pointsReminderEvery, func(err error) { a.Logger.Warn("points reminders", "err", err) })
+	})
+	return nil
+}
+
+// PointsService builds the points service (also used by the operator
+// commands).
+func (a *App) PointsService(cfg Config) (*points.Service, error) {
+	m, err := a.Mailer(cfg)
+	if err != nil {
+		return nil, err
+	}
+	tpl, err := mail.NewTemplates(a.Catalog)
+	if err != nil {
+		return nil, err
+	}
+	days := cfg.PointsReminderDays
+	if days == nil {
+		days = DefaultPointsReminderDays
+	}
+	return points.NewService(store.NewPointStore(a.DB), a.Auth.Hasher(), &pointsMailer{cat: a.Catalog, tpl: tpl, mailer: m},
+		a.Catalog, a.Counters, a.DB.Now, points.Config{ReminderDays: days}), nil
+}
+
+// pointsMailer adapts the mail package to points.Mailer.
+type pointsMailer struct {
+	cat    *i18n.Catalog
+	tpl    *mail.Templates
+	mailer *mail.Mailer
+}
+
+func (m *pointsMailer) SendPoints(ctx context.Context, pm points.Mail) error {
+	lang, ok := i18n.Parse(pm.To.Lang)
+	if !ok {
+		lang = i18n.Default
+	}
+	v := pm.Voucher
+	t := func(key string) string { return m.cat.T(lang, "mail.points."+key) }
+	details := []mail.Detail{{Label: t("number"), Value: v.Number}}
+	if pm.Pin != "" {
+		details = append(details, mail.Detail{Label: t("pin"), Value: pm.Pin})
+	}
+	details = append(details,
+		mail.Detail{Label: t("balance"), Value: points.FormatMoney(v.Balance, v.Currency, lang)},
+		mail.Detail{Label: t("expire_date"), Value: v.ExpireDate})
+	name := strings.TrimSpace(pm.To.Firstname + " " + pm.To.Lastname)
+	msg, err := m.tpl.Standard("points_"+pm.Kind, lang, pm.To.Email, mail.Data{Name: name, Details: details,
+		Args: []any{"days", pm.Days, "amount", points.FormatMoney(v.Balance, v.Currency, lang), "date", v.ExpireDate}})
+	if err != nil {
+		return fmt.Errorf("points mail: %w", err)
+	}
+	return m.mailer.Send(ctx, msg)
+}

@@ -1,0 +1,267 @@
+package points
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"members/internal/apperr"
+	"members/internal/i18n"
+	"members/internal/ratelimit"
+	"members/internal/validate"
+)
+
+// The spec's error keys (§8).
+const (
+	KeyReissueError         = "voucher_reissue_error"
+	KeyReissueUnknownError  = "voucher_reissue_unknown_error"
+	KeyExchangeMismatch     = "peachpoint_exchange_mismatch_error"
+	KeyExchangeError        = "peachpoint_exchange_error"
+	KeyExchangeUnknownError = "peachpoint_exchange_unknown_error"
+	KeyMailError            = "mobile_mail_error"
+)
+
+// ReissueCurrencies are the currencies whose expired vouchers can be
+// reissued (the CNY and TWD variants of the reissue page).
+var ReissueCurrencies = []string{"CNY", "TWD"}
+
+// Wrong PINs and exchange passwords are limited per member, so neither can
+// be guessed by trying.
+const (
+	guessWindow = 15 * time.Minute
+	guessLimit  = 10
+)
+
+func errorWithKey(key string, err error) error {
+	return &apperr.Error{Code: apperr.Internal, MsgKey: "points.error." + key, ErrorKey: key, Err: err}
+}
+
+// guard refuses a member who has used up the wrong guesses of the window.
+func (s *Service) guard(ctx context.Context, kind, memberID string) (ratelimit.Window, string, error) {
+	w := ratelimit.Window{Counters: s.counters, Length: guessWindow, Limit: guessLimit, Now: s.now}
+	key := "points:" + kind + ":" + memberID
+	over, err := w.Exceeded(ctx, key)
+	if err != nil {
+		return w, key, fmt.Errorf("throttle: %w", err)
+	}
+	if over {
+		return w, key, apperr.New(apperr.TooMany, "points.too_many_attempts")
+	}
+	return w, key, nil
+}
+
+// ReissueInput is the reissue form (spec §3).
+type ReissueInput struct {
+	PointNumber string `json:"pointNumber"`
+	Pin         string `json:"pin"`
+	Email       string `json:"email"`
+}
+
+// ValidateResult is the validate answer: the voucher concerned.
+type ValidateResult struct {
+	Peachpoint VoucherView `json:"peachpoint"`
+}
+
+// IssueResult is a new voucher with its PIN (shown this once) and an error
+// key when the notification mail failed.
+type IssueResult struct {
+	Peachpoint VoucherView `json:"peachpoint"`
+	Pin        string      `json:"pin"`
+	ErrorKey   string      `json:"errorKey,omitempty"`
+}
+
+// errAlready marks a voucher that has been reissued already.
+var errAlready = errors.New("already reissued")
+
+// checkReissue finds the expired voucher of the form, checking its PIN.
+func (s *Service) checkReissue(ctx context.Context, memberID string, in *ReissueInput) (Voucher, error) {
+	in.PointNumber, in.Pin, in.Email = strings.TrimSpace(in.PointNumber), strings.TrimSpace(in.Pin), strings.TrimSpace(in.Email)
+	errs := validate.Errors{}
+	if errs.Required("pointNumber", in.PointNumber) {
+		errs.MaxLen("pointNumber", in.PointNumber, MaxTextLength)
+	}
+	if errs.Required("pin", in.Pin) {
+		errs.MaxLen("pin", in.Pin, MaxTextLength)
+	}
+	if errs.Required("email", in.Email) {
+		errs.MaxLen("email", in.Email, MaxTextLength)
+		errs.Email("email", in.Email)
+	}
+	if !errs.Empty() {
+		return Voucher{}, apperr.FromFields(errs)
+	}
+	win, key, err := s.guard(ctx, "pin", memberID)
+	if err != nil {
+		return Voucher{}, err
+	}
+	v, err := s.store.ByNumber(ctx, in.PointNumber)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return Voucher{}, fmt.Errorf("voucher: %w", err)
+	}
+	// An unknown number, a wrong PIN and another member's voucher get the
+	// same answer. A voucher nobody holds (a gift) is claimed by its PIN.
+	if err != nil || (v.MemberID != "" && v.MemberID != memberID) || !s.hasher.Verify(in.Pin, v.PinHash) {
+		if _, err := win.Allow(ctx, key); err != nil {
+			return Voucher{}, fmt.Errorf("throttle: %w", err)
+		}
+		return Voucher{}, apperr.FromFields(validate.Errors{"pin": {Key: "points.validation.number_or_pin"}})
+	}
+	today := Today(s.now())
+	switch {
+	case v.StatusCode == StatusReissued:
+		return v, &apperr.Error{Code: apperr.Invalid, MsgKey: "validation.something",
+			Fields: validate.Errors{"pointNumber": {Key: "points.validation.already_reissued"}}, Err: errAlready}
+	case !contains(ReissueCurrencies, v.Currency):
+		return v, apperr.FromFields(validate.Errors{"pointNumber": {Key: "points.validation.reissue_currency"}})
+	case StatusOf(v, today) != StatusExpired || v.Balance == 0:
+		return v, apperr.FromFields(validate.Errors{"pointNumber": {Key: "points.validation.not_expired"}})
+	}
+	return v, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// ValidateReissue is the confirm step of the reissue flow.
+func (s *Service) ValidateReissue(ctx context.Context, memberID string, lang i18n.Lang, in ReissueInput) (ValidateResult, error) {
+	v, err := s.checkReissue(ctx, memberID, &in)
+	if err != nil {
+		return ValidateResult{}, err
+	}
+	return ValidateResult{Peachpoint: s.View(v, lang, Today(s.now()))}, nil
+}
+
+// Reissue replaces an expired CNY or TWD voucher by a new one holding its
+// balance, mails the new number and PIN to the form's address and returns
+// them. The same voucher is reissued once: a repeat (or a race) gets
+// voucher_reissue_error.
+func (s *Service) Reissue(ctx context.Context, memberID string, lang i18n.Lang, in ReissueInput) (IssueResult, error) {
+	old, err := s.checkReissue(ctx, memberID, &in)
+	if errors.Is(err, errAlready) {
+		return IssueResult{}, errorWithKey(KeyReissueError, err)
+	}
+	if err != nil {
+		return IssueResult{}, err
+	}
+	nv := newVoucher(memberID, old.Currency, old.Balance, SourceReissue, s.now())
+	nv.Rules, nv.ReissuedFrom, nv.IssuedName = old.Rules, old.ID, old.IssuedName
+	pin, err := s.create(ctx, &nv, "reissue:"+old.Number, func(v Voucher) error { return s.store.Reissue(ctx, old, v) })
+	switch {
+	case errors.Is(err, ErrAlreadyReissued):
+		return IssueResult{}, errorWithKey(KeyReissueError, err)
+	case err != nil:
+		return IssueResult{}, errorWithKey(KeyReissueUnknownError, err)
+	}
+	res := IssueResult{Peachpoint: s.View(nv, lang, Today(s.now())), Pin: pin}
+	to := Contact{Email: in.Email, Lang: string(lang)}
+	if c, err := s.store.Contact(ctx, memberID); err == nil {
+		to.Firstname, to.Lastname = c.Firstname, c.Lastname
+	}
+	if err := s.mailer.SendPoints(ctx, Mail{Kind: "reissued", To: to, Voucher: nv, Pin: pin}); err != nil {
+		res.ErrorKey = KeyMailError
+	}
+	return res, nil
+}
+
+// ExchangeInput is the exchange request (spec §3): a code and its
+// password; Ana selects the partner-miles variant.
+type ExchangeInput struct {
+	Code     string `json:"code"`
+	Password string `json:"password"`
+	Ana      bool   `json:"ana"`
+}
+
+// ExchangePreview is the confirm step's answer: what the code turns into.
+type ExchangePreview struct {
+	Code         string `json:"code"`
+	CurrencyCode string `json:"currencyCode"`
+	Amount       int64  `json:"amount"`
+	Ana          bool   `json:"ana"`
+}
+
+// checkExchange finds the unused code of the request, checking its password.
+func (s *Service) checkExchange(ctx context.Context, memberID string, in *ExchangeInput) (ExchangeCode, error) {
+	in.Code, in.Password = strings.ToUpper(strings.TrimSpace(in.Code)), strings.TrimSpace(in.Password)
+	errs := validate.Errors{}
+	if in.Code == "" {
+		errs.Add("code", "points.validation.code_required")
+	}
+	errs.MaxLen("code", in.Code, MaxTextLength)
+	if errs.Required("password", in.Password) {
+		errs.MaxLen("password", in.Password, MaxTextLength)
+	}
+	if !errs.Empty() {
+		return ExchangeCode{}, apperr.FromFields(errs)
+	}
+	win, key, err := s.guard(ctx, "code", memberID)
+	if err != nil {
+		return ExchangeCode{}, err
+	}
+	c, err := s.store.CodeByCode(ctx, in.Code)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return ExchangeCode{}, errorWithKey(KeyExchangeUnknownError, err)
+	}
+	// An unknown code, a wrong password and a code of the other kind
+	// (partner miles on the code page or the other way round) are one
+	// answer: the mismatch screen of the page's variant.
+	if err != nil || !s.hasher.Verify(in.Password, c.PasswordHash) || c.Ana != in.Ana {
+		if _, err := win.Allow(ctx, key); err != nil {
+			return ExchangeCode{}, fmt.Errorf("throttle: %w", err)
+		}
+		return ExchangeCode{}, errorWithKey(KeyExchangeMismatch, errors.New("code, password or kind do not match"))
+	}
+	if c.UsedAt != nil {
+		return ExchangeCode{}, errorWithKey(KeyExchangeError, ErrCodeUsed)
+	}
+	return c, nil
+}
+
+// ValidateExchange is the confirm step of the exchange flow.
+func (s *Service) ValidateExchange(ctx context.Context, memberID string, in ExchangeInput) (ExchangePreview, error) {
+	c, err := s.checkExchange(ctx, memberID, &in)
+	if err != nil {
+		return ExchangePreview{}, err
+	}
+	return ExchangePreview{Code: c.Code, CurrencyCode: c.Currency, Amount: c.Amount, Ana: c.Ana}, nil
+}
+
+// Exchange turns the code into a voucher of the member, once: the store
+// marks the code used and creates the voucher in one transaction, so of
+// concurrent requests exactly one wins.
+func (s *Service) Exchange(ctx context.Context, memberID string, lang i18n.Lang, in ExchangeInput) (IssueResult, error) {
+	c, err := s.checkExchange(ctx, memberID, &in)
+	if err != nil {
+		return IssueResult{}, err
+	}
+	v := newVoucher(memberID, c.Currency, c.Amount, SourceExchange, s.now())
+	v.ExchangeCodeID = c.ID
+	pin, err := s.create(ctx, &v, "exchange:"+c.Code, func(v Voucher) error { return s.store.Redeem(ctx, c.ID, memberID, v) })
+	switch {
+	case errors.Is(err, ErrCodeUsed):
+		return IssueResult{}, errorWithKey(KeyExchangeError, err)
+	case err != nil:
+		return IssueResult{}, errorWithKey(KeyExchangeUnknownError, err)
+	}
+	res := IssueResult{Peachpoint: s.View(v, lang, Today(s.now())), Pin: pin}
+	if err := s.notify(ctx, memberID, "issued", v, pin); err != nil {
+		res.ErrorKey = KeyMailError
+	}
+	return res, nil
+}
+
+// notify mails the member about voucher v in the member's language.
+func (s *Service) notify(ctx context.Context, memberID, kind string, v Voucher, pin string) error {
+	c, err := s.store.Contact(ctx, memberID)
+	if err != nil {
+		return fmt.Errorf("contact: %w", err)
+	}
+	return s.mailer.SendPoints(ctx, Mail{Kind: kind, To: c, Voucher: v, Pin: pin})
+}

@@ -1,0 +1,180 @@
+package points
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"members/internal/apperr"
+	"members/internal/i18n"
+	"members/internal/payment"
+	"members/internal/validate"
+)
+
+// ProductType is the points' name in the payment engine and the API.
+const ProductType = "peachpoints"
+
+// PurchaseAmounts are the face values a member can buy, in minor units,
+// per currency: about 1,000 to 50,000 yen's worth in each, in round local
+// amounts. A voucher costs its face value in the same currency.
+var PurchaseAmounts = map[string][]int64{
+	"JPY": {1000, 3000, 5000, 10000, 30000, 50000},
+	"KRW": {10000, 30000, 50000, 100000, 300000, 500000},
+	"CNY": {50, 100, 200, 500, 1000, 2000},
+	"TWD": {300, 500, 1000, 3000, 5000, 10000},
+	"HKD": {100, 200, 500, 1000, 2000, 3000},
+	"THB": {300, 500, 1000, 3000, 5000, 10000},
+	"SGD": {1000, 3000, 5000, 10000, 30000, 50000}, // 10.00 … 500.00
+}
+
+// PaymentMethodDefault is the sale record's payment method (spec §3).
+const PaymentMethodDefault = "creditCard"
+
+// Product is the points purchase as a payment.Product.
+type Product struct{ svc *Service }
+
+var (
+	_ payment.Product  = (*Product)(nil)
+	_ payment.Notifier = (*Product)(nil)
+)
+
+// Product returns the points purchase for the payment engine.
+func (s *Service) Product() *Product { return &Product{svc: s} }
+
+// Type is "peachpoints".
+func (p *Product) Type() string { return ProductType }
+
+// PurchaseInput are the product fields of a purchase body.
+type PurchaseInput struct {
+	Nominee      string `json:"nominee"`
+	CurrencyCode string `json:"currencyCode"`
+	Amount       int64  `json:"amount"`
+}
+
+// CheckPurchase normalises and checks the purchase fields (spec §5:
+// nominee, currency unit and amount are required).
+func CheckPurchase(in PurchaseInput) (PurchaseInput, validate.Errors) {
+	in.Nominee = strings.Join(strings.Fields(in.Nominee), " ")
+	in.CurrencyCode = strings.ToUpper(strings.TrimSpace(in.CurrencyCode))
+	errs := validate.Errors{}
+	if errs.Required("nominee", in.Nominee) {
+		errs.MaxLen("nominee", in.Nominee, MaxTextLength)
+		errs.Check("nominee", validate.IsLatinName(in.Nominee), "points.validation.nominee")
+	}
+	if errs.Required("currencyCode", in.CurrencyCode) {
+		errs.Check("currencyCode", ValidCurrency(in.CurrencyCode), "points.validation.currency")
+	}
+	if in.Amount == 0 {
+		errs.Add("amount", "validation.required")
+	} else if !errs.Has("currencyCode") {
+		errs.Check("amount", slices.Contains(PurchaseAmounts[in.CurrencyCode], in.Amount), "points.validation.amount")
+	}
+	return in, errs
+}
+
+// Quote checks the purchase fields and prices the voucher.
+func (p *Product) Quote(ctx context.Context, memberID, lang string, body json.RawMessage) (payment.Order, error) {
+	var in PurchaseInput
+	if err := json.Unmarshal(body, &in); err != nil {
+		return payment.Order{}, apperr.FromFields(validate.Errors{"amount": {Key: "points.validation.amount"}})
+	}
+	in, errs := CheckPurchase(in)
+	if !errs.Empty() {
+		return payment.Order{}, apperr.FromFields(errs)
+	}
+	details, err := json.Marshal(in)
+	if err != nil {
+		return payment.Order{}, fmt.Errorf("quote: %w", err)
+	}
+	l, _ := i18n.Parse(lang)
+	return payment.Order{
+		Amount: in.Amount, Currency: in.CurrencyCode, Details: details,
+		Description: p.svc.catalog.T(l, "points.purchase.description", "currency", in.CurrencyCode),
+	}, nil
+}
+
+// Goods is the sale record (spec §3) shown in the status answers.
+type Goods struct {
+	PointNumber           string `json:"pointNumber"`
+	IssuedCurrencyAmount  int64  `json:"issuedCurrencyAmount"`
+	CurrencyCode          string `json:"currencyCode"`
+	EffectiveDate         string `json:"effectiveDate"`
+	ExpireDate            string `json:"expireDate"`
+	IssuedName            string `json:"issuedName"`
+	PaymentCurrencyAmount int64  `json:"paymentCurrencyAmount"`
+	PaymentMethod         string `json:"paymentMethod"`
+}
+
+// Secret is the voucher's PIN, shown once.
+type Secret struct {
+	Pin string `json:"pin"`
+}
+
+// Grant issues the voucher in the settlement transaction. The voucher row
+// carries the process id under a UNIQUE constraint: a second grant for the
+// same process fails instead of issuing twice.
+func (p *Product) Grant(ctx context.Context, tx *sql.Tx, g payment.Grant) (payment.Granted, error) {
+	var in PurchaseInput
+	if err := json.Unmarshal(g.Order.Details, &in); err != nil {
+		return payment.Granted{}, fmt.Errorf("grant points: details: %w", err)
+	}
+	v := newVoucher(g.MemberID, in.CurrencyCode, in.Amount, SourcePurchase, g.SettledAt)
+	v.PaymentProcessID, v.IssuedName = g.ProcessID, in.Nominee
+	v.PaymentAmount, v.PaymentMethod = g.Order.Amount, PaymentMethodDefault
+	pin := NewPin()
+	h, err := p.svc.hasher.Hash(pin)
+	if err != nil {
+		return payment.Granted{}, err
+	}
+	v.PinHash = h
+	if err := p.svc.store.Create(ctx, tx, v, "payment:"+g.ProcessID); err != nil {
+		return payment.Granted{}, fmt.Errorf("grant points: %w", err)
+	}
+	goods, _ := json.Marshal(Goods{
+		PointNumber: v.Number, IssuedCurrencyAmount: v.IssuedAmount, CurrencyCode: v.Currency,
+		EffectiveDate: v.EffectiveDate, ExpireDate: v.ExpireDate, IssuedName: v.IssuedName,
+		PaymentCurrencyAmount: v.PaymentAmount, PaymentMethod: v.PaymentMethod,
+	})
+	secret, _ := json.Marshal(Secret{Pin: pin})
+	return payment.Granted{Goods: goods, Secret: secret}, nil
+}
+
+// Notify mails the member the new voucher's number and PIN.
+func (p *Product) Notify(ctx context.Context, g payment.Grant, granted payment.Granted) error {
+	var goods Goods
+	var sec Secret
+	if err := json.Unmarshal(granted.Goods, &goods); err != nil {
+		return fmt.Errorf("notify points: %w", err)
+	}
+	if err := json.Unmarshal(granted.Secret, &sec); err != nil {
+		return fmt.Errorf("notify points: %w", err)
+	}
+	v, err := p.svc.store.ByNumber(ctx, goods.PointNumber)
+	if err != nil {
+		return fmt.Errorf("notify points: %w", err)
+	}
+	return p.svc.notify(ctx, g.MemberID, "issued", v, sec.Pin)
+}
+
+// SaleCurrency is the amounts on sale in one currency.
+type SaleCurrency struct {
+	CurrencyCode string  `json:"currencyCode"`
+	Amounts      []int64 `json:"amounts"`
+}
+
+// SaleOptions lists the purchasable face values in the summary order.
+type SaleOptions struct {
+	Currencies []SaleCurrency `json:"currencies"`
+}
+
+// SaleOptions returns the purchasable amounts.
+func (s *Service) SaleOptions() SaleOptions {
+	out := SaleOptions{Currencies: make([]SaleCurrency, 0, len(Currencies))}
+	for _, c := range Currencies {
+		out.Currencies = append(out.Currencies, SaleCurrency{c, PurchaseAmounts[c]})
+	}
+	return out
+}
