@@ -310,7 +310,7 @@ func TestPointsReissue(t *testing.T) {
 
 		// Concurrent reissues of the CNY voucher: one new voucher.
 		cny := with("pointNumber", demo.DemoVoucherExpiredCN)
-		statuses := parallel(20, func() int { return c.Do(http.MethodPost, "/api/peachpoints/reissue/reissue", cny).Status })
+		statuses := concurrently(20, func() int { return c.Do(http.MethodPost, "/api/peachpoints/reissue/reissue", cny).Status })
 		if statuses[http.StatusOK] != 1 || statuses[http.StatusInternalServerError] != 19 {
 			t.Errorf("parallel reissues: %v", statuses)
 		}
@@ -394,7 +394,7 @@ func TestPointsExchange(t *testing.T) {
 		code := map[string]any{"code": codes[0][0], "password": codes[0][1]}
 		c2 := env.Member2(t)
 		var turn atomic.Int32
-		statuses := parallel(20, func() int {
+		statuses := concurrently(20, func() int {
 			cl := c
 			if turn.Add(1)%2 == 0 {
 				cl = c2
@@ -414,12 +414,18 @@ func TestPointsGuessingIsLimited(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		env := apitest.New(t, engine)
 		c := env.Member(t)
-		for i := 0; i < 10; i++ {
-			c.Do(http.MethodPost, "/api/peachpoints/exchange/validate", map[string]any{"code": demo.DemoCodeOther, "password": fmt.Sprint("guess", i)})
+		// 45 guesses at once: 40 are checked, the rest refused.
+		var i atomic.Int32
+		statuses := concurrently(45, func() int {
+			return c.Do(http.MethodPost, "/api/peachpoints/exchange/validate",
+				map[string]any{"code": demo.DemoCodeOther, "password": fmt.Sprint("guess", i.Add(1))}).Status
+		})
+		if statuses[http.StatusTooManyRequests] != 5 || statuses[http.StatusInternalServerError] != 40 {
+			t.Errorf("45 guesses: %v", statuses)
 		}
 		r := c.Do(http.MethodPost, "/api/peachpoints/exchange/validate", map[string]any{"code": demo.DemoCodeOther, "password": demo.DemoCodePassword})
 		if r.Status != http.StatusTooManyRequests {
-			t.Errorf("11th try = %d %s", r.Status, r.Body)
+			t.Errorf("the right password after the limit = %d %s", r.Status, r.Body)
 		}
 		// Other member unaffected.
 		if r := env.Member2(t).Do(http.MethodPost, "/api/peachpoints/exchange/validate", map[string]any{"code": demo.DemoCodeOther, "password": demo.DemoCodePassword}); r.Status != http.StatusOK {
@@ -467,7 +473,7 @@ func TestPointsRefusals(t *testing.T) {
 	})
 }
 
-func parallel(n int, f func() int) map[int]int {
+func concurrently(n int, f func() int) map[int]int {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	out := map[int]int{}

@@ -27,29 +27,31 @@ const (
 // reissued (the CNY and TWD variants of the reissue page).
 var ReissueCurrencies = []string{"CNY", "TWD"}
 
-// Wrong PINs and exchange passwords are limited per member, so neither can
-// be guessed by trying.
+// Checks of a PIN or an exchange password are limited per member, so
+// neither can be guessed by trying: every check counts (reserved
+// atomically before the check, so parallel requests cannot slip past the
+// limit). 40 in 15 minutes is far above what a member needs and far below
+// what guessing an 8-digit PIN or 8-character password takes.
 const (
 	guessWindow = 15 * time.Minute
-	guessLimit  = 10
+	guessLimit  = 40
 )
 
 func errorWithKey(key string, err error) error {
 	return &apperr.Error{Code: apperr.Internal, MsgKey: "points.error." + key, ErrorKey: key, Err: err}
 }
 
-// guard refuses a member who has used up the wrong guesses of the window.
-func (s *Service) guard(ctx context.Context, kind, memberID string) (ratelimit.Window, string, error) {
+// guard counts one check for the member and refuses it over the limit.
+func (s *Service) guard(ctx context.Context, kind, memberID string) error {
 	w := ratelimit.Window{Counters: s.counters, Length: guessWindow, Limit: guessLimit, Now: s.now}
-	key := "points:" + kind + ":" + memberID
-	over, err := w.Exceeded(ctx, key)
+	ok, err := w.Allow(ctx, "points:"+kind+":"+memberID)
 	if err != nil {
-		return w, key, fmt.Errorf("throttle: %w", err)
+		return fmt.Errorf("throttle: %w", err)
 	}
-	if over {
-		return w, key, apperr.New(apperr.TooMany, "points.too_many_attempts")
+	if !ok {
+		return apperr.New(apperr.TooMany, "points.too_many_attempts")
 	}
-	return w, key, nil
+	return nil
 }
 
 // ReissueInput is the reissue form (spec §3).
@@ -92,8 +94,7 @@ func (s *Service) checkReissue(ctx context.Context, memberID string, in *Reissue
 	if !errs.Empty() {
 		return Voucher{}, apperr.FromFields(errs)
 	}
-	win, key, err := s.guard(ctx, "pin", memberID)
-	if err != nil {
+	if err := s.guard(ctx, "pin", memberID); err != nil {
 		return Voucher{}, err
 	}
 	v, err := s.store.ByNumber(ctx, in.PointNumber)
@@ -103,9 +104,6 @@ func (s *Service) checkReissue(ctx context.Context, memberID string, in *Reissue
 	// An unknown number, a wrong PIN and another member's voucher get the
 	// same answer. A voucher nobody holds (a gift) is claimed by its PIN.
 	if err != nil || (v.MemberID != "" && v.MemberID != memberID) || !s.hasher.Verify(in.Pin, v.PinHash) {
-		if _, err := win.Allow(ctx, key); err != nil {
-			return Voucher{}, fmt.Errorf("throttle: %w", err)
-		}
 		return Voucher{}, apperr.FromFields(validate.Errors{"pin": {Key: "points.validation.number_or_pin"}})
 	}
 	today := Today(s.now())
@@ -201,8 +199,7 @@ func (s *Service) checkExchange(ctx context.Context, memberID string, in *Exchan
 	if !errs.Empty() {
 		return ExchangeCode{}, apperr.FromFields(errs)
 	}
-	win, key, err := s.guard(ctx, "code", memberID)
-	if err != nil {
+	if err := s.guard(ctx, "code", memberID); err != nil {
 		return ExchangeCode{}, err
 	}
 	c, err := s.store.CodeByCode(ctx, in.Code)
@@ -213,9 +210,6 @@ func (s *Service) checkExchange(ctx context.Context, memberID string, in *Exchan
 	// (partner miles on the code page or the other way round) are one
 	// answer: the mismatch screen of the page's variant.
 	if err != nil || !s.hasher.Verify(in.Password, c.PasswordHash) || c.Ana != in.Ana {
-		if _, err := win.Allow(ctx, key); err != nil {
-			return ExchangeCode{}, fmt.Errorf("throttle: %w", err)
-		}
 		return ExchangeCode{}, errorWithKey(KeyExchangeMismatch, errors.New("code, password or kind do not match"))
 	}
 	if c.UsedAt != nil {

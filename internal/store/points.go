@@ -53,7 +53,6 @@ func nullable(s string) any {
 	return s
 }
 
-
 // voucherConflict maps a unique clash on insert: a taken number can be
 // retried with another; any other key means the goods exist already.
 func voucherConflict(err error, other error) error {
