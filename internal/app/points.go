@@ -33,6 +33,11 @@ func (a *App) wirePoints(_ context.Context, cfg Config, f *Features) error {
 			BaseRouter: mux, ErrorHandlerFunc: s.ParamError,
 		})
 	})
+	// The purchase: the payment engine (built by wirePayments) sells
+	// vouchers through the product and grants them at settlement.
+	if a.Payments != nil {
+		a.Payments.Register(svc.Product())
+	}
 	f.Background = append(f.Background, func(ctx context.Context) {
 		svc.RunReminders(ctx, pointsReminderEvery, func(err error) { a.Logger.Warn("points reminders", "err", err) })
 	})

@@ -1,11 +1,13 @@
 package httpapi_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"testing"
 
 	"members/internal/apitest"
@@ -529,4 +531,72 @@ func makeCodes(t *testing.T, env *apitest.Env, currency string, amount int64, n 
 		out = append(out, [2]string{c.Code, c.Password})
 	}
 	return out
+}
+
+func TestPointsPurchaseWithTheSandbox(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		env := apitest.New(t, engine)
+		pe := &payEnv{Env: env}
+		c := env.Member(t)
+		tok := pe.tokenize(t, "4242424242424242", "123")
+		body := map[string]any{"nominee": "Hanako Yamada", "currencyCode": "SGD", "amount": 5000, "paymentMethod": "creditCard",
+			"creditCardToken": tok["token"], "requestId": newRequestID()}
+		bad := map[string]any{"nominee": "山田", "currencyCode": "SGD", "amount": 1234, "paymentMethod": "creditCard", "creditCardToken": tok["token"]}
+		if r := c.Do(http.MethodPost, "/api/peachpoints/buy/validate", bad); r.Status != http.StatusBadRequest ||
+			!contains(string(r.Body), `"nominee"`) || !contains(string(r.Body), `"amount"`) {
+			t.Fatalf("validate bad = %d %s", r.Status, r.Body)
+		}
+		if r := c.Do(http.MethodPost, "/api/peachpoints/buy/validate", body); r.Status != http.StatusOK {
+			t.Fatalf("validate = %d %s", r.Status, r.Body)
+		}
+		p := buy(t, c, body)
+		done := cont(t, c, p.PaymentProcessID)
+		for i := 0; done.Status == "pending" && i < 50; i++ {
+			time.Sleep(100 * time.Millisecond)
+			done = status(t, c, p.PaymentProcessID)
+		}
+		if done.Status != "settled" {
+			t.Fatalf("purchase: %+v", done)
+		}
+		var goods points.Goods
+		var sec points.Secret
+		if err := json.Unmarshal(done.Goods, &goods); err != nil || goods.IssuedCurrencyAmount != 5000 || goods.CurrencyCode != "SGD" || goods.IssuedName != "Hanako Yamada" {
+			t.Fatalf("goods %s (%v)", done.Goods, err)
+		}
+		if err := json.Unmarshal(done.Secret, &sec); err != nil || len(sec.Pin) != 8 {
+			// The secret is shown in the first status read after settlement.
+			again := status(t, c, p.PaymentProcessID)
+			_ = json.Unmarshal(again.Secret, &sec)
+			if len(sec.Pin) != 8 {
+				t.Fatalf("no PIN: %s / %s", done.Secret, again.Secret)
+			}
+		}
+		if later := status(t, c, p.PaymentProcessID); len(later.Secret) > 0 && contains(string(later.Secret), sec.Pin) {
+			t.Errorf("PIN shown twice")
+		}
+		if r := c.Get("/api/peachpoints/vouchers/" + goods.PointNumber); r.Status != http.StatusOK {
+			t.Errorf("bought voucher = %d", r.Status)
+		}
+		if r := env.Member2(t).Get("/api/peachpoints/vouchers/" + goods.PointNumber); r.Status != http.StatusNotFound {
+			t.Errorf("member 2 sees the bought voucher: %d", r.Status)
+		}
+		// A repeated continue grants nothing more.
+		cont(t, c, p.PaymentProcessID)
+		if n := count(t, env, `SELECT COUNT(*) FROM point_vouchers WHERE source = 'purchase'`); n != 1 {
+			t.Errorf("%d vouchers bought", n)
+		}
+		// The mail with number and PIN.
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			var n int
+			_ = env.App.DB.QueryRow(`SELECT COUNT(*) FROM mail_outbox WHERE kind = 'points_issued' AND text_body LIKE $1`, "%"+goods.PointNumber+"%").Scan(&n)
+			if n == 1 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("no purchase mail with the voucher number")
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
 }
