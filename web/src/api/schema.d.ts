@@ -1213,6 +1213,217 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/gogo_pass": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The unlimited pass plans on sale (404 unless the pass is public).
+         * @description Periods whose booking window has ended are left out. purchasable says
+         *     whether this member may buy now: the sale is open and, in the lottery
+         *     phase, the member won a period and is inside the buying window; never
+         *     during maintenance (03:00-05:00 Japan time or the operator's switch).
+         */
+        get: operations["getGogoPassCatalogue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/gogo_pass/applicable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Lottery entry page (404 outside the lottery phase). */
+        get: operations["getGogoPassApplicable"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/gogo_pass/apply/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Checks a lottery entry and returns what will be entered. */
+        post: operations["validateGogoPassEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/gogo_pass/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enters the lottery (one entry per member and period) and mails a confirmation. */
+        post: operations["applyGogoPassLottery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/gogo_pass/exchange/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Checks an exchange code and password (inputs trimmed).
+         * @description 409 errorKey gogopass_exchange_error for a code that cannot be
+         *     exchanged (unknown, wrong password, used); 503 errorKey
+         *     gogopass_maintenance_error in maintenance; 429 after 10 attempts in
+         *     15 minutes; 500 errorKey gogopass_exchange_unknown_error.
+         */
+        post: operations["validateGogoPassExchange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/gogo_pass/exchange/exchange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Exchanges a code for a pass (each code once). */
+        post: operations["exchangeGogoPass"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/gogo_pass": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The member's passes and lottery entries (whatever the flags). */
+        get: operations["getUserGogoPass"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/coupon_ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Coupon pass products on sale, or the member's prepared ticket by request_id.
+         * @description 404 unless the coupon pass is public, or for another member's or an unknown request id.
+         */
+        get: operations["getCouponTickets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/coupon_ticket/buy/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Checks and prices a coupon selection and keeps it under requestId.
+         * @description The purchaser (the member) must be an adult, child and adult entries
+         *     2 and over, infant entries under 2, ages on the first boarding day
+         *     (Japan time). Field keys of additional passengers are
+         *     additionalPassengers.N.field (position N+2; the member is 1).
+         */
+        post: operations["prepareCouponTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/coupon_ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The member's purchased coupons with every display field. */
+        get: operations["getUserCouponTickets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/coupon_ticket/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refunds a coupon less 9,000 yen per item through the payment engine and disables it.
+         * @description 404 for another member's coupon; 409 when already refunded or not refundable; 503 when the gateway failed (retry is safe).
+         */
+        post: operations["refundCouponTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reservations/{PNR}/calendar.ics": {
         parameters: {
             query?: never;
@@ -1329,6 +1540,8 @@ export interface components {
             isGogoPassPublic: boolean;
             isGogoPassPurchasable: boolean;
             isGogoPassLotteryPhase: boolean;
+            /** @description Purchase and exchange are closed (03:00-05:00 Japan time, or forced by the operator). */
+            isGogoPassMaintenance: boolean;
         };
         CouponTicketStatus: {
             isCouponTicketPublic: boolean;
@@ -1826,6 +2039,214 @@ export interface components {
             /** Format: int64 */
             amount: number;
             ana: boolean;
+        };
+        DateRange: {
+            /** Format: date */
+            begin: string;
+            /** Format: date */
+            end: string;
+        };
+        GogoPassPeriod: {
+            id: string;
+            availablePeriodToBoard: components["schemas"]["DateRange"];
+            availablePeriodToBook: components["schemas"]["DateRange"];
+            currencyCode: string;
+            price: {
+                /** Format: int64 */
+                happy: number;
+                /** Format: int64 */
+                happlus: number;
+            };
+            lotteryQuota: number;
+        };
+        GogoPassPlan: {
+            id: string;
+            name: string;
+            /** @description the pass's second display name */
+            nameAlt: string;
+            periods: components["schemas"]["GogoPassPeriod"][];
+        };
+        GogoPassEntry: {
+            id: string;
+            planId: string;
+            periodId: string;
+            name: string;
+            nameAlt: string;
+            availablePeriodToBoard: components["schemas"]["DateRange"];
+            availablePeriodToBook: components["schemas"]["DateRange"];
+            /** @enum {string} */
+            fareType: "happy" | "happlus";
+            /** @enum {string} */
+            result: "pending" | "won" | "lost";
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description winners may buy until then
+             */
+            buyUntil?: string;
+        };
+        GogoPassCatalogue: {
+            gogoPasses: components["schemas"]["GogoPassPlan"][];
+            purchasable: boolean;
+            maintenance: boolean;
+            wins: components["schemas"]["GogoPassEntry"][];
+        };
+        GogoPassApplicable: {
+            applicable: boolean;
+            gogoPasses: components["schemas"]["GogoPassPlan"][];
+            entries: components["schemas"]["GogoPassEntry"][];
+        };
+        GogoPassSelection: {
+            planId?: string;
+            periodId?: string;
+            fareType?: string;
+        };
+        GogoPassEntryConfirmation: {
+            plan: components["schemas"]["GogoPassPlan"];
+            period: components["schemas"]["GogoPassPeriod"];
+            fareType: string;
+        };
+        GogoPassExchangeRequest: {
+            code?: string;
+            password?: string;
+        };
+        GogoPassExchangeOffer: {
+            code: string;
+            name: string;
+            nameAlt: string;
+            availablePeriodToBoard: components["schemas"]["DateRange"];
+            availablePeriodToBook: components["schemas"]["DateRange"];
+            fareType: string;
+        };
+        PurchasedGogoPass: {
+            id: string;
+            code: string;
+            planId: string;
+            periodId: string;
+            name: string;
+            nameAlt: string;
+            availablePeriodToBoard: components["schemas"]["DateRange"];
+            availablePeriodToBook: components["schemas"]["DateRange"];
+            /** @enum {string} */
+            fareType: "happy" | "happlus";
+            currencyCode: string;
+            /** Format: int64 */
+            purchasedPrice: number;
+            /** Format: date-time */
+            purchasedAt: string;
+            /** @enum {string} */
+            source: "purchase" | "exchange";
+        };
+        CouponPlan: {
+            availableDaysAfterFirstUse: number;
+            availableNumberOfUse: number;
+            currencyCode: string;
+            /** Format: int64 */
+            pricePerPerson: number;
+        };
+        CouponPeriod: {
+            id: string;
+            description: string;
+            availablePeriodToBoard: components["schemas"]["DateRange"];
+            availablePeriodToBook: components["schemas"]["DateRange"];
+            plan: {
+                lite: components["schemas"]["CouponPlan"];
+                standard: components["schemas"]["CouponPlan"];
+            };
+        };
+        CouponProduct: {
+            id: string;
+            name: string;
+            description: string;
+            periods: components["schemas"]["CouponPeriod"][];
+        };
+        CouponPassenger: {
+            /** @enum {string} */
+            passengerType?: "adult" | "child" | "infant";
+            lastname?: string;
+            firstname?: string;
+            gender?: string;
+            dateOfBirth?: string;
+            nationalityCode?: string;
+            passportNo?: string;
+            dateOfEntry?: string;
+            /** @enum {string} */
+            inboundTransportMethod?: "air" | "sea";
+            inboundFlightNo?: string;
+        };
+        CouponPurchaser: {
+            lastname: string;
+            firstname: string;
+            birthday: string;
+            gender: string;
+        };
+        CouponTicketPrepareRequest: {
+            requestId?: string;
+            productId?: string;
+            periodId?: string;
+            /** @description lite or standard */
+            fareType?: string;
+            additionalPassengers?: components["schemas"]["CouponPassenger"][];
+            agreeTerms?: boolean;
+        };
+        CouponTicketQuote: {
+            requestId?: string;
+            productId: string;
+            periodId: string;
+            name: string;
+            description: string;
+            period: components["schemas"]["CouponPeriod"];
+            fareType: string;
+            plan: components["schemas"]["CouponPlan"];
+            purchaser: components["schemas"]["CouponPurchaser"];
+            additionalPassengers: components["schemas"]["CouponPassenger"][];
+            /** @description passengers with a seat (infants have none) */
+            items: number;
+            totalPassengersCount: number;
+            /** Format: int64 */
+            totalPrice: number;
+            currencyCode: string;
+        };
+        PurchasedCoupon: {
+            id: string;
+            name: string;
+            description: string;
+            availablePeriodToBoard: components["schemas"]["DateRange"];
+            availablePeriodToBook: components["schemas"]["DateRange"];
+            /**
+             * @description happy is Lite, happlus is Standard
+             * @enum {string}
+             */
+            fareType: "happy" | "happlus";
+            currencyCode: string;
+            /** Format: int64 */
+            pricePerPerson: number;
+            /**
+             * Format: int64
+             * @description total with tax
+             */
+            purchasedPrice: number;
+            /** Format: date-time */
+            purchasedAt: string;
+            purchaser: components["schemas"]["CouponPurchaser"];
+            availableDaysAfterFirstUse: number;
+            /** @description number of segments */
+            availableNumberOfUse: number;
+            numberOfUsed: number;
+            items: number;
+            passengers: components["schemas"]["CouponPassenger"][];
+            /**
+             * Format: int64
+             * @description 9,000 yen per item
+             */
+            refundFee: number;
+            /** Format: int64 */
+            refundAmount: number;
+            refundable: boolean;
+            disabled: boolean;
+            /** Format: date-time */
+            refundedAt?: string;
         };
         CalendarSubscription: {
             active: boolean;
@@ -3634,6 +4055,309 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["Error"];
             500: components["responses"]["Error"];
+        };
+    };
+    getGogoPassCatalogue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description plans */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GogoPassCatalogue"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getGogoPassApplicable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the periods open for entry and the member's entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GogoPassApplicable"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    validateGogoPassEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GogoPassSelection"];
+            };
+        };
+        responses: {
+            /** @description the entry to confirm */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GogoPassEntryConfirmation"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
+        };
+    };
+    applyGogoPassLottery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GogoPassSelection"];
+            };
+        };
+        responses: {
+            /** @description the entry */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entry: components["schemas"]["GogoPassEntry"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
+        };
+    };
+    validateGogoPassExchange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GogoPassExchangeRequest"];
+            };
+        };
+        responses: {
+            /** @description the pass the code gives */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GogoPassExchangeOffer"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+            503: components["responses"]["Error"];
+        };
+    };
+    exchangeGogoPass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GogoPassExchangeRequest"];
+            };
+        };
+        responses: {
+            /** @description the new pass */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        purchasedGogoPass: components["schemas"]["PurchasedGogoPass"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+            503: components["responses"]["Error"];
+        };
+    };
+    getUserGogoPass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description passes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        gogoPasses: components["schemas"]["PurchasedGogoPass"][];
+                        entries: components["schemas"]["GogoPassEntry"][];
+                    };
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getCouponTickets: {
+        parameters: {
+            query?: {
+                request_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description products (couponTickets) or the prepared ticket (couponTicket) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        couponTickets?: components["schemas"]["CouponProduct"][];
+                        couponTicket?: components["schemas"]["CouponTicketQuote"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    prepareCouponTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CouponTicketPrepareRequest"];
+            };
+        };
+        responses: {
+            /** @description the priced ticket */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        couponTicket: components["schemas"]["CouponTicketQuote"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getUserCouponTickets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description coupons */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        couponTickets: components["schemas"]["PurchasedCoupon"][];
+                    };
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    refundCouponTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the refunded coupon */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        couponTicket: components["schemas"]["PurchasedCoupon"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
+            503: components["responses"]["Error"];
         };
     };
     getReservationCalendar: {
