@@ -319,11 +319,15 @@ main{max-width:28rem;margin:1.5rem auto;padding:0 1rem}
 .card{background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.12);padding:1.25rem 1.25rem 1.5rem}
 h1{font-size:1.35rem;margin:0 0 .5rem}
 p{margin:.5rem 0}
-dl{display:grid;grid-template-columns:auto 1fr;gap:.35rem 1rem;margin:1rem 0;padding:.75rem 1rem;background:#f7f7fa;border-radius:8px}
+dl{margin:1rem 0;padding:.5rem 1rem;background:#f7f7fa;border-radius:8px}
+dl div{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:baseline;gap:0 1rem;padding:.3rem 0}
 dt{color:#5b5b6e}
-dd{margin:0;text-align:right;font-weight:600;word-break:break-all}
+dd{margin:0 0 0 auto;text-align:right;font-weight:600;overflow-wrap:anywhere}
 .amount{font-size:1.15rem}
-.num{font-family:ui-monospace,"SFMono-Regular",Menlo,monospace;letter-spacing:.05em}
+.num{font-family:ui-monospace,"SFMono-Regular",Menlo,monospace;letter-spacing:.04em;white-space:nowrap}
+.slip div{display:block;padding:.5rem 0;border-top:1px solid #e3e3ea}
+.slip div:first-child{border-top:0}
+.slip dd{text-align:left;font-size:1.3rem;margin:.1rem 0 0}
 .qr{display:block;margin:1rem auto;width:220px;height:220px;image-rendering:pixelated}
 form{margin:0}
 .actions{display:grid;gap:.75rem;margin-top:1.25rem}
@@ -343,11 +347,11 @@ button,.button{display:block;width:100%;min-height:48px;padding:.75rem 1rem;bord
 {{if .Intro}}<p>{{.Intro}}</p>{{end}}
 {{if .Message}}<p role="status">{{.Message}}</p>{{end}}
 {{with .Payment}}<dl>
-<dt>{{$.T "amount"}}</dt><dd class="amount">{{$.Amount}}</dd>
-{{if .Description}}<dt>{{$.T "merchant"}}</dt><dd>{{.Description}}</dd>{{end}}
-{{if .Reference}}<dt>{{$.T "reference"}}</dt><dd class="num">{{.Reference}}</dd>{{end}}
-{{if .Last4}}<dt>{{$.T "card"}}</dt><dd>{{.Brand}} •••• {{.Last4}}</dd>{{end}}
-{{if and $.Deadline (ne $.Kind "status") (ne $.Kind "challenge")}}<dt>{{$.T "deadline"}}</dt><dd>{{$.Deadline}}</dd>{{end}}
+<div><dt>{{$.T "amount"}}</dt><dd class="amount">{{$.Amount}}</dd></div>
+{{if .Description}}<div><dt>{{$.T "merchant"}}</dt><dd>{{.Description}}</dd></div>{{end}}
+{{if .Reference}}<div><dt>{{$.T "reference"}}</dt><dd class="num">{{.Reference}}</dd></div>{{end}}
+{{if .Last4}}<div><dt>{{$.T "card"}}</dt><dd>{{.Brand}} •••• {{.Last4}}</dd></div>{{end}}
+{{if and $.Deadline (ne $.Kind "status") (ne $.Kind "challenge")}}<div><dt>{{$.T "deadline"}}</dt><dd>{{$.Deadline}}</dd></div>{{end}}
 </dl>{{end}}
 {{if eq .Kind "challenge"}}
 <div class="actions">
@@ -362,11 +366,11 @@ button,.button{display:block;width:100%;min-height:48px;padding:.75rem 1rem;bord
 <form method="post" action="{{.Action}}"><button class="secondary" name="action" value="cancel">{{.T "pay.cancel"}}</button></form>
 </div>
 {{else if eq .Kind "slip"}}
-<dl>
-<dt>{{.T "slip.receipt"}}</dt><dd class="num">{{.Slip.Receipt}}</dd>
-<dt>{{.T "slip.biller"}}</dt><dd class="num">{{.Slip.Biller}}</dd>
-<dt>{{.T "slip.customer"}}</dt><dd class="num">{{.Slip.Customer}}</dd>
-<dt>{{.T "slip.confirm"}}</dt><dd class="num">{{.Slip.Confirm}}</dd>
+<dl class="slip">
+<div><dt>{{.T "slip.receipt"}}</dt><dd class="num">{{.Slip.Receipt}}</dd></div>
+<div><dt>{{.T "slip.biller"}}</dt><dd class="num">{{.Slip.Biller}}</dd></div>
+<div><dt>{{.T "slip.customer"}}</dt><dd class="num">{{.Slip.Customer}}</dd></div>
+<div><dt>{{.T "slip.confirm"}}</dt><dd class="num">{{.Slip.Confirm}}</dd></div>
 </dl>
 <div class="actions">
 <form method="post" action="{{.Action}}"><button class="primary" name="action" value="pay">{{.T "pay.now"}}</button></form>
