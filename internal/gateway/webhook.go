@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -175,6 +176,9 @@ func (g *Gateway) claim(ctx context.Context, n int) ([]dueEvent, error) {
 	return out, nil
 }
 
+// sendConcurrency is how many events one worker sends at a time.
+const sendConcurrency = 4
+
 // DeliverDue sends every due event once (one attempt each) and returns how
 // many were acknowledged.
 func (g *Gateway) DeliverDue(ctx context.Context) (int, error) {
@@ -190,30 +194,40 @@ func (g *Gateway) DeliverDue(ctx context.Context) (int, error) {
 		if len(evs) == 0 {
 			return delivered, nil
 		}
+		var (
+			wg       sync.WaitGroup
+			mu       sync.Mutex
+			firstErr error
+			sem      = make(chan struct{}, sendConcurrency)
+		)
 		for _, e := range evs {
-			ok, err := g.deliver(ctx, e)
-			if err != nil {
-				return delivered, err
-			}
-			if ok {
-				delivered++
-			}
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				ok, err := g.deliver(ctx, e)
+				mu.Lock()
+				defer mu.Unlock()
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				if ok {
+					delivered++
+				}
+			}()
+		}
+		wg.Wait()
+		if firstErr != nil {
+			return delivered, firstErr
 		}
 	}
 }
 
 // deliver sends one attempt of one leased event and records the outcome.
+// The claim gave this worker the attempt number alone, so the attempt's
+// row (primary key event + attempt) is written once, after the send,
+// together with the event's new state.
 func (g *Gateway) deliver(ctx context.Context, e dueEvent) (bool, error) {
-	// The attempt's row is the guard against a second send of the same
-	// attempt: it is written before the request goes out.
-	res, err := g.db.ExecContext(ctx, `INSERT INTO gw_deliveries (event_id, attempt, worker, status_code, error, at)
-		VALUES ($1, $2, $3, 0, '', $4) ON CONFLICT (event_id, attempt) DO NOTHING`, e.id, e.attempt, g.worker, g.nowMs())
-	if err != nil {
-		return false, fmt.Errorf("gateway: record attempt: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return false, nil
-	}
 	code, sendErr := g.send(ctx, e.payload)
 	errText := ""
 	if sendErr != nil {
@@ -222,21 +236,25 @@ func (g *Gateway) deliver(ctx context.Context, e dueEvent) (bool, error) {
 		errText = "status " + strconv.Itoa(code)
 	}
 	now := g.nowMs()
-	if _, err := g.db.ExecContext(ctx, `UPDATE gw_deliveries SET status_code = $1, error = $2, at = $3 WHERE event_id = $4 AND attempt = $5`,
-		code, errText, now, e.id, e.attempt); err != nil {
-		return false, fmt.Errorf("gateway: record attempt: %w", err)
-	}
-	if errText == "" {
-		_, err = g.db.ExecContext(ctx, `UPDATE gw_events SET delivered_at = $1, lease_owner = '', lease_until = 0, last_error = ''
-			WHERE id = $2 AND lease_owner = $3`, now, e.id, g.worker)
-	} else {
-		_, err = g.db.ExecContext(ctx, `UPDATE gw_events SET next_attempt_at = $1, lease_owner = '', lease_until = 0, last_error = $2
-			WHERE id = $3 AND lease_owner = $4`, now+g.backoff(e.attempt).Milliseconds(), errText, e.id, g.worker)
-	}
-	if err != nil {
-		return false, fmt.Errorf("gateway: record delivery: %w", err)
-	}
-	return errText == "", nil
+	err := g.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO gw_deliveries (event_id, attempt, worker, status_code, error, at)
+			VALUES ($1, $2, $3, $4, $5, $6)`, e.id, e.attempt, g.worker, code, errText, now); err != nil {
+			return fmt.Errorf("gateway: record attempt: %w", err)
+		}
+		var err error
+		if errText == "" {
+			_, err = tx.ExecContext(ctx, `UPDATE gw_events SET delivered_at = $1, lease_owner = '', lease_until = 0, last_error = ''
+				WHERE id = $2 AND lease_owner = $3`, now, e.id, g.worker)
+		} else {
+			_, err = tx.ExecContext(ctx, `UPDATE gw_events SET next_attempt_at = $1, lease_owner = '', lease_until = 0, last_error = $2
+				WHERE id = $3 AND lease_owner = $4`, now+g.backoff(e.attempt).Milliseconds(), errText, e.id, g.worker)
+		}
+		if err != nil {
+			return fmt.Errorf("gateway: record delivery: %w", err)
+		}
+		return nil
+	})
+	return errText == "" && err == nil, err
 }
 
 // backoff is the wait after failed attempt n (1-based): RetryBase·2^(n-1),

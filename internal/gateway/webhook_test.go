@@ -276,7 +276,6 @@ func TestRunDelivers(t *testing.T) {
 	}
 	defer db.Close()
 	g := startOn(t, db, apitest.NewClock(time.Now()), func(o *gateway.Options) { o.WebhookURL = hook.URL; o.Poll = 20 * time.Millisecond })
-	g.Clock = nil
 	rc.secret = g.G.Keys().WebhookSecret
 	go g.G.Run(t.Context())
 	g.action(g.create("card", g.tokenize("4242424242424242"), 100).ID, "authorize", nil, 200)
