@@ -31,7 +31,11 @@ const featureBoundaries = features.map((feature) => {
         {
           patterns: [
             {
-              group: others.flatMap((o) => [`@/features/${o}`, `@/features/${o}/**`, `**/features/${o}`, `**/features/${o}/**`, `../${o}`, `../${o}/**`, `../../${o}`, `../../${o}/**`, `../../../${o}/**`]),
+              // The payment feature's index (PaymentPanel) is the one public entry other features may import.
+              group: others.flatMap((o) =>
+                o === 'payment'
+                  ? [`@/features/${o}/**`, `**/features/${o}/**`, `../${o}/**`, `../../${o}/**`, `../../../${o}/**`]
+                  : [`@/features/${o}`, `@/features/${o}/**`, `**/features/${o}`, `**/features/${o}/**`, `../${o}`, `../${o}/**`, `../../${o}`, `../../${o}/**`, `../../../${o}/**`]),
               message: `Features must not import each other (${feature} → another feature). Move shared code to src/components, src/api or src/i18n.`,
             },
             {

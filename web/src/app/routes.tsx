@@ -19,6 +19,10 @@ const ResetPasswordPage = lazy(() => import('@/features/account/pages/ResetPassw
 const ResetPasswordTokenPage = lazy(() => import('@/features/account/pages/ResetPasswordTokenPage'))
 const ResetPasswordInvalidPage = lazy(() => import('@/features/account/pages/ResetPasswordInvalidPage'))
 const BookingsPage = lazy(() => import('@/features/bookings/pages/BookingsPage'))
+const PaymentMethodsPage = lazy(() => import('@/features/payment/pages/PaymentMethodsPage'))
+const PaymentPreparedPage = lazy(() => import('@/features/payment/pages/PaymentPreparedPage'))
+const PaymentResultPage = lazy(() => import('@/features/payment/pages/PaymentResultPage'))
+const PaymentCompletedPage = lazy(() => import('@/features/payment/pages/PaymentCompletedPage'))
 
 export interface AppRoute {
   path: string
@@ -43,7 +47,10 @@ export const routes: AppRoute[] = [
   { path: '/bookings', element: <BookingsPage />, access: 'member' },
 
   // payment settings (saved cards), payment pages
-  { path: '/payment-methods', element: <ComingSoonPage feature="paymentMethods" />, access: 'member' },
+  { path: '/payment-methods', element: <PaymentMethodsPage />, access: 'member' },
+  { path: '/payment/:productType/:processId', element: <PaymentPreparedPage />, access: 'member' },
+  { path: '/payment/:productType/:processId/result', element: <PaymentResultPage />, access: 'member' },
+  { path: '/payment/:productType/:processId/completed', element: <PaymentCompletedPage />, access: 'member' },
 
   // points
   { path: '/points', element: <ComingSoonPage feature="points" />, access: 'member' },

@@ -1,0 +1,137 @@
+/** The payment calls: one queryOptions or mutation hook per call. */
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/api/client'
+import { unwrap } from '@/api/errors'
+import { featureKeys } from '@/api/queryKeys'
+import type { components } from '@/api/schema'
+
+export type SavedCard = components['schemas']['CreditCard']
+export type PaymentProcess = components['schemas']['PaymentProcess']
+export type PaymentAvailability = components['schemas']['PaymentAvailability']
+export type PaymentFields = components['schemas']['PaymentFields']
+/** The products sold through the engine (the API's path segment). */
+export type ProductType = 'peachpoints' | 'gogo_pass' | 'coupon_ticket'
+export const PRODUCT_TYPES: readonly ProductType[] = ['peachpoints', 'gogo_pass', 'coupon_ticket']
+
+export const paymentKeys = featureKeys('payment')
+
+export const cardsQuery = queryOptions({
+  queryKey: paymentKeys.key('cards'),
+  queryFn: async ({ signal }) => unwrap(await api.GET('/api/cc', { signal })).creditcards,
+})
+export const useCards = () => useQuery(cardsQuery)
+
+export const availabilityQuery = (currency: string, productType: string) =>
+  queryOptions({
+    queryKey: paymentKeys.key('availability', currency, productType),
+    queryFn: async ({ signal }) =>
+      unwrap(await api.GET('/api/payment_availability', { params: { query: { currency, productType } }, signal })),
+    staleTime: 5 * 60_000,
+  })
+export const useAvailability = (currency: string, productType: string) => useQuery({ ...availabilityQuery(currency, productType), enabled: currency !== '' })
+
+export const pendingQuery = queryOptions({
+  queryKey: paymentKeys.key('pending'),
+  queryFn: async ({ signal }) => unwrap(await api.GET('/api/cc/pending', { signal })),
+})
+export const usePendingPayment = () => useQuery(pendingQuery)
+
+export function useRegisterCard() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async (body: { token: string; gateway: string; currency: string }) => unwrap(await api.POST('/api/cc/register', { body })),
+    onSuccess: () => qc.invalidateQueries({ queryKey: paymentKeys.key('cards') }),
+  })
+}
+
+/** DELETE /api/cc/{token}: true when the confirmation mail was sent (200), false when not (204). */
+export function useDeleteCard() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async (card: { token: string; gateway: string }) => {
+      const res = await api.DELETE('/api/cc/{token}', { params: { path: { token: card.token }, query: { gateway: card.gateway } } })
+      unwrap(res)
+      return res.response.status === 200
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: paymentKeys.key('cards') }),
+  })
+}
+
+type Body = Record<string, unknown>
+
+// The buy paths are one per product; these helpers pick the product's path.
+async function postValidate(productType: ProductType, body: Body) {
+  switch (productType) {
+    case 'peachpoints':
+      return unwrap(await api.POST('/api/peachpoints/buy/validate', { body }))
+    case 'gogo_pass':
+      return unwrap(await api.POST('/api/gogo_pass/buy/validate', { body }))
+    case 'coupon_ticket':
+      return unwrap(await api.POST('/api/coupon_ticket/buy/validate', { body }))
+  }
+}
+
+async function postBuy(productType: ProductType, body: Body) {
+  switch (productType) {
+    case 'peachpoints':
+      return unwrap(await api.POST('/api/peachpoints/buy', { body }))
+    case 'gogo_pass':
+      return unwrap(await api.POST('/api/gogo_pass/buy', { body }))
+    case 'coupon_ticket':
+      return unwrap(await api.POST('/api/coupon_ticket/buy', { body }))
+  }
+}
+
+async function postContinue(productType: ProductType, paymentProcessId: string) {
+  const params = { path: { paymentProcessId } }
+  switch (productType) {
+    case 'peachpoints':
+      return unwrap(await api.POST('/api/peachpoints/buy/{paymentProcessId}/continue', { params }))
+    case 'gogo_pass':
+      return unwrap(await api.POST('/api/gogo_pass/buy/{paymentProcessId}/continue', { params }))
+    case 'coupon_ticket':
+      return unwrap(await api.POST('/api/coupon_ticket/buy/{paymentProcessId}/continue', { params }))
+  }
+}
+
+export function useValidatePurchase(productType: ProductType) {
+  return useMutation({ mutationFn: (body: Body) => postValidate(productType, body) })
+}
+
+export function useBuy(productType: ProductType) {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: (body: Body) => postBuy(productType, body),
+    onSuccess: (p) => qc.setQueryData(processQuery(p.paymentProcessId).queryKey, p),
+  })
+}
+
+export function useContinue(productType: ProductType) {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: (id: string) => postContinue(productType, id),
+    onSuccess: (p) => {
+      qc.setQueryData(processQuery(p.paymentProcessId).queryKey, p)
+      void qc.invalidateQueries({ queryKey: paymentKeys.key('pending') })
+    },
+  })
+}
+
+/** GET /api/payment_processes/{id}/status (any product). */
+export const processQuery = (paymentProcessId: string) =>
+  queryOptions({
+    queryKey: paymentKeys.key('process', paymentProcessId),
+    queryFn: async ({ signal }) =>
+      unwrap(await api.GET('/api/payment_processes/{paymentProcessId}/status', { params: { path: { paymentProcessId } }, signal })),
+  })
+
+/** The status poll of the result page: every 2 s while the process is open. */
+export const useProcessPoll = (paymentProcessId: string) =>
+  useQuery({
+    ...processQuery(paymentProcessId),
+    refetchInterval: (q) => (q.state.data && (q.state.data.status === 'pending' || q.state.data.status === 'prepared') ? 2000 : false),
+  })
+
+export function isProductType(s: string | undefined): s is ProductType {
+  return s !== undefined && (PRODUCT_TYPES as readonly string[]).includes(s)
+}

@@ -1,0 +1,28 @@
+import { useTranslation } from 'react-i18next'
+import type { FieldErrors, UseFormRegister } from 'react-hook-form'
+import { Field } from '@/components/Field'
+import type { CardForm } from '../rules'
+
+/** The card inputs (number, expiry, CVV, holder, save), for a form built on cardSchema. */
+export function CardFields({ register, errors, showSave }: { register: UseFormRegister<CardForm>; errors: FieldErrors<CardForm>; showSave: boolean }) {
+  const { t } = useTranslation('payment')
+  return (
+    <div className="card-fields">
+      <Field label={t('card.number')} registration={register('cardNumber')} error={errors.cardNumber} required
+        inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" className="card-fields__number" />
+      <div className="card-fields__row">
+        <Field label={t('card.expiry')} registration={register('expirationDate')} error={errors.expirationDate} required
+          autoComplete="cc-exp" placeholder={t('card.expiryPlaceholder')} hint={t('card.expiryHint')} />
+        <Field label={t('card.cvv')} registration={register('cvv')} error={errors.cvv} required inputMode="numeric"
+          autoComplete="cc-csc" maxLength={4} hint={t('card.cvvHint')} />
+      </div>
+      <Field label={t('card.holder')} registration={register('holderName')} error={errors.holderName} required
+        autoComplete="cc-name" placeholder="TARO PEACH" />
+      {showSave && (
+        <label className="checkbox">
+          <input type="checkbox" {...register('saveCard')} /> {t('card.save')}
+        </label>
+      )}
+    </div>
+  )
+}

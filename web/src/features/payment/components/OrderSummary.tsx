@@ -1,0 +1,23 @@
+import { useTranslation } from 'react-i18next'
+import { formatMoney } from '@/i18n/format'
+import { useLang } from '@/i18n/useLang'
+import type { PaymentProcess } from '../api'
+
+/** What is being paid: description, amount, method. */
+export function OrderSummary({ process }: { process: PaymentProcess }) {
+  const { t } = useTranslation('payment')
+  const lang = useLang()
+  const method =
+    process.paymentMethod === 'creditCard' && process.card
+      ? `${t(`brands.${process.card.brand}`)} •••• ${process.card.last4}`
+      : process.paymentMethod === 'otherPayment'
+        ? `${t('methods.otherPayment')}: ${t(`otherTypes.${process.otherPaymentType ?? ''}`)}`
+        : t(`methods.${process.paymentMethod}`)
+  return (
+    <dl className="order-summary">
+      <div><dt>{t('summary.item')}</dt><dd>{process.description}</dd></div>
+      <div><dt>{t('summary.amount')}</dt><dd className="order-summary__amount">{formatMoney(process.amount, process.currency, lang)}</dd></div>
+      <div><dt>{t('summary.method')}</dt><dd>{method}</dd></div>
+    </dl>
+  )
+}

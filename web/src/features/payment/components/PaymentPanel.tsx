@@ -1,0 +1,202 @@
+import '../payment.css'
+import { useMemo, useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useTranslation } from 'react-i18next'
+import { useModals } from '@/app/modals/modalContext'
+import { useAppNavigate } from '@/app/routing/useAppNavigate'
+import { ApiError, SessionTimedOutError, ValidationError, type ValidationErrors } from '@/api/errors'
+import { formatMoney } from '@/i18n/format'
+import { useLang } from '@/i18n/useLang'
+import { useAvailability, useBuy, useCards, usePendingPayment, useValidatePurchase, type ProductType, type SavedCard } from '../api'
+import { cardSchema, cardServes, sortByBrand, type CardForm } from '../rules'
+import { TokenizeError, tokenizeCard } from '../gateway'
+import { CardFields } from './CardFields'
+import { CardSummary } from './CardSummary'
+import { PaymentMethodChooser, type Method } from './PaymentMethodChooser'
+import { PaymentSteps } from './PaymentSteps'
+import { useDeleteCardFlow } from './cardModals'
+
+export interface PaymentPanelProps {
+  /** The product's API name. */
+  productType: ProductType
+  /** The purchase currency (JPY, KRW…): it picks the cards and methods offered. */
+  currency: string
+  /** The amount shown, in minor units (the server prices the order itself). */
+  amount: number
+  /** The product's purchase fields (points: nominee, currencyCode, amount; pass: planId, periodId, fareType…). */
+  productFields: Record<string, unknown>
+  /** Field errors of the product's fields from the server (400), for the product's form. */
+  onValidationErrors?: (errors: ValidationErrors) => void
+  /** Disables the confirm button (e.g. the product's form is not ready). */
+  disabled?: boolean
+}
+
+const PAYMENT_FIELDS = ['paymentMethod', 'creditCardToken', 'creditCardGateway', 'saveCard', 'otherPaymentType', 'requestId']
+
+function newRequestId(): string {
+  return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`
+}
+
+/**
+ * Step 1 of a purchase: the payment method (saved card, new card,
+ * other payment types, convenience store), validate and the tentative
+ * order (buy), then the prepared page at /payment/<productType>/<id>.
+ * The card number goes to the gateway from the browser; /api sees a token.
+ */
+export function PaymentPanel({ productType, currency, amount, productFields, onValidationErrors, disabled }: PaymentPanelProps) {
+  const { t } = useTranslation('payment')
+  const lang = useLang()
+  const go = useAppNavigate()
+  const modals = useModals()
+  const cards = useCards()
+  const availability = useAvailability(currency, productType)
+  const pending = usePendingPayment()
+  const validate = useValidatePurchase(productType)
+  const buy = useBuy(productType)
+  const deleteFlow = useDeleteCardFlow()
+  // one requestId per order: a retry of the same order answers the same process
+  const [requestId, setRequestId] = useState(newRequestId)
+  const [chosen, setChosen] = useState<Method | null>(null)
+  const [message, setMessage] = useState<string | null>(null)
+  const [paymentErrors, setPaymentErrors] = useState<string[]>([])
+  const [busy, setBusy] = useState(false)
+  const msg = (key: string) => t(`card.errors.${key}`)
+  const form = useForm<CardForm>({
+    resolver: zodResolver(cardSchema(msg)),
+    defaultValues: { cardNumber: '', expirationDate: '', cvv: '', holderName: '', saveCard: false },
+  })
+
+  const usable = useMemo(() => sortByBrand((cards.data ?? []).filter((c) => cardServes(c.currency, currency))), [cards.data, currency])
+  const method: Method = chosen ?? (usable.find((c) => c.isValid) ? { kind: 'saved', card: usable.find((c) => c.isValid) as SavedCard } : { kind: 'new' })
+  const blocked = pending.data?.pending === true
+
+  function openChooser() {
+    if (!availability.data) return
+    modals.open((close) => (
+      <PaymentMethodChooser current={method} cards={usable} availability={availability.data} onChoose={setChosen} onClose={close}
+        onExpired={(card) => deleteFlow.expired(card, () => setChosen(null))} />
+    ))
+  }
+
+  function paymentBody(token?: { token: string; gateway: string }, save?: boolean): Record<string, unknown> {
+    switch (method.kind) {
+      case 'saved':
+        return { paymentMethod: 'creditCard', creditCardToken: method.card.token, creditCardGateway: method.card.gateway }
+      case 'new':
+        return { paymentMethod: 'creditCard', creditCardToken: token?.token, creditCardGateway: token?.gateway, saveCard: save === true }
+      case 'other':
+        return { paymentMethod: 'otherPayment', otherPaymentType: method.type }
+      case 'convenienceStore':
+        return { paymentMethod: 'convenienceStore' }
+    }
+  }
+
+  function showError(e: unknown) {
+    if (e instanceof SessionTimedOutError) return
+    if (e instanceof ValidationError) {
+      const product: ValidationErrors = {}
+      const mine: string[] = []
+      for (const [k, v] of Object.entries(e.validationErrors)) {
+        if (PAYMENT_FIELDS.includes(k)) mine.push(...v)
+        else product[k] = v
+      }
+      setPaymentErrors(mine)
+      if (Object.keys(product).length > 0) {
+        if (onValidationErrors) onValidationErrors(product)
+        else modals.openValidationErrors(product)
+      }
+      return
+    }
+    if (e instanceof ApiError && e.status === 409 && e.serverMessage) {
+      setMessage(e.serverMessage)
+      void pending.refetch()
+      return
+    }
+    modals.openError()
+  }
+
+  async function confirm(token?: { token: string; gateway: string }, save?: boolean) {
+    setBusy(true)
+    setMessage(null)
+    setPaymentErrors([])
+    try {
+      const body = { ...productFields, ...paymentBody(token, save) }
+      await validate.mutateAsync(body)
+      let p
+      try {
+        p = await buy.mutateAsync({ ...body, requestId })
+      } catch (e) {
+        // the same requestId was used for another order (the member changed
+        // the purchase after a failed attempt): a new id is a new order
+        if (e instanceof ApiError && e.errorKey === 'payment_processing_error') {
+          const fresh = newRequestId()
+          setRequestId(fresh)
+          p = await buy.mutateAsync({ ...body, requestId: fresh })
+        } else throw e
+      }
+      go(`/payment/${productType}/${p.paymentProcessId}`)
+    } catch (e) {
+      showError(e)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const onNewCard = form.handleSubmit(async (v) => {
+    setBusy(true)
+    try {
+      const tok = await tokenizeCard(v)
+      await confirm(tok, v.saveCard)
+    } catch (e) {
+      if (e instanceof TokenizeError) {
+        for (const [field, codes] of Object.entries(e.fields)) {
+          if (field === 'cardNumber' || field === 'expirationDate' || field === 'cvv' || field === 'holderName') {
+            form.setError(field, { type: 'gateway', message: msg(codes[0] ?? 'format') })
+          }
+        }
+      } else modals.openError()
+    } finally {
+      setBusy(false)
+    }
+  })
+
+  const loading = cards.isLoading || availability.isLoading || pending.isLoading
+  return (
+    <section className="payment-panel" aria-labelledby="payment-panel-title">
+      <PaymentSteps current={1} />
+      <h2 id="payment-panel-title" className="payment-panel__title">{t('panel.title')}</h2>
+      <p className="payment-panel__amount">
+        <span>{t('panel.total')}</span> <strong>{formatMoney(amount, currency, lang)}</strong>
+      </p>
+      {blocked && <p className="pay-notice pay-notice--warn" role="alert">{t('errors.pending')}</p>}
+      {message && <p className="pay-notice pay-notice--warn" role="alert">{message}</p>}
+      {loading ? (
+        <p role="status">{t('loading')}</p>
+      ) : cards.isError || availability.isError ? (
+        <p className="pay-notice pay-notice--warn" role="alert">{t('errors.load')}</p>
+      ) : (
+        <div className="payment-panel__method">
+          <div className="payment-panel__method-head">
+            <h3>{t('panel.method')}</h3>
+            <button type="button" className="button button--secondary" onClick={openChooser}>{t('panel.change')}</button>
+          </div>
+          <div className="payment-panel__current" data-testid="current-method">
+            {method.kind === 'saved' && <CardSummary card={method.card} />}
+            {method.kind === 'new' && <span>{t('chooser.newCard')}</span>}
+            {method.kind === 'other' && <span>{t('methods.otherPayment')}: {t(`otherTypes.${method.type}`)}</span>}
+            {method.kind === 'convenienceStore' && <span>{t('methods.convenienceStore')}</span>}
+          </div>
+          {method.kind === 'new' && <CardFields register={form.register} errors={form.formState.errors} showSave />}
+          {method.kind === 'new' && <p className="field__hint">{t('panel.cardSecurity')}</p>}
+          {paymentErrors.map((m) => <p key={m} className="field__error" role="alert">{m}</p>)}
+        </div>
+      )}
+      <button type="button" className="button button--primary button--block payment-panel__confirm"
+        disabled={busy || blocked || loading || disabled}
+        onClick={() => (method.kind === 'new' ? void onNewCard() : void confirm())}>
+        {busy ? t('panel.working') : t('panel.confirm')}
+      </button>
+    </section>
+  )
+}

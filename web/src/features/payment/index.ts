@@ -1,0 +1,8 @@
+/**
+ * The payment feature's public face for other features (points, passes):
+ * the PaymentPanel of a purchase and the types it takes. Everything else in
+ * this folder is private (ESLint allows only this file from other features).
+ */
+export { PaymentPanel, type PaymentPanelProps } from './components/PaymentPanel'
+export { PaymentSteps } from './components/PaymentSteps'
+export { usePendingPayment, type ProductType, type PaymentProcess } from './api'

@@ -1,0 +1,55 @@
+import '../payment.css'
+import { useParams } from 'react-router'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import { AppLink } from '@/app/routing/AppLink'
+import { paymentKeys, processQuery } from '../api'
+import { PaymentSteps } from '../components/PaymentSteps'
+import { OrderSummary } from '../components/OrderSummary'
+import { startPath } from '../startPaths'
+
+function entries(v: unknown): [string, string][] {
+  if (typeof v !== 'object' || v === null) return []
+  return Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== null && typeof x !== 'object').map(([k, x]) => [k, String(x)])
+}
+
+/** /payment/:productType/:processId/completed: "payment completed" with the goods (and the secret, once). */
+export default function PaymentCompletedPage() {
+  const { productType = '', processId = '' } = useParams()
+  const { t } = useTranslation('payment')
+  const qc = useQueryClient()
+  const process = useQuery(processQuery(processId))
+  const secret = qc.getQueryData<Record<string, unknown>>(paymentKeys.key('secret', processId)) ?? process.data?.secret
+  const p = process.data
+  if (process.isError) return <p className="page pay-notice pay-notice--warn" role="alert">{t('errors.notFound')}</p>
+  if (!p) return <p className="page" role="status">{t('loading')}</p>
+  return (
+    <div className="page payment-page">
+      <h1 className="page__title">{t(`products.${productType}`)}</h1>
+      <PaymentSteps current={3} />
+      <div className="payment-done" role="status">
+        <span className="payment-done__icon" aria-hidden="true">✓</span>
+        <h2>{t('completed.title')}</h2>
+        <p>{t('completed.text')}</p>
+      </div>
+      <OrderSummary process={p} />
+      {entries(p.goods).length > 0 && (
+        <dl className="order-summary goods">
+          {entries(p.goods).map(([k, v]) => <div key={k}><dt>{t(`goods.${k}`, { defaultValue: k })}</dt><dd>{v}</dd></div>)}
+        </dl>
+      )}
+      {entries(secret).length > 0 && (
+        <div className="secret">
+          <p className="secret__note">{t('completed.secretNote')}</p>
+          <dl className="order-summary">
+            {entries(secret).map(([k, v]) => <div key={k}><dt>{t(`goods.${k}`, { defaultValue: k })}</dt><dd className="secret__value">{v}</dd></div>)}
+          </dl>
+        </div>
+      )}
+      <div className="payment-page__actions">
+        <AppLink to={startPath(productType)} className="button button--primary">{t('completed.back')}</AppLink>
+        <AppLink to="/" className="button button--secondary">{t('completed.home')}</AppLink>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,69 @@
+import '../payment.css'
+import { useState } from 'react'
+import { useParams } from 'react-router'
+import { useQuery } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import { useModals } from '@/app/modals/modalContext'
+import { useAppNavigate } from '@/app/routing/useAppNavigate'
+import { ApiError, SessionTimedOutError } from '@/api/errors'
+import { formatMoney } from '@/i18n/format'
+import { useLang } from '@/i18n/useLang'
+import { isProductType, processQuery, useContinue } from '../api'
+import { PaymentSteps } from '../components/PaymentSteps'
+import { OrderSummary } from '../components/OrderSummary'
+
+/** /payment/:productType/:processId: the prepared order (step 2); Pay continues it at the gateway. */
+export default function PaymentPreparedPage() {
+  const { productType = '', processId = '' } = useParams()
+  const { t } = useTranslation('payment')
+  const lang = useLang()
+  const go = useAppNavigate()
+  const modals = useModals()
+  const process = useQuery(processQuery(processId))
+  const cont = useContinue(isProductType(productType) ? productType : 'peachpoints')
+  const [message, setMessage] = useState<string | null>(null)
+
+  if (!isProductType(productType)) return <p className="page">{t('errors.notFound')}</p>
+  if (process.isLoading) return <p className="page" role="status">{t('loading')}</p>
+  if (process.isError || !process.data) return <p className="page pay-notice pay-notice--warn" role="alert">{t('errors.notFound')}</p>
+  const p = process.data
+
+  function pay() {
+    setMessage(null)
+    cont.mutate(processId, {
+      onSuccess: (res) => {
+        if (res.status === 'pending' && res.nextAction) window.location.assign(res.nextAction.url)
+        else go(`/payment/${productType}/${processId}/result`, { replace: true })
+      },
+      onError: (e) => {
+        if (e instanceof SessionTimedOutError) return
+        if (e instanceof ApiError && e.status === 409 && e.serverMessage) setMessage(e.serverMessage)
+        else modals.openError()
+      },
+    })
+  }
+
+  return (
+    <div className="page payment-page">
+      <h1 className="page__title">{t(`products.${productType}`)}</h1>
+      <PaymentSteps current={2} />
+      <h2>{t('prepared.title')}</h2>
+      <OrderSummary process={p} />
+      {message && <p className="pay-notice pay-notice--warn" role="alert">{message}</p>}
+      {p.status === 'prepared' && !message ? (
+        <>
+          <p>{t('prepared.text', { amount: formatMoney(p.amount, p.currency, lang) })}</p>
+          <button type="button" className="button button--primary button--block" onClick={pay} disabled={cont.isPending}>
+            {cont.isPending ? t('panel.working') : t('prepared.pay')}
+          </button>
+        </>
+      ) : (
+        !message && (
+          <button type="button" className="button button--primary" onClick={() => go(`/payment/${productType}/${processId}/result`)}>
+            {t('prepared.showResult')}
+          </button>
+        )
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,64 @@
+import '../payment.css'
+import { useEffect } from 'react'
+import { useParams } from 'react-router'
+import { useQueryClient } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import { AppLink } from '@/app/routing/AppLink'
+import { useAppNavigate } from '@/app/routing/useAppNavigate'
+import { paymentKeys, useProcessPoll } from '../api'
+import { PaymentSteps } from '../components/PaymentSteps'
+import { OrderSummary } from '../components/OrderSummary'
+import { startPath } from '../startPaths'
+
+/**
+ * /payment/:productType/:processId/result: where the gateway sends the
+ * member back. Polls the status; settled goes on to "payment completed"
+ * (keeping the one-time secret for it), failed and expired say so.
+ */
+export default function PaymentResultPage() {
+  const { productType = '', processId = '' } = useParams()
+  const { t } = useTranslation('payment')
+  const go = useAppNavigate()
+  const qc = useQueryClient()
+  const process = useProcessPoll(processId)
+  const p = process.data
+
+  useEffect(() => {
+    if (p && (p.status === 'settled' || p.status === 'refunded')) {
+      if (p.secret) qc.setQueryData(paymentKeys.key('secret', processId), p.secret)
+      go(`/payment/${productType}/${processId}/completed`, { replace: true })
+    }
+  }, [p, qc, go, productType, processId])
+
+  if (process.isError) return <p className="page pay-notice pay-notice--warn" role="alert">{t('errors.notFound')}</p>
+  if (!p || p.status === 'settled' || p.status === 'refunded') return <p className="page" role="status">{t('loading')}</p>
+  return (
+    <div className="page payment-page">
+      <h1 className="page__title">{t(`products.${productType}`)}</h1>
+      <PaymentSteps current={p.status === 'failed' || p.status === 'expired' ? 2 : 3} />
+      <OrderSummary process={p} />
+      {(p.status === 'pending' || p.status === 'prepared') && (
+        <div className="payment-wait" role="status">
+          <span className="spinner" aria-hidden="true" />
+          <p>{t('result.pending')}</p>
+          {p.nextAction && <a className="button button--secondary" href={p.nextAction.url}>{t('result.openStep')}</a>}
+        </div>
+      )}
+      {p.status === 'failed' && (
+        <div className="pay-notice pay-notice--warn" role="alert">
+          <p><strong>{t('result.failed')}</strong></p>
+          <p>{t(`failure.${p.failureCode ?? 'failed'}`, { defaultValue: t('failure.failed') })}</p>
+        </div>
+      )}
+      {p.status === 'expired' && (
+        <div className="pay-notice pay-notice--warn" role="alert">
+          <p><strong>{t('result.expired')}</strong></p>
+          {p.refundedAmount > 0 && <p>{t('result.refunded')}</p>}
+        </div>
+      )}
+      {(p.status === 'failed' || p.status === 'expired') && (
+        <AppLink to={startPath(productType)} className="button button--primary">{t('result.again')}</AppLink>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,103 @@
+/**
+ * Card rules of spec §5 / §9, mirrored from the server and the gateway:
+ * number 14 to 16 digits (American Express has 15), Luhn, CVV 3 digits
+ * (4 for American Express), holder and expiry required, expiry "YY/MM"
+ * read as 20YY and not in the past; brand display order; currency scope.
+ */
+import { z } from 'zod'
+
+export const BRAND_ORDER = ['visa', 'mastercard', 'jcb', 'amex', 'diners', 'discover'] as const
+export type Brand = (typeof BRAND_ORDER)[number]
+
+/** The brand of a card number by its prefix (the gateway decides; this is for the form's hints and CVV length). */
+export function brandOf(number: string): Brand | '' {
+  const n = number.replace(/\D/g, '')
+  if (/^4/.test(n)) return 'visa'
+  if (/^(5[1-5]|2[2-7])/.test(n)) return 'mastercard'
+  if (/^35/.test(n)) return 'jcb'
+  if (/^3[47]/.test(n)) return 'amex'
+  if (/^3(0[0-5]|[68])/.test(n)) return 'diners'
+  if (/^6(011|5)/.test(n)) return 'discover'
+  return ''
+}
+
+export function luhn(number: string): boolean {
+  let sum = 0
+  let double = false
+  for (let i = number.length - 1; i >= 0; i--) {
+    let d = number.charCodeAt(i) - 48
+    if (double) {
+      d *= 2
+      if (d > 9) d -= 9
+    }
+    sum += d
+    double = !double
+  }
+  return sum % 10 === 0
+}
+
+/** The first day after the card's last valid month (Japan time), or null for a malformed "YY/MM". */
+export function expiryEnd(exp: string): Date | null {
+  const m = /^(\d{2})\/(\d{2})$/.exec(exp)
+  if (!m) return null
+  const year = 2000 + Number(m[1])
+  const month = Number(m[2])
+  if (month < 1 || month > 12) return null
+  // midnight at the start of the next month in UTC+9
+  return new Date(Date.UTC(year, month, 1) - 9 * 3600_000)
+}
+
+export function isCardExpired(exp: string, now: Date = new Date()): boolean {
+  const end = expiryEnd(exp)
+  return end === null || now >= end
+}
+
+/** Card scope vs purchase currency (spec §9): JPY cards pay yen, NON_JPY cards the others, ALL cards everything. */
+export function cardServes(scope: string, currency: string): boolean {
+  if (scope === 'ALL') return true
+  if (scope === 'JPY') return currency === 'JPY'
+  if (scope === 'NON_JPY') return currency !== 'JPY'
+  return false
+}
+
+export function brandRank(brand: string): number {
+  const i = (BRAND_ORDER as readonly string[]).indexOf(brand)
+  return i < 0 ? BRAND_ORDER.length : i
+}
+
+export function sortByBrand<T extends { brand: string }>(cards: readonly T[]): T[] {
+  return [...cards].sort((a, b) => brandRank(a.brand) - brandRank(b.brand))
+}
+
+/** Form messages: keys of the payment catalogue's "card.errors". */
+export type CardMessage = (key: string) => string
+
+export function cardSchema(msg: CardMessage, now: () => Date = () => new Date()) {
+  return z
+    .object({
+      cardNumber: z.string(),
+      expirationDate: z.string(),
+      cvv: z.string(),
+      holderName: z.string(),
+      saveCard: z.boolean(),
+    })
+    .superRefine((v, ctx) => {
+      const number = v.cardNumber.replace(/[\s-]/g, '')
+      const add = (path: string, key: string) => ctx.addIssue({ code: 'custom', path: [path], message: msg(key) })
+      if (number === '') add('cardNumber', 'required')
+      else if (!/^\d+$/.test(number)) add('cardNumber', 'digits')
+      else if (number.length < 14 || number.length > 16) add('cardNumber', 'length')
+      else if (!luhn(number)) add('cardNumber', 'luhn')
+      const exp = v.expirationDate.trim()
+      if (exp === '') add('expirationDate', 'required')
+      else if (expiryEnd(exp) === null) add('expirationDate', 'format')
+      else if (isCardExpired(exp, now())) add('expirationDate', 'expired')
+      const cvvLength = brandOf(number) === 'amex' ? 4 : 3
+      if (v.cvv === '') add('cvv', 'required')
+      else if (!/^\d+$/.test(v.cvv)) add('cvv', 'digits')
+      else if (v.cvv.length !== cvvLength) add('cvv', cvvLength === 4 ? 'cvvAmex' : 'cvvLength')
+      if (v.holderName.trim() === '') add('holderName', 'required')
+      else if (!/^[A-Za-z][A-Za-z .'-]*$/.test(v.holderName.trim())) add('holderName', 'latin')
+    })
+}
+export type CardForm = z.infer<ReturnType<typeof cardSchema>>
