@@ -28,20 +28,23 @@ func (a *App) wirePayments(ctx context.Context, cfg Config, f *Features) error {
 	if publicURL == "" {
 		publicURL = DefaultServerURL
 	}
+	// 10 s per call by default: the sandbox's slow card (0119) answers
+	// later than this, so the engine meets a real unknown outcome.
+	timeout := cfg.GatewayTimeout
+	if timeout == 0 {
+		timeout = 10 * time.Second
+	}
 	gw := cfg.PaymentGateway
 	if gw == nil {
-		// 10 s per call: the sandbox's slow card (0119) answers later than
-		// this, so the engine meets a real unknown outcome and reconciles.
-		timeout := cfg.GatewayTimeout
-		if timeout == 0 {
-			timeout = 10 * time.Second
-		}
 		gw = payment.NewHTTPGateway(a.Gateway.URL, a.Gateway.Key, timeout)
 	}
 	secret := a.Gateway.WebhookSecret
 	st := store.NewPaymentStore(a.DB)
 	a.Payments = payment.NewEngine(st, gw, payment.Config{
 		ReturnBase: publicURL, WebhookSecret: []byte(secret),
+		// a request drives at most four gateway calls; after that the lease
+		// lapses and the background work takes over (a killed instance)
+		Lease: 4*timeout + 5*time.Second,
 	}, a.DB.Now, a.Logger)
 	mailer, err := a.Mailer(cfg)
 	if err != nil {
