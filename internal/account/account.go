@@ -131,6 +131,8 @@ type Deps struct {
 	Mailer    Mailer
 	Templates *mail.Templates
 	Counters  ratelimit.Counters
+	// EmailChanges keeps e-mail changes waiting for their confirmation.
+	EmailChanges EmailChangeStore
 	Now       func() time.Time
 	Logger    *slog.Logger
 	// PublicURL is the site's base URL for links in mails.

@@ -10,7 +10,6 @@ import (
 	"members/internal/auth"
 	"members/internal/i18n"
 	"members/internal/mail"
-	"members/internal/ratelimit"
 	"members/internal/validate"
 )
 
@@ -65,6 +64,9 @@ type ProfileInput struct {
 	PassportExpirationDate   string `json:"passportExpirationDate"`
 	Optin1                   *bool  `json:"optin1,omitempty"`
 	AutoLoginNoticeMail      *bool  `json:"autoLoginNoticeMail,omitempty"`
+	// CurrentPassword is needed only when Email differs from the current
+	// address (the change then waits for its confirmation link).
+	CurrentPassword string `json:"currentPassword,omitempty"`
 }
 
 // hasNonASCII reports characters a mail address should not have here
@@ -149,21 +151,46 @@ func (s *Service) ValidateProfile(in ProfileInput) validate.Errors {
 	return e
 }
 
-// UpdateProfile saves the profile and mails the member. mailSent is false
-// when the change was saved but the notification may not have been sent.
-func (s *Service) UpdateProfile(ctx context.Context, memberID string, in ProfileInput, lang i18n.Lang) (Profile, bool, error) {
+// ProfileSaved is the answer of a profile save: the profile as stored,
+// whether the notification went out, and the e-mail change the save
+// started (nil when the address stayed).
+type ProfileSaved struct {
+	Profile     Profile
+	MailSent    bool
+	EmailChange *PendingEmail
+}
+
+// UpdateProfile saves the profile and mails the member. A different e-mail
+// address is not saved here: with the current password it starts an
+// e-mail change (confirmation link to the new address, notice with an undo
+// link to the old one); the rest of the profile is saved at once.
+// MailSent is false when a mail may not have been sent.
+func (s *Service) UpdateProfile(ctx context.Context, memberID string, in ProfileInput, lang i18n.Lang) (ProfileSaved, error) {
 	in.Email = strings.TrimSpace(in.Email)
 	in.Firstname, in.Lastname = strings.TrimSpace(in.Firstname), strings.TrimSpace(in.Lastname)
-	if e := s.ValidateProfile(in); !e.Empty() {
-		return Profile{}, false, apperr.FromFields(e)
+	e := s.ValidateProfile(in)
+	e.MaxLen("currentPassword", in.CurrentPassword, PasswordHardMax)
+	if !e.Empty() {
+		return ProfileSaved{}, apperr.FromFields(e)
 	}
 	m, err := s.member(ctx, memberID)
 	if err != nil {
-		return Profile{}, false, err
+		return ProfileSaved{}, err
 	}
-	oldEmail := m.Email
+	var pending *PendingEmail
+	sent := true
+	if !strings.EqualFold(m.Email, in.Email) {
+		// Checked before anything is saved: a refused change changes nothing.
+		p, ok, err := s.requestEmailChange(ctx, m, in.Email, in.CurrentPassword, lang)
+		if err != nil {
+			return ProfileSaved{}, err
+		}
+		pending, sent = &p, ok
+	} else {
+		m.Email = in.Email // the same mailbox; only the letter case may differ
+	}
 	m.Firstname, m.Lastname, m.Gender, m.Birth = in.Firstname, in.Lastname, in.Gender, in.Birth
-	m.Email, m.Tel = in.Email, in.Tel
+	m.Tel = in.Tel
 	m.AddressCountryCode, m.AddressPostalCode = in.AddressCountryCode, strings.TrimSpace(in.AddressPostalCode)
 	m.AddressStateAndCity, m.Address1 = in.AddressStateAndCity, in.Address1
 	m.PassportNo, m.PassportNationalityCode = in.PassportNo, in.PassportNationalityCode
@@ -177,18 +204,14 @@ func (s *Service) UpdateProfile(ctx context.Context, memberID string, in Profile
 	m.Lang = string(lang)
 	switch err := s.Store.UpdateMember(ctx, m, s.Now()); {
 	case errors.Is(err, ErrEmailTaken):
-		return Profile{}, false, apperr.FromFields(validate.Errors{"email": {Key: "account.email_taken"}})
+		return ProfileSaved{}, apperr.FromFields(validate.Errors{"email": {Key: "account.email_taken"}})
 	case errors.Is(err, ErrNotFound):
-		return Profile{}, false, apperr.New(apperr.Forbidden, "error.session")
+		return ProfileSaved{}, apperr.New(apperr.Forbidden, "error.session")
 	case err != nil:
-		return Profile{}, false, fmt.Errorf("update member: %w", err)
+		return ProfileSaved{}, fmt.Errorf("update member: %w", err)
 	}
-	sent := s.notify(ctx, mail.KindProfileUpdated, lang, m.Email, mail.Data{Name: m.Name()})
-	if !strings.EqualFold(oldEmail, m.Email) {
-		// Tell the old address too, so a hijacked account is noticed.
-		sent = s.notify(ctx, mail.KindProfileUpdated, lang, oldEmail, mail.Data{Name: m.Name()}) && sent
-	}
-	return s.profile(m, lang), sent, nil
+	sent = s.notify(ctx, mail.KindProfileUpdated, lang, m.Email, mail.Data{Name: m.Name()}) && sent
+	return ProfileSaved{Profile: s.profile(m, lang), MailSent: sent, EmailChange: pending}, nil
 }
 
 // PasswordChange is the password form.
@@ -215,22 +238,8 @@ func (s *Service) ChangePassword(ctx context.Context, sess auth.Session, in Pass
 	}
 	// The attempt is reserved before the password is checked, so parallel
 	// guesses cannot pass the limit; a right password forgets the count.
-	win := ratelimit.Window{Counters: s.Counters, Length: auth.ThrottleWindow, Limit: maxWrongCurrentPassword, Now: s.Now}
-	key := "pwchange:" + sess.MemberID
-	if ok, err := win.Reserve(ctx, key); err != nil {
-		return false, fmt.Errorf("password throttle: %w", err)
-	} else if !ok {
-		return false, apperr.New(apperr.TooMany, "error.too_many_requests")
-	}
-	hash, err := s.Store.PasswordHash(ctx, sess.MemberID)
-	if err != nil {
-		return false, fmt.Errorf("password hash: %w", err)
-	}
-	if !s.Hasher.Verify(in.PasswordOld, hash) {
-		return false, apperr.FromFields(validate.Errors{"passwordOld": {Key: "account.password_wrong"}})
-	}
-	if err := s.Counters.Reset(ctx, key); err != nil {
-		return false, fmt.Errorf("password throttle: %w", err)
+	if err := s.checkCurrentPassword(ctx, sess.MemberID, "passwordOld", in.PasswordOld); err != nil {
+		return false, err
 	}
 	newHash, err := s.Hasher.Hash(in.PasswordNew)
 	if err != nil {

@@ -28,11 +28,13 @@ func AccountHandlers(s *Server, svc *account.Service, table *postal.Table) accou
 // AccountAnonymous are the account calls that work without a session.
 var AccountAnonymous = []string{
 	"POST /api/user/reset_password", "PUT /api/user/reset_password", "POST /api/user/reset_password/validate",
+	"POST /api/email_change/confirm", "POST /api/email_change/undo",
 }
 
 type userSaved struct {
-	User     account.Profile `json:"user"`
-	MailSent bool            `json:"mailSent"`
+	User        account.Profile       `json:"user"`
+	MailSent    bool                  `json:"mailSent"`
+	EmailChange *account.PendingEmail `json:"emailChange,omitempty"`
 }
 
 type mailResult struct {
@@ -63,12 +65,12 @@ func (h *accountHandlers) UpdateUser(w http.ResponseWriter, r *http.Request) {
 	if !h.DecodeJSON(w, r, &in) {
 		return
 	}
-	p, sent, err := h.svc.UpdateProfile(r.Context(), h.memberID(r), in, Lang(r))
+	saved, err := h.svc.UpdateProfile(r.Context(), h.memberID(r), in, Lang(r))
 	if err != nil {
 		h.WriteError(w, r, err)
 		return
 	}
-	h.WriteJSON(w, http.StatusOK, userSaved{User: p, MailSent: sent})
+	h.WriteJSON(w, http.StatusOK, userSaved{User: saved.Profile, MailSent: saved.MailSent, EmailChange: saved.EmailChange})
 }
 
 func (h *accountHandlers) ChangePassword(w http.ResponseWriter, r *http.Request) {
@@ -198,4 +200,65 @@ func (h *accountHandlers) GetMailSuggests(w http.ResponseWriter, r *http.Request
 		email = *p.Email
 	}
 	h.WriteJSON(w, http.StatusOK, account.SuggestMail(email))
+}
+
+// The e-mail change (issue 7): the pending change of the account page, its
+// cancellation, and the two links mailed to the new and the old address
+// (they work without a session: the token is the proof).
+
+type emailChangeState struct {
+	Pending *account.PendingEmail `json:"pending"`
+}
+
+type emailChangeDone struct {
+	Email string `json:"email"`
+}
+
+type linkToken struct {
+	Token string `json:"token"`
+}
+
+func (h *accountHandlers) GetEmailChange(w http.ResponseWriter, r *http.Request) {
+	p, err := h.svc.PendingEmailChange(r.Context(), h.memberID(r))
+	if err != nil {
+		h.WriteError(w, r, err)
+		return
+	}
+	h.WriteJSON(w, http.StatusOK, emailChangeState{Pending: p})
+}
+
+func (h *accountHandlers) CancelEmailChange(w http.ResponseWriter, r *http.Request) {
+	if err := h.svc.CancelEmailChange(r.Context(), h.memberID(r)); err != nil {
+		h.WriteError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (h *accountHandlers) ConfirmEmailChange(w http.ResponseWriter, r *http.Request) {
+	var in linkToken
+	if !h.DecodeJSON(w, r, &in) {
+		return
+	}
+	email, err := h.svc.ConfirmEmailChange(r.Context(), in.Token)
+	if err != nil {
+		h.WriteError(w, r, err)
+		return
+	}
+	h.WriteJSON(w, http.StatusOK, emailChangeDone{Email: email})
+}
+
+func (h *accountHandlers) UndoEmailChange(w http.ResponseWriter, r *http.Request) {
+	var in linkToken
+	if !h.DecodeJSON(w, r, &in) {
+		return
+	}
+	email, err := h.svc.UndoEmailChange(r.Context(), in.Token)
+	if err != nil {
+		h.WriteError(w, r, err)
+		return
+	}
+	// Every session of the member ended, this browser's too.
+	h.setCookie(w, r, SessionCookie, "", -1)
+	h.WriteJSON(w, http.StatusOK, emailChangeDone{Email: email})
 }

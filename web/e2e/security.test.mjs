@@ -2,7 +2,9 @@
 // (--test-clock): the spec's whole idle-timeout flow, and login after it.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { e2eSuite, advanceServerClock, login, screenshot, VIEWPORTS, DEMO } from "./harness.mjs";
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { e2eSuite, advanceServerClock, login, screenshot, VIEWPORTS, DEMO, DEMO2, root } from "./harness.mjs";
 
 const env = e2eSuite({ before, after }, { serverArgs: ["--test-clock"] });
 
@@ -57,5 +59,69 @@ test("a data call after the idle limit opens the timeout modal; login from it re
   await page.waitForURL((u) => u.pathname === "/bookings");
   assert.equal(await page.getByText("Processing was interrupted").count(), 0);
   await context.close();
+  }
+});
+
+/** The newest link of a mail kind to an address, read from the outbox with the operator command. */
+async function outboxLink(kind, to, pathPart) {
+  const bin = process.env.MEMBERS_BIN || path.join(root, "bin/members");
+  for (let i = 0; i < 50; i++) {
+    const list = execFileSync(bin, ["mail", "list", "--db", env.server.dsn], { encoding: "utf8" });
+    const row = list.split("\n").find((l) => l.includes(kind) && l.includes(to));
+    if (row) {
+      const body = execFileSync(bin, ["mail", "show", "--db", env.server.dsn, row.split(/\s+/)[0]], { encoding: "utf8" });
+      const m = body.match(new RegExp(`https?://\\S+/email-change/${pathPart}/[^\\s?]+\\?lang=\\w+`));
+      assert.ok(m, `the ${kind} mail has a link:\n${body}`);
+      return m[0];
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no ${kind} mail to ${to}`);
+}
+
+test("changing the e-mail: current password, pending on the account page, confirmed by the link", async () => {
+  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+    const { context, page } = await env.newPage(viewport);
+    await login(page, env.server.url, DEMO2);
+    await page.goto(`${env.server.url}/account?lang=en`);
+    const email = page.getByLabel(/^E-mail address/);
+    await email.waitFor();
+    const newAddr = `kim.${name}@example.com`;
+    await email.fill(newAddr);
+    // The password field appears only for a new address, and is required.
+    const profile = page.locator("section", { has: page.getByRole("heading", { name: "Profile" }) });
+    const pw = profile.getByLabel(/^Current password/);
+    await pw.waitFor();
+    await profile.getByRole("button", { name: "Save" }).click();
+    // The form's rule: the input-error dialog lists it, and the field shows it.
+    const dialog = page.getByRole("dialog").or(page.getByRole("alertdialog"));
+    await dialog.filter({ hasText: "Enter your current password" }).waitFor();
+    await dialog.getByRole("button").first().click();
+    await profile.getByText("Enter your current password to change the e-mail address.").waitFor();
+    await pw.fill(DEMO2.password);
+    await profile.getByRole("button", { name: "Save" }).click();
+    const pending = page.getByRole("status").filter({ hasText: `will change to ${newAddr}` });
+    await pending.waitFor();
+    assert.equal(await email.inputValue(), DEMO2.email, "the form keeps the address in force");
+    await screenshot(page, `account-email-pending-${name}`);
+
+    // The link from the mail, opened in another browser without a session.
+    const link = await outboxLink("email_change_confirm", newAddr, "confirm");
+    const other = await env.newPage(viewport);
+    await other.page.goto(link);
+    await other.page.getByText(`Your e-mail address is now ${newAddr}.`).waitFor();
+    await screenshot(other.page, `email-change-confirmed-${name}`);
+    await other.context.close();
+
+    await page.reload();
+    await page.getByLabel(/^E-mail address/).waitFor();
+    assert.equal(await page.getByLabel(/^E-mail address/).inputValue(), newAddr);
+    assert.equal(await pending.count(), 0);
+
+    // Put it back through the undo link sent to the old address.
+    const undo = await outboxLink("email_change_notice", DEMO2.email, "undo");
+    await page.goto(undo);
+    await page.getByText(/The change was undone/).waitFor();
+    await context.close();
   }
 });

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/oapi-codegen/runtime"
 )
@@ -100,10 +101,25 @@ type AccountMailResult struct {
 	MailSent bool `json:"mailSent"`
 }
 
+// EmailChangeDone defines model for EmailChangeDone.
+type EmailChangeDone struct {
+	Email string `json:"email"`
+}
+
+// EmailChangeState defines model for EmailChangeState.
+type EmailChangeState struct {
+	Pending *PendingEmail `json:"pending"`
+}
+
 // Error defines model for Error.
 type Error struct {
 	ErrorKey *string `json:"errorKey,omitempty"`
 	Message  string  `json:"message"`
+}
+
+// LinkToken defines model for LinkToken.
+type LinkToken struct {
+	Token string `json:"token"`
 }
 
 // MailSuggestion defines model for MailSuggestion.
@@ -190,6 +206,12 @@ type PasswordResetToken struct {
 	Token string `json:"token"`
 }
 
+// PendingEmail defines model for PendingEmail.
+type PendingEmail struct {
+	Email     string    `json:"email"`
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
 // PostalAddress defines model for PostalAddress.
 type PostalAddress struct {
 	City       string `json:"city"`
@@ -234,7 +256,8 @@ type User struct {
 
 // UserSaved defines model for UserSaved.
 type UserSaved struct {
-	MailSent bool `json:"mailSent"`
+	EmailChange *PendingEmail `json:"emailChange,omitempty"`
+	MailSent    bool          `json:"mailSent"`
 
 	// User The member profile of spec §3. Dates are YYYY-MM-DD.
 	User User `json:"user"`
@@ -253,6 +276,9 @@ type UserUpdate struct {
 
 	// Birth required; valid date; 12 or older today in Japan time
 	Birth string `json:"birth"`
+
+	// CurrentPassword required when email differs from the current address: the change then waits for the link mailed to the new address
+	CurrentPassword *string `json:"currentPassword,omitempty"`
 
 	// Email required; unique among members
 	Email string `json:"email"`
@@ -306,6 +332,12 @@ type GetUserParams struct {
 	DisableCache *bool `form:"disableCache,omitempty" json:"disableCache,omitempty"`
 }
 
+// ConfirmEmailChangeJSONRequestBody defines body for ConfirmEmailChange for application/json ContentType.
+type ConfirmEmailChangeJSONRequestBody = LinkToken
+
+// UndoEmailChangeJSONRequestBody defines body for UndoEmailChange for application/json ContentType.
+type UndoEmailChangeJSONRequestBody = LinkToken
+
 // UpdateUserJSONRequestBody defines body for UpdateUser for application/json ContentType.
 type UpdateUserJSONRequestBody = UserUpdate
 
@@ -329,6 +361,12 @@ type ValidatePasswordResetJSONRequestBody = PasswordResetToken
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
+	// ConfirmEmailChange Follows the confirmation link mailed to the new address; the change takes effect.
+	// (POST /api/email_change/confirm)
+	ConfirmEmailChange(w http.ResponseWriter, r *http.Request)
+	// UndoEmailChange Follows the undo link mailed to the old address; cancels or reverts the change and ends every session.
+	// (POST /api/email_change/undo)
+	UndoEmailChange(w http.ResponseWriter, r *http.Request)
 	// GetMailSuggests Common mail domains and, for a likely typo in email's domain, the corrected address.
 	// (GET /api/masters/mailSuggests)
 	GetMailSuggests(w http.ResponseWriter, r *http.Request, params GetMailSuggestsParams)
@@ -341,6 +379,12 @@ type ServerInterface interface {
 	// UpdateUser Saves the profile under every rule of spec §5 and mails the member.
 	// (PUT /api/user)
 	UpdateUser(w http.ResponseWriter, r *http.Request)
+	// CancelEmailChange Cancels the member's pending e-mail change.
+	// (DELETE /api/user/email_change)
+	CancelEmailChange(w http.ResponseWriter, r *http.Request)
+	// GetEmailChange The member's e-mail change waiting for its confirmation link, if any.
+	// (GET /api/user/email_change)
+	GetEmailChange(w http.ResponseWriter, r *http.Request)
 
 	// (GET /api/user/passengers)
 	ListPassengers(w http.ResponseWriter, r *http.Request)
@@ -378,6 +422,34 @@ type ServerInterfaceWrapper struct {
 }
 
 type MiddlewareFunc func(http.Handler) http.Handler
+
+// ConfirmEmailChange operation middleware
+func (siw *ServerInterfaceWrapper) ConfirmEmailChange(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ConfirmEmailChange(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UndoEmailChange operation middleware
+func (siw *ServerInterfaceWrapper) UndoEmailChange(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UndoEmailChange(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
 
 // GetMailSuggests operation middleware
 func (siw *ServerInterfaceWrapper) GetMailSuggests(w http.ResponseWriter, r *http.Request) {
@@ -496,6 +568,34 @@ func (siw *ServerInterfaceWrapper) UpdateUser(w http.ResponseWriter, r *http.Req
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateUser(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CancelEmailChange operation middleware
+func (siw *ServerInterfaceWrapper) CancelEmailChange(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CancelEmailChange(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetEmailChange operation middleware
+func (siw *ServerInterfaceWrapper) GetEmailChange(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetEmailChange(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -800,6 +900,10 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/user/reset_password/validate", wrapper.ValidatePasswordReset)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/postal_code_address", wrapper.LookupPostalCode)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/masters/mailSuggests", wrapper.GetMailSuggests)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/user/email_change", wrapper.CancelEmailChange)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/user/email_change", wrapper.GetEmailChange)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/email_change/confirm", wrapper.ConfirmEmailChange)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/email_change/undo", wrapper.UndoEmailChange)
 
 	return m
 }

@@ -664,6 +664,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/email_change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The member's e-mail change waiting for its confirmation link, if any. */
+        get: operations["getEmailChange"];
+        put?: never;
+        post?: never;
+        /** Cancels the member's pending e-mail change. */
+        delete: operations["cancelEmailChange"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/email_change/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Follows the confirmation link mailed to the new address; the change takes effect.
+         * @description Works without a session (the token is the proof). The link is single use and expires 24 hours after the request.
+         */
+        post: operations["confirmEmailChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/email_change/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Follows the undo link mailed to the old address; cancels or reverts the change and ends every session.
+         * @description Works without a session. The link is single use and valid 7 days.
+         */
+        post: operations["undoEmailChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payment_availability": {
         parameters: {
             query?: never;
@@ -1710,10 +1768,13 @@ export interface components {
             passportExpirationDate?: string;
             optin1?: boolean;
             autoLoginNoticeMail?: boolean;
+            /** @description required when email differs from the current address: the change then waits for the link mailed to the new address */
+            currentPassword?: string;
         };
         UserSaved: {
             user: components["schemas"]["User"];
             mailSent: boolean;
+            emailChange?: components["schemas"]["PendingEmail"];
         };
         PasswordChange: {
             passwordOld: string;
@@ -1782,6 +1843,20 @@ export interface components {
             domains: string[];
             /** @description the address with the corrected domain, when one is likely */
             suggestion?: string;
+        };
+        PendingEmail: {
+            email: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        EmailChangeState: {
+            pending: components["schemas"]["PendingEmail"] | null;
+        };
+        EmailChangeDone: {
+            email: string;
+        };
+        LinkToken: {
+            token: string;
         };
         PaymentAvailability: {
             creditCard: string[];
@@ -3063,6 +3138,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["Error"];
         };
     };
     changePassword: {
@@ -3341,6 +3417,102 @@ export interface operations {
                 };
             };
             403: components["responses"]["Forbidden"];
+        };
+    };
+    getEmailChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description pending is null when no change waits */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailChangeState"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    cancelEmailChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description cancelled (or none was pending) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    confirmEmailChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkToken"];
+            };
+        };
+        responses: {
+            /** @description the address in force now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailChangeDone"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
+        };
+    };
+    undoEmailChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkToken"];
+            };
+        };
+        responses: {
+            /** @description the address in force now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailChangeDone"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
         };
     };
     getPaymentAvailability: {

@@ -18,6 +18,7 @@ const PassengersPage = lazy(() => import('@/features/account/pages/PassengersPag
 const ResetPasswordPage = lazy(() => import('@/features/account/pages/ResetPasswordPage'))
 const ResetPasswordTokenPage = lazy(() => import('@/features/account/pages/ResetPasswordTokenPage'))
 const ResetPasswordInvalidPage = lazy(() => import('@/features/account/pages/ResetPasswordInvalidPage'))
+const EmailChangeLinkPage = lazy(() => import('@/features/account/pages/EmailChangeLinkPage'))
 const BookingsPage = lazy(() => import('@/features/bookings/pages/BookingsPage'))
 const PaymentMethodsPage = lazy(() => import('@/features/payment/pages/PaymentMethodsPage'))
 const PaymentPreparedPage = lazy(() => import('@/features/payment/pages/PaymentPreparedPage'))
@@ -42,6 +43,9 @@ export const routes: AppRoute[] = [
   { path: '/reset-password', element: <ResetPasswordPage />, access: 'anonymous' },
   { path: '/reset-password/invalid', element: <ResetPasswordInvalidPage />, access: 'anonymous' },
   { path: '/reset-password/:token', element: <ResetPasswordTokenPage />, access: 'anonymous' },
+  // e-mail change links (security fixes, issue 7): they work with or without a session
+  { path: '/email-change/confirm/:token', element: <EmailChangeLinkPage kind="confirm" />, access: 'static' },
+  { path: '/email-change/undo/:token', element: <EmailChangeLinkPage kind="undo" />, access: 'static' },
 
   // bookings
   { path: '/bookings', element: <BookingsPage />, access: 'member' },

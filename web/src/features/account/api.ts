@@ -35,7 +35,37 @@ export function useUpdateUser() {
   const qc = useQueryClient()
   return useMutation({
     mutationFn: async (body: UserUpdate) => unwrap(await api.PUT('/api/user', { body })),
-    onSuccess: () => qc.invalidateQueries({ queryKey: platformKeys.user }),
+    onSuccess: () => Promise.all([
+      qc.invalidateQueries({ queryKey: platformKeys.user }),
+      qc.invalidateQueries({ queryKey: accountKeys.key('emailChange') }),
+    ]),
+  })
+}
+
+export type PendingEmail = components['schemas']['PendingEmail']
+
+/** The e-mail change waiting for its confirmation link (null when none). */
+export const emailChangeQuery = queryOptions({
+  queryKey: accountKeys.key('emailChange'),
+  queryFn: async ({ signal }) => unwrap(await api.GET('/api/user/email_change', { signal })).pending ?? null,
+})
+export const useEmailChange = () => useQuery(emailChangeQuery)
+
+export function useCancelEmailChange() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async () => unwrap(await api.DELETE('/api/user/email_change')),
+    onSuccess: () => qc.invalidateQueries({ queryKey: accountKeys.key('emailChange') }),
+  })
+}
+
+/** Follows a link mailed for an e-mail change: confirm (new address) or undo (old address). */
+export function useEmailChangeLink(kind: 'confirm' | 'undo') {
+  return useMutation({
+    mutationFn: async (token: string) =>
+      kind === 'confirm'
+        ? unwrap(await api.POST('/api/email_change/confirm', { body: { token } }))
+        : unwrap(await api.POST('/api/email_change/undo', { body: { token } })),
   })
 }
 

@@ -11,7 +11,12 @@ function field(t: T, check: (v: string) => r.RuleError) {
   })
 }
 
-export function profileSchema(t: T, now: () => Date = () => new Date()) {
+/**
+ * The profile form. currentEmail is the saved address: a different address
+ * needs the current password (the change then waits for the link mailed to
+ * the new address), as the server requires.
+ */
+export function profileSchema(t: T, now: () => Date = () => new Date(), currentEmail?: string) {
   return z.object({
     lastname: field(t, r.checkName),
     firstname: field(t, r.checkName),
@@ -29,7 +34,17 @@ export function profileSchema(t: T, now: () => Date = () => new Date()) {
     passportExpirationDate: field(t, r.checkOptionalDate),
     optin1: z.boolean(),
     autoLoginNoticeMail: z.boolean(),
+    currentPassword: z.string().max(100),
+  }).superRefine((v, ctx) => {
+    if (isEmailChange(currentEmail, v.email) && v.currentPassword === '') {
+      ctx.addIssue({ code: 'custom', path: ['currentPassword'], message: t('emailChange.passwordRequired') })
+    }
   })
+}
+
+/** Whether the form's address differs from the saved one (letter case aside, as on the server). */
+export function isEmailChange(currentEmail: string | undefined, email: string): boolean {
+  return currentEmail !== undefined && email.trim().toLowerCase() !== currentEmail.trim().toLowerCase()
 }
 export type ProfileForm = z.infer<ReturnType<typeof profileSchema>>
 

@@ -1,6 +1,6 @@
 import '../account.css'
 import { useState } from 'react'
-import { useForm } from 'react-hook-form'
+import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
@@ -9,9 +9,10 @@ import { handleServerValidation } from '@/components/serverValidation'
 import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
 import { countriesQuery, lookupPostalCode, mailSuggestion, useChangePassword, useUpdateUser, useUser, type User, type UserUpdate } from '../api'
-import { passwordSchema, profileSchema, type PasswordForm, type ProfileForm } from '../schemas'
+import { isEmailChange, passwordSchema, profileSchema, type PasswordForm, type ProfileForm } from '../schemas'
 import { Select } from '../components/Select'
 import { SavedNotice } from '../components/Notice'
+import { PendingEmailChange } from '../components/PendingEmailChange'
 
 /** /account: the member profile and the password change. */
 export default function AccountPage() {
@@ -33,6 +34,7 @@ function toForm(u: User): ProfileForm {
     addressStateAndCity: u.addressStateAndCity, address1: u.address1, passportNo: u.passportNo,
     passportNationalityCode: u.passportNationalityCode, passportIssueCountryCode: u.passportIssueCountryCode,
     passportExpirationDate: u.passportExpirationDate, optin1: u.optin1, autoLoginNoticeMail: u.autoLoginNoticeMail,
+    currentPassword: '',
   }
 }
 
@@ -46,8 +48,10 @@ export function ProfileSection({ user }: { user: User }) {
   const save = useUpdateUser()
   const [mailSent, setMailSent] = useState<boolean | null>(null)
   const [suggestion, setSuggestion] = useState<string>()
-  const form = useForm<ProfileForm>({ resolver: zodResolver(profileSchema(t)), defaultValues: toForm(user) })
-  const { register, handleSubmit, setError, setValue, getValues, formState: { errors } } = form
+  const form = useForm<ProfileForm>({ resolver: zodResolver(profileSchema(t, undefined, user.email)), defaultValues: toForm(user) })
+  const { register, handleSubmit, setError, setValue, getValues, reset, control, formState: { errors } } = form
+  // A new address needs the current password; it takes effect from the link mailed to it.
+  const changingEmail = isEmailChange(user.email, useWatch({ control, name: 'email' }))
   const labels: Record<keyof ProfileForm | 'something', string> = {
     lastname: t('fields.lastname'), firstname: t('fields.firstname'), gender: t('fields.gender'), birth: t('fields.birth'),
     tel: t('fields.tel'), email: t('fields.email'), addressCountryCode: t('fields.addressCountry'),
@@ -55,13 +59,21 @@ export function ProfileSection({ user }: { user: User }) {
     address1: t('fields.address1'), passportNo: t('fields.passportNo'), passportNationalityCode: t('fields.passportNationality'),
     passportIssueCountryCode: t('fields.passportIssueCountry'), passportExpirationDate: t('fields.passportExpirationDate'),
     optin1: t('fields.optin1'), autoLoginNoticeMail: t('fields.autoLoginNoticeMail'), something: t('fields.something'),
+    currentPassword: t('fields.currentPassword'),
   }
   const countryOptions = countries.data.map((c) => ({ value: c.code, label: c.name }))
   const onSubmit = handleSubmit(
     (values) => {
       setMailSent(null)
-      save.mutate({ ...values, gender: values.gender as UserUpdate["gender"] }, {
-        onSuccess: (r) => setMailSent(r.mailSent),
+      const { currentPassword, ...profile } = values
+      const body: UserUpdate = { ...profile, gender: values.gender as UserUpdate["gender"] }
+      if (isEmailChange(user.email, values.email)) body.currentPassword = currentPassword
+      save.mutate(body, {
+        onSuccess: (r) => {
+          setMailSent(r.mailSent)
+          // The saved profile still has the old address until the link is followed.
+          reset(toForm(r.user))
+        },
         onError: (e) => handleServerValidation(e, setError, labels, modals) || toast.showError(),
       })
     },
@@ -84,6 +96,7 @@ export function ProfileSection({ user }: { user: User }) {
   return (
     <section aria-labelledby="profile-heading">
       <h2 id="profile-heading">{t('account.profile')}</h2>
+      <PendingEmailChange />
       <form onSubmit={onSubmit} noValidate>
         <Field label={t('fields.lastname')} required autoComplete="family-name" registration={register('lastname')} error={errors.lastname} />
         <Field label={t('fields.firstname')} required autoComplete="given-name" registration={register('firstname')} error={errors.firstname} />
@@ -92,6 +105,10 @@ export function ProfileSection({ user }: { user: User }) {
         <Field label={t('fields.birth')} type="date" required registration={register('birth')} error={errors.birth} />
         <Field label={t('fields.tel')} type="tel" inputMode="numeric" required hint={t('hints.tel')} registration={register('tel')} error={errors.tel} />
         <Field label={t('fields.email')} type="email" required autoComplete="email" maxLength={100} registration={emailReg} error={errors.email} />
+        {changingEmail && (
+          <Field label={t('fields.currentPassword')} type="password" required autoComplete="current-password" maxLength={100}
+            hint={t('emailChange.passwordHint')} registration={register('currentPassword')} error={errors.currentPassword} />
+        )}
         {suggestion && (
           <p role="status" className="field__hint">
             {t('mailSuggest.didYouMean', { email: suggestion })}{' '}
