@@ -141,7 +141,11 @@ func (m *member) do(method, path string, body any) (int, map[string]any) {
 
 func (m *member) tokenize(number string) string {
 	m.t.Helper()
-	b, _ := json.Marshal(map[string]string{"cardNumber": number, "expirationDate": "35/01", "cvv": "123", "holderName": "TARO PEACH"})
+	cvv := "123"
+	if strings.HasPrefix(number, "34") || strings.HasPrefix(number, "37") {
+		cvv = "1234" // American Express
+	}
+	b, _ := json.Marshal(map[string]string{"cardNumber": number, "expirationDate": "35/01", "cvv": cvv, "holderName": "TARO PEACH"})
 	res, err := http.Post(m.base+"/gateway/v1/tokens", "application/json", bytes.NewReader(b))
 	if err != nil {
 		m.t.Fatal(err)
