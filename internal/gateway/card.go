@@ -121,10 +121,9 @@ func CheckCard(in CardInput, now time.Time) (Card, map[string][]string) {
 	exp := strings.TrimSpace(in.ExpirationDate)
 	if exp == "" {
 		fail("expirationDate", CodeRequired)
-	} else if yy, mm, ok := parseExpiry(exp); !ok {
+	} else if _, _, ok := parseExpiry(exp); !ok {
 		fail("expirationDate", CodeFormat)
-	} else if y, m := now.Year(), int(now.Month()); 2000+yy < y || (2000+yy == y && mm < m) {
-		// A card is good through the last day of its month.
+	} else if expired(exp, now) {
 		fail("expirationDate", CodeExpired)
 	}
 
@@ -143,6 +142,17 @@ func CheckCard(in CardInput, now time.Time) (Card, map[string][]string) {
 		b = Succeed
 	}
 	return Card{Brand: brand, Last4: number[len(number)-4:], ExpirationDate: exp, HolderName: holder, Behaviour: b}, nil
+}
+
+// expired reports whether a "YY/MM" expiry is past at now: a card is good
+// through the last day of its month.
+func expired(exp string, now time.Time) bool {
+	yy, mm, ok := parseExpiry(exp)
+	if !ok {
+		return false
+	}
+	y, m := now.Year(), int(now.Month())
+	return 2000+yy < y || (2000+yy == y && mm < m)
 }
 
 // parseExpiry reads "YY/MM".

@@ -255,6 +255,11 @@ func (g *Gateway) createPayment(ctx context.Context, tx *sql.Tx, in PaymentInput
 	token := ""
 	if in.Method == MethodCard {
 		token = in.Token
+		// A saved card that has expired since it was tokenised is declined
+		// as the issuer would.
+		if expired(card.ExpirationDate, g.now()) {
+			card.Behaviour = ExpiredCard
+		}
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO gw_payments (`+paymentCols+`)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, '', 0, NULL, $13, $13)`,

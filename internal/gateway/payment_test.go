@@ -148,3 +148,22 @@ func TestKeysKeptAcrossRestarts(t *testing.T) {
 		_ = context.Background()
 	})
 }
+
+// A card tokenised while valid that has expired since is declined.
+func TestSavedCardExpiredSince(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		g := newGateway(t, engine)
+		r := g.do("POST", "/v1/tokens", map[string]string{"cardNumber": "4242424242424242", "expirationDate": "26/11", "cvv": "123", "holderName": "A"},
+			"Authorization", "")
+		var tok gateway.Token
+		r.JSON(t, &tok)
+		if r.Status != 200 {
+			t.Fatalf("a card valid to the end of this month: %d %s", r.Status, r.Body)
+		}
+		g.Clock.Advance(11 * 24 * time.Hour) // into December 2026
+		p := g.action(g.create("card", tok.Token, 100).ID, "authorize", nil, 200)
+		if p.Status != "failed" || p.FailureCode != "expired_card" {
+			t.Fatalf("expired saved card: %s/%s", p.Status, p.FailureCode)
+		}
+	})
+}
