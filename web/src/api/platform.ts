@@ -59,7 +59,7 @@ export const topicBannerQuery = queryOptions({
 })
 export const useTopicBanner = () => useQuery(topicBannerQuery)
 
-const NO_GOGO_PASS: GogoPassStatus = { isGogoPassPublic: false, isGogoPassPurchasable: false, isGogoPassLotteryPhase: false }
+const NO_GOGO_PASS: GogoPassStatus = { isGogoPassPublic: false, isGogoPassPurchasable: false, isGogoPassLotteryPhase: false, isGogoPassMaintenance: false }
 const NO_COUPON: CouponTicketStatus = { isCouponTicketPublic: false }
 
 /** Unlimited-pass flags; all false when the call fails or is not 200. */

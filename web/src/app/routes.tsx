@@ -8,7 +8,6 @@
  */
 import { lazy, type ReactNode } from 'react'
 import type { Access } from './routing/RouteGuard'
-import { ComingSoonPage } from './pages/ComingSoonPage'
 
 const HomePage = lazy(() => import('./pages/HomePage'))
 const LoginPage = lazy(() => import('./pages/LoginPage'))
@@ -24,6 +23,11 @@ const PaymentMethodsPage = lazy(() => import('@/features/payment/pages/PaymentMe
 const PaymentPreparedPage = lazy(() => import('@/features/payment/pages/PaymentPreparedPage'))
 const PaymentResultPage = lazy(() => import('@/features/payment/pages/PaymentResultPage'))
 const PaymentCompletedPage = lazy(() => import('@/features/payment/pages/PaymentCompletedPage'))
+const PointsPage = lazy(() => import('@/features/points/pages/PointsPage'))
+const PointsSalePage = lazy(() => import('@/features/points/pages/PointsSalePage'))
+const PointsReissuePage = lazy(() => import('@/features/points/pages/PointsReissuePage'))
+const PointsExchangePage = lazy(() => import('@/features/points/pages/PointsExchangePage'))
+const PointsExchangeAnaPage = lazy(() => import('@/features/points/pages/PointsExchangeAnaPage'))
 
 export interface AppRoute {
   path: string
@@ -57,7 +61,11 @@ export const routes: AppRoute[] = [
   { path: '/payment/:productType/:processId/completed', element: <PaymentCompletedPage />, access: 'member' },
 
   // points
-  { path: '/points', element: <ComingSoonPage feature="points" />, access: 'member' },
+  { path: '/points', element: <PointsPage />, access: 'member' },
+  { path: '/points/sale', element: <PointsSalePage />, access: 'member' },
+  { path: '/points/reissue/:variant', element: <PointsReissuePage />, access: 'member' },
+  { path: '/points/exchange', element: <PointsExchangePage />, access: 'member' },
+  { path: '/points/exchange-ana', element: <PointsExchangeAnaPage />, access: 'member' },
 
   // unlimited pass, coupon pass
 

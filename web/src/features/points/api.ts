@@ -1,0 +1,148 @@
+/**
+ * The points feature's calls: one fetcher and hook per call; query keys in
+ * pointKeys. Spec §4/§8: the summary answers placeholder rows on any failure
+ * but 403, the search an empty list on 500.
+ */
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/api/client'
+import { ApiError, SessionTimedOutError, unwrap } from '@/api/errors'
+import { featureKeys } from '@/api/queryKeys'
+import type { components } from '@/api/schema'
+import { placeholderRows, summaryRows, type SummaryRow } from './model'
+
+export type Peachpoint = components['schemas']['Peachpoint']
+export type PeachpointList = components['schemas']['PeachpointList']
+export type PeachpointDetail = components['schemas']['PeachpointDetail']
+export type Timeline = components['schemas']['PeachpointTimeline']
+export type IssueResult = components['schemas']['PeachpointIssueResult']
+export type ExchangePreview = components['schemas']['PeachpointExchangePreview']
+export type SaleOptions = components['schemas']['PeachpointSaleOptions']
+
+export const pointKeys = featureKeys('points')
+
+/** The summary as rows; on any failure but a timed-out session, placeholder rows of NaN (spec §4). */
+export async function loadSummary(signal?: AbortSignal): Promise<{ rows: SummaryRow[]; failed: boolean }> {
+  try {
+    return { rows: summaryRows(unwrap(await api.GET('/api/peachpoints/summary', { signal }))), failed: false }
+  } catch (e) {
+    if (e instanceof SessionTimedOutError || (e instanceof DOMException && e.name === 'AbortError')) throw e
+    return { rows: placeholderRows(), failed: true }
+  }
+}
+
+export const summaryQuery = queryOptions({
+  queryKey: pointKeys.key('summary'),
+  queryFn: ({ signal }) => loadSummary(signal),
+  retry: false,
+})
+
+/** The summary; refresh() repeats the load and cancels the one in flight. */
+export function useSummary() {
+  const q = useQuery(summaryQuery)
+  return { ...q, refresh: () => q.refetch({ cancelRefetch: true }) }
+}
+
+/** The search condition of spec §3. */
+export interface PointQuery {
+  currencyCode?: string
+  expireDate?: string
+  travelExpireDate?: string
+  hasBalance: boolean
+  isOnlyActive: boolean
+  page: number
+}
+
+const EMPTY = (page: number): PeachpointList => ({ peachpoints: [], perPage: 10, currentPage: page, total: 0, totalPages: 0 })
+
+export async function searchPoints(q: PointQuery, signal?: AbortSignal): Promise<PeachpointList> {
+  const query = Object.fromEntries(Object.entries(q).filter(([, v]) => v !== '' && v !== undefined))
+  try {
+    return unwrap(await api.GET('/api/peachpoints', { params: { query }, signal }))
+  } catch (e) {
+    // 500 gives an empty list (spec §8); validation and session errors go on.
+    if (e instanceof ApiError && e.status === 500) return EMPTY(q.page)
+    throw e
+  }
+}
+
+export function usePointSearch(q: PointQuery | null) {
+  return useQuery({
+    queryKey: pointKeys.key('search', q),
+    queryFn: ({ signal }) => searchPoints(q!, signal),
+    enabled: q !== null,
+    placeholderData: keepPreviousData,
+    retry: false,
+    meta: { silent: true },
+  })
+}
+
+export function useVoucher(number: string, enabled: boolean) {
+  return useQuery({
+    queryKey: pointKeys.key('voucher', number),
+    queryFn: async ({ signal }) =>
+      unwrap(await api.GET('/api/peachpoints/vouchers/{pointNumber}', { params: { path: { pointNumber: number } }, signal })),
+    enabled,
+  })
+}
+
+export function useTimeline() {
+  return useQuery({
+    queryKey: pointKeys.key('timeline'),
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/peachpoints/timeline', { signal })),
+  })
+}
+
+export function useExpiredIn(month: string, currencyCode: string) {
+  return useQuery({
+    queryKey: pointKeys.key('expiredIn', month, currencyCode),
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/peachpoints/expired_in', { params: { query: { month, currencyCode } }, signal })),
+    enabled: /^\d{4}-\d{2}$/.test(month) && currencyCode !== '',
+    meta: { silent: true },
+  })
+}
+
+export function useSaleOptions() {
+  return useQuery({
+    queryKey: pointKeys.key('saleOptions'),
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/peachpoints/sale_options', { signal })),
+    staleTime: Infinity,
+  })
+}
+
+export interface ReissueBody {
+  pointNumber: string
+  pin: string
+  email: string
+}
+
+export function useReissue() {
+  const qc = useQueryClient()
+  return {
+    validate: useMutation({
+      mutationFn: async (body: ReissueBody) => unwrap(await api.POST('/api/peachpoints/reissue/validate', { body })),
+    }),
+    reissue: useMutation({
+      mutationFn: async (body: ReissueBody) => unwrap(await api.POST('/api/peachpoints/reissue/reissue', { body })),
+      onSuccess: () => qc.invalidateQueries({ queryKey: pointKeys.all }),
+    }),
+  }
+}
+
+export interface ExchangeBody {
+  code: string
+  password: string
+  ana: boolean
+}
+
+export function useExchange() {
+  const qc = useQueryClient()
+  return {
+    validate: useMutation({
+      mutationFn: async (body: ExchangeBody) => unwrap(await api.POST('/api/peachpoints/exchange/validate', { body })),
+    }),
+    exchange: useMutation({
+      mutationFn: async (body: ExchangeBody) => unwrap(await api.POST('/api/peachpoints/exchange/exchange', { body })),
+      onSuccess: () => qc.invalidateQueries({ queryKey: pointKeys.all }),
+    }),
+  }
+}

@@ -1,0 +1,52 @@
+import { useTranslation } from 'react-i18next'
+import { AppLink } from '@/app/routing/AppLink'
+import { formatDate } from '@/i18n/format'
+import { useLang } from '@/i18n/useLang'
+import { useTimeline } from '../api'
+import { monthJST } from '../model'
+import { Money } from './Money'
+
+/** The wallet: every voucher with a balance on a timeline by expiry month, so nothing expires unseen. */
+export function WalletTimeline() {
+  const { t } = useTranslation('points')
+  const lang = useLang()
+  const timeline = useTimeline()
+  const now = monthJST()
+  const monthLabel = (m: string) => formatDate(`${m}-01`, lang, { year: 'numeric', month: 'long' })
+  return (
+    <section className="card" aria-labelledby="points-timeline-title">
+      <h2 id="points-timeline-title">{t('timeline.heading')}</h2>
+      <p className="muted">{t('timeline.intro')}</p>
+      {timeline.isLoading && <p role="status">{t('loading')}</p>}
+      {timeline.data && timeline.data.months.length === 0 && <p>{t('timeline.empty')}</p>}
+      <ol className="timeline">
+        {timeline.data?.months.map((m) => {
+          const state = m.month < now ? 'past' : m.month === now ? 'now' : 'future'
+          return (
+            <li key={m.month} className={`timeline__month timeline__month--${state}`}>
+              <h3 className="timeline__label">
+                {monthLabel(m.month)}
+                {state === 'past' && <span className="badge badge--muted">{t('timeline.expired')}</span>}
+                {state === 'now' && <span className="badge badge--warn">{t('timeline.thisMonth')}</span>}
+              </h3>
+              <ul className="timeline__vouchers">
+                {m.peachpoints.map((v) => (
+                  <li key={v.pointNumber}>
+                    <Money amount={v.balance} currency={v.currency} /> <span className="muted">{v.pointNumber}</span>{' '}
+                    <span className="muted">{t('timeline.until', { date: formatDate(v.expireDate, lang) })}</span>
+                    {v.statusCode === 'EXPIRED' && (v.currency === 'CNY' || v.currency === 'TWD') && (
+                      <>
+                        {' '}
+                        <AppLink to={`/points/reissue/${v.currency.toLowerCase()}`}>{t('timeline.reissue')}</AppLink>
+                      </>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            </li>
+          )
+        })}
+      </ol>
+    </section>
+  )
+}

@@ -1,0 +1,180 @@
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useTranslation } from 'react-i18next'
+import { useQueryClient } from '@tanstack/react-query'
+import { Field } from '@/components/Field'
+import { handleServerValidation } from '@/components/serverValidation'
+import { useModals } from '@/app/modals/modalContext'
+import { pointKeys, useExpiredIn, usePointSearch, type PointQuery } from '../api'
+import { CURRENCIES, monthJST, searchDefaults, searchSchema, type SearchForm } from '../model'
+import { Money } from '../components/Money'
+import { PointsNav } from '../components/PointsNav'
+import { SummaryTable } from '../components/SummaryTable'
+import { VoucherCard } from '../components/VoucherCard'
+import { WalletTimeline } from '../components/WalletTimeline'
+import '../points.css'
+
+const toQuery = (f: SearchForm, page = 1): PointQuery => ({ ...f, page })
+
+/** Points overview: summary, search with the voucher details and paging, what expires when, and the wallet timeline. */
+export default function PointsPage() {
+  const { t } = useTranslation('points')
+  const qc = useQueryClient()
+  // The last submitted condition; paging reuses it (spec §4).
+  const [condition, setCondition] = useState<PointQuery>(() => toQuery(searchDefaults))
+  const search = usePointSearch(condition)
+  const submit = (q: PointQuery) => {
+    // A new search cancels the pending one (spec §4).
+    void qc.cancelQueries({ queryKey: pointKeys.key('search') })
+    setCondition(q)
+  }
+  return (
+    <div className="page points">
+      <h1 className="page__title">{t('title')}</h1>
+      <PointsNav />
+      <SummaryTable />
+      <SearchPanel onSearch={(f) => submit(toQuery(f))} pending={search.isFetching} error={search.error} />
+      <section aria-labelledby="points-results-title" aria-busy={search.isFetching}>
+        <h2 id="points-results-title">{t('results.heading')}</h2>
+        {search.data && (
+          <>
+            <p role="status">{search.data.total === 0 ? t('results.none') : t('results.count', { count: search.data.total })}</p>
+            <div className="voucher-list">
+              {search.data.peachpoints.map((v) => (
+                <VoucherCard key={v.pointNumber} voucher={v} />
+              ))}
+            </div>
+            {search.data.totalPages > 1 && (
+              <nav className="pagination" aria-label={t('results.pagination')}>
+                <button type="button" className="button" disabled={condition.page <= 1 || search.isFetching} onClick={() => submit({ ...condition, page: condition.page - 1 })}>
+                  {t('results.previous')}
+                </button>
+                <span aria-current="page">{t('results.page', { page: search.data.currentPage, pages: search.data.totalPages })}</span>
+                <button
+                  type="button"
+                  className="button"
+                  disabled={condition.page >= search.data.totalPages || search.isFetching}
+                  onClick={() => submit({ ...condition, page: condition.page + 1 })}
+                >
+                  {t('results.next')}
+                </button>
+              </nav>
+            )}
+          </>
+        )}
+      </section>
+      <ExpiringCheck />
+      <WalletTimeline />
+    </div>
+  )
+}
+
+function SearchPanel({ onSearch, pending, error }: { onSearch: (f: SearchForm) => void; pending: boolean; error: unknown }) {
+  const { t } = useTranslation('points')
+  const schema = useMemo(() => searchSchema(t), [t])
+  const modals = useModals()
+  const {
+    register,
+    handleSubmit,
+    setError,
+    clearErrors,
+    formState: { errors },
+  } = useForm<SearchForm>({ resolver: zodResolver(schema), defaultValues: searchDefaults })
+  const labels = { currencyCode: t('search.currency'), expireDate: t('search.expireDate'), travelExpireDate: t('search.travelExpireDate') }
+  const labelsRef = useRef(labels)
+  useEffect(() => {
+    labelsRef.current = labels
+  })
+  useEffect(() => {
+    if (error) handleServerValidation(error, setError, labelsRef.current, modals)
+  }, [error, setError, modals])
+  return (
+    <section className="card" aria-labelledby="points-search-title">
+      <h2 id="points-search-title">{t('search.heading')}</h2>
+      <form
+        className="form"
+        role="search"
+        aria-label={t('search.heading')}
+        noValidate
+        onSubmit={(e) => {
+          clearErrors()
+          void handleSubmit(onSearch)(e)
+        }}
+      >
+        <div className="points-search__grid">
+          <div className="field">
+            <label className="field__label" htmlFor="points-currency">
+              {t('search.currency')}
+            </label>
+            <select id="points-currency" className="field__input" {...register('currencyCode')}>
+              <option value="">{t('search.anyCurrency')}</option>
+              {CURRENCIES.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          </div>
+          <Field label={t('search.expireDate')} hint={t('search.expireDateHint')} type="date" registration={register('expireDate')} error={errors.expireDate} />
+          <Field label={t('search.travelExpireDate')} hint={t('search.travelExpireDateHint')} type="date" registration={register('travelExpireDate')} error={errors.travelExpireDate} />
+          <fieldset className="field points-search__checks">
+            <legend className="field__label">{t('search.show')}</legend>
+            <label>
+              <input type="checkbox" {...register('hasBalance')} /> {t('search.hasBalance')}
+            </label>
+            <label>
+              <input type="checkbox" {...register('isOnlyActive')} /> {t('search.isOnlyActive')}
+            </label>
+          </fieldset>
+        </div>
+        <button type="submit" className="button button--primary">
+          {pending ? t('search.searching') : t('search.submit')}
+        </button>
+      </form>
+    </section>
+  )
+}
+
+/** expired_in: what expires in a month, per currency. */
+function ExpiringCheck() {
+  const { t } = useTranslation('points')
+  const [month, setMonth] = useState(monthJST())
+  const [currency, setCurrency] = useState('JPY')
+  const q = useExpiredIn(month, currency)
+  return (
+    <section className="card" aria-labelledby="points-expiring-title">
+      <h2 id="points-expiring-title">{t('expiring.heading')}</h2>
+      <div className="points-expiring">
+        <div className="field">
+          <label className="field__label" htmlFor="points-expiring-month">
+            {t('expiring.month')}
+          </label>
+          <input id="points-expiring-month" className="field__input" type="month" value={month} onChange={(e) => setMonth(e.target.value)} />
+        </div>
+        <div className="field">
+          <label className="field__label" htmlFor="points-expiring-currency">
+            {t('search.currency')}
+          </label>
+          <select id="points-expiring-currency" className="field__input" value={currency} onChange={(e) => setCurrency(e.target.value)}>
+            {CURRENCIES.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </div>
+        <p className="points-expiring__result" role="status" aria-live="polite">
+          {q.data ? (
+            <>
+              {t('expiring.amount')} <strong><Money amount={q.data.amount} currency={q.data.currencyCode} /></strong>{' '}
+              <span className="muted">{t('expiring.vouchers', { count: q.data.peachpoints.length })}</span>
+            </>
+          ) : q.isError ? (
+            t('expiring.failed')
+          ) : null}
+        </p>
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,166 @@
+import { useMemo, useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useTranslation } from 'react-i18next'
+import { useParams } from 'react-router'
+import { ApiError } from '@/api/errors'
+import { Dialog } from '@/components/Dialog'
+import { Field } from '@/components/Field'
+import { handleServerValidation } from '@/components/serverValidation'
+import { useModals } from '@/app/modals/modalContext'
+import { useToast } from '@/app/toast'
+import { useReissue, type IssueResult, type Peachpoint } from '../api'
+import { REISSUE_VARIANTS, reissueSchema, type ReissueForm, type ReissueVariant } from '../model'
+import { IssuedVoucher } from '../components/IssuedVoucher'
+import { Money } from '../components/Money'
+import { PointsNav } from '../components/PointsNav'
+import '../points.css'
+
+const empty: ReissueForm = { pointNumber: '', pin: '', email: '' }
+
+/**
+ * Reissue of expired points (CNY and TWD variants): number, PIN and e-mail →
+ * confirm (validate) → reissue → the new number and PIN (spec §4).
+ */
+export default function PointsReissuePage() {
+  const { t } = useTranslation('points')
+  const params = useParams()
+  const variant = (REISSUE_VARIANTS as readonly string[]).includes(params.variant ?? '') ? (params.variant as ReissueVariant) : 'cny'
+  const schema = useMemo(() => reissueSchema(t), [t])
+  const modals = useModals()
+  const toast = useToast()
+  const { validate, reissue } = useReissue()
+  const [done, setDone] = useState<IssueResult | null>(null)
+  const {
+    register,
+    handleSubmit,
+    setError,
+    clearErrors,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm<ReissueForm>({ resolver: zodResolver(schema), defaultValues: empty })
+  const labels = { pointNumber: t('reissue.pointNumber'), pin: t('reissue.pin'), email: t('reissue.email') }
+
+  const fail = (e: unknown) => {
+    if (handleServerValidation(e, setError, labels, modals)) return
+    if (e instanceof ApiError && e.status === 403) return // the shell shows the timeout modal
+    if (e instanceof ApiError && (e.errorKey === 'voucher_reissue_error' || e.errorKey === 'voucher_reissue_unknown_error'))
+      modals.openError({ title: t('reissue.failedTitle'), message: t(`errors.${e.errorKey}`) })
+    else if (e instanceof ApiError && e.status === 429) modals.openError({ message: e.serverMessage })
+    else toast.showError()
+  }
+
+  const doReissue = async (form: ReissueForm) => {
+    const loading = modals.openLoading()
+    try {
+      const res = await reissue.mutateAsync(form)
+      reset(empty)
+      setDone(res)
+    } catch (e) {
+      fail(e)
+    } finally {
+      modals.close(loading)
+    }
+  }
+
+  const confirm = (form: ReissueForm, voucher: Peachpoint) => {
+    modals.open((close, active) => (
+      <Dialog
+        title={t('reissue.confirmTitle')}
+        active={active}
+        onDismiss={close}
+        actions={
+          <>
+            <button type="button" className="button" onClick={close}>
+              {t('back')}
+            </button>
+            <button
+              type="button"
+              className="button button--primary"
+              onClick={() => {
+                close()
+                void doReissue(form)
+              }}
+            >
+              {t('reissue.submit')}
+            </button>
+          </>
+        }
+      >
+        <p>{t('reissue.confirmText')}</p>
+        <dl className="issued__list">
+          <div>
+            <dt>{t('reissue.pointNumber')}</dt>
+            <dd>{voucher.pointNumber}</dd>
+          </div>
+          <div>
+            <dt>{t('issued.amount')}</dt>
+            <dd>
+              <Money amount={voucher.balance} currency={voucher.currency} />
+            </dd>
+          </div>
+          <div>
+            <dt>{t('reissue.email')}</dt>
+            <dd>{form.email}</dd>
+          </div>
+        </dl>
+      </Dialog>
+    ))
+  }
+
+  const onSubmit = handleSubmit(
+    async (form) => {
+      setDone(null)
+      try {
+        const v = await validate.mutateAsync(form)
+        confirm(form, v.peachpoint)
+      } catch (e) {
+        fail(e)
+      }
+    },
+    (errs) => modals.openValidationErrors(Object.fromEntries(Object.entries(errs).map(([k, v]) => [k, [v?.message ?? '']])), labels),
+  )
+
+  return (
+    <div className="page points">
+      <h1 className="page__title">{t(`reissue.title.${variant}`)}</h1>
+      <PointsNav />
+      {done ? (
+        <section className="card" aria-labelledby="reissue-done-title">
+          <h2 id="reissue-done-title">{t('reissue.doneTitle')}</h2>
+          <p role="status">{t('reissue.doneText')}</p>
+          {done.errorKey === 'mobile_mail_error' && (
+            <p className="form__error" role="alert">
+              {t('errors.mobile_mail_error')}
+            </p>
+          )}
+          <IssuedVoucher voucher={done.peachpoint} pin={done.pin} />
+          <button type="button" className="button" onClick={() => setDone(null)}>
+            {t('reissue.another')}
+          </button>
+        </section>
+      ) : (
+        <section className="card" aria-labelledby="reissue-form-title">
+          <h2 id="reissue-form-title">{t('reissue.heading')}</h2>
+          <p>{t(`reissue.intro.${variant}`)}</p>
+          <form
+            className="form"
+            noValidate
+            aria-label={t('reissue.heading')}
+            onSubmit={(e) => {
+              clearErrors()
+              void onSubmit(e)
+            }}
+          >
+            <Field label={t('reissue.pointNumber')} required registration={register('pointNumber')} error={errors.pointNumber} maxLength={100} autoComplete="off" inputMode="numeric" />
+            <Field label={t('reissue.pin')} required registration={register('pin')} error={errors.pin} maxLength={100} autoComplete="off" inputMode="numeric" />
+            <Field label={t('reissue.email')} hint={t('reissue.emailHint')} required type="email" registration={register('email')} error={errors.email} maxLength={100} autoComplete="email" />
+            <button type="submit" className="button button--primary" disabled={isSubmitting}>
+              {t('reissue.confirm')}
+            </button>
+          </form>
+        </section>
+      )}
+    </div>
+  )
+}

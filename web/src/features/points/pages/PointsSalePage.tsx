@@ -1,0 +1,118 @@
+import { useMemo, useState } from 'react'
+import { useForm, useWatch } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useTranslation } from 'react-i18next'
+import { applyValidationErrors } from '@/components/serverValidation'
+import { Field } from '@/components/Field'
+import { formatMoney } from '@/i18n/format'
+import { useLang } from '@/i18n/useLang'
+import { useModals } from '@/app/modals/modalContext'
+import { PaymentPanel } from '@/features/payment'
+import { useSaleOptions } from '../api'
+import { CURRENCIES, saleSchema, type SaleForm } from '../model'
+import { PointsNav } from '../components/PointsNav'
+import '../points.css'
+
+/**
+ * Points sale: nominee, currency unit and amount, checked here and by the
+ * server, then the payment (the payment feature's panel: method, validate,
+ * tentative order, the gateway's steps, the result with number and PIN).
+ */
+export default function PointsSalePage() {
+  const { t } = useTranslation('points')
+  const lang = useLang()
+  const modals = useModals()
+  const options = useSaleOptions()
+  const amounts = useMemo(
+    () => Object.fromEntries((options.data?.currencies ?? []).map((c) => [c.currencyCode, c.amounts])) as Record<string, number[]>,
+    [options.data],
+  )
+  const schema = useMemo(() => saleSchema(t, amounts), [t, amounts])
+  const [ready, setReady] = useState<SaleForm | null>(null)
+  const {
+    register,
+    handleSubmit,
+    setError,
+    control,
+    setValue,
+    formState: { errors },
+  } = useForm<SaleForm>({ resolver: zodResolver(schema), defaultValues: { nominee: '', currencyCode: lang === 'jp' ? 'JPY' : '', amount: '' } })
+  const currency = useWatch({ control, name: 'currencyCode' })
+  const labels = { nominee: t('sale.nominee'), currencyCode: t('sale.currency'), amount: t('sale.amount') }
+  const onNext = handleSubmit(
+    (f) => setReady({ ...f, nominee: f.nominee.trim().replace(/\s+/g, ' ') }),
+    (errs) => modals.openValidationErrors(Object.fromEntries(Object.entries(errs).map(([k, e]) => [k, [e?.message ?? '']])), labels),
+  )
+  return (
+    <div className="page points">
+      <h1 className="page__title">{t('sale.title')}</h1>
+      <PointsNav />
+      <section className="card" aria-labelledby="sale-form-title">
+        <h2 id="sale-form-title">{t('sale.heading')}</h2>
+        <p>{t('sale.intro')}</p>
+        <form className="form" noValidate aria-label={t('sale.heading')} onSubmit={(e) => void onNext(e)}>
+          <fieldset className="points-sale__fields" disabled={ready !== null}>
+            <Field label={labels.nominee} hint={t('sale.nomineeHint')} required registration={register('nominee')} error={errors.nominee} maxLength={100} autoComplete="name" />
+            <div className={`field ${errors.currencyCode ? 'field--invalid' : ''}`}>
+              <label className="field__label" htmlFor="sale-currency">
+                {labels.currencyCode}
+                <span aria-hidden="true" className="field__required"> *</span>
+              </label>
+              <select
+                id="sale-currency"
+                className="field__input"
+                aria-invalid={errors.currencyCode ? true : undefined}
+                aria-required
+                {...register('currencyCode', { onChange: () => setValue('amount', '') })}
+              >
+                <option value="">{t('sale.choose')}</option>
+                {CURRENCIES.map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </select>
+              {errors.currencyCode && <p className="field__error">{errors.currencyCode.message}</p>}
+            </div>
+            <div className={`field ${errors.amount ? 'field--invalid' : ''}`}>
+              <label className="field__label" htmlFor="sale-amount">
+                {labels.amount}
+                <span aria-hidden="true" className="field__required"> *</span>
+              </label>
+              <select id="sale-amount" className="field__input" aria-invalid={errors.amount ? true : undefined} aria-required {...register('amount')}>
+                <option value="">{t('sale.choose')}</option>
+                {(amounts[currency] ?? []).map((a) => (
+                  <option key={a} value={String(a)}>
+                    {formatMoney(a, currency, lang)}
+                  </option>
+                ))}
+              </select>
+              {errors.amount && <p className="field__error">{errors.amount.message}</p>}
+            </div>
+          </fieldset>
+          {ready ? (
+            <button type="button" className="button" onClick={() => setReady(null)}>
+              {t('sale.change')}
+            </button>
+          ) : (
+            <button type="submit" className="button button--primary">
+              {t('sale.next')}
+            </button>
+          )}
+        </form>
+      </section>
+      {ready && (
+        <PaymentPanel
+          productType="peachpoints"
+          currency={ready.currencyCode}
+          amount={Number(ready.amount)}
+          productFields={{ nominee: ready.nominee, currencyCode: ready.currencyCode, amount: Number(ready.amount) }}
+          onValidationErrors={(e) => {
+            setReady(null)
+            applyValidationErrors(setError, e, ['nominee', 'currencyCode', 'amount'])
+          }}
+        />
+      )}
+    </div>
+  )
+}
