@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { renderApp } from '@/test/renderApp'
+import { json, stubFetch } from '@/test/fetchStub'
+
+const voucher = {
+  code: '7100000000000005',
+  pointNumber: '7100000000000005',
+  currentCode: '7100000000000005',
+  currency: 'JPY',
+  balance: 5000,
+  issuedCurrencyAmount: 5000,
+  effectiveDate: '2026-02-20',
+  expireDate: '2027-02-20',
+  travelEffectiveDate: '2026-02-20',
+  travelExpireDate: '2027-08-20',
+  statusCode: 'ACTIVE',
+  status: 'Valid',
+  issuedName: 'HANAKO YAMADA',
+  rules: [{ type: 'voucherMarketOriginDestinationRule', marketOriginDestinations: ['KIX-ICN'] }],
+}
+const summary = ['KRW', 'CNY', 'JPY', 'TWD', 'HKD', 'THB', 'SGD'].flatMap((c) =>
+  ['available', 'expireThisMonth', 'expireNextMonth'].map((group) => ({ currencyCode: c, currency: c, group, amount: c === 'JPY' && group === 'available' ? 8000 : 0 })),
+)
+const base = {
+  'GET /api/session': 204,
+  'GET /api/peachpoints/timeline': { months: [] },
+  'GET /api/peachpoints/expired_in': { month: '2026-11', currencyCode: 'JPY', amount: 3000, peachpoints: [] },
+}
+
+describe('points overview', () => {
+  it('shows the summary in order, the vouchers with their rules in words, and pages with the last condition', async () => {
+    const queries: URLSearchParams[] = []
+    stubFetch({
+      ...base,
+      'GET /api/peachpoints/summary': summary,
+      'GET /api/peachpoints': (req) => {
+        queries.push(req.url.searchParams)
+        const page = Number(req.url.searchParams.get('page') ?? '1')
+        return json({ peachpoints: [voucher], perPage: 10, currentPage: page, total: 11, totalPages: 2 })
+      },
+    })
+    renderApp('/points?lang=en')
+    const table = await screen.findByRole('table')
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(8))
+    expect(within(table).getAllByRole('rowheader').map((h) => h.textContent)).toEqual(['KRW', 'CNY', 'JPY', 'TWD', 'HKD', 'THB', 'SGD'])
+    expect(within(table).getByText('8,000')).toBeTruthy()
+    const card = await screen.findByRole('article', { name: /7100000000000005/ })
+    expect(within(card).getByText('Routes: KIX – ICN')).toBeTruthy()
+    expect(queries[0].get('hasBalance')).toBe('true')
+    expect(queries[0].get('isOnlyActive')).toBe('true')
+    fireEvent.change(screen.getByLabelText('Currency', { selector: '#points-currency' }), { target: { value: 'JPY' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }))
+    await waitFor(() => expect(queries.at(-1)?.get('currencyCode')).toBe('JPY'))
+    fireEvent.click(await screen.findByRole('button', { name: 'Next page' }))
+    await waitFor(() => expect(queries.at(-1)?.get('page')).toBe('2'))
+    expect(queries.at(-1)?.get('currencyCode')).toBe('JPY')
+  })
+
+  it('shows placeholder rows after a failed summary and an empty list after a 500 search', async () => {
+    stubFetch({
+      ...base,
+      'GET /api/peachpoints/summary': json({ message: 'System error occurred.' }, 500),
+      'GET /api/peachpoints': json({ message: 'System error occurred.' }, 500),
+    })
+    renderApp('/points?lang=en')
+    expect(await screen.findByText(/could not be loaded/)).toBeTruthy()
+    const table = screen.getAllByRole('table')[0]
+    expect(within(table).getAllByRole('rowheader')).toHaveLength(7)
+    expect(within(table).getAllByText('-')).toHaveLength(21)
+    expect(await screen.findByText('No points match these conditions.')).toBeTruthy()
+  })
+})
+
+describe('exchange', () => {
+  it('trims the inputs, shows the mismatch screen of the partner-miles variant', async () => {
+    const bodies: unknown[] = []
+    stubFetch({
+      'GET /api/session': 204,
+      'POST /api/peachpoints/exchange/validate': (req) => {
+        bodies.push(JSON.parse(req.body ?? '{}'))
+        return json({ message: 'x', errorKey: 'peachpoint_exchange_mismatch_error' }, 500)
+      },
+    })
+    renderApp('/points/exchange-ana?lang=en')
+    fireEvent.change(await screen.findByLabelText(/Miles exchange code/), { target: { value: '  demoana20260 ' } })
+    fireEvent.change(screen.getByLabelText(/Password/), { target: { value: ' PEACH2026 ' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }))
+    expect(await screen.findByText('The code does not match')).toBeTruthy()
+    expect(screen.getByText(/Other exchange codes are entered under/)).toBeTruthy()
+    expect(bodies[0]).toEqual({ code: 'demoana20260', password: 'PEACH2026', ana: true })
+  })
+
+  it('confirms, exchanges and shows the new number and PIN once', async () => {
+    const issued = { ...voucher, pointNumber: '7300000000000001', code: '7300000000000001', currentCode: '7300000000000001', balance: 3000, rules: [] }
+    stubFetch({
+      'GET /api/session': 204,
+      'POST /api/peachpoints/exchange/validate': { code: 'DEMOCODE2026', currencyCode: 'JPY', amount: 3000, ana: false },
+      'POST /api/peachpoints/exchange/exchange': { peachpoint: issued, pin: '12345678' },
+    })
+    renderApp('/points/exchange?lang=en')
+    fireEvent.change(await screen.findByLabelText(/Exchange code/), { target: { value: 'DEMOCODE2026' } })
+    fireEvent.change(screen.getByLabelText(/Password/), { target: { value: 'PEACH2026' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }))
+    expect(await screen.findByText('Confirm the exchange')).toBeTruthy()
+    expect(screen.getByText('3,000')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Exchange' }))
+    expect(await screen.findByTestId('issued-pin')).toHaveProperty('textContent', '12345678')
+    expect(screen.getByTestId('issued-number').textContent).toBe('7300000000000001')
+  })
+
+  it('asks for the conversion code before calling the server', async () => {
+    const stub = stubFetch({ 'GET /api/session': 204 })
+    renderApp('/points/exchange?lang=en')
+    fireEvent.click(await screen.findByRole('button', { name: 'Confirm' }))
+    expect((await screen.findAllByText('Enter the conversion code')).length).toBeGreaterThan(0)
+    expect(stub.called('POST /api/peachpoints/exchange/validate')).toBe(0)
+  })
+})
+
+describe('reissue', () => {
+  it('validates, confirms, reissues and says when the mail failed', async () => {
+    const issued = { ...voucher, pointNumber: '7400000000000001', currency: 'TWD', balance: 1000, rules: [] }
+    stubFetch({
+      'GET /api/session': 204,
+      'POST /api/peachpoints/reissue/validate': { peachpoint: { ...voucher, pointNumber: '7100000000000003', currency: 'TWD', balance: 1000, statusCode: 'EXPIRED' } },
+      'POST /api/peachpoints/reissue/reissue': { peachpoint: issued, pin: '87654321', errorKey: 'mobile_mail_error' },
+    })
+    renderApp('/points/reissue/twd?lang=en')
+    expect(await screen.findByRole('heading', { name: 'Reissue expired points (TWD)' })).toBeTruthy()
+    fireEvent.change(screen.getByLabelText(/Point number/), { target: { value: '7100000000000003' } })
+    fireEvent.change(screen.getByLabelText(/^PIN/), { target: { value: '24681357' } })
+    fireEvent.change(screen.getByLabelText(/E-mail address/), { target: { value: 'hanako@example.com' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm the reissue' })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reissue' }))
+    expect(await screen.findByText('The points have been reissued')).toBeTruthy()
+    expect(screen.getByText(/notification e-mail may not have been sent/)).toBeTruthy()
+    expect(screen.getByTestId('issued-pin').textContent).toBe('87654321')
+  })
+
+  it('shows the reissue error texts', async () => {
+    stubFetch({
+      'GET /api/session': 204,
+      'POST /api/peachpoints/reissue/validate': { peachpoint: { ...voucher, statusCode: 'EXPIRED' } },
+      'POST /api/peachpoints/reissue/reissue': json({ message: 'x', errorKey: 'voucher_reissue_error' }, 500),
+    })
+    renderApp('/points/reissue/cny?lang=en')
+    fireEvent.change(await screen.findByLabelText(/Point number/), { target: { value: '7100000000000004' } })
+    fireEvent.change(screen.getByLabelText(/^PIN/), { target: { value: '24681357' } })
+    fireEvent.change(screen.getByLabelText(/E-mail address/), { target: { value: 'hanako@example.com' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }))
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Reissue' }))
+    expect(await screen.findByText('The reissue was cancelled.')).toBeTruthy()
+  })
+})
