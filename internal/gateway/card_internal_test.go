@@ -8,6 +8,9 @@ import (
 
 func TestEveryLanguageHasEveryMessage(t *testing.T) {
 	for _, l := range Languages {
+		if htmlLang[l] == "" {
+			t.Errorf("%s: no HTML lang", l)
+		}
 		m, ok := messages[l]
 		if !ok {
 			t.Fatalf("no messages for %s", l)

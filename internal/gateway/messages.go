@@ -249,6 +249,10 @@ var methodNames = map[string]map[string]string{
 	"unionpay":    {"en": "UnionPay", "cn": "银联", "tw": "銀聯", "hk": "銀聯"},
 }
 
+// htmlLang is the BCP 47 tag of each product language code.
+var htmlLang = map[string]string{"jp": "ja", "en": "en", "sg": "en-SG", "kr": "ko", "cn": "zh-Hans", "tw": "zh-Hant-TW",
+	"hk": "zh-Hant-HK", "th": "th"}
+
 // lang returns a supported language or "en".
 func lang(l string) string {
 	if _, ok := messages[l]; ok {

@@ -48,6 +48,16 @@ type pageData struct {
 	ReturnURL string
 }
 
+// brandNames are the card brands as printed on the cards.
+var brandNames = map[string]string{Visa: "Visa", Mastercard: "Mastercard", JCB: "JCB", Amex: "American Express",
+	Diners: "Diners Club", Discover: "Discover"}
+
+// BrandName is the payment card's brand as printed on it.
+func (d pageData) BrandName() string { return brandNames[d.Payment.Brand] }
+
+// HTMLLang is the page's language as a BCP 47 tag.
+func (d pageData) HTMLLang() string { return htmlLang[d.Lang] }
+
 // T translates key into the page's language.
 func (d pageData) T(key string) string { return t(d.Lang, key) }
 
@@ -304,7 +314,7 @@ func (g *Gateway) qrImage(w http.ResponseWriter, r *http.Request) {
 }
 
 var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
-<html lang="{{.Lang}}">
+<html lang="{{.HTMLLang}}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -350,7 +360,7 @@ button,.button{display:block;width:100%;min-height:48px;padding:.75rem 1rem;bord
 <div><dt>{{$.T "amount"}}</dt><dd class="amount">{{$.Amount}}</dd></div>
 {{if .Description}}<div><dt>{{$.T "merchant"}}</dt><dd>{{.Description}}</dd></div>{{end}}
 {{if .Reference}}<div><dt>{{$.T "reference"}}</dt><dd class="num">{{.Reference}}</dd></div>{{end}}
-{{if .Last4}}<div><dt>{{$.T "card"}}</dt><dd>{{.Brand}} •••• {{.Last4}}</dd></div>{{end}}
+{{if .Last4}}<div><dt>{{$.T "card"}}</dt><dd>{{$.BrandName}} •••• {{.Last4}}</dd></div>{{end}}
 {{if and $.Deadline (ne $.Kind "status") (ne $.Kind "challenge")}}<div><dt>{{$.T "deadline"}}</dt><dd>{{$.Deadline}}</dd></div>{{end}}
 </dl>{{end}}
 {{if eq .Kind "challenge"}}

@@ -50,7 +50,7 @@ func TestChallengePage(t *testing.T) {
 			path := strings.TrimPrefix(p.NextAction.URL, g.URL)
 			st, body, hdr := g.page(path + "?lang=jp")
 			if st != 200 || !strings.Contains(body, "お支払いの確認") || !strings.Contains(body, "承認する") ||
-				!strings.Contains(body, "JPY 2,500") || !strings.Contains(body, "visa •••• 3220") || !strings.Contains(body, `lang="jp"`) {
+				!strings.Contains(body, "JPY 2,500") || !strings.Contains(body, "Visa •••• 3220") || !strings.Contains(body, `lang="ja"`) {
 				t.Fatalf("challenge page: %d %s", st, body)
 			}
 			if !strings.Contains(hdr.Get("Content-Security-Policy"), "form-action 'self' https://members.example.com") ||
