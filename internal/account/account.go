@@ -133,8 +133,8 @@ type Deps struct {
 	Counters  ratelimit.Counters
 	// EmailChanges keeps e-mail changes waiting for their confirmation.
 	EmailChanges EmailChangeStore
-	Now       func() time.Time
-	Logger    *slog.Logger
+	Now          func() time.Time
+	Logger       *slog.Logger
 	// PublicURL is the site's base URL for links in mails.
 	PublicURL string
 }
