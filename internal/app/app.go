@@ -62,6 +62,9 @@ type Config struct {
 	// (zero: 30 s and 30 min).
 	GatewaySlow        time.Duration
 	GatewayExpireAfter time.Duration
+	// GatewayDB gives the in-process sandbox a database of its own (DSN);
+	// empty keeps its tables in the members database.
+	GatewayDB string
 	// PaymentGateway replaces the HTTP adapter to the gateway (engine
 	// tests with a scripted gateway).
 	PaymentGateway payment.Gateway

@@ -2,10 +2,12 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 
 	"members/internal/gateway"
+	"members/internal/store"
 )
 
 // GatewayConn is how the members server reaches its payment gateway:
@@ -30,7 +32,7 @@ const WebhookPath = "/webhooks/gateway"
 
 // wireGateway mounts the sandbox gateway at /gateway/ when no outside
 // gateway is configured (cfg.GatewayURL empty): its own tables in the same
-// database, its keys generated once and kept there, its webhooks sent to
+// database (or in cfg.GatewayDB), its keys generated once and kept there, its webhooks sent to
 // this server's /webhooks/gateway, its background work (webhook delivery,
 // expiry) as a Background job. It fills a.Gateway either way.
 func (a *App) wireGateway(ctx context.Context, cfg Config, f *Features) error {
@@ -42,8 +44,20 @@ func (a *App) wireGateway(ctx context.Context, cfg Config, f *Features) error {
 	if self == "" {
 		self = DefaultServerURL
 	}
+	db := a.DB
+	if cfg.GatewayDB != "" {
+		// A database of its own: on SQLite the sandbox's writes then do not
+		// queue behind the members' writes for the one write lock.
+		own, err := store.Open(ctx, cfg.GatewayDB)
+		if err != nil {
+			return fmt.Errorf("--gateway-db: %w", err)
+		}
+		own.Now = a.DB.Now
+		f.Closers = append(f.Closers, own.Close)
+		db = own
+	}
 	g, err := gateway.New(ctx, gateway.Options{
-		DB: a.DB.DB, Dialect: string(a.DB.Engine), Now: a.DB.Now, Logger: a.Logger,
+		DB: db.DB, Dialect: string(db.Engine), Now: db.Now, Logger: a.Logger,
 		WebhookURL: self + WebhookPath, SecretKey: cfg.GatewayKey, WebhookSecret: cfg.GatewayWebhookSecret,
 		SlowAuthorize: cfg.GatewaySlow, ExpireAfter: cfg.GatewayExpireAfter,
 	})

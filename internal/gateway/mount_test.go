@@ -83,3 +83,40 @@ func TestOutsideGateway(t *testing.T) {
 		t.Fatal("the sandbox answered although an outside gateway is configured")
 	}
 }
+
+// --gateway-db puts the sandbox's tables in a database of its own.
+func TestMountedWithOwnDatabase(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		gwDSN := apitest.DSN(t, engine)
+		env := apitest.New(t, engine, func(c *app.Config) { c.GatewayDB = gwDSN })
+		conn := env.App.Gateway
+		req, _ := http.NewRequest("POST", conn.URL+"/v1/payments", strings.NewReader(`{"amount":100,"currency":"JPY","method":"paypay"}`))
+		req.Header.Set("Authorization", "Bearer "+conn.Key)
+		req.Header.Set("Idempotency-Key", "own-db")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Fatalf("create: %d", res.StatusCode)
+		}
+		var n int
+		if err := env.App.DB.QueryRow(`SELECT COUNT(*) FROM information_schema.tables WHERE table_name = 'gw_payments' AND table_schema = current_schema()`).Scan(&n); engine == store.Postgres && (err != nil || n != 0) {
+			t.Fatalf("gateway tables in the members schema: %d %v", n, err)
+		}
+		if engine == store.SQLite {
+			if err := env.App.DB.QueryRow(`SELECT COUNT(*) FROM sqlite_master WHERE name = 'gw_payments'`).Scan(&n); err != nil || n != 0 {
+				t.Fatalf("gateway tables in the members database: %d %v", n, err)
+			}
+		}
+		own, err := store.Open(t.Context(), gwDSN)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer own.Close()
+		if err := own.QueryRow(`SELECT COUNT(*) FROM gw_payments`).Scan(&n); err != nil || n != 1 {
+			t.Fatalf("payments in the gateway's database: %d %v", n, err)
+		}
+	})
+}
