@@ -76,6 +76,9 @@ type Gateway struct {
 	opt     Options
 	keys    Keys
 	worker  string
+	// wake tells this instance's Run that a change may have queued an
+	// event, so webhooks leave at once instead of at the next tick.
+	wake chan struct{}
 }
 
 // Keys are the merchant's credentials at the gateway.
@@ -113,7 +116,8 @@ func New(ctx context.Context, o Options) (*Gateway, error) {
 	if o.Client == nil {
 		o.Client = &http.Client{Timeout: 10 * time.Second}
 	}
-	g := &Gateway{db: o.DB, dialect: o.Dialect, now: o.Now, log: o.Logger, opt: o, worker: "w_" + randomHex(8)}
+	g := &Gateway{db: o.DB, dialect: o.Dialect, now: o.Now, log: o.Logger, opt: o, worker: "w_" + randomHex(8),
+		wake: make(chan struct{}, 1)}
 	if err := g.migrate(ctx); err != nil {
 		return nil, err
 	}
@@ -196,6 +200,10 @@ func (g *Gateway) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("gateway: commit: %w", err)
+	}
+	select {
+	case g.wake <- struct{}{}:
+	default:
 	}
 	return nil
 }

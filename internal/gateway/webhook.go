@@ -151,6 +151,15 @@ type dueEvent struct {
 // runs one writer at a time) cannot lease the same rows.
 func (g *Gateway) claim(ctx context.Context, n int) ([]dueEvent, error) {
 	now := g.nowMs()
+	// Look before leasing: an idle poll then takes no write lock.
+	var due int
+	if err := g.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM gw_events WHERE delivered_at IS NULL
+		AND next_attempt_at <= $1 AND lease_until < $1 LIMIT 1) d`, now).Scan(&due); err != nil {
+		return nil, fmt.Errorf("gateway: due events: %w", err)
+	}
+	if due == 0 {
+		return nil, nil
+	}
 	rows, err := g.db.QueryContext(ctx, `UPDATE gw_events SET lease_owner = $1, lease_until = $2, attempts = attempts + 1
 		WHERE delivered_at IS NULL AND next_attempt_at <= $3 AND lease_until < $3
 		AND id IN (SELECT id FROM gw_events WHERE delivered_at IS NULL AND next_attempt_at <= $3 AND lease_until < $3
@@ -325,8 +334,8 @@ func (g *Gateway) ExpireDue(ctx context.Context) (int, error) {
 }
 
 // Run does the gateway's background work until ctx ends: expiry of unpaid
-// payments and webhook delivery. Several instances may run it on one
-// database.
+// payments and webhook delivery, every Poll and at once after a change made
+// by this instance. Several instances may run it on one database.
 func (g *Gateway) Run(ctx context.Context) {
 	t := time.NewTicker(g.opt.Poll)
 	defer t.Stop()
@@ -341,6 +350,7 @@ func (g *Gateway) Run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		case <-g.wake:
 		}
 	}
 }

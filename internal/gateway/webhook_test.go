@@ -265,7 +265,8 @@ func TestExpiry(t *testing.T) {
 }
 
 // Run does the background work on its own: a queued event reaches the
-// receiver without anyone calling DeliverDue.
+// receiver without anyone calling DeliverDue, at once after the change
+// (the poll period here is an hour).
 func TestRunDelivers(t *testing.T) {
 	rc := &receiver{now: time.Now}
 	hook := httptest.NewServer(rc)
@@ -275,7 +276,7 @@ func TestRunDelivers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	g := startOn(t, db, apitest.NewClock(time.Now()), func(o *gateway.Options) { o.WebhookURL = hook.URL; o.Poll = 20 * time.Millisecond })
+	g := startOn(t, db, apitest.NewClock(time.Now()), func(o *gateway.Options) { o.WebhookURL = hook.URL; o.Poll = time.Hour })
 	rc.secret = g.G.Keys().WebhookSecret
 	go g.G.Run(t.Context())
 	g.action(g.create("card", g.tokenize("4242424242424242"), 100).ID, "authorize", nil, 200)
