@@ -7,6 +7,7 @@ import (
 
 	"members/internal/api/securityapi"
 	"members/internal/calendar"
+	"members/internal/privacy"
 )
 
 // SecurityHandlers implements securityapi.ServerInterface: the calendar
@@ -16,6 +17,7 @@ import (
 type SecurityHandlers struct {
 	*Server
 	calendar *calendar.Service
+	privacy  *privacy.Service
 }
 
 var _ securityapi.ServerInterface = (*SecurityHandlers)(nil)
@@ -25,8 +27,8 @@ var _ securityapi.ServerInterface = (*SecurityHandlers)(nil)
 var SecurityAnonymous = []string{"GET " + calendar.FeedPath}
 
 // NewSecurityHandlers returns the handlers of the security API.
-func NewSecurityHandlers(s *Server, cal *calendar.Service) *SecurityHandlers {
-	return &SecurityHandlers{Server: s, calendar: cal}
+func NewSecurityHandlers(s *Server, cal *calendar.Service, priv *privacy.Service) *SecurityHandlers {
+	return &SecurityHandlers{Server: s, calendar: cal, privacy: priv}
 }
 
 func (h *SecurityHandlers) reply(w http.ResponseWriter, r *http.Request, v any, err error) {
@@ -79,4 +81,53 @@ func (h *SecurityHandlers) DeleteCalendarSubscription(w http.ResponseWriter, r *
 func (h *SecurityHandlers) GetCalendarFeed(w http.ResponseWriter, r *http.Request, p securityapi.GetCalendarFeedParams) {
 	body, err := h.calendar.Subscription(r.Context(), p.Token, Lang(r))
 	h.ics(w, r, body, "", err)
+}
+
+func (h *SecurityHandlers) ExportMyData(w http.ResponseWriter, r *http.Request) {
+	res, err := h.privacy.Export(r.Context(), member(r))
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", "members-data-"+res.ExportedAt.Format("2006-01-02")+".json"))
+	h.WriteJSON(w, http.StatusOK, res)
+}
+
+func (h *SecurityHandlers) RequestAccountDeletion(w http.ResponseWriter, r *http.Request) {
+	var body privacy.DeletionRequest
+	if !h.DecodeJSON(w, r, &body) {
+		return
+	}
+	res, err := h.privacy.RequestDeletion(r.Context(), member(r), body, Lang(r))
+	h.reply(w, r, res, err)
+}
+
+func (h *SecurityHandlers) ValidateAccountDeletion(w http.ResponseWriter, r *http.Request) {
+	var body securityapi.DeletionToken
+	if !h.DecodeJSON(w, r, &body) {
+		return
+	}
+	h.noContent(w, r, h.privacy.ValidateDeletion(r.Context(), member(r), body.Token))
+}
+
+func (h *SecurityHandlers) ConfirmAccountDeletion(w http.ResponseWriter, r *http.Request) {
+	var body securityapi.DeletionToken
+	if !h.DecodeJSON(w, r, &body) {
+		return
+	}
+	if err := h.privacy.Delete(r.Context(), member(r), body.Token); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	// The session row is gone; the cookie goes too.
+	h.setCookie(w, r, SessionCookie, "", -1)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (h *SecurityHandlers) noContent(w http.ResponseWriter, r *http.Request, err error) {
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }

@@ -346,3 +346,22 @@ func brandLabel(b string) string {
 	}
 	return b
 }
+
+// ForgetAll deletes every saved card of the member at the gateway and
+// here, without the per-card mails (account deletion, which sends its own).
+// A card the gateway no longer knows counts as deleted there.
+func (c *Cards) ForgetAll(ctx context.Context, memberID string) error {
+	cs, err := c.store.Cards(ctx, memberID)
+	if err != nil {
+		return fmt.Errorf("cards: forget: %w", err)
+	}
+	for _, card := range cs {
+		if err := c.gw.DeleteToken(ctx, card.Token); err != nil && !errors.Is(err, ErrNotFound) {
+			return fmt.Errorf("cards: forget at gateway: %w", err)
+		}
+		if err := c.store.DeleteCard(ctx, memberID, card.Gateway, card.Token); err != nil && !errors.Is(err, ErrNotFound) {
+			return fmt.Errorf("cards: forget: %w", err)
+		}
+	}
+	return nil
+}

@@ -23,6 +23,30 @@ type CalendarSubscription struct {
 	LastUsedAt *time.Time `json:"lastUsedAt,omitempty"`
 }
 
+// DataExport defines model for DataExport.
+type DataExport struct {
+	ExportedAt time.Time `json:"exportedAt"`
+	MemberId   string    `json:"memberId"`
+
+	// Parts one entry per feature (profile, passengers, bookings, savedCards, payments, passes, passLotteryEntries, coupons, sessions, securityEvents, passkeys, calendarSubscription, mails, points…)
+	Parts map[string]interface{} `json:"parts"`
+}
+
+// DeletionRequest defines model for DeletionRequest.
+type DeletionRequest struct {
+	Password string `json:"password"`
+}
+
+// DeletionRequested defines model for DeletionRequested.
+type DeletionRequested struct {
+	MailSent bool `json:"mailSent"`
+}
+
+// DeletionToken defines model for DeletionToken.
+type DeletionToken struct {
+	Token string `json:"token"`
+}
+
 // Error defines model for Error.
 type Error struct {
 	ErrorKey *string `json:"errorKey,omitempty"`
@@ -37,17 +61,34 @@ type NewCalendarSubscription struct {
 	Url string `json:"url"`
 }
 
+// ValidationErrors defines model for ValidationErrors.
+type ValidationErrors struct {
+	ValidationErrors map[string][]string `json:"validationErrors"`
+}
+
 // Forbidden defines model for Forbidden.
 type Forbidden = Error
 
 // NotFound defines model for NotFound.
 type NotFound = Error
 
+// ValidationFailed defines model for ValidationFailed.
+type ValidationFailed = ValidationErrors
+
 // GetCalendarFeedParams defines parameters for GetCalendarFeed.
 type GetCalendarFeedParams struct {
 	Token string  `form:"token" json:"token"`
 	Lang  *string `form:"lang,omitempty" json:"lang,omitempty"`
 }
+
+// RequestAccountDeletionJSONRequestBody defines body for RequestAccountDeletion for application/json ContentType.
+type RequestAccountDeletionJSONRequestBody = DeletionRequest
+
+// ConfirmAccountDeletionJSONRequestBody defines body for ConfirmAccountDeletion for application/json ContentType.
+type ConfirmAccountDeletionJSONRequestBody = DeletionToken
+
+// ValidateAccountDeletionJSONRequestBody defines body for ValidateAccountDeletion for application/json ContentType.
+type ValidateAccountDeletionJSONRequestBody = DeletionToken
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
@@ -63,6 +104,18 @@ type ServerInterface interface {
 	// RenewCalendarSubscription Makes a new secret subscription URL (shown once); an earlier URL stops working at once.
 	// (POST /api/calendar/subscription)
 	RenewCalendarSubscription(w http.ResponseWriter, r *http.Request)
+	// RequestAccountDeletion Re-authenticates with the password and mails a single-use confirmation link (valid one hour). Throttled (429).
+	// (POST /api/me/deletion)
+	RequestAccountDeletion(w http.ResponseWriter, r *http.Request)
+	// ConfirmAccountDeletion Deletes the account with the mailed link's token; every session ends.
+	// (POST /api/me/deletion/confirm)
+	ConfirmAccountDeletion(w http.ResponseWriter, r *http.Request)
+	// ValidateAccountDeletion 204 when the confirmation link is the member's and still usable, else 404.
+	// (POST /api/me/deletion/validate)
+	ValidateAccountDeletion(w http.ResponseWriter, r *http.Request)
+	// ExportMyData Everything the product holds about the member, one JSON file (downloaded as members-data-YYYY-MM-DD.json).
+	// (GET /api/me/export)
+	ExportMyData(w http.ResponseWriter, r *http.Request)
 	// GetReservationCalendar The booking as an RFC 5545 iCalendar file, one event per flight segment (local times with time zones; text in X-Lang or lang).
 	// (GET /api/reservations/{PNR}/calendar.ics)
 	GetReservationCalendar(w http.ResponseWriter, r *http.Request, pnr string)
@@ -156,6 +209,62 @@ func (siw *ServerInterfaceWrapper) RenewCalendarSubscription(w http.ResponseWrit
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.RenewCalendarSubscription(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RequestAccountDeletion operation middleware
+func (siw *ServerInterfaceWrapper) RequestAccountDeletion(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RequestAccountDeletion(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ConfirmAccountDeletion operation middleware
+func (siw *ServerInterfaceWrapper) ConfirmAccountDeletion(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ConfirmAccountDeletion(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ValidateAccountDeletion operation middleware
+func (siw *ServerInterfaceWrapper) ValidateAccountDeletion(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ValidateAccountDeletion(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ExportMyData operation middleware
+func (siw *ServerInterfaceWrapper) ExportMyData(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ExportMyData(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -316,6 +425,10 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/calendar/subscription", wrapper.GetCalendarSubscription)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/calendar/subscription", wrapper.RenewCalendarSubscription)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/calendar/feed.ics", wrapper.GetCalendarFeed)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/me/export", wrapper.ExportMyData)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/me/deletion", wrapper.RequestAccountDeletion)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/me/deletion/validate", wrapper.ValidateAccountDeletion)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/me/deletion/confirm", wrapper.ConfirmAccountDeletion)
 
 	return m
 }

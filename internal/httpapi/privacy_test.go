@@ -1,0 +1,227 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"members/internal/apitest"
+	"members/internal/app"
+	"members/internal/demo"
+	"members/internal/mail/mailtest"
+	"members/internal/payment"
+	"members/internal/store"
+)
+
+type dataExport struct {
+	ExportedAt string                 `json:"exportedAt"`
+	MemberID   string                 `json:"memberId"`
+	Parts      map[string]interface{} `json:"parts"`
+}
+
+func TestDataExport(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		env := apitest.New(t, engine)
+		c := env.Member(t)
+		r := c.Get("/api/me/export")
+		if r.Status != http.StatusOK {
+			t.Fatalf("export: %d %s", r.Status, r.Body)
+		}
+		if cd := r.Header.Get("Content-Disposition"); !strings.Contains(cd, "attachment") || !strings.Contains(cd, "members-data-2026-11-20.json") {
+			t.Fatalf("disposition %q", cd)
+		}
+		var ex dataExport
+		r.JSON(t, &ex)
+		var keys []string
+		for k := range ex.Parts {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		want := []string{"bookings", "calendarSubscription", "coupons", "mails", "passLotteryEntries", "passengers", "passes",
+			"payments", "profile", "savedCards", "sessions"}
+		if strings.Join(keys, ",") != strings.Join(want, ",") {
+			t.Fatalf("parts %v", keys)
+		}
+		body := string(r.Body)
+		for _, secret := range []string{"password", "Hash", "token", "secret", "id_hash"} {
+			if strings.Contains(strings.ToLower(body), strings.ToLower(secret)) {
+				t.Fatalf("export contains %q", secret)
+			}
+		}
+		profile := ex.Parts["profile"].(map[string]any)
+		if profile["email"] != apitest.DemoEmail || profile["firstname"] == "" {
+			t.Fatalf("profile %v", profile)
+		}
+		cards := ex.Parts["savedCards"].([]any)
+		if len(cards) == 0 {
+			t.Fatal("the demo member's saved cards are missing")
+		}
+		for _, cc := range cards {
+			m := cc.(map[string]any)
+			if len(m) != 3 || m["brand"] == "" || len(m["last4"].(string)) != 4 {
+				t.Fatalf("a saved card is more than brand and last four: %v", m)
+			}
+		}
+		if !strings.Contains(body, demo.DemoPNRFuture) || strings.Contains(body, demo.DemoPNRMember2) {
+			t.Fatal("bookings: own missing or another member's present")
+		}
+		if len(ex.Parts["sessions"].([]any)) == 0 || len(ex.Parts["passengers"].([]any)) == 0 {
+			t.Fatalf("sessions/passengers empty")
+		}
+
+		// Another member's export holds none of this member's data.
+		r2 := env.Member2(t).Get("/api/me/export")
+		if strings.Contains(string(r2.Body), apitest.DemoEmail) || strings.Contains(string(r2.Body), demo.DemoPNRFuture) {
+			t.Fatal("member 2's export holds member 1's data")
+		}
+		if r := env.Client(t).Get("/api/me/export"); r.Status != http.StatusForbidden {
+			t.Fatalf("anonymous: %d", r.Status)
+		}
+	})
+}
+
+var deletionLink = regexp.MustCompile(`/delete-account/([A-Za-z0-9_-]{43})\?lang=([a-z]{2})`)
+
+func TestAccountDeletion(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		srv := mailtest.Start(t)
+		env := apitest.New(t, engine, func(c *app.Config) { c.SMTPURL = srv.URL() })
+		ctx := context.Background()
+		c := env.Member(t)
+		other := env.Member(t) // a second session of the same member
+		var memberID string
+		if err := env.App.DB.QueryRowContext(ctx, `SELECT id FROM members WHERE email_key = $1`, apitest.DemoEmail).Scan(&memberID); err != nil {
+			t.Fatal(err)
+		}
+		// A card saved through the real sandbox gateway, beside the demo's.
+		exp := env.Clock.Now().AddDate(2, 0, 0).Format("06/01")
+		b, _ := json.Marshal(map[string]string{"cardNumber": "4242424242424242", "expirationDate": exp, "cvv": "123", "holderName": "HANAKO YAMADA"})
+		resp, err := http.Post(env.Server.URL+"/gateway/v1/tokens", "application/json", bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tok map[string]any
+		_ = json.NewDecoder(resp.Body).Decode(&tok)
+		resp.Body.Close()
+		if r := c.Do(http.MethodPost, "/api/cc/register", map[string]any{"token": tok["token"], "gateway": tok["gateway"], "currency": "JPY"}); r.Status != http.StatusOK {
+			t.Fatalf("register card: %d %s", r.Status, r.Body)
+		}
+		cardToken := tok["token"].(string)
+		gw := payment.NewHTTPGateway(env.App.Gateway.URL, env.App.Gateway.Key, 5*time.Second)
+		if _, err := gw.Token(ctx, cardToken); err != nil {
+			t.Fatalf("card unknown at the gateway before: %v", err)
+		}
+
+		// Re-authentication: CSRF, a wrong password, then the right one.
+		noCSRF := env.Member(t)
+		noCSRF.NoCSRF = true
+		if r := noCSRF.Do(http.MethodPost, "/api/me/deletion", map[string]string{"password": apitest.DemoPassword}); r.Status != http.StatusForbidden {
+			t.Fatalf("without CSRF: %d", r.Status)
+		}
+		r := c.Do(http.MethodPost, "/api/me/deletion", map[string]string{"password": "Wrong1234"})
+		if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), "The password is not correct.") {
+			t.Fatalf("wrong password: %d %s", r.Status, r.Body)
+		}
+		if r := c.Do(http.MethodPost, "/api/me/deletion", map[string]string{}); r.Status != http.StatusBadRequest {
+			t.Fatalf("no password: %d", r.Status)
+		}
+		c.Lang = "jp"
+		r = c.Do(http.MethodPost, "/api/me/deletion", map[string]string{"password": apitest.DemoPassword})
+		if r.Status != http.StatusOK || r.Map(t)["mailSent"] != true {
+			t.Fatalf("request: %d %s", r.Status, r.Body)
+		}
+		d := srv.WaitFor(apitest.DemoEmail).Decode(t)
+		m := deletionLink.FindStringSubmatch(string(d.Parts["text/plain"]))
+		if d.Subject != "アカウント削除の確認" || m == nil || m[2] != "jp" {
+			t.Fatalf("mail %q %s", d.Subject, d.Parts["text/plain"])
+		}
+		token := m[1]
+
+		// The link is the member's alone, and nothing is deleted before it.
+		if r := env.Member2(t).Do(http.MethodPost, "/api/me/deletion/validate", map[string]string{"token": token}); r.Status != http.StatusNotFound {
+			t.Fatalf("member 2 validates: %d", r.Status)
+		}
+		if r := env.Member2(t).Do(http.MethodPost, "/api/me/deletion/confirm", map[string]string{"token": token}); r.Status != http.StatusNotFound {
+			t.Fatalf("member 2 confirms: %d", r.Status)
+		}
+		for _, bad := range []string{"", "x", strings.Repeat("A", 43)} {
+			if r := c.Do(http.MethodPost, "/api/me/deletion/validate", map[string]string{"token": bad}); r.Status != http.StatusNotFound {
+				t.Fatalf("token %q: %d", bad, r.Status)
+			}
+		}
+		if r := c.Do(http.MethodPost, "/api/me/deletion/validate", map[string]string{"token": token}); r.Status != http.StatusNoContent {
+			t.Fatalf("validate: %d %s", r.Status, r.Body)
+		}
+
+		var payments, coupons int
+		_ = env.App.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM payment_processes WHERE member_id = $1`, memberID).Scan(&payments)
+		_ = env.App.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM coupons WHERE member_id = $1`, memberID).Scan(&coupons)
+
+		if r := c.Do(http.MethodPost, "/api/me/deletion/confirm", map[string]string{"token": token}); r.Status != http.StatusNoContent {
+			t.Fatalf("confirm: %d %s", r.Status, r.Body)
+		}
+
+		// Every session has ended; the member cannot log in.
+		for _, cl := range []*apitest.Client{c, other} {
+			if r := cl.Get("/api/session"); r.Status != http.StatusForbidden {
+				t.Fatalf("session after deletion: %d", r.Status)
+			}
+		}
+		login := env.Client(t)
+		if r := login.Do(http.MethodPost, "/api/session", map[string]string{"email": apitest.DemoEmail, "password": apitest.DemoPassword}); r.Status == http.StatusNoContent || r.Status == http.StatusOK {
+			t.Fatalf("a deleted member logged in: %d", r.Status)
+		}
+
+		// Personal data gone; cards deleted at the gateway; payments and
+		// vouchers kept without names; bookings no longer linked.
+		var email, first, passport string
+		var deletedAt *int64
+		if err := env.App.DB.QueryRowContext(ctx, `SELECT email, firstname, passport_no, deleted_at FROM members WHERE id = $1`, memberID).
+			Scan(&email, &first, &passport, &deletedAt); err != nil {
+			t.Fatal(err)
+		}
+		if email != "" || first != "" || passport != "" || deletedAt == nil {
+			t.Fatalf("member row %q %q %q %v", email, first, passport, deletedAt)
+		}
+		for q, want := range map[string]int{
+			`SELECT COUNT(*) FROM passengers WHERE member_id = $1`:                              0,
+			`SELECT COUNT(*) FROM sessions WHERE member_id = $1`:                                0,
+			`SELECT COUNT(*) FROM saved_cards WHERE member_id = $1`:                             0,
+			`SELECT COUNT(*) FROM reservations WHERE member_id = $1`:                            0,
+			`SELECT COUNT(*) FROM payment_processes WHERE member_id = $1`:                       payments,
+			`SELECT COUNT(*) FROM payment_processes WHERE member_id = $1 AND card_holder <> ''`: 0,
+			`SELECT COUNT(*) FROM coupons WHERE member_id = $1`:                                 coupons,
+			`SELECT COUNT(*) FROM coupons WHERE member_id = $1 AND purchaser_lastname <> ''`:    0,
+			`SELECT COUNT(*) FROM mail_outbox WHERE LOWER(to_addr) = 'demo@example.com'`:        0,
+			`SELECT COUNT(*) FROM reservations WHERE pnr = '` + demo.DemoPNRFuture + `'`:        1,
+		} {
+			var n int
+			arg := []any{memberID}
+			if !strings.Contains(q, "$1") {
+				arg = nil
+			}
+			if err := env.App.DB.QueryRowContext(ctx, q, arg...).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			if n != want {
+				t.Fatalf("%s = %d, want %d", q, n, want)
+			}
+		}
+		if _, err := gw.Token(ctx, cardToken); !errors.Is(err, payment.ErrUnknownToken) {
+			t.Fatalf("the saved card is still at the gateway: %v", err)
+		}
+
+		// The address can register again (the unique e-mail key is free).
+		if _, err := env.App.DB.ExecContext(ctx, `INSERT INTO members (id, email, email_key, password_hash, created_at, updated_at)
+			VALUES ('re-registered', $1, $1, 'x', 0, 0)`, apitest.DemoEmail); err != nil {
+			t.Fatalf("the address cannot register again: %v", err)
+		}
+	})
+}

@@ -1,0 +1,257 @@
+// Package privacy is "your data": the export of everything the product
+// holds about a member (each feature contributes one Part), and account
+// deletion after re-authentication and a confirmation mail, which erases or
+// anonymises the member's personal data and keeps, without the person's
+// name, what the airline must keep (payments, issued passes and vouchers).
+// It imports neither SQL nor HTTP.
+package privacy
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+
+	"members/internal/apperr"
+	"members/internal/i18n"
+	"members/internal/mail"
+	"members/internal/ratelimit"
+	"members/internal/validate"
+)
+
+// Part is one feature's share of a member's data in the export. Key names
+// the part in the file ("profile", "bookings"…); Export returns a value
+// that encodes as JSON (a list of rows or one object).
+type Part struct {
+	Key    string
+	Export func(ctx context.Context, memberID string) (any, error)
+}
+
+// ErrNotFound is what a Store returns for an unknown member or deletion token.
+var ErrNotFound = errors.New("privacy: not found")
+
+// Member is what deletion needs to know of the member.
+type Member struct {
+	Email        string
+	Name         string
+	PasswordHash string
+}
+
+// Store keeps deletion requests and erases a member.
+type Store interface {
+	// Member returns the member; ErrNotFound when unknown or deleted.
+	Member(ctx context.Context, memberID string) (Member, error)
+	// CreateDeletion records a confirmation token (its hash) for memberID,
+	// replacing an earlier one.
+	CreateDeletion(ctx context.Context, memberID, tokenHash string, at, expires time.Time) error
+	// DeletionMember returns the member of an unexpired token; ErrNotFound otherwise.
+	DeletionMember(ctx context.Context, tokenHash string, now time.Time) (string, error)
+	// Erase anonymises the member in one transaction: personal data erased,
+	// sessions and saved cards deleted, payments and vouchers kept without
+	// names, the e-mail address freed. ErrNotFound when already deleted.
+	Erase(ctx context.Context, memberID string, at time.Time) error
+}
+
+// Cards forgets a member's saved cards at the payment gateway (and here).
+// Nil when the payments feature is not wired.
+type Cards interface {
+	ForgetAll(ctx context.Context, memberID string) error
+}
+
+// PasswordVerifier checks a password against its stored hash.
+type PasswordVerifier interface {
+	Verify(password, encoded string) bool
+}
+
+// Mailer sends mail (stored in the outbox first).
+type Mailer interface {
+	Send(ctx context.Context, m mail.Message) error
+}
+
+// Deps are the service's dependencies.
+type Deps struct {
+	Store     Store
+	Parts     []Part
+	Cards     Cards
+	Passwords PasswordVerifier
+	Counters  ratelimit.Counters
+	Mailer    Mailer
+	Templates *mail.Templates
+	PublicURL string
+	Now       func() time.Time
+	Logger    *slog.Logger
+}
+
+// Service is the your-data feature.
+type Service struct{ d Deps }
+
+// NewService builds the service.
+func NewService(d Deps) *Service {
+	d.PublicURL = strings.TrimRight(d.PublicURL, "/")
+	return &Service{d: d}
+}
+
+// Export is the whole file: when it was made and each part by its key.
+type Export struct {
+	ExportedAt time.Time      `json:"exportedAt"`
+	MemberID   string         `json:"memberId"`
+	Parts      map[string]any `json:"parts"`
+}
+
+// Export collects every part for the member.
+func (s *Service) Export(ctx context.Context, memberID string) (Export, error) {
+	out := Export{ExportedAt: s.d.Now().UTC(), MemberID: memberID, Parts: map[string]any{}}
+	for _, p := range s.d.Parts {
+		v, err := p.Export(ctx, memberID)
+		if err != nil {
+			return Export{}, fmt.Errorf("export %s: %w", p.Key, err)
+		}
+		out.Parts[p.Key] = v
+	}
+	return out, nil
+}
+
+// PartKeys lists the keys of the export's parts, in order.
+func (s *Service) PartKeys() []string {
+	keys := make([]string, len(s.d.Parts))
+	for i, p := range s.d.Parts {
+		keys[i] = p.Key
+	}
+	return keys
+}
+
+// DeletionTTL is how long the confirmation link of a deletion works.
+const DeletionTTL = time.Hour
+
+// maxWrongPassword is how many wrong passwords a member may give when
+// asking for deletion in a throttle window, as for a password change.
+const maxWrongPassword = 5
+
+// throttleWindow is the length of that window.
+const throttleWindow = 15 * time.Minute
+
+// DeletionRequest is the re-authentication that starts a deletion.
+type DeletionRequest struct {
+	Password string `json:"password"`
+}
+
+// RequestResult says whether the confirmation mail went out.
+type RequestResult struct {
+	MailSent bool `json:"mailSent"`
+}
+
+// KindDeletion is the confirmation mail's kind (catalogue texts
+// mail.account_deletion.subject/body/action in security.<lang>.json).
+const KindDeletion = "account_deletion"
+
+// RequestDeletion checks the member's password (throttled) and mails a
+// single-use confirmation link valid for DeletionTTL.
+func (s *Service) RequestDeletion(ctx context.Context, memberID string, in DeletionRequest, lang i18n.Lang) (RequestResult, error) {
+	e := validate.Errors{}
+	if e.Required("password", in.Password) {
+		e.MaxLen("password", in.Password, 1000)
+	}
+	if !e.Empty() {
+		return RequestResult{}, apperr.FromFields(e)
+	}
+	win := ratelimit.Window{Counters: s.d.Counters, Length: throttleWindow, Limit: maxWrongPassword, Now: s.d.Now}
+	key := "deletion:" + memberID
+	if ok, err := win.Reserve(ctx, key); err != nil {
+		return RequestResult{}, fmt.Errorf("deletion throttle: %w", err)
+	} else if !ok {
+		return RequestResult{}, apperr.New(apperr.TooMany, "error.too_many_requests")
+	}
+	m, err := s.d.Store.Member(ctx, memberID)
+	if err != nil {
+		return RequestResult{}, fmt.Errorf("deletion member: %w", err)
+	}
+	if !s.d.Passwords.Verify(in.Password, m.PasswordHash) {
+		return RequestResult{}, apperr.FromFields(validate.Errors{"password": {Key: "security.deletion.password_wrong"}})
+	}
+	if err := win.Release(ctx, key); err != nil {
+		return RequestResult{}, fmt.Errorf("deletion throttle: %w", err)
+	}
+	token, hash, err := newToken()
+	if err != nil {
+		return RequestResult{}, err
+	}
+	now := s.d.Now()
+	if err := s.d.Store.CreateDeletion(ctx, memberID, hash, now, now.Add(DeletionTTL)); err != nil {
+		return RequestResult{}, fmt.Errorf("create deletion: %w", err)
+	}
+	link := s.d.PublicURL + "/delete-account/" + token + "?" + url.Values{"lang": {string(lang)}}.Encode()
+	msg, err := s.d.Templates.Standard(KindDeletion, lang, m.Email, mail.Data{
+		Name: m.Name, URL: link, Args: []any{"minutes", int(DeletionTTL.Minutes())},
+	})
+	if err != nil {
+		return RequestResult{}, fmt.Errorf("deletion mail: %w", err)
+	}
+	if err := s.d.Mailer.Send(ctx, msg); err != nil {
+		s.d.Logger.Warn("deletion mail not sent", "err", err)
+		return RequestResult{MailSent: false}, nil
+	}
+	return RequestResult{MailSent: true}, nil
+}
+
+// notFound answers a deletion token that is unknown, used, expired or
+// another member's.
+var notFound = apperr.New(apperr.NotFound, "security.deletion.link_invalid")
+
+// member returns the member of a live token, which must be memberID's.
+func (s *Service) member(ctx context.Context, memberID, token string) error {
+	if len(token) != base64.RawURLEncoding.EncodedLen(32) {
+		return notFound
+	}
+	got, err := s.d.Store.DeletionMember(ctx, hashToken(token), s.d.Now())
+	if errors.Is(err, ErrNotFound) || (err == nil && got != memberID) {
+		return notFound
+	}
+	if err != nil {
+		return fmt.Errorf("deletion token: %w", err)
+	}
+	return nil
+}
+
+// ValidateDeletion answers whether the confirmation link is usable.
+func (s *Service) ValidateDeletion(ctx context.Context, memberID, token string) error {
+	return s.member(ctx, memberID, token)
+}
+
+// Delete erases the member after the confirmation link: saved cards are
+// deleted at the gateway first (a card the gateway still holds would be
+// an orphan), then everything else in one transaction.
+func (s *Service) Delete(ctx context.Context, memberID, token string) error {
+	if err := s.member(ctx, memberID, token); err != nil {
+		return err
+	}
+	if s.d.Cards != nil {
+		if err := s.d.Cards.ForgetAll(ctx, memberID); err != nil {
+			return fmt.Errorf("delete saved cards: %w", err)
+		}
+	}
+	if err := s.d.Store.Erase(ctx, memberID, s.d.Now()); err != nil {
+		return fmt.Errorf("erase member: %w", err)
+	}
+	return nil
+}
+
+func newToken() (token, hash string, err error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", "", fmt.Errorf("deletion token: %w", err)
+	}
+	token = base64.RawURLEncoding.EncodeToString(b)
+	return token, hashToken(token), nil
+}
+
+func hashToken(token string) string {
+	sum := sha256.Sum256([]byte("account-deletion:" + token))
+	return hex.EncodeToString(sum[:])
+}
