@@ -28,6 +28,9 @@ const PointsSalePage = lazy(() => import('@/features/points/pages/PointsSalePage
 const PointsReissuePage = lazy(() => import('@/features/points/pages/PointsReissuePage'))
 const PointsExchangePage = lazy(() => import('@/features/points/pages/PointsExchangePage'))
 const PointsExchangeAnaPage = lazy(() => import('@/features/points/pages/PointsExchangeAnaPage'))
+const YourDataPage = lazy(() => import('@/features/security/pages/YourDataPage'))
+const DeleteAccountPage = lazy(() => import('@/features/security/pages/DeleteAccountPage'))
+const AccountDeletedPage = lazy(() => import('@/features/security/pages/AccountDeletedPage'))
 
 export interface AppRoute {
   path: string
@@ -70,4 +73,7 @@ export const routes: AppRoute[] = [
   // unlimited pass, coupon pass
 
   // security centre, your data
+  { path: '/your-data', element: <YourDataPage />, access: 'member' },
+  { path: '/delete-account/:token', element: <DeleteAccountPage />, access: 'member' },
+  { path: '/account-deleted', element: <AccountDeletedPage />, access: 'static' },
 ]

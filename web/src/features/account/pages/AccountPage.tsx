@@ -13,6 +13,7 @@ import { isEmailChange, passwordSchema, profileSchema, type PasswordForm, type P
 import { Select } from '../components/Select'
 import { SavedNotice } from '../components/Notice'
 import { PendingEmailChange } from '../components/PendingEmailChange'
+import { AccountSecuritySlot } from '@/app/pages/AccountSecuritySlot'
 
 /** /account: the member profile and the password change. */
 export default function AccountPage() {
@@ -23,6 +24,7 @@ export default function AccountPage() {
       <h1>{t('account.title')}</h1>
       {user.data ? <ProfileSection user={user.data} /> : <p>{t('loading')}</p>}
       <PasswordSection />
+      <AccountSecuritySlot />
     </div>
   )
 }

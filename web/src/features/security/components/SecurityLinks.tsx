@@ -1,0 +1,16 @@
+import '../security.css'
+import { useTranslation } from 'react-i18next'
+import { AppLink } from '@/app/routing/AppLink'
+
+/** The account page's links to the security feature's pages. */
+export function SecurityLinks() {
+  const { t } = useTranslation('security')
+  return (
+    <nav className="card security-links" aria-label={t('links.label')}>
+      <AppLink to="/your-data" className="security-links__item">
+        <strong>{t('data.title')}</strong>
+        <span>{t('links.dataHint')}</span>
+      </AppLink>
+    </nav>
+  )
+}
