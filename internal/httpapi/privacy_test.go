@@ -45,7 +45,7 @@ func TestDataExport(t *testing.T) {
 		}
 		sort.Strings(keys)
 		want := []string{"bookings", "calendarSubscription", "coupons", "mails", "passLotteryEntries", "passengers", "passes",
-			"payments", "profile", "savedCards", "sessions"}
+			"payments", "points", "profile", "savedCards", "sessions"}
 		if strings.Join(keys, ",") != strings.Join(want, ",") {
 			t.Fatalf("parts %v", keys)
 		}
@@ -71,6 +71,9 @@ func TestDataExport(t *testing.T) {
 		}
 		if !strings.Contains(body, demo.DemoPNRFuture) || strings.Contains(body, demo.DemoPNRMember2) {
 			t.Fatal("bookings: own missing or another member's present")
+		}
+		if len(ex.Parts["points"].([]any)) == 0 || ex.Parts["points"].([]any)[0].(map[string]any)["ledger"] == nil {
+			t.Fatalf("points %v", ex.Parts["points"])
 		}
 		if len(ex.Parts["sessions"].([]any)) == 0 || len(ex.Parts["passengers"].([]any)) == 0 {
 			t.Fatalf("sessions/passengers empty")

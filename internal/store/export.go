@@ -140,6 +140,7 @@ func ExportParts(db *DB) []privacy.Part {
 			ecol("result", "result", colText), ecol("created_at", "enteredAt", colInstant),
 		}, "FROM gogo_pass_entries WHERE member_id = $1 ORDER BY created_at")),
 		part("coupons", func(ctx context.Context, id string) (any, error) { return exportCoupons(ctx, db, id) }),
+		part("points", func(ctx context.Context, id string) (any, error) { return exportPoints(ctx, db, id) }),
 		part("sessions", list([]exportCol{
 			ecol("created_at", "signedInAt", colInstant), ecol("last_seen_at", "lastActivityAt", colInstant),
 			ecol("client_addr", "clientAddress", colText), ecol("user_agent", "userAgent", colText),
@@ -203,6 +204,32 @@ func exportCoupons(ctx context.Context, db *DB, memberID string) (any, error) {
 			ecol("passport_no", "passportNo", colText), ecol("date_of_entry", "dateOfEntry", colText),
 			ecol("inbound_transport_method", "inboundTransportMethod", colText), ecol("inbound_flight_no", "inboundFlightNo", colText),
 		}, "FROM coupon_passengers WHERE coupon_id = $1 ORDER BY position", id); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func exportPoints(ctx context.Context, db *DB, memberID string) (any, error) {
+	res, err := exportRows(ctx, db, []exportCol{
+		ecol("id", "id", colText), ecol("number", "number", colText), ecol("currency", "currency", colText),
+		ecol("issued_amount", "issuedAmount", colInt), ecol("balance", "balance", colInt),
+		ecol("effective_date", "effectiveDate", colText), ecol("expire_date", "expireDate", colText),
+		ecol("travel_effective_date", "travelEffectiveDate", colText), ecol("travel_expire_date", "travelExpireDate", colText),
+		ecol("status_code", "statusCode", colText), ecol("source", "source", colText), ecol("issued_name", "issuedName", colText),
+		ecol("payment_amount", "paymentAmount", colInt), ecol("payment_method", "paymentMethod", colText),
+		ecol("created_at", "issuedAt", colInstant),
+	}, "FROM point_vouchers WHERE member_id = $1 ORDER BY created_at, id", memberID)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range res {
+		id := r["id"]
+		delete(r, "id")
+		if r["ledger"], err = exportRows(ctx, db, []exportCol{
+			ecol("kind", "kind", colText), ecol("delta", "delta", colInt), ecol("balance_after", "balanceAfter", colInt),
+			ecol("created_at", "at", colInstant),
+		}, "FROM point_ledger WHERE voucher_id = $1 ORDER BY seq", id); err != nil {
 			return nil, err
 		}
 	}

@@ -79,6 +79,8 @@ var eraseStatements = []string{
 	`UPDATE reservations SET member_id = NULL, contact_email = '' WHERE member_id = $1`,
 	// Payments are kept for accounting, without the card holder's name.
 	`UPDATE payment_processes SET card_holder = '', card_token = '' WHERE member_id = $1`,
+	// Point vouchers are issued vouchers: kept, without the name printed on them.
+	`UPDATE point_vouchers SET issued_name = '' WHERE member_id = $1`,
 	// Lottery entries and unpaid coupon orders are personal, not records.
 	`DELETE FROM gogo_pass_entries WHERE member_id = $1`,
 	`DELETE FROM coupon_prepared WHERE member_id = $1`,
