@@ -23,8 +23,6 @@ export const EXPORT_PARTS = [
   'coupons',
   'points',
   'sessions',
-  'securityEvents',
-  'passkeys',
   'calendarSubscription',
   'mails',
 ] as const

@@ -16,7 +16,7 @@ describe('your data', () => {
       },
     })
     renderApp('/your-data?lang=en')
-    expect((await screen.findByRole('link', { name: 'Download my data (JSON)' })).getAttribute('href')).toBe('/api/me/export')
+    expect((await screen.findByRole('link', { name: 'Download my data (JSON)' }, { timeout: 20000 })).getAttribute('href')).toBe('/api/me/export')
     expect(screen.getByText('Saved payment cards: brand and last four digits only.')).toBeTruthy()
     const zone = screen.getByRole('region', { name: 'Delete your account' })
     expect(within(zone).getByText(/Payment records/)).toBeTruthy()
@@ -32,7 +32,7 @@ describe('your data', () => {
     fireEvent.change(within(zone).getByLabelText(/Current password/), { target: { value: 'Demo1234' } })
     fireEvent.click(within(zone).getByRole('button', { name: 'Send me the confirmation link' }))
     expect(await within(zone).findByText(/We sent a confirmation link/)).toBeTruthy()
-  })
+  }, 40000)
 
   it('refuses a dead confirmation link without offering the delete button', async () => {
     stubFetch({
@@ -40,7 +40,7 @@ describe('your data', () => {
       'POST /api/me/deletion/validate': json({ message: 'gone' }, 404),
     })
     renderApp('/delete-account/abc?lang=en')
-    expect(await screen.findByText(/This link is invalid or has expired/)).toBeTruthy()
+    expect(await screen.findByText(/This link is invalid or has expired/, undefined, { timeout: 20000 })).toBeTruthy()
     expect(screen.queryByRole('button', { name: 'Delete my account permanently' })).toBeNull()
-  })
+  }, 40000)
 })
