@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"members/internal/apitest"
-	"members/internal/store"
 )
 
 // BenchmarkCardPayment: create, authorise and capture over HTTP with a
@@ -26,5 +25,4 @@ func BenchmarkCardPayment(b *testing.B) {
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "payments/s")
 		})
 	}
-	_ = store.SQLite
 }

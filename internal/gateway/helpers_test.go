@@ -139,7 +139,7 @@ func (g *gw) post(path string, body any) resp {
 	return g.do("POST", path, body, "Idempotency-Key", newKey())
 }
 
-// pay creates a payment of amount JPY with method (and token for cards).
+// create creates a payment of amount JPY with method (and token for cards).
 func (g *gw) create(method, token string, amount int64) gateway.Payment {
 	g.t.Helper()
 	r := g.post("/v1/payments", map[string]any{"amount": amount, "currency": "JPY", "method": method, "token": token,
@@ -152,7 +152,7 @@ func (g *gw) create(method, token string, amount int64) gateway.Payment {
 	return p
 }
 
-// call posts to a payment's action and decodes the payment.
+// action posts to a payment's action and decodes the payment.
 func (g *gw) action(id, action string, body any, wantStatus int) gateway.Payment {
 	g.t.Helper()
 	r := g.post("/v1/payments/"+id+"/"+action, body)

@@ -1,7 +1,6 @@
 package gateway_test
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -145,7 +144,6 @@ func TestKeysKeptAcrossRestarts(t *testing.T) {
 		if g3.Key != "sk_test_given" || g3.G.Keys().WebhookSecret != g.G.Keys().WebhookSecret {
 			t.Fatalf("given key: %+v", g3.G.Keys())
 		}
-		_ = context.Background()
 	})
 }
 
