@@ -1,0 +1,165 @@
+// Saved cards and the payment pages, end to end in Chromium against the
+// real server and its sandbox gateway.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { e2eSuite, login, screenshot, VIEWPORTS } from "./harness.mjs";
+
+const env = e2eSuite({ before, after });
+
+/** Calls the API from the page's session (cookies) with a fresh CSRF token. */
+async function apiCall(page, method, path, body) {
+  const base = env.server.url;
+  const csrf = await (await page.request.get(`${base}/api/csrf_token`)).json();
+  const res = await page.request.fetch(`${base}${path}`, {
+    method,
+    headers: { "Content-Type": "application/json", "X-Csrf-Token": csrf.csrfToken, "X-Lang": "en" },
+    data: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status(), body: await res.json().catch(() => ({})) };
+}
+
+/** A card token made at the gateway, as the browser's card form does. */
+async function tokenize(page, number, cvv = "123") {
+  const res = await page.request.post(`${env.server.url}/gateway/v1/tokens`, {
+    headers: { "Content-Type": "application/json" },
+    data: JSON.stringify({ cardNumber: number, expirationDate: "33/08", cvv, holderName: "TARO PEACH" }),
+  });
+  assert.equal(res.status(), 200);
+  return (await res.json()).token;
+}
+
+let seq = 0;
+/** Prepares a points purchase (the tentative order) and returns its id. */
+async function prepare(page, token) {
+  const r = await apiCall(page, "POST", "/api/peachpoints/buy", {
+    nominee: "TARO PEACH", currencyCode: "JPY", amount: 3000, paymentMethod: "creditCard",
+    creditCardToken: token, requestId: `e2e-${Date.now()}-${seq++}`,
+  });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  return r.body.paymentProcessId;
+}
+
+async function savedVisa(page) {
+  const r = await apiCall(page, "GET", "/api/cc");
+  return r.body.creditcards.find((c) => c.brand === "visa" && c.isValid).token;
+}
+
+for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+  test(`stored payment methods (${name}): brand order, register, delete, expired card`, async () => {
+    const { context, page } = await env.newPage(viewport);
+    await login(page, env.server.url);
+    await page.goto(`${env.server.url}/payment-methods?lang=en`);
+    await page.getByRole("heading", { name: "Stored payment methods" }).waitFor();
+    const list = page.getByRole("list", { name: "Stored payment methods" });
+    await list.getByRole("listitem").first().waitFor();
+    const brands = await list.locator(".card-summary__brand").allInnerTexts();
+    assert.deepEqual(brands.slice(0, 2), ["Visa", "Visa"], `order: ${brands}`);
+    assert.ok(brands.indexOf("Mastercard") < brands.indexOf("American Express"), `order: ${brands}`);
+    await list.getByText("Expired").first().waitFor();
+    await screenshot(page, `payment-methods-${name}`);
+
+    // client rules before anything leaves the browser
+    await page.getByRole("button", { name: "Register a card" }).click();
+    const form = page.locator("form.register-card");
+    await form.getByLabel("Card number").fill("4242 4242 4242 4241");
+    await form.getByLabel("Expiry (YY/MM)").fill("33/08");
+    await form.getByLabel("Security code (CVV)").fill("12");
+    await form.getByRole("button", { name: "Register" }).click();
+    await form.getByText("This card number is not valid.").waitFor();
+    await form.getByText("Enter 3 digits.").waitFor();
+    await form.getByText("This field is required.").waitFor();
+    await screenshot(page, `payment-methods-register-errors-${name}`);
+    // a Diners card (14 digits), for all currencies
+    await form.getByLabel("Card number").fill("3622 7206 2716 67");
+    await form.getByLabel("Security code (CVV)").fill("123");
+    await form.getByLabel("Cardholder name").fill("TARO PEACH");
+    await form.getByRole("button", { name: "Register" }).click();
+    await page.getByText(/The card has been registered/).waitFor();
+    await list.getByText("Diners Club").first().waitFor();
+
+    // delete it: confirm → done (mail kept in the outbox: sent)
+    await page.getByRole("button", { name: "Delete Diners Club ending 1667" }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete this card?" });
+    await dialog.waitFor();
+    await screenshot(page, `payment-methods-delete-confirm-${name}`);
+    await dialog.getByRole("button", { name: "Delete", exact: true }).click();
+    const done = page.getByRole("dialog", { name: "Card deleted" });
+    await done.getByText(/confirmation e-mail has been sent/).waitFor();
+    await screenshot(page, `payment-methods-delete-done-${name}`);
+    await done.getByRole("button", { name: "Close", exact: true }).last().click();
+    assert.equal(await list.getByText("Diners Club").count(), 0);
+
+    // the expired card: the dialog with Delete and Cancel
+    if (name === "desktop") {
+      await page.getByRole("button", { name: "Delete Visa ending 1881" }).click();
+      const expired = page.getByRole("alertdialog", { name: "Credit card has expired" });
+      await expired.getByText("Please delete this card and register a new one.").waitFor();
+      await screenshot(page, `payment-methods-expired-${name}`);
+      await expired.getByRole("button", { name: "Cancel" }).click();
+      assert.equal(await list.getByText("Expired").count(), 1);
+      await page.getByRole("button", { name: "Delete Visa ending 1881" }).click();
+      await page.getByRole("alertdialog", { name: "Credit card has expired" }).getByRole("button", { name: "Delete", exact: true }).click();
+      await page.getByRole("dialog", { name: "Card deleted" }).getByRole("button", { name: "Close", exact: true }).last().click();
+      assert.equal(await list.getByText("Expired").count(), 0);
+    }
+    await context.close();
+  });
+
+  test(`pay with a saved card (${name}): prepared → pay → payment completed`, async () => {
+    const { context, page } = await env.newPage(viewport);
+    await login(page, env.server.url);
+    const id = await prepare(page, await savedVisa(page));
+    await page.goto(`${env.server.url}/payment/peachpoints/${id}?lang=en`);
+    await page.getByRole("heading", { name: "Confirm your order" }).waitFor();
+    await page.getByText("JPY 3,000").first().waitFor();
+    await screenshot(page, `payment-prepared-${name}`);
+    await page.getByRole("button", { name: "Pay", exact: true }).click();
+    await page.waitForURL(/\/completed/);
+    await page.getByRole("heading", { name: "Payment completed" }).waitFor();
+    await page.getByText("it is shown only once").waitFor();
+    await screenshot(page, `payment-completed-${name}`);
+    // the secret is gone on a reload
+    await page.reload();
+    await page.getByRole("heading", { name: "Payment completed" }).waitFor();
+    assert.equal(await page.getByText("it is shown only once").count(), 0);
+    await context.close();
+  });
+}
+
+test("the challenge: approve settles, fail fails; a declined card fails", async () => {
+  const { context, page } = await env.newPage(VIEWPORTS.phone);
+  await login(page, env.server.url);
+  const challenge = await tokenize(page, "4000000000003220");
+
+  let id = await prepare(page, challenge);
+  await page.goto(`${env.server.url}/payment/peachpoints/${id}?lang=en`);
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  await page.waitForURL(/\/gateway\/challenge\//);
+  await screenshot(page, "payment-challenge-phone");
+  // while the challenge waits, a new purchase is blocked (spec §8)
+  const blocked = await apiCall(page, "POST", "/api/peachpoints/buy", {
+    nominee: "TARO PEACH", currencyCode: "JPY", amount: 1000, paymentMethod: "creditCard",
+    creditCardToken: await savedVisa(page), requestId: `e2e-block-${Date.now()}`,
+  });
+  assert.equal(blocked.status, 409);
+  assert.match(blocked.body.message, /about 30 minutes/);
+  await page.locator('button[value="approve"]').click();
+  await page.waitForURL(/\/completed/);
+  await page.getByRole("heading", { name: "Payment completed" }).waitFor();
+
+  id = await prepare(page, challenge);
+  await page.goto(`${env.server.url}/payment/peachpoints/${id}?lang=en`);
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  await page.waitForURL(/\/gateway\/challenge\//);
+  await page.locator('button[value="fail"]').click();
+  await page.waitForURL(/\/result/);
+  await page.getByText("The card authentication failed.").waitFor();
+  await screenshot(page, "payment-challenge-failed-phone");
+
+  id = await prepare(page, await tokenize(page, "4000000000000002"));
+  await page.goto(`${env.server.url}/payment/peachpoints/${id}?lang=en`);
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  await page.getByText("The card was declined. Please use another card.").waitFor();
+  await screenshot(page, "payment-declined-phone");
+  await context.close();
+});
