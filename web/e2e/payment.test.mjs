@@ -163,3 +163,69 @@ test("the challenge: approve settles, fail fails; a declined card fails", async 
   await screenshot(page, "payment-declined-phone");
   await context.close();
 });
+
+/** The points sale page up to the payment panel. */
+async function openPanel(page, viewport) {
+  await page.goto(`${env.server.url}/points/sale?lang=en`);
+  await page.getByLabel("Nominee").fill("TARO PEACH");
+  await page.locator("#sale-currency").selectOption("JPY");
+  await page.locator("#sale-amount").selectOption("3000");
+  await page.getByRole("button", { name: "Go to payment" }).click();
+  await page.getByRole("heading", { name: "Payment", exact: true }).waitFor();
+  void viewport;
+}
+
+for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+  test(`the payment panel (${name}): chooser marks the current card, expired card dialog, new card saved`, async () => {
+    const { context, page } = await env.newPage(viewport);
+    await login(page, env.server.url);
+    await openPanel(page, viewport);
+    const current = page.getByTestId("current-method");
+    await current.getByText("Visa").first().waitFor();
+    await screenshot(page, `payment-panel-${name}`);
+    await page.getByRole("button", { name: "Change", exact: true }).click();
+    const chooser = page.getByRole("dialog", { name: "Choose a payment method" });
+    await chooser.getByText("Selected").waitFor();
+    assert.equal(await chooser.locator('[aria-pressed="true"]').count(), 1);
+    await chooser.getByText("PayPay").waitFor();
+    await chooser.getByText("Convenience store / ATM / internet banking").first().waitFor();
+    await screenshot(page, `payment-chooser-${name}`);
+    // the expired card opens the expired-card dialog; Cancel keeps it
+    if (await chooser.getByText("Expired").count()) {
+      await chooser.getByText("Expired").first().click();
+      const expired = page.getByRole("alertdialog", { name: "Credit card has expired" });
+      await expired.waitFor();
+      await expired.getByRole("button", { name: "Cancel" }).click();
+      await page.getByRole("button", { name: "Change", exact: true }).click();
+    }
+    await page.getByRole("dialog", { name: "Choose a payment method" }).getByText("A new credit card").click();
+    await page.getByLabel("Card number").fill("3530 1113 3330 0000");
+    await page.getByLabel("Expiry (YY/MM)").fill("33/08");
+    await page.getByLabel("Security code (CVV)").fill("123");
+    await page.getByLabel("Cardholder name").fill("TARO PEACH");
+    await page.getByLabel("Save this card for next time").check();
+    await screenshot(page, `payment-panel-new-card-${name}`);
+    await page.getByRole("button", { name: "Go to confirmation" }).click();
+    await page.getByRole("heading", { name: "Confirm your order" }).waitFor();
+    await page.getByText("JCB •••• 0000").waitFor();
+    await page.getByRole("button", { name: "Pay", exact: true }).click();
+    await page.getByRole("heading", { name: "Payment completed" }).waitFor();
+    await page.getByText("it is shown only once").waitFor();
+    const cards = await apiCall(page, "GET", "/api/cc");
+    assert.ok(cards.body.creditcards.some((c) => c.brand === "jcb" && c.cardNumber.endsWith("0000")), "the new card was saved");
+    await context.close();
+  });
+}
+
+test("the pending block: a payment waiting for its challenge blocks the panel", async () => {
+  const { context, page } = await env.newPage(VIEWPORTS.desktop);
+  await login(page, env.server.url);
+  const id = await prepare(page, await tokenize(page, "4000000000003220"));
+  const cont = await apiCall(page, "POST", `/api/peachpoints/buy/${id}/continue`);
+  assert.equal(cont.body.status, "pending");
+  await openPanel(page, VIEWPORTS.desktop);
+  await page.getByText("about 30 minutes").first().waitFor();
+  assert.equal(await page.getByRole("button", { name: "Go to confirmation" }).isDisabled(), true);
+  await screenshot(page, "payment-panel-pending-desktop");
+  await context.close();
+});

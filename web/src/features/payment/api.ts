@@ -117,12 +117,24 @@ export function useContinue(productType: ProductType) {
   })
 }
 
-/** GET /api/payment_processes/{id}/status (any product). */
+/** Where the one-time secret of a settled process is kept for this page's life. */
+export const secretKey = (paymentProcessId: string) => paymentKeys.key('secret', paymentProcessId)
+
+/**
+ * GET /api/payment_processes/{id}/status (any product). The server sends
+ * the goods' secret (a voucher's PIN) in one answer only: whichever
+ * request gets it keeps it under secretKey, so a later answer without it
+ * cannot lose it. The request is not tied to the query's abort signal: a
+ * page change must not drop the one answer that carries the secret.
+ */
 export const processQuery = (paymentProcessId: string) =>
   queryOptions({
     queryKey: paymentKeys.key('process', paymentProcessId),
-    queryFn: async ({ signal }) =>
-      unwrap(await api.GET('/api/payment_processes/{paymentProcessId}/status', { params: { path: { paymentProcessId } }, signal })),
+    queryFn: async ({ client }) => {
+      const p = unwrap(await api.GET('/api/payment_processes/{paymentProcessId}/status', { params: { path: { paymentProcessId } } }))
+      if (p.secret) client.setQueryData(secretKey(paymentProcessId), p.secret)
+      return p
+    },
   })
 
 /** The status poll of the result page: every 2 s while the process is open. */

@@ -1,9 +1,9 @@
 import '../payment.css'
 import { useParams } from 'react-router'
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { AppLink } from '@/app/routing/AppLink'
-import { paymentKeys, processQuery } from '../api'
+import { processQuery, secretKey } from '../api'
 import { PaymentSteps } from '../components/PaymentSteps'
 import { OrderSummary } from '../components/OrderSummary'
 import { startPath } from '../startPaths'
@@ -17,9 +17,12 @@ function entries(v: unknown): [string, string][] {
 export default function PaymentCompletedPage() {
   const { productType = '', processId = '' } = useParams()
   const { t } = useTranslation('payment')
-  const qc = useQueryClient()
   const process = useQuery(processQuery(processId))
-  const secret = qc.getQueryData<Record<string, unknown>>(paymentKeys.key('secret', processId)) ?? process.data?.secret
+  // kept by whichever status answer carried it (see processQuery)
+  const secret = useQuery({ queryKey: secretKey(processId), queryFn: () => null, enabled: false, staleTime: Infinity }).data as
+    | Record<string, unknown>
+    | null
+    | undefined
   const p = process.data
   if (process.isError) return <p className="page pay-notice pay-notice--warn" role="alert">{t('errors.notFound')}</p>
   if (!p) return <p className="page" role="status">{t('loading')}</p>

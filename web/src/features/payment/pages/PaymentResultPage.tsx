@@ -1,11 +1,10 @@
 import '../payment.css'
 import { useEffect } from 'react'
 import { useParams } from 'react-router'
-import { useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { AppLink } from '@/app/routing/AppLink'
 import { useAppNavigate } from '@/app/routing/useAppNavigate'
-import { paymentKeys, useProcessPoll } from '../api'
+import { useProcessPoll } from '../api'
 import { PaymentSteps } from '../components/PaymentSteps'
 import { OrderSummary } from '../components/OrderSummary'
 import { startPath } from '../startPaths'
@@ -19,16 +18,14 @@ export default function PaymentResultPage() {
   const { productType = '', processId = '' } = useParams()
   const { t } = useTranslation('payment')
   const go = useAppNavigate()
-  const qc = useQueryClient()
   const process = useProcessPoll(processId)
   const p = process.data
 
   useEffect(() => {
     if (p && (p.status === 'settled' || p.status === 'refunded')) {
-      if (p.secret) qc.setQueryData(paymentKeys.key('secret', processId), p.secret)
       go(`/payment/${productType}/${processId}/completed`, { replace: true })
     }
-  }, [p, qc, go, productType, processId])
+  }, [p, go, productType, processId])
 
   if (process.isError) return <p className="page pay-notice pay-notice--warn" role="alert">{t('errors.notFound')}</p>
   if (!p || p.status === 'settled' || p.status === 'refunded') return <p className="page" role="status">{t('loading')}</p>
