@@ -151,8 +151,8 @@ func (a *App) Server(ctx context.Context, cfg Config) (http.Handler, *Features, 
 	h := httpapi.New(httpapi.Deps{
 		Logger: a.Logger, Catalog: a.Catalog, Auth: a.Auth, Platform: a.Platform, Countries: a.Countries,
 		Revision: cfg.Revision, CSRFSecret: csrfSecret, WebApp: webapp.FS(), SecureCookies: cfg.SecureCookies,
-		TrustedProxies: cfg.TrustedProxies,
-		Now:            a.DB.Now, Features: feats.Mounts, AnonymousPaths: feats.Anonymous, RootMounts: feats.RootMounts,
+		TrustedProxies: cfg.TrustedProxies, ConnectOrigins: connectOrigins(cfg),
+		Now: a.DB.Now, Features: feats.Mounts, AnonymousPaths: feats.Anonymous, RootMounts: feats.RootMounts,
 	})
 	return h, feats, nil
 }
@@ -188,4 +188,13 @@ func (a *App) Housekeeping(ctx context.Context) {
 		case <-t.C:
 		}
 	}
+}
+
+// connectOrigins are the outside origins the web app talks to: an outside
+// payment gateway (the sandbox is on this site).
+func connectOrigins(cfg Config) []string {
+	if o := httpapi.Origin(cfg.GatewayURL); o != "" {
+		return []string{o}
+	}
+	return nil
 }

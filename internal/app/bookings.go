@@ -25,15 +25,22 @@ func (a *App) wireBookings(ctx context.Context, cfg Config, f *Features) error {
 	if err != nil {
 		return err
 	}
-	svc := booking.NewService(store.NewBookingStore(a.DB), pdf.New(a.Catalog), mailer, a.Catalog,
-		booking.NewHandover(secret, cfg.BookingSiteURL), a.Counters, a.DB.Now)
+	handover := booking.NewHandover(secret, cfg.BookingSiteURL).WithRedemptions(store.NewHandoverRedemptions(a.DB))
+	svc := booking.NewService(store.NewBookingStore(a.DB), pdf.New(a.Catalog), mailer, a.Catalog, handover, a.Counters, a.DB.Now)
 	f.Mounts = append(f.Mounts, func(s *httpapi.Server, mux *http.ServeMux) {
 		bookingapi.HandlerWithOptions(httpapi.NewBookingHandlers(s, svc), bookingapi.StdHTTPServerOptions{
 			BaseRouter: mux, ErrorHandlerFunc: s.ParamError,
 		})
 	})
+	// The booking site redeems each hand-over token once (server to server).
+	f.RootMounts = append(f.RootMounts, func(mux *http.ServeMux) {
+		mux.Handle("POST "+HandoverRedeemPath, httpapi.HandoverRedeem(handover, a.DB.Now))
+	})
 	return nil
 }
+
+// HandoverRedeemPath is where the booking site redeems a hand-over token.
+const HandoverRedeemPath = "/handover/v1/redeem"
 
 // bookingMailer sends the itinerary mail through the shared mailer: stored
 // in the outbox first, delivered at once when SMTP is configured, retried

@@ -1,9 +1,12 @@
 package booking
 
 import (
+	"context"
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,9 +23,48 @@ const HandoverTTL = 5 * time.Minute
 // Handover signs the short-lived tokens that carry a member to the booking
 // site (single sign-on): base64url(JSON claims) "." base64url(HMAC-SHA256).
 // The booking site shares the secret and checks signature and expiry.
+//
+// Each token carries a random id and is single use: the booking site
+// redeems it once (Redeem, served at POST /handover/v1/redeem), and a
+// replay within its five minutes is refused.
 type Handover struct {
-	secret  []byte
-	siteURL string
+	secret      []byte
+	siteURL     string
+	redemptions Redemptions
+}
+
+// Redemptions records redeemed token ids (internal/store.HandoverRedemptions).
+type Redemptions interface {
+	// Redeem records id until expires; ErrReplayed when it is there already.
+	Redeem(ctx context.Context, id string, expires, now time.Time) error
+}
+
+// ErrReplayed is a token redeemed before.
+var ErrReplayed = errors.New("handover: token already used")
+
+// WithRedemptions makes tokens single use.
+func (h *Handover) WithRedemptions(r Redemptions) *Handover {
+	h.redemptions = r
+	return h
+}
+
+// Redeem checks a token and records it as used: the booking site's one
+// call per hand-over. ErrBadToken for a bad, expired or replayed token.
+func (h *Handover) Redeem(ctx context.Context, token string, now time.Time) (HandoverClaims, error) {
+	c, err := h.Verify(token, now)
+	if err != nil {
+		return c, err
+	}
+	if c.ID == "" || h.redemptions == nil {
+		return HandoverClaims{}, ErrBadToken
+	}
+	switch err := h.redemptions.Redeem(ctx, c.ID, time.Unix(c.ExpiresAt, 0), now); {
+	case errors.Is(err, ErrReplayed):
+		return HandoverClaims{}, ErrBadToken
+	case err != nil:
+		return HandoverClaims{}, fmt.Errorf("redeem hand-over: %w", err)
+	}
+	return c, nil
 }
 
 // NewHandover returns a signer for the booking site at siteURL.
@@ -32,6 +74,7 @@ func NewHandover(secret []byte, siteURL string) *Handover {
 
 // HandoverClaims are what the token says.
 type HandoverClaims struct {
+	ID        string `json:"jti"`
 	MemberID  string `json:"sub"`
 	PNR       string `json:"pnr,omitempty"`
 	Lang      string `json:"lang"`
@@ -42,7 +85,11 @@ type HandoverClaims struct {
 // Issue signs a token for memberID (and pnr, when changing one booking).
 func (h *Handover) Issue(memberID, pnr string, lang i18n.Lang, now time.Time) (HandoverResult, error) {
 	exp := now.Add(HandoverTTL)
-	claims := HandoverClaims{MemberID: memberID, PNR: pnr, Lang: string(lang), IssuedAt: now.Unix(), ExpiresAt: exp.Unix()}
+	id := make([]byte, 16)
+	if _, err := rand.Read(id); err != nil {
+		return HandoverResult{}, fmt.Errorf("handover id: %w", err)
+	}
+	claims := HandoverClaims{ID: hex.EncodeToString(id), MemberID: memberID, PNR: pnr, Lang: string(lang), IssuedAt: now.Unix(), ExpiresAt: exp.Unix()}
 	body, err := json.Marshal(claims)
 	if err != nil {
 		return HandoverResult{}, fmt.Errorf("handover: %w", err)

@@ -1,9 +1,12 @@
 package httpapi
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 
 	"members/internal/api/bookingapi"
 	"members/internal/booking"
@@ -158,4 +161,35 @@ func (h *BookingHandlers) pdf(w http.ResponseWriter, r *http.Request, name strin
 	w.Header().Set("Cache-Control", "private, no-store")
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(b)
+}
+
+// HandoverRedeem is the booking site's call (server to server, outside
+// /api: no session, no CSRF; the signed token is the credential):
+// POST /handover/v1/redeem {"token": "…"} → 200 with the claims, once per
+// token; 404 for a bad, expired or already used token.
+func HandoverRedeem(h *booking.Handover, now func() time.Time) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var in struct {
+			Token string `json:"token"`
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4096)).Decode(&in); err != nil || in.Token == "" {
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write([]byte(`{"message":"token required"}`))
+			return
+		}
+		c, err := h.Redeem(r.Context(), in.Token, now())
+		switch {
+		case errors.Is(err, booking.ErrBadToken):
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = w.Write([]byte(`{"message":"invalid, expired or used token"}`))
+			return
+		case err != nil:
+			w.WriteHeader(http.StatusInternalServerError)
+			_, _ = w.Write([]byte(`{"message":"system error"}`))
+			return
+		}
+		_ = json.NewEncoder(w).Encode(c)
+	})
 }

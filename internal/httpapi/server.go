@@ -38,6 +38,9 @@ type Deps struct {
 	WebApp fs.FS
 	// SecureCookies forces the Secure flag (behind a TLS-terminating proxy).
 	SecureCookies bool
+	// ConnectOrigins are outside origins the web app calls (an outside
+	// payment gateway's tokenisation), added to the CSP's connect-src.
+	ConnectOrigins []string
 	// TrustedProxies are the peers whose X-Forwarded-For / Forwarded
 	// headers name the client (empty: the TCP peer is the client).
 	TrustedProxies []netip.Prefix
@@ -58,6 +61,7 @@ type Deps struct {
 type Server struct {
 	Deps
 	anonymous map[string]bool
+	cspCache  cspCache
 }
 
 // Cookie names.

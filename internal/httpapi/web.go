@@ -44,6 +44,14 @@ func (s *Server) webApp() http.Handler {
 				return
 			}
 		}
+		if name == "assets" || strings.HasPrefix(name, "assets/") {
+			// A missing build file is a 404, not the app page: a stale
+			// chunk must fail loudly (the app reloads), and no page is
+			// served as script.
+			w.Header().Set("Cache-Control", "no-cache")
+			http.Error(w, "not found", http.StatusNotFound)
+			return
+		}
 		w.Header().Set("Cache-Control", "no-cache")
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Add("Vary", "Accept-Encoding")

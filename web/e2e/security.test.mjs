@@ -1,3 +1,4 @@
+/* global document */
 // Session security end to end, on a server whose clock the test moves
 // (--test-clock): the spec's whole idle-timeout flow, and login after it.
 import { test, before, after } from "node:test";
@@ -124,4 +125,22 @@ test("changing the e-mail: current password, pending on the account page, confir
     await page.getByText(/The change was undone/).waitFor();
     await context.close();
   }
+});
+
+test("no Content-Security-Policy violation while logging in and using the forms", async () => {
+  const { context, page } = await env.newPage();
+  const violations = [];
+  page.on("console", (m) => { if (/Content Security Policy|unsafe-eval/i.test(m.text())) violations.push(m.text()); });
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) => console.error(`Content Security Policy: ${e.violatedDirective} ${e.blockedURI}`));
+  });
+  await login(page, env.server.url);
+  await page.goto(`${env.server.url}/account?lang=en`);
+  await page.getByLabel(/^Phone number/).fill("03-12");
+  await page.getByRole("button", { name: "Save" }).first().click();
+  await page.getByText("Enter digits only, without symbols or hyphens.").first().waitFor();
+  await page.goto(`${env.server.url}/bookings?lang=en`);
+  await page.getByRole("heading", { level: 1 }).waitFor();
+  assert.deepEqual(violations, []);
+  await context.close();
 });
