@@ -31,6 +31,13 @@ const PointsExchangeAnaPage = lazy(() => import('@/features/points/pages/PointsE
 const YourDataPage = lazy(() => import('@/features/security/pages/YourDataPage'))
 const DeleteAccountPage = lazy(() => import('@/features/security/pages/DeleteAccountPage'))
 const AccountDeletedPage = lazy(() => import('@/features/security/pages/AccountDeletedPage'))
+const GogoPassPage = lazy(() => import('@/features/passes/pages/GogoPassPage'))
+const LotteryPage = lazy(() => import('@/features/passes/pages/LotteryPage'))
+const LotteryCompletePage = lazy(() => import('@/features/passes/pages/LotteryCompletePage'))
+const PassExchangePage = lazy(() => import('@/features/passes/pages/ExchangePage'))
+const PassMaintenancePage = lazy(() => import('@/features/passes/pages/MaintenancePage'))
+const CouponPassPage = lazy(() => import('@/features/passes/pages/CouponPassPage'))
+const MyPassesPage = lazy(() => import('@/features/passes/pages/MyPassesPage'))
 
 export interface AppRoute {
   path: string
@@ -71,6 +78,13 @@ export const routes: AppRoute[] = [
   { path: '/points/exchange-ana', element: <PointsExchangeAnaPage />, access: 'member' },
 
   // unlimited pass, coupon pass
+  { path: '/gogo-pass', element: <GogoPassPage />, access: 'member' },
+  { path: '/gogo-pass/lottery', element: <LotteryPage />, access: 'member' },
+  { path: '/gogo-pass/lottery/complete', element: <LotteryCompletePage />, access: 'member' },
+  { path: '/gogo-pass/exchange', element: <PassExchangePage />, access: 'member' },
+  { path: '/gogo-pass/maintenance', element: <PassMaintenancePage />, access: 'member' },
+  { path: '/coupon-pass', element: <CouponPassPage />, access: 'member' },
+  { path: '/my-passes', element: <MyPassesPage />, access: 'member' },
 
   // security centre, your data
   { path: '/your-data', element: <YourDataPage />, access: 'member' },

@@ -3,6 +3,7 @@ import { useTopicBanner } from '@/api/platform'
 import { useSession } from '../session/SessionProvider'
 import { AppLink } from '../routing/AppLink'
 import { RecentBookingsSlot } from './RecentBookingsSlot'
+import { PassStatusSlot } from './PassStatusSlot'
 
 const TILES = [
   { to: '/account', title: 'home.tiles.account', text: 'home.tiles.accountText' },
@@ -21,6 +22,7 @@ export default function HomePage() {
     <div className="page">
       <h1 className="page__title">{name ? t('home.greeting', name) : t('home.greetingNoName')}</h1>
       <TopicBanner />
+      <PassStatusSlot />
       <RecentBookingsSlot />
       <nav aria-label={t('home.shortcuts')}>
         <ul className="tiles">

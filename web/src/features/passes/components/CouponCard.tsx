@@ -1,0 +1,102 @@
+import { useTranslation } from 'react-i18next'
+import { Dialog } from '@/components/Dialog'
+import { ApiError } from '@/api/errors'
+import { useModals } from '@/app/modals/modalContext'
+import { formatDateTime } from '@/i18n/format'
+import { useLang } from '@/i18n/useLang'
+import { useRefundCoupon, type PurchasedCoupon } from '../api'
+import { couponPlanOf } from '../rules'
+import { DateRangeText, Money } from './common'
+
+/** A purchased coupon pass with every display field (spec §3) and its refund. */
+export function CouponCard({ coupon: c }: { coupon: PurchasedCoupon }) {
+  const { t } = useTranslation('passes')
+  const lang = useLang()
+  const modals = useModals()
+  const refund = useRefundCoupon()
+  const cur = c.currencyCode
+
+  const confirmRefund = () =>
+    modals.open((close, active) => (
+      <Dialog
+        title={t('refund.title')}
+        active={active}
+        onDismiss={close}
+        actions={
+          <>
+            <button type="button" className="button button--secondary" onClick={close}>{t('refund.cancel')}</button>
+            <button type="button" className="button button--primary" data-autofocus onClick={() => { close(); doRefund() }}>{t('refund.confirm')}</button>
+          </>
+        }
+      >
+        <p>{t('refund.question', { name: c.name })}</p>
+        <dl className="pass-facts">
+          <dt>{t('coupon.totalPaid')}</dt>
+          <dd><Money amount={c.purchasedPrice} currency={cur} /></dd>
+          <dt>{t('coupon.refundFee')}</dt>
+          <dd><Money amount={c.refundFee} currency={cur} /> ({t('refund.feeRule', { count: c.items })})</dd>
+          <dt>{t('coupon.refundAmount')}</dt>
+          <dd><strong><Money amount={c.refundAmount} currency={cur} /></strong></dd>
+        </dl>
+        <p className="pass-muted">{t('refund.warning')}</p>
+      </Dialog>
+    ))
+
+  const doRefund = () => {
+    const id = modals.openLoading()
+    refund.mutate(c.id, {
+      onSuccess: () => modals.open((close, active) => (
+        <Dialog title={t('refund.doneTitle')} active={active} onDismiss={close}
+          actions={<button type="button" className="button button--primary" onClick={close}>{t('close')}</button>}>
+          <p>{t('refund.done')}</p>
+        </Dialog>
+      )),
+      onError: (e) => modals.openError({ message: e instanceof ApiError && e.serverMessage ? e.serverMessage : undefined }),
+      onSettled: () => modals.close(id),
+    })
+  }
+
+  return (
+    <article className={`card coupon ${c.disabled ? 'coupon--disabled' : ''}`} aria-labelledby={`coupon-${c.id}`}>
+      <header className="pass-card__head">
+        <h3 id={`coupon-${c.id}`}>{c.name}</h3>
+        {c.disabled && <span className="badge badge--muted">{t('coupon.refunded')}</span>}
+      </header>
+      <p className="pass-muted">{c.description}</p>
+      <dl className="pass-facts">
+        <dt>{t('coupon.travelPeriod')}</dt>
+        <dd><DateRangeText range={c.availablePeriodToBoard} /></dd>
+        <dt>{t('coupon.bookingPeriod')}</dt>
+        <dd><DateRangeText range={c.availablePeriodToBook} /></dd>
+        <dt>{t('coupon.daysAfterFirstUse')}</dt>
+        <dd>{t('coupon.days', { days: c.availableDaysAfterFirstUse })}</dd>
+        <dt>{t('plan.fareType')}</dt>
+        <dd>{t(`plan.${couponPlanOf(c.fareType)}`)}</dd>
+        <dt>{t('coupon.segments')}</dt>
+        <dd>{t('coupon.usesLeft', { left: Math.max(0, c.availableNumberOfUse - c.numberOfUsed), count: c.availableNumberOfUse })}</dd>
+        <dt>{t('coupon.pricePerPerson')}</dt>
+        <dd><Money amount={c.pricePerPerson} currency={cur} /></dd>
+        <dt>{t('coupon.totalPaid')}</dt>
+        <dd><Money amount={c.purchasedPrice} currency={cur} /></dd>
+        <dt>{t('coupon.refundFee')}</dt>
+        <dd><Money amount={c.refundFee} currency={cur} /></dd>
+        <dt>{t('coupon.refundAmount')}</dt>
+        <dd><Money amount={c.refundAmount} currency={cur} /></dd>
+        <dt>{t('coupon.purchasedAt')}</dt>
+        <dd>{formatDateTime(c.purchasedAt, lang)}</dd>
+        <dt>{t('coupon.purchaser')}</dt>
+        <dd>{c.purchaser.firstname} {c.purchaser.lastname} · {c.purchaser.birthday}</dd>
+        {c.passengers.map((p, i) => (
+          <div key={i} className="pass-facts__row">
+            <dt>{t('passenger.title', { position: i + 2 })}</dt>
+            <dd>{p.firstname} {p.lastname} · {t(`passenger.${p.passengerType ?? 'adult'}`)}</dd>
+          </div>
+        ))}
+      </dl>
+      {!c.disabled && c.refundable && (
+        <button type="button" className="button button--secondary" onClick={confirmRefund} disabled={refund.isPending}>{t('refund.button')}</button>
+      )}
+      {!c.disabled && !c.refundable && <p className="pass-muted">{t('refund.notRefundable')}</p>}
+    </article>
+  )
+}

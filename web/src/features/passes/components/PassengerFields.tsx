@@ -1,0 +1,79 @@
+import { useId } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { FieldError, UseFormReturn } from 'react-hook-form'
+import type { CouponForm } from '../rules'
+
+interface Props {
+  form: UseFormReturn<CouponForm>
+  index: number
+  countries: { code: string; name: string }[]
+  onRemove: () => void
+}
+
+/** One additional passenger; every label carries the passenger's position (the member is 1). */
+export function PassengerFields({ form, index, countries, onRemove }: Props) {
+  const { t } = useTranslation('passes')
+  const position = index + 2
+  const errs = form.formState.errors.additionalPassengers?.[index]
+  const name = (f: string) => `additionalPassengers.${index}.${f}` as const
+  const label = (f: string) => t('passenger.label', { position, field: t(`passenger.${f}`) })
+  return (
+    <fieldset className="card passenger">
+      <legend className="passenger__title">{t('passenger.title', { position })}</legend>
+      <div className="passenger__grid">
+        <Select label={label('passengerType')} reg={form.register(name('passengerType') as 'additionalPassengers.0.passengerType')} error={errs?.passengerType}>
+          <option value="adult">{t('passenger.adult')}</option>
+          <option value="child">{t('passenger.child')}</option>
+          <option value="infant">{t('passenger.infant')}</option>
+        </Select>
+        <Input label={label('lastname')} reg={form.register(name('lastname') as 'additionalPassengers.0.lastname')} error={errs?.lastname} autoComplete="off" />
+        <Input label={label('firstname')} reg={form.register(name('firstname') as 'additionalPassengers.0.firstname')} error={errs?.firstname} autoComplete="off" />
+        <Select label={label('gender')} reg={form.register(name('gender') as 'additionalPassengers.0.gender')} error={errs?.gender}>
+          <option value="">{t('select')}</option>
+          <option value="male">{t('passenger.male')}</option>
+          <option value="female">{t('passenger.female')}</option>
+        </Select>
+        <Input type="date" label={label('dateOfBirth')} reg={form.register(name('dateOfBirth') as 'additionalPassengers.0.dateOfBirth')} error={errs?.dateOfBirth} />
+        <Select label={label('inboundTransportMethod')} reg={form.register(name('inboundTransportMethod') as 'additionalPassengers.0.inboundTransportMethod')} error={errs?.inboundTransportMethod}>
+          <option value="">{t('select')}</option>
+          <option value="air">{t('passenger.air')}</option>
+          <option value="sea">{t('passenger.sea')}</option>
+        </Select>
+        <Input label={label('passportNo')} reg={form.register(name('passportNo') as 'additionalPassengers.0.passportNo')} error={errs?.passportNo} autoComplete="off" />
+        <Input label={label('inboundFlightNo')} reg={form.register(name('inboundFlightNo') as 'additionalPassengers.0.inboundFlightNo')} error={errs?.inboundFlightNo} autoComplete="off" />
+        <Input type="date" label={label('dateOfEntry')} reg={form.register(name('dateOfEntry') as 'additionalPassengers.0.dateOfEntry')} error={errs?.dateOfEntry} />
+        <Select label={label('nationalityCode')} reg={form.register(name('nationalityCode') as 'additionalPassengers.0.nationalityCode')} error={errs?.nationalityCode}>
+          <option value="">{t('select')}</option>
+          {countries.map((c) => (
+            <option key={c.code} value={c.code}>{c.name}</option>
+          ))}
+        </Select>
+      </div>
+      <button type="button" className="button button--ghost" onClick={onRemove}>{t('passenger.remove', { position })}</button>
+    </fieldset>
+  )
+}
+
+type Reg = ReturnType<UseFormReturn<CouponForm>['register']>
+
+function Input({ label, reg, error, type = 'text', autoComplete }: { label: string; reg: Reg; error?: FieldError; type?: string; autoComplete?: string }) {
+  const id = useId()
+  return (
+    <div className={`field ${error ? 'field--invalid' : ''}`}>
+      <label htmlFor={id} className="field__label">{label}<span aria-hidden="true" className="field__required"> *</span></label>
+      <input id={id} type={type} className="field__input" aria-invalid={error ? true : undefined} aria-required aria-describedby={error ? `${id}-e` : undefined} autoComplete={autoComplete} {...reg} />
+      {error?.message && <p id={`${id}-e`} className="field__error" role="alert">{error.message}</p>}
+    </div>
+  )
+}
+
+function Select({ label, reg, error, children }: { label: string; reg: Reg; error?: FieldError; children: React.ReactNode }) {
+  const id = useId()
+  return (
+    <div className={`field ${error ? 'field--invalid' : ''}`}>
+      <label htmlFor={id} className="field__label">{label}<span aria-hidden="true" className="field__required"> *</span></label>
+      <select id={id} className="field__input" aria-invalid={error ? true : undefined} aria-required aria-describedby={error ? `${id}-e` : undefined} {...reg}>{children}</select>
+      {error?.message && <p id={`${id}-e`} className="field__error" role="alert">{error.message}</p>}
+    </div>
+  )
+}

@@ -1,0 +1,77 @@
+import { useTranslation } from 'react-i18next'
+import { useWatch, type UseFormReturn } from 'react-hook-form'
+import type { GogoPassPlan } from '../api'
+import type { EntryForm } from '../rules'
+import { DateRangeText, Money } from './common'
+
+/**
+ * The plans with their periods (boarding and booking windows) and the two
+ * fare types with their prices; the member picks a period and a fare type.
+ */
+export function PlanChooser({ plans, form }: { plans: GogoPassPlan[]; form: UseFormReturn<EntryForm> }) {
+  const { t } = useTranslation('passes')
+  const { register, setValue, formState, control } = form
+  const periodId = useWatch({ control, name: 'periodId' })
+  const fareType = useWatch({ control, name: 'fareType' })
+  return (
+    <div className="plan-list">
+      {plans.map((plan) => (
+        <fieldset key={plan.id} className="card plan">
+          <legend className="plan__name">
+            <span>{plan.name}</span>
+            <span className="plan__alt">{plan.nameAlt}</span>
+          </legend>
+          {plan.periods.map((p) => (
+            <div key={p.id} className={`period ${periodId === p.id ? 'period--chosen' : ''}`}>
+              <label className="period__choice">
+                <input
+                  type="radio"
+                  value={p.id}
+                  checked={periodId === p.id}
+                  onChange={() => {
+                    setValue('planId', plan.id, { shouldValidate: true })
+                    setValue('periodId', p.id, { shouldValidate: true })
+                  }}
+                />
+                <span>
+                  <span className="period__line">
+                    {t('plan.board')}: <DateRangeText range={p.availablePeriodToBoard} />
+                  </span>
+                  <span className="period__line pass-muted">
+                    {t('plan.book')}: <DateRangeText range={p.availablePeriodToBook} />
+                  </span>
+                </span>
+              </label>
+              <div className="fares" role="radiogroup" aria-label={t('plan.fareType')}>
+                {(['happy', 'happlus'] as const).map((f) => (
+                  <label key={f} className={`fare ${periodId === p.id && fareType === f ? 'fare--chosen' : ''}`}>
+                    <input
+                      type="radio"
+                      {...register('fareType')}
+                      value={f}
+                      onChange={(e) => {
+                        setValue('planId', plan.id, { shouldValidate: true })
+                        setValue('periodId', p.id, { shouldValidate: true })
+                        setValue('fareType', e.target.value as EntryForm['fareType'], { shouldValidate: true })
+                      }}
+                      checked={periodId === p.id && fareType === f}
+                    />
+                    <span className="fare__name">{t(`fare.${f}`)}</span>
+                    <span className="fare__price">
+                      <Money amount={p.price[f]} currency={p.currencyCode} />
+                    </span>
+                  </label>
+                ))}
+              </div>
+            </div>
+          ))}
+        </fieldset>
+      ))}
+      {(formState.errors.periodId || formState.errors.fareType) && (
+        <p className="field__error" role="alert">
+          {t('plan.choose')}
+        </p>
+      )}
+    </div>
+  )
+}

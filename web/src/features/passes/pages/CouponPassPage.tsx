@@ -1,0 +1,173 @@
+import '../passes.css'
+import { useMemo, useState } from 'react'
+import { useFieldArray, useForm, useWatch } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useTranslation } from 'react-i18next'
+import { usePassStatus } from '@/api/platform'
+import { ApiError } from '@/api/errors'
+import { useModals } from '@/app/modals/modalContext'
+import { applyValidationErrors } from '@/components/serverValidation'
+import { useSession } from '@/app/session/SessionProvider'
+import { useCountries, useCouponProducts, usePrepareCoupon, type CouponPassenger, type CouponTicketQuote } from '../api'
+import { couponSchema, couponTotal, emptyPassenger, MAX_ADDITIONAL_PASSENGERS, todayJST, type CouponForm } from '../rules'
+import { PassengerFields } from '../components/PassengerFields'
+import { PurchaseSlot } from '../components/PurchaseSlot'
+import { DateRangeText, Money, PassNav } from '../components/common'
+
+function newRequestId(): string {
+  return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`
+}
+
+/** Discovery coupon pass purchase: product, period and plan, passengers, terms, total; then payment. */
+export default function CouponPassPage() {
+  const { t } = useTranslation('passes')
+  const status = usePassStatus()
+  const { user } = useSession()
+  const products = useCouponProducts(status.isCouponTicketPublic)
+  const countries = useCountries()
+  const prepare = usePrepareCoupon()
+  const modals = useModals()
+  const [ticket, setTicket] = useState<CouponTicketQuote | null>(null)
+  const [requestId] = useState(newRequestId)
+  const list = products.data ?? []
+  const [productId, setProductId] = useState('')
+  const product = list.find((p) => p.id === productId) ?? list[0]
+  const [periodId, setPeriodId] = useState('')
+  const period = product?.periods.find((p) => p.id === periodId) ?? product?.periods[0]
+  const today = todayJST()
+  const first = period?.availablePeriodToBoard.begin ?? ''
+  const msg = (k: string, v?: Record<string, unknown>) => t(`errors.${k}`, v)
+  const schema = useMemo(() => couponSchema(msg, first, today), [first, today]) // eslint-disable-line react-hooks/exhaustive-deps
+  const form = useForm<CouponForm>({
+    resolver: zodResolver(schema),
+    defaultValues: { productId: '', periodId: '', fareType: 'standard', agreeTerms: false, additionalPassengers: [] },
+  })
+  const passengers = useFieldArray({ control: form.control, name: 'additionalPassengers' })
+  const fareType = useWatch({ control: form.control, name: 'fareType' })
+  const types = (useWatch({ control: form.control, name: 'additionalPassengers' }) ?? []).map((p) => p.passengerType)
+  const plan = period?.plan[fareType]
+  const total = plan ? couponTotal(plan.pricePerPerson, types) : null
+  // The member's birth date is checked by the server (the shell's user has none).
+  const purchaserAdult = true
+
+  const onSubmit = form.handleSubmit((v) => {
+    setTicket(null)
+    prepare.mutate(
+      { ...v, additionalPassengers: v.additionalPassengers as CouponPassenger[], productId: product?.id ?? '', periodId: period?.id ?? '', requestId },
+      {
+        onSuccess: setTicket,
+        onError: (e) => {
+          if (e instanceof ApiError && 'validationErrors' in e) {
+            const ve = (e as ApiError & { validationErrors: Record<string, string[]> }).validationErrors
+            const names = Object.keys(ve).filter((k) => k.startsWith('additionalPassengers.') || k === 'agreeTerms' || k === 'fareType')
+            applyValidationErrors(form.setError, ve, names as never[])
+            modals.openValidationErrors(ve, { purchaser: t('coupon.purchaser'), agreeTerms: t('coupon.terms'), periodId: t('coupon.period') })
+            return
+          }
+          modals.openError({ message: e instanceof ApiError && e.serverMessage ? e.serverMessage : undefined })
+        },
+      },
+    )
+  })
+
+  return (
+    <div className="page passes">
+      <h1 className="page__title">{t('coupon.title')}</h1>
+      <p className="pass-lead">{t('coupon.lead')}</p>
+      <PassNav />
+      {!status.isCouponTicketPublic ? (
+        <p className="card">{t('coupon.notPublic')}</p>
+      ) : products.isLoading ? (
+        <p>{t('loading')}</p>
+      ) : products.isError ? (
+        <p className="form__error">{t('loadError')}</p>
+      ) : !product || !period ? (
+        <p className="card">{t('coupon.none')}</p>
+      ) : (
+        <form className="form coupon-form" onSubmit={onSubmit} noValidate aria-label={t('coupon.title')}>
+          <section className="card" aria-labelledby="coupon-product">
+            <h2 id="coupon-product">{t('coupon.choose')}</h2>
+            <div className="coupon-choice">
+              <label className="field">
+                <span className="field__label">{t('coupon.product')}</span>
+                <select className="field__input" value={product.id} onChange={(e) => { setProductId(e.target.value); setPeriodId(''); setTicket(null) }}>
+                  {list.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+                </select>
+              </label>
+              <label className="field">
+                <span className="field__label">{t('coupon.period')}</span>
+                <select className="field__input" value={period.id} onChange={(e) => { setPeriodId(e.target.value); setTicket(null) }}>
+                  {product.periods.map((p) => <option key={p.id} value={p.id}>{p.description}</option>)}
+                </select>
+              </label>
+            </div>
+            <p className="pass-muted">{product.description}</p>
+            <dl className="pass-facts">
+              <dt>{t('plan.board')}</dt>
+              <dd><DateRangeText range={period.availablePeriodToBoard} /></dd>
+              <dt>{t('plan.book')}</dt>
+              <dd><DateRangeText range={period.availablePeriodToBook} /></dd>
+            </dl>
+            <div className="fares fares--plans" role="radiogroup" aria-label={t('coupon.plan')}>
+              {(['lite', 'standard'] as const).map((k) => (
+                <label key={k} className={`fare ${fareType === k ? 'fare--chosen' : ''}`}>
+                  <input type="radio" value={k} {...form.register('fareType')} onClick={() => setTicket(null)} />
+                  <span className="fare__name">{t(`plan.${k}`)}</span>
+                  <span className="fare__price"><Money amount={period.plan[k].pricePerPerson} currency={period.plan[k].currencyCode} /> {t('coupon.perPerson')}</span>
+                  <span className="pass-muted">{t('coupon.days', { days: period.plan[k].availableDaysAfterFirstUse })} · {t('coupon.uses', { count: period.plan[k].availableNumberOfUse })}</span>
+                </label>
+              ))}
+            </div>
+          </section>
+
+          <section className="card" aria-labelledby="coupon-passengers">
+            <h2 id="coupon-passengers">{t('coupon.passengers')}</h2>
+            <p>
+              {t('passenger.title', { position: 1 })}: <strong>{user?.firstname} {user?.lastname}</strong> ({t('coupon.purchaser')})
+            </p>
+            {!purchaserAdult && <p className="field__error" role="alert">{t('errors.purchaserAdult')}</p>}
+            <p className="pass-muted">{t('coupon.ageRule')}</p>
+            {passengers.fields.map((f, i) => (
+              <PassengerFields key={f.id} form={form} index={i} countries={countries.data ?? []} onRemove={() => { passengers.remove(i); setTicket(null) }} />
+            ))}
+            {passengers.fields.length < MAX_ADDITIONAL_PASSENGERS && (
+              <button type="button" className="button button--secondary" onClick={() => { passengers.append(emptyPassenger()); setTicket(null) }}>
+                {t('coupon.addPassenger')}
+              </button>
+            )}
+          </section>
+
+          <section className="card" aria-labelledby="coupon-total">
+            <h2 id="coupon-total">{t('coupon.summary')}</h2>
+            {total && plan && (
+              <dl className="pass-facts">
+                <dt>{t('coupon.count')}</dt>
+                <dd>{t('coupon.people', { count: total.count })}</dd>
+                <dt>{t('coupon.total')}</dt>
+                <dd className="pass-total"><strong><Money amount={total.total} currency={plan.currencyCode} /></strong></dd>
+              </dl>
+            )}
+            <label className={`checkbox ${form.formState.errors.agreeTerms ? 'field--invalid' : ''}`}>
+              <input type="checkbox" {...form.register('agreeTerms')} onClick={() => setTicket(null)} /> {t('coupon.terms')}
+            </label>
+            {form.formState.errors.agreeTerms && <p className="field__error" role="alert">{form.formState.errors.agreeTerms.message}</p>}
+            <button type="submit" className="button button--primary" disabled={prepare.isPending || !purchaserAdult}>{t('coupon.toPayment')}</button>
+          </section>
+        </form>
+      )}
+      {ticket && (
+        <>
+          <section className="card pass-summary" aria-labelledby="coupon-ticket">
+            <h2 id="coupon-ticket">{t('coupon.ready')}</h2>
+            <p>{ticket.name} · {t(`plan.${ticket.fareType}`)} · <DateRangeText range={ticket.period.availablePeriodToBoard} /></p>
+            <p className="pass-total">
+              {t('coupon.people', { count: ticket.totalPassengersCount })} · <strong><Money amount={ticket.totalPrice} currency={ticket.currencyCode} /></strong>
+            </p>
+          </section>
+          <PurchaseSlot productType="coupon_ticket" currency={ticket.currencyCode} amount={ticket.totalPrice}
+            productFields={{ productId: ticket.productId, periodId: ticket.periodId, fareType: ticket.fareType, additionalPassengers: ticket.additionalPassengers, agreeTerms: true }} />
+        </>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,85 @@
+import '../passes.css'
+import { useForm, useWatch } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useTranslation } from 'react-i18next'
+import { usePassStatus } from '@/api/platform'
+import { AppLink } from '@/app/routing/AppLink'
+import { formatDateTime } from '@/i18n/format'
+import { useLang } from '@/i18n/useLang'
+import { useGogoPassCatalogue } from '../api'
+import { entrySchema, type EntryForm } from '../rules'
+import { PlanChooser } from '../components/PlanChooser'
+import { PurchaseSlot } from '../components/PurchaseSlot'
+import { MaintenanceNotice, Money, PassNav } from '../components/common'
+
+/** Unlimited pass purchase: plan choice, then the payment panel (spec §2). */
+export default function GogoPassPage() {
+  const { t } = useTranslation('passes')
+  const lang = useLang()
+  const status = usePassStatus()
+  const catalogue = useGogoPassCatalogue(status.isGogoPassPublic)
+  const form = useForm<EntryForm>({ resolver: zodResolver(entrySchema((k) => t(`errors.${k}`))), defaultValues: { planId: '', periodId: '' } })
+  const periodId = useWatch({ control: form.control, name: 'periodId' })
+  const fareType = useWatch({ control: form.control, name: 'fareType' })
+  const c = catalogue.data
+  const plan = c?.gogoPasses.find((p) => p.periods.some((pe) => pe.id === periodId))
+  const period = plan?.periods.find((pe) => pe.id === periodId)
+  const maintenance = status.isGogoPassMaintenance || c?.maintenance
+
+  return (
+    <div className="page passes">
+      <h1 className="page__title">{t('gogo.title')}</h1>
+      <p className="pass-lead">{t('gogo.lead')}</p>
+      <PassNav />
+      {!status.isGogoPassPublic ? (
+        <p className="card">{t('gogo.notPublic')}</p>
+      ) : maintenance ? (
+        <MaintenanceNotice />
+      ) : (
+        <>
+          {status.isGogoPassLotteryPhase && (
+            <section className="card pass-notice" aria-labelledby="lottery-phase">
+              <h2 id="lottery-phase">{t('gogo.lotteryPhase')}</h2>
+              {c && c.wins.length > 0 ? (
+                c.wins.map((w) => (
+                  <p key={w.id}>
+                    {t('gogo.won', { name: w.name, until: w.buyUntil ? formatDateTime(w.buyUntil, lang) : '' })}
+                  </p>
+                ))
+              ) : (
+                <p>
+                  {t('gogo.lotteryText')} <AppLink to="/gogo-pass/lottery">{t('nav.lottery')}</AppLink>
+                </p>
+              )}
+            </section>
+          )}
+          {catalogue.isLoading && <p>{t('loading')}</p>}
+          {catalogue.isError && <p className="form__error">{t('loadError')}</p>}
+          {c && c.gogoPasses.length === 0 && <p className="card">{t('gogo.none')}</p>}
+          {c && c.gogoPasses.length > 0 && (
+            <form className="form" onSubmit={(e) => e.preventDefault()} aria-label={t('gogo.choose')}>
+              <h2>{t('gogo.choose')}</h2>
+              <PlanChooser plans={c.gogoPasses} form={form} />
+            </form>
+          )}
+          {plan && period && fareType && (
+            <section className="card pass-summary" aria-labelledby="pass-summary">
+              <h2 id="pass-summary">{t('gogo.summary')}</h2>
+              <p>
+                {plan.name} ({plan.nameAlt}) · {t(`fare.${fareType}`)}
+              </p>
+              <p className="pass-total">
+                {t('gogo.price')}: <strong><Money amount={period.price[fareType]} currency={period.currencyCode} /></strong>
+              </p>
+              {!c?.purchasable && <p className="form__error">{t('gogo.notPurchasable')}</p>}
+            </section>
+          )}
+          {c?.purchasable && plan && period && fareType && (
+            <PurchaseSlot productType="gogo_pass" currency={period.currencyCode} amount={period.price[fareType]}
+              productFields={{ planId: plan.id, periodId: period.id, fareType }} />
+          )}
+        </>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,36 @@
+import '../passes.css'
+import { useTranslation } from 'react-i18next'
+import { AppLink } from '@/app/routing/AppLink'
+import { useMyPasses } from '../api'
+import { DateRangeText } from '../components/common'
+
+/** The lottery confirmation page: the member's latest entry, and what happens next. */
+export default function LotteryCompletePage() {
+  const { t } = useTranslation('passes')
+  const mine = useMyPasses()
+  const entry = mine.data?.entries[0]
+  return (
+    <div className="page page--narrow passes">
+      <h1 className="page__title">{t('complete.title')}</h1>
+      <section className="card pass-done" aria-labelledby="entry-done">
+        <h2 id="entry-done">{t('complete.heading')}</h2>
+        {entry && (
+          <dl className="pass-facts">
+            <dt>{t('lottery.passType')}</dt>
+            <dd>{entry.name} ({entry.nameAlt})</dd>
+            <dt>{t('plan.board')}</dt>
+            <dd><DateRangeText range={entry.availablePeriodToBoard} /></dd>
+            <dt>{t('plan.fareType')}</dt>
+            <dd>{t(`fare.${entry.fareType}`)}</dd>
+            <dt>{t('complete.result')}</dt>
+            <dd>{t(`result.${entry.result}`)}</dd>
+          </dl>
+        )}
+        <p>{t('complete.mail')}</p>
+        <p>
+          <AppLink to="/my-passes">{t('nav.myPasses')}</AppLink>
+        </p>
+      </section>
+    </div>
+  )
+}
