@@ -34,7 +34,7 @@ export const gogoPassCatalogueQuery = queryOptions({
   queryFn: async ({ signal }) => unwrap(await api.GET('/api/gogo_pass', { signal })),
   retry: false,
 })
-export const useGogoPassCatalogue = (enabled = true) => useQuery({ ...gogoPassCatalogueQuery, enabled })
+export const useGogoPassCatalogue = (enabled = true, silent = false) => useQuery({ ...gogoPassCatalogueQuery, enabled, meta: { silent } })
 
 export const applicableQuery = queryOptions({
   queryKey: passKeys.key('applicable'),
@@ -47,13 +47,13 @@ export const myPassesQuery = queryOptions({
   queryKey: passKeys.key('mine'),
   queryFn: async ({ signal }) => unwrap(await api.GET('/api/user/gogo_pass', { signal })),
 })
-export const useMyPasses = () => useQuery(myPassesQuery)
+export const useMyPasses = (silent = false) => useQuery({ ...myPassesQuery, meta: { silent } })
 
 export const myCouponsQuery = queryOptions({
   queryKey: passKeys.key('coupons'),
   queryFn: async ({ signal }) => unwrap(await api.GET('/api/user/coupon_ticket', { signal })),
 })
-export const useMyCoupons = () => useQuery(myCouponsQuery)
+export const useMyCoupons = (silent = false) => useQuery({ ...myCouponsQuery, meta: { silent } })
 
 export const couponProductsQuery = queryOptions({
   queryKey: passKeys.key('couponProducts'),

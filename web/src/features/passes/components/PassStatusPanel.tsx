@@ -39,9 +39,10 @@ export function PassStatusPanel() {
   const { t } = useTranslation('passes')
   const lang = useLang()
   const status = usePassStatus()
-  const passes = useMyPasses()
-  const coupons = useMyCoupons()
-  const catalogue = useGogoPassCatalogue(status.isGogoPassPublic)
+  // The panel is an extra on the home page: its failures stay quiet.
+  const passes = useMyPasses(true)
+  const coupons = useMyCoupons(true)
+  const catalogue = useGogoPassCatalogue(status.isGogoPassPublic, true)
   const today = todayJST()
   const held = (passes.data?.gogoPasses ?? []).filter((p) => p.availablePeriodToBoard.end >= today)
   const active = (coupons.data?.couponTickets ?? []).filter((c) => !c.disabled && c.availablePeriodToBoard.end >= today)

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { renderApp } from '@/test/renderApp'
+import { stubFetch, json } from '@/test/fetchStub'
+
+const range = (begin: string, end: string) => ({ begin, end })
+const coupon = {
+  id: 'c1', name: 'Kansai Discovery Pass', description: 'A book of flights.', availablePeriodToBoard: range('2026-12-04', '2027-03-03'),
+  availablePeriodToBook: range('2026-11-20', '2027-02-23'), fareType: 'happlus', currencyCode: 'JPY', pricePerPerson: 32800,
+  purchasedPrice: 65600, purchasedAt: '2026-11-14T06:00:00Z', purchaser: { lastname: 'Yamada', firstname: 'Hanako', birthday: '1988-04-12', gender: 'female' },
+  availableDaysAfterFirstUse: 14, availableNumberOfUse: 8, numberOfUsed: 2, items: 2, passengers: [{ passengerType: 'adult', lastname: 'Yamada', firstname: 'Taro' }],
+  refundFee: 18000, refundAmount: 47600, refundable: true, disabled: false,
+}
+const status = { 'GET /api/gogo_pass_status': { isGogoPassPublic: true, isGogoPassPurchasable: true, isGogoPassLotteryPhase: false, isGogoPassMaintenance: false }, 'GET /api/coupon_ticket_status': { isCouponTicketPublic: true } }
+
+describe('my passes', () => {
+  it('shows every coupon field and the refund amount before refunding', async () => {
+    let refunded = false
+    stubFetch({
+      'GET /api/session': 204, ...status,
+      'GET /api/user/gogo_pass': { gogoPasses: [], entries: [] },
+      'GET /api/user/coupon_ticket': () => json({ couponTickets: [{ ...coupon, disabled: refunded, refundable: !refunded }] }),
+      'POST /api/user/coupon_ticket/refund': () => { refunded = true; return json({ couponTicket: { ...coupon, disabled: true, refundable: false } }) },
+    })
+    renderApp('/my-passes?lang=en')
+    const card = await screen.findByRole('article', { name: 'Kansai Discovery Pass' })
+    expect(within(card).getByText('Standard')).toBeTruthy()
+    expect(within(card).getByText('6 of 8 flights left')).toBeTruthy()
+    expect(within(card).getByText('14 days after first use')).toBeTruthy()
+    fireEvent.click(within(card).getByRole('button', { name: 'Refund' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Refund the coupon pass' })
+    expect(within(dialog).getByText('JPY 47,600')).toBeTruthy()
+    expect(within(dialog).getByText(/9,000 yen × 2/)).toBeTruthy()
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Refund' }))
+    await screen.findByRole('dialog', { name: 'Refund complete' })
+    await waitFor(() => expect(screen.getByText('Refunded')).toBeTruthy())
+    expect(within(screen.getByRole('article', { name: 'Kansai Discovery Pass' })).queryByRole('button', { name: 'Refund' })).toBeNull()
+  })
+})
+
+describe('pass exchange', () => {
+  it('shows the contact-center screen on gogopass_exchange_error', async () => {
+    stubFetch({
+      'GET /api/session': 204, ...status,
+      'POST /api/gogo_pass/exchange/validate': json({ message: 'x', errorKey: 'gogopass_exchange_error' }, 409),
+    })
+    renderApp('/gogo-pass/exchange?lang=en')
+    fireEvent.click(await screen.findByRole('button', { name: 'Next' }))
+    expect(await screen.findByText('Enter the conversion code')).toBeTruthy()
+    fireEvent.input(screen.getByLabelText(/Exchange code/), { target: { value: 'GPX-1' } })
+    fireEvent.input(screen.getByLabelText(/Password/), { target: { value: 'secret' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }))
+    const alert = await screen.findByRole('alert', { name: 'The pass could not be exchanged' })
+    expect(alert.textContent).toContain('contact the contact center')
+  })
+
+  it('hides the pass pages when the pass is not public', async () => {
+    stubFetch({ 'GET /api/session': 204 })
+    renderApp('/gogo-pass?lang=en')
+    expect(await screen.findByText('The unlimited pass is not on sale at the moment.')).toBeTruthy()
+  })
+})
+
+describe('coupon pass', () => {
+  it('labels passenger errors with their position and totals seats, not infants', async () => {
+    stubFetch({
+      'GET /api/session': 204, ...status,
+      'GET /api/masters/countries': [{ code: 'KR', name: 'Korea' }],
+      'GET /api/coupon_ticket': { couponTickets: [{ id: 'p', name: 'Kansai Discovery Pass', description: 'd', periods: [{ id: 'w', description: 'Winter',
+        availablePeriodToBoard: range('2026-12-04', '2027-03-03'), availablePeriodToBook: range('2026-11-20', '2027-02-23'),
+        plan: { lite: { availableDaysAfterFirstUse: 7, availableNumberOfUse: 4, currencyCode: 'JPY', pricePerPerson: 19800 },
+          standard: { availableDaysAfterFirstUse: 14, availableNumberOfUse: 8, currencyCode: 'JPY', pricePerPerson: 32800 } } }] }] },
+    })
+    renderApp('/coupon-pass?lang=en')
+    fireEvent.click(await screen.findByRole('button', { name: 'Add a passenger' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Add a passenger' }))
+    expect(screen.getByText('3 passengers')).toBeTruthy()
+    expect(screen.getByText('JPY 98,400')).toBeTruthy()
+    fireEvent.change(screen.getByLabelText(/Passenger 3 type/), { target: { value: 'infant' } })
+    await waitFor(() => expect(screen.getByText('JPY 65,600')).toBeTruthy())
+    expect(screen.getByText('3 passengers')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Continue to payment' }))
+    await waitFor(() => expect(screen.getAllByText('Passenger 2: this field is required.', { selector: '.field__error' }).length).toBeGreaterThan(3))
+    expect(screen.getAllByText('Passenger 3: this field is required.', { selector: '.field__error' }).length).toBeGreaterThan(3)
+    expect(screen.getAllByText('Please agree to the terms and conditions.').length).toBeGreaterThan(0)
+  })
+})
