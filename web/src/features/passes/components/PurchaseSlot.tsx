@@ -1,27 +1,18 @@
-import { useTranslation } from 'react-i18next'
-import { Money } from './common'
+import { PaymentPanel } from '@/features/payment'
 
 export interface PurchaseSlotProps {
   productType: 'gogo_pass' | 'coupon_ticket'
   currency: string
   amount: number
   productFields: Record<string, unknown>
+  onValidationErrors?: (errors: Record<string, string[]>) => void
 }
 
 /**
- * SLOT for the payment feature's PaymentPanel: the pass pages collect and
- * check the product fields, then hand them over here. Until the panel is
- * on main this shows the amount and says payment is not open yet.
+ * The hand-over to the payment feature: the pass pages collect and check
+ * the product fields, the PaymentPanel takes the payment method and makes
+ * the tentative order (…/buy/validate, …/buy), then the payment pages.
  */
-export function PurchaseSlot({ currency, amount }: PurchaseSlotProps) {
-  const { t } = useTranslation('passes')
-  return (
-    <section className="card pass-pay" aria-labelledby="pass-pay-title">
-      <h2 id="pass-pay-title">{t('pay.title')}</h2>
-      <p className="pass-total">
-        {t('pay.amount')}: <strong><Money amount={amount} currency={currency} /></strong>
-      </p>
-      <p className="pass-muted">{t('pay.unavailable')}</p>
-    </section>
-  )
+export function PurchaseSlot({ productType, currency, amount, productFields, onValidationErrors }: PurchaseSlotProps) {
+  return <PaymentPanel productType={productType} currency={currency} amount={amount} productFields={productFields} onValidationErrors={onValidationErrors} />
 }
