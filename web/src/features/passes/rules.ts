@@ -110,9 +110,8 @@ export const MAX_ADDITIONAL_PASSENGERS = 8
  * with the passenger's position number (the member is 1).
  */
 export const couponSchema = (msg: Msg, firstBoardingDay: string, today: string) =>
+  // The product and period come from the page's pickers, not the form.
   z.object({
-    productId: z.string().min(1, msg('required')),
-    periodId: z.string().min(1, msg('required')),
     fareType: z.enum(['lite', 'standard'], { error: msg('required') }),
     agreeTerms: z.boolean().refine((v) => v, msg('terms')),
     additionalPassengers: z

@@ -40,7 +40,7 @@ export default function CouponPassPage() {
   const schema = useMemo(() => couponSchema(msg, first, today), [first, today]) // eslint-disable-line react-hooks/exhaustive-deps
   const form = useForm<CouponForm>({
     resolver: zodResolver(schema),
-    defaultValues: { productId: '', periodId: '', fareType: 'standard', agreeTerms: false, additionalPassengers: [] },
+    defaultValues: { fareType: 'standard', agreeTerms: false, additionalPassengers: [] },
   })
   const passengers = useFieldArray({ control: form.control, name: 'additionalPassengers' })
   const fareType = useWatch({ control: form.control, name: 'fareType' })
