@@ -5,6 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
+import { AxeBuilder } from "@axe-core/playwright";
 import { e2eSuite, login, root, screenshot, VIEWPORTS, DEMO } from "./harness.mjs";
 
 const env = e2eSuite({ before, after });
@@ -227,7 +228,8 @@ test("purchase with the sandbox gateway: the voucher number on the completed pag
   await context.close();
 });
 
-test("screenshots: overview, sale, exchange and reissue at 375 and 1280 px in en, jp and th", async () => {
+test("screenshots and no axe violations: overview, sale, exchange and reissue at 375 and 1280 px in en, jp and th", async () => {
+  const found = [];
   for (const lang of ["en", "jp", "th"]) {
     for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       const { context, page } = await newPage(viewport, lang);
@@ -242,8 +244,11 @@ test("screenshots: overview, sale, exchange and reissue at 375 and 1280 px in en
         await page.locator(ready).first().waitFor();
         if (path === "/points") await page.locator("section[aria-labelledby='points-results-title'] article").first().waitFor();
         await screenshot(page, `${shot}-${lang}-${name}`);
+        const r = await new AxeBuilder({ page }).analyze();
+        found.push(...r.violations.map((v) => `${path} ${lang} ${name}: ${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`));
       }
       await context.close();
     }
   }
+  assert.deepEqual(found, []);
 });

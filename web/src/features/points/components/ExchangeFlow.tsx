@@ -86,7 +86,7 @@ export function ExchangeFlow({ ana }: { ana: boolean }) {
     <div className="page points">
       <h1 className="page__title">{t(`exchange.${v}.title`)}</h1>
       <PointsNav />
-      <section className="card exchange" aria-live="polite">
+      <section className="card points-narrow exchange" aria-live="polite">
         {step.name === 'input' && (
           <>
             <h2>{t('exchange.inputTitle')}</h2>

@@ -126,7 +126,7 @@ export default function PointsReissuePage() {
       <h1 className="page__title">{t(`reissue.title.${variant}`)}</h1>
       <PointsNav />
       {done ? (
-        <section className="card" aria-labelledby="reissue-done-title">
+        <section className="card points-narrow" aria-labelledby="reissue-done-title">
           <h2 id="reissue-done-title">{t('reissue.doneTitle')}</h2>
           <p role="status">{t('reissue.doneText')}</p>
           {done.errorKey === 'mobile_mail_error' && (
@@ -140,7 +140,7 @@ export default function PointsReissuePage() {
           </button>
         </section>
       ) : (
-        <section className="card" aria-labelledby="reissue-form-title">
+        <section className="card points-narrow" aria-labelledby="reissue-form-title">
           <h2 id="reissue-form-title">{t('reissue.heading')}</h2>
           <p>{t(`reissue.intro.${variant}`)}</p>
           <form

@@ -47,7 +47,7 @@ export default function PointsSalePage() {
     <div className="page points">
       <h1 className="page__title">{t('sale.title')}</h1>
       <PointsNav />
-      <section className="card" aria-labelledby="sale-form-title">
+      <section className="card points-narrow" aria-labelledby="sale-form-title">
         <h2 id="sale-form-title">{t('sale.heading')}</h2>
         <p>{t('sale.intro')}</p>
         <form className="form" noValidate aria-label={t('sale.heading')} onSubmit={(e) => void onNext(e)}>
@@ -102,16 +102,18 @@ export default function PointsSalePage() {
         </form>
       </section>
       {ready && (
-        <PaymentPanel
-          productType="peachpoints"
-          currency={ready.currencyCode}
-          amount={Number(ready.amount)}
-          productFields={{ nominee: ready.nominee, currencyCode: ready.currencyCode, amount: Number(ready.amount) }}
-          onValidationErrors={(e) => {
-            setReady(null)
-            applyValidationErrors(setError, e, ['nominee', 'currencyCode', 'amount'])
-          }}
-        />
+        <div className="points-narrow">
+          <PaymentPanel
+            productType="peachpoints"
+            currency={ready.currencyCode}
+            amount={Number(ready.amount)}
+            productFields={{ nominee: ready.nominee, currencyCode: ready.currencyCode, amount: Number(ready.amount) }}
+            onValidationErrors={(e) => {
+              setReady(null)
+              applyValidationErrors(setError, e, ['nominee', 'currencyCode', 'amount'])
+            }}
+          />
+        </div>
       )}
     </div>
   )
