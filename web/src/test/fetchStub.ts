@@ -1,7 +1,7 @@
 import { vi } from 'vitest'
 
 /** A handler answers one "METHOD /path" (query ignored). */
-export type Handler = (req: { method: string; url: URL; headers: Headers; body: string | null }) => Response | Promise<Response>
+export type Handler = (req: { method: string; url: URL; headers: Headers; body: string | null; signal: AbortSignal }) => Response | Promise<Response>
 export type Routes = Record<string, Handler | Response | number | object>
 
 export interface FetchStub {
@@ -47,7 +47,7 @@ export function stubFetch(routes: Routes): FetchStub {
     if (route instanceof Response) return route.clone()
     if (typeof route === 'function') {
       const body = req.method === 'GET' ? null : await req.text()
-      return (route as Handler)({ method: req.method, url, headers, body })
+      return (route as Handler)({ method: req.method, url, headers, body, signal: init?.signal ?? req.signal })
     }
     return json(route)
   })

@@ -38,8 +38,14 @@ export const summaryQuery = queryOptions({
 
 /** The summary; refresh() repeats the load and cancels the one in flight. */
 export function useSummary() {
+  const qc = useQueryClient()
   const q = useQuery(summaryQuery)
-  return { ...q, refresh: () => q.refetch({ cancelRefetch: true }) }
+  const refresh = async () => {
+    // Abort the load in flight (also the first one, which refetch alone would join).
+    await qc.cancelQueries({ queryKey: summaryQuery.queryKey })
+    return q.refetch()
+  }
+  return { ...q, refresh }
 }
 
 /** The search condition of spec §3. */
