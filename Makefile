@@ -52,6 +52,7 @@ bench: build
 	@test -x /usr/bin/chromium || { echo "make bench needs chromium: apt-get install chromium"; exit 1; }
 	go run ./cmd/benchreport
 	go run ./cmd/benchbookings
+	go run ./cmd/benchpayments
 
 clean:
 	rm -rf bin web/node_modules

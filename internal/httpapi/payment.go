@@ -180,6 +180,9 @@ func PaymentWebhook(e *payment.Engine, log *slog.Logger) http.Handler {
 		case errors.Is(err, payment.ErrBadSignature):
 			w.WriteHeader(http.StatusUnauthorized)
 			_, _ = w.Write([]byte(`{"message":"bad signature"}`))
+		case errors.Is(err, payment.ErrBusy):
+			w.WriteHeader(http.StatusConflict)
+			_, _ = w.Write([]byte(`{"message":"busy, send again later"}`))
 		case apperr.CodeOf(err) == apperr.Invalid:
 			w.WriteHeader(http.StatusBadRequest)
 			_, _ = w.Write([]byte(`{"message":"bad request"}`))

@@ -394,7 +394,7 @@ func (e *Engine) Continue(ctx context.Context, memberID, productType, id string)
 		return e.reload(ctx, p.ID)
 	}
 	p.Status, p.ExpiresAt = Pending, expires
-	e.drive(ctx, p)
+	e.drive(ctx, p, true)
 	return e.reload(ctx, p.ID)
 }
 
@@ -409,9 +409,9 @@ func (e *Engine) reload(ctx context.Context, id string) (View, error) {
 // drive advances a pending process the caller holds the lease of as far
 // as the gateway lets it, then releases the lease with the next check
 // time. Errors leave the process pending for the background work.
-func (e *Engine) drive(ctx context.Context, p Process) {
+func (e *Engine) drive(ctx context.Context, p Process, fresh bool) {
 	next := e.now().Add(e.cfg.Poll)
-	if err := e.advance(ctx, &p); err != nil {
+	if err := e.advance(ctx, &p, fresh); err != nil {
 		e.log.Warn("payment: step failed, will reconcile", "process", p.ID, "err", err)
 		next = e.now().Add(e.cfg.Retry)
 	}
@@ -425,15 +425,19 @@ func (e *Engine) drive(ctx context.Context, p Process) {
 
 // advance makes sure the gateway payment exists (created with the
 // process's create key, or found by reference when the answer was lost)
-// and applies its state.
-func (e *Engine) advance(ctx context.Context, p *Process) error {
+// and applies its state. fresh is a process that has just moved to
+// pending: no payment can exist for it yet, so there is nothing to look up.
+func (e *Engine) advance(ctx context.Context, p *Process, fresh bool) error {
 	var (
 		gp  GatewayPayment
 		err error
 	)
 	if p.GatewayPaymentID == "" {
-		found, ferr := e.gw.PaymentsByReference(ctx, p.ID)
-		if ferr == nil && len(found) > 0 {
+		var found []GatewayPayment
+		if !fresh {
+			found, _ = e.gw.PaymentsByReference(ctx, p.ID)
+		}
+		if len(found) > 0 {
 			gp = found[0]
 		} else {
 			gp, err = e.gw.CreatePayment(ctx, idemKey(p.ID, "create"), e.createRequest(p))

@@ -80,6 +80,7 @@ type Process struct {
 	RefundedAmount   int64
 	Notified         bool
 	NextCheckAt      time.Time
+	LeaseUntil       time.Time
 	ExpiresAt        time.Time
 	CreatedAt        time.Time
 	UpdatedAt        time.Time

@@ -25,6 +25,9 @@ type Event struct {
 	} `json:"data"`
 }
 
+// ErrBusy is a webhook for a process another caller holds the lease of.
+var ErrBusy = errors.New("payment: process busy, send the event again later")
+
 // ErrBadSignature is a webhook whose signature or timestamp is wrong.
 var ErrBadSignature = apperr.New(apperr.Forbidden, "error.forbidden")
 
@@ -101,6 +104,11 @@ func (e *Engine) HandleWebhook(ctx context.Context, body []byte, signature strin
 		return fmt.Errorf("payment: webhook: %w", err)
 	case p.GatewayPaymentID != "" && p.GatewayPaymentID != gp.ID:
 		e.log.Warn("payment: webhook for another payment of the process", "event", ev.ID, "process", p.ID)
+	case p.Status == Pending && p.LeaseUntil.After(e.now()):
+		// a request or a worker is driving this process right now (the
+		// event is usually about its own call): not acknowledged, so the
+		// gateway sends it again later, when the holder is done
+		return ErrBusy
 	default:
 		if p.GatewayPaymentID == "" && p.Status == Pending {
 			if err := e.store.Update(ctx, p.ID, Changes{GatewayPaymentID: &gp.ID}, e.now()); err != nil {

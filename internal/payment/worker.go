@@ -60,7 +60,7 @@ func (e *Engine) work(ctx context.Context, p Process) {
 			e.expireDue(ctx, p)
 			return
 		}
-		e.drive(ctx, p)
+		e.drive(ctx, p, false)
 	case Settled, Refunded:
 		if !p.Notified {
 			if prod, err := e.product(p.ProductType); err == nil {

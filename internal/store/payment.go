@@ -98,20 +98,20 @@ func (s *PaymentStore) Contact(ctx context.Context, memberID string) (string, st
 const processCols = `id, member_id, request_id, request_hash, product_type, status, lang, amount, currency, description, details,
 	payment_method, other_payment_type, card_gateway, card_token, card_brand, card_last4, card_expiration, card_holder,
 	save_card, save_card_currency, gateway_payment_id, gateway_status, next_action_url, failure_code, goods, secret,
-	refunded_amount, notified, next_check_at, expires_at, created_at, updated_at, settled_at`
+	refunded_amount, notified, next_check_at, lease_until, expires_at, created_at, updated_at, settled_at`
 
 func scanProcess(sc interface{ Scan(...any) error }) (payment.Process, error) {
 	var (
-		p                                    payment.Process
-		status, details, goods, secret       string
-		nextCheck, expires, created, updated int64
-		settled                              sql.NullInt64
+		p                                           payment.Process
+		status, details, goods, secret              string
+		nextCheck, lease, expires, created, updated int64
+		settled                                     sql.NullInt64
 	)
 	err := sc.Scan(&p.ID, &p.MemberID, &p.RequestID, &p.RequestHash, &p.ProductType, &status, &p.Lang, &p.Amount, &p.Currency,
 		&p.Description, &details, &p.PaymentMethod, &p.OtherPaymentType, &p.Card.Gateway, &p.Card.Token, &p.Card.Brand,
 		&p.Card.Last4, &p.Card.ExpirationDate, &p.Card.HolderName, &p.SaveCard, &p.SaveCardCurrency, &p.GatewayPaymentID,
 		&p.GatewayStatus, &p.NextActionURL, &p.FailureCode, &goods, &secret, &p.RefundedAmount, &p.Notified,
-		&nextCheck, &expires, &created, &updated, &settled)
+		&nextCheck, &lease, &expires, &created, &updated, &settled)
 	if err != nil {
 		return p, paymentErr(err)
 	}
@@ -119,7 +119,7 @@ func scanProcess(sc interface{ Scan(...any) error }) (payment.Process, error) {
 	p.Details = raw(details)
 	p.Goods = raw(goods)
 	p.Secret = raw(secret)
-	p.NextCheckAt, p.ExpiresAt = time.UnixMilli(nextCheck), time.UnixMilli(expires)
+	p.NextCheckAt, p.LeaseUntil, p.ExpiresAt = time.UnixMilli(nextCheck), time.UnixMilli(lease), time.UnixMilli(expires)
 	p.CreatedAt, p.UpdatedAt = time.UnixMilli(created), time.UnixMilli(updated)
 	if settled.Valid {
 		t := time.UnixMilli(settled.Int64)

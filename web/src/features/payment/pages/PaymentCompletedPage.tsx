@@ -3,6 +3,8 @@ import { useParams } from 'react-router'
 import { useQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { AppLink } from '@/app/routing/AppLink'
+import { formatMoney } from '@/i18n/format'
+import { useLang } from '@/i18n/useLang'
 import { processQuery, secretKey } from '../api'
 import { PaymentSteps } from '../components/PaymentSteps'
 import { OrderSummary } from '../components/OrderSummary'
@@ -11,6 +13,19 @@ import { startPath } from '../startPaths'
 function entries(v: unknown): [string, string][] {
   if (typeof v !== 'object' || v === null) return []
   return Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== null && typeof x !== 'object').map(([k, x]) => [k, String(x)])
+}
+
+/**
+ * The goods' scalar fields that have a label in this feature's catalogue
+ * (goods.<key>), amounts formatted in the goods' currency.
+ */
+function useGoodsRows(goods: unknown): [string, string][] {
+  const { t, i18n } = useTranslation('payment')
+  const lang = useLang()
+  const currency = typeof goods === 'object' && goods !== null ? String((goods as Record<string, unknown>).currencyCode ?? '') : ''
+  return entries(goods)
+    .filter(([k]) => i18n.exists(`payment:goods.${k}`))
+    .map(([k, v]) => [t(`goods.${k}`), k.endsWith('Amount') && currency && /^\d+$/.test(v) ? formatMoney(Number(v), currency, lang) : v])
 }
 
 /** /payment/:productType/:processId/completed: "payment completed" with the goods (and the secret, once). */
@@ -24,6 +39,7 @@ export default function PaymentCompletedPage() {
     | null
     | undefined
   const p = process.data
+  const goodsRows = useGoodsRows(p?.goods)
   if (process.isError) return <p className="page pay-notice pay-notice--warn" role="alert">{t('errors.notFound')}</p>
   if (!p) return <p className="page" role="status">{t('loading')}</p>
   return (
@@ -36,9 +52,9 @@ export default function PaymentCompletedPage() {
         <p>{t('completed.text')}</p>
       </div>
       <OrderSummary process={p} />
-      {entries(p.goods).length > 0 && (
+      {goodsRows.length > 0 && (
         <dl className="order-summary goods">
-          {entries(p.goods).map(([k, v]) => <div key={k}><dt>{t(`goods.${k}`, { defaultValue: k })}</dt><dd>{v}</dd></div>)}
+          {goodsRows.map(([k, v]) => <div key={k}><dt>{k}</dt><dd>{v}</dd></div>)}
         </dl>
       )}
       {entries(secret).length > 0 && (
