@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"members/internal/apitest"
+	"members/internal/app"
+	"members/internal/mail/mailtest"
 	"members/internal/store"
 )
 
@@ -504,6 +506,58 @@ func TestPurchaseNewCardSaved(t *testing.T) {
 		card := savedCard(t, c, "jcb")
 		if card["token"] != tok || card["creditCardType"] != "ndhk_jcb" {
 			t.Errorf("saved: %v", card)
+		}
+	})
+}
+
+// TestCardMails: the register and delete mails go out over SMTP in the
+// member's language; with the SMTP server down the delete still succeeds
+// and answers 204 (mail not sent).
+func TestCardMails(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		srv := mailtest.Start(t)
+		env := newPayEnv(t, engine, func(c *app.Config) { c.SMTPURL = srv.URL() })
+		c := env.Member(t)
+		c.Lang = "jp"
+		tok := env.tokenize(t, "5555555555554444", "123")["token"].(string)
+		if r := c.Do(http.MethodPost, "/api/cc/register", map[string]any{"token": tok, "currency": "JPY"}); r.Status != http.StatusOK || r.Map(t)["mailSent"] != true {
+			t.Fatalf("register = %d %s", r.Status, r.Body)
+		}
+		d := srv.WaitFor(apitest.DemoEmail).Decode(t)
+		if d.Subject != "クレジットカードが登録されました" || !contains(string(d.Parts["text/plain"]), "末尾4444のMastercardカード") {
+			t.Errorf("register mail: %q %q", d.Subject, d.Parts["text/plain"])
+		}
+		n := len(srv.Messages())
+		c.Lang = "th"
+		if r := c.Do(http.MethodDelete, "/api/cc/"+tok+"?gateway=ndhk", nil); r.Status != http.StatusOK {
+			t.Fatalf("delete = %d %s", r.Status, r.Body)
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for len(srv.Messages()) == n && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		msgs := srv.Messages()
+		if len(msgs) == n {
+			t.Fatal("no delete mail")
+		}
+		if d := msgs[len(msgs)-1].Decode(t); d.Subject != "ลบบัตรเครดิตแล้ว" || !contains(string(d.Parts["text/plain"]), "4444") {
+			t.Errorf("delete mail: %q", d.Subject)
+		}
+		// SMTP down: deleted, mail not sent → 204
+		tok2 := env.tokenize(t, "3530111333300000", "123")["token"].(string)
+		if r := c.Do(http.MethodPost, "/api/cc/register", map[string]any{"token": tok2, "currency": "JPY"}); r.Status != http.StatusOK {
+			t.Fatalf("register 2 = %d", r.Status)
+		}
+		srv.Stop()
+		if r := c.Do(http.MethodDelete, "/api/cc/"+tok2+"?gateway=ndhk", nil); r.Status != http.StatusNoContent {
+			t.Errorf("delete with SMTP down = %d %s", r.Status, r.Body)
+		}
+		var l struct{ Creditcards []map[string]any }
+		c.Get("/api/cc").JSON(t, &l)
+		for _, card := range l.Creditcards {
+			if card["token"] == tok2 {
+				t.Error("card kept after a delete whose mail failed")
+			}
 		}
 	})
 }
