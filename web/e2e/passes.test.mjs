@@ -98,7 +98,7 @@ test("lottery entry, confirmation page and the operator's draw", async () => {
 
 test("exchange of another pass type by code and password", async () => {
   flags("--public", "--purchasable");
-  await shots("exchange", "/gogo-pass/exchange", (p) => p.getByRole("button", { name: /.+/ }).last().waitFor());
+  await shots("exchange", "/gogo-pass/exchange", (p) => p.locator("form.card").waitFor());
   const { context, page } = await newPage();
   await page.goto(`${env.server.url}/gogo-pass/exchange?lang=en`);
   await page.getByLabel("Exchange code").fill("GPX-DEMO-0002");
@@ -119,7 +119,7 @@ test("exchange of another pass type by code and password", async () => {
 
 test("coupon pass: passengers with the age rules, total, purchase, view and refund", async () => {
   flags("--public", "--purchasable");
-  await shots("coupon", "/coupon-pass", (p) => p.getByRole("button", { name: /.+/ }).last().waitFor());
+  await shots("coupon", "/coupon-pass", (p) => p.locator(".coupon-form .fare").first().waitFor());
   const { context, page } = await newPage();
   await page.goto(`${env.server.url}/coupon-pass?lang=en`);
   await page.getByRole("button", { name: "Add a passenger" }).click();

@@ -84,7 +84,7 @@ export function CouponCard({ coupon: c }: { coupon: PurchasedCoupon }) {
         <dd><Money amount={c.refundAmount} currency={cur} /></dd>
         <dt>{t('coupon.purchasedAt')}</dt>
         <dd>{formatDateTime(c.purchasedAt, lang)}</dd>
-        <dt>{t('coupon.purchaser')}</dt>
+        <dt>{t('coupon.purchaserTitle')}</dt>
         <dd>{c.purchaser.firstname} {c.purchaser.lastname} · {c.purchaser.birthday}</dd>
         {c.passengers.map((p, i) => (
           <div key={i} className="pass-facts__row">
