@@ -160,6 +160,8 @@ func checkOptionalDate(e validate.Errors, field, v string) {
 }
 
 // checkNewPassword: required; 8 to 32 characters; a letter and a digit.
+// A letter is Unicode category L, a digit category Nd (so "²" is not one);
+// the web form applies the same definition (testdata/passwords.json).
 func checkNewPassword(e validate.Errors, field, v string) {
 	if !e.Required(field, v) {
 		return
@@ -169,7 +171,7 @@ func checkNewPassword(e validate.Errors, field, v string) {
 	var letter, digit bool
 	for _, r := range v {
 		letter = letter || unicode.IsLetter(r)
-		digit = digit || unicode.IsDigit(r)
+		digit = digit || unicode.Is(unicode.Nd, r)
 	}
 	e.Check(field, letter && digit, "account.password_chars")
 }

@@ -68,42 +68,54 @@ func Parse(code string) (Lang, bool) {
 	return Default, false
 }
 
-// FromBrowser maps an Accept-Language header to a product language:
-// Chinese with region TW gives tw, with HK gives hk, other Chinese cn;
-// an unmatched language gives en.
+// FromBrowser maps an Accept-Language header to a product language (spec §1),
+// by the rule shared with the app (testdata/browser-languages.json): the
+// first preferred language, by q-value, that maps to one of ours; Chinese
+// with an explicit region TW gives tw, HK gives hk, any other Chinese cn
+// (zh-Hant and zh-MO included); when nothing maps, en.
 func FromBrowser(acceptLanguage string) Lang {
 	tags, _, err := language.ParseAcceptLanguage(acceptLanguage)
-	if err != nil || len(tags) == 0 {
+	if err != nil {
 		return Default
 	}
-	return fromTag(tags[0])
-}
-
-func fromTag(t language.Tag) Lang {
-	base, _ := t.Base()
-	region, _ := t.Region()
-	switch base.String() {
-	case "zh":
-		switch region.String() {
-		case "TW":
-			return TW
-		case "HK":
-			return HK
+	for _, t := range tags {
+		if l, ok := fromTag(t); ok {
+			return l
 		}
-		return CN
-	case "ja":
-		return JP
-	case "ko":
-		return KR
-	case "th":
-		return TH
-	case "en":
-		if region.String() == "SG" {
-			return SG
-		}
-		return EN
 	}
 	return Default
+}
+
+func fromTag(t language.Tag) (Lang, bool) {
+	base, _ := t.Base()
+	// Only a region written in the tag counts: x/text infers TW for
+	// zh-Hant, which the spec's rule does not.
+	region := ""
+	if r, conf := t.Region(); conf == language.Exact {
+		region = r.String()
+	}
+	switch base.String() {
+	case "zh":
+		switch region {
+		case "TW":
+			return TW, true
+		case "HK":
+			return HK, true
+		}
+		return CN, true
+	case "ja":
+		return JP, true
+	case "ko":
+		return KR, true
+	case "th":
+		return TH, true
+	case "en":
+		if region == "SG" {
+			return SG, true
+		}
+		return EN, true
+	}
+	return Default, false
 }
 
 //go:embed messages/*.json

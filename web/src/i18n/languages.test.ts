@@ -1,33 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { browserLanguage, initialLanguage, mapBrowserLanguage } from './languages'
+import shared from '../../../testdata/browser-languages.json'
 
-describe('browser language mapping (spec §1)', () => {
-  it.each([
-    ['zh-TW', 'tw'],
-    ['zh-Hant-TW', 'tw'],
-    ['zh-HK', 'hk'],
-    ['zh-CN', 'cn'],
-    ['zh', 'cn'],
-    ['zh-SG', 'cn'],
-    ['ja', 'jp'],
-    ['ja-JP', 'jp'],
-    ['ko-KR', 'kr'],
-    ['th', 'th'],
-    ['en-SG', 'sg'],
-    ['en-US', 'en'],
-    ['en', 'en'],
-  ])('%s → %s', (tag, lang) => {
-    expect(mapBrowserLanguage(tag)).toBe(lang)
+describe('browser language mapping (spec §1, the table shared with the server)', () => {
+  it.each(shared.cases.map((c) => [c.languages.join(','), c.want, c.languages] as const))('[%s] → %s', (_name, want, languages) => {
+    expect(browserLanguage(languages)).toBe(want)
   })
 
-  it('falls back to en for an unmatched language', () => {
+  it('has the table', () => {
+    expect(shared.cases.length).toBeGreaterThan(10)
     expect(mapBrowserLanguage('fr-FR')).toBeUndefined()
-    expect(browserLanguage(['fr-FR', 'de'])).toBe('en')
-    expect(browserLanguage([])).toBe('en')
-  })
-
-  it('takes the first language that matches', () => {
-    expect(browserLanguage(['fr', 'ko-KR', 'en'])).toBe('kr')
   })
 
   it('chooses the lang parameter, then the stored language, then the browser', () => {

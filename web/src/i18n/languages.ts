@@ -33,20 +33,23 @@ export function isLang(value: unknown): value is Lang {
 }
 
 /**
- * Maps one browser language tag (navigator.languages entry) to an app language:
- * zh-TW→tw, zh-HK→hk, other zh→cn, ja→jp, ko→kr, th→th, en-SG→sg, en→en;
- * anything else gives undefined (the caller falls back to en).
+ * Maps one browser language tag (a navigator.languages entry) to an app
+ * language by the rule shared with the server (testdata/browser-languages.json,
+ * spec §1): Chinese with an explicit region TW gives tw, HK gives hk, any
+ * other Chinese cn (zh-Hant and zh-MO included); ja→jp, ko→kr, th→th,
+ * en-SG→sg, other English en; anything else gives undefined.
  */
 export function mapBrowserLanguage(tag: string): Lang | undefined {
-  const parts = tag.toLowerCase().replace(/_/g, '-').split('-')
-  const primary = parts[0]
-  const rest = parts.slice(1)
+  const [primary = '', ...rest] = tag.toLowerCase().replace(/_/g, '-').split('-')
+  // Subtags after the language: extlang (3 letters), script (4 letters), then region (2 letters or 3 digits).
+  let i = 0
+  while (i < rest.length && /^[a-z]{3}$/.test(rest[i])) i++
+  if (i < rest.length && /^[a-z]{4}$/.test(rest[i])) i++
+  const region = i < rest.length && /^([a-z]{2}|\d{3})$/.test(rest[i]) ? rest[i] : ''
   switch (primary) {
     case 'zh':
-      if (rest.includes('tw')) return 'tw'
-      if (rest.includes('hk') || rest.includes('mo')) return 'hk'
-      // zh-Hant without a region is Traditional Chinese; Taiwan is the larger market.
-      if (rest.includes('hant')) return 'tw'
+      if (region === 'tw') return 'tw'
+      if (region === 'hk') return 'hk'
       return 'cn'
     case 'ja':
       return 'jp'
@@ -55,13 +58,13 @@ export function mapBrowserLanguage(tag: string): Lang | undefined {
     case 'th':
       return 'th'
     case 'en':
-      return rest.includes('sg') ? 'sg' : 'en'
+      return region === 'sg' ? 'sg' : 'en'
     default:
       return undefined
   }
 }
 
-/** The first browser language that maps to an app language, else en. */
+/** The first browser language that maps to an app language, else en (the server does the same with Accept-Language). */
 export function browserLanguage(tags: readonly string[]): Lang {
   for (const tag of tags) {
     const lang = mapBrowserLanguage(tag)

@@ -3,6 +3,7 @@ import {
   ageOn, checkAddress, checkBirth, checkEmail, checkGender, checkName, checkNewPassword, checkPassengerType,
   checkReenter, checkTel, passengerTypeFor, todayJST,
 } from './rules'
+import passwordCases from '../../../../testdata/passwords.json'
 
 // 2026-11-19 16:00 UTC is 2026-11-20 01:00 in Japan.
 const now = new Date('2026-11-19T16:00:00Z')
@@ -57,6 +58,12 @@ describe('account rules', () => {
     ['Abcd1234', null], ['Abcd123', 'passwordLength'], ['a1'.repeat(16), null], ['a1'.repeat(16) + 'x', 'passwordLength'],
     ['abcdefgh', 'passwordChars'], ['12345678', 'passwordChars'], ['', 'required'],
   ])('password %s → %s', (v, want) => expect(key(checkNewPassword(v))).toBe(want))
+
+  // The same table as the server's test (internal/account/password_cases_test.go).
+  const sharedKey: Record<string, string> = { required: 'required', length: 'passwordLength', chars: 'passwordChars' }
+  it.each(passwordCases.cases.map((c) => [c.password, c.want] as const))('shared password case %j → %s', (v, want) =>
+    expect(key(checkNewPassword(v))).toBe(want === null ? null : sharedKey[want]),
+  )
 
   it('re-entered password must match', () => {
     expect(key(checkReenter('Abcd1234', 'Abcd1235'))).toBe('passwordMismatch')

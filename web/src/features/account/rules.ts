@@ -117,11 +117,12 @@ export function checkOptionalDate(v: string): RuleError {
   return !v || isDate(v) ? null : { key: 'dateInvalid' }
 }
 
+/** Spec §5: a letter is Unicode category L, a digit category Nd, as on the server (testdata/passwords.json). */
 export function checkNewPassword(v: string): RuleError {
-  if (!v) return req
+  if (!v.trim()) return req
   const n = [...v].length
   if (n > PASSWORD_HARD_MAX || n < PASSWORD_MIN || n > PASSWORD_MAX) return { key: 'passwordLength', args: { min: PASSWORD_MIN, max: PASSWORD_MAX } }
-  if (!/\p{L}/u.test(v) || !/\p{N}/u.test(v)) return { key: 'passwordChars' }
+  if (!/\p{L}/u.test(v) || !/\p{Nd}/u.test(v)) return { key: 'passwordChars' }
   return null
 }
 
