@@ -26,7 +26,11 @@ func (a *App) wireBookings(ctx context.Context, cfg Config, f *Features) error {
 		return err
 	}
 	handover := booking.NewHandover(secret, cfg.BookingSiteURL).WithRedemptions(store.NewHandoverRedemptions(a.DB))
-	svc := booking.NewService(store.NewBookingStore(a.DB), pdf.New(a.Catalog), mailer, a.Catalog, handover, a.Counters, a.DB.Now)
+	renderer, err := pdf.New(a.Catalog)
+	if err != nil {
+		return err
+	}
+	svc := booking.NewService(store.NewBookingStore(a.DB), renderer, mailer, a.Catalog, handover, a.Counters, a.DB.Now)
 	f.Mounts = append(f.Mounts, func(s *httpapi.Server, mux *http.ServeMux) {
 		bookingapi.HandlerWithOptions(httpapi.NewBookingHandlers(s, svc), bookingapi.StdHTTPServerOptions{
 			BaseRouter: mux, ErrorHandlerFunc: s.ParamError,

@@ -355,8 +355,9 @@ func (s *Service) SendItinerary(ctx context.Context, memberID, pnr string, lang 
 	}
 	m := ItineraryMail{To: contact, Lang: lang, PNR: r.PNR, PDF: pdf}
 	for _, seg := range r.Segments {
-		line := fmt.Sprintf("%s %s-%s %s", seg.Flight, seg.OriginAirportCode, seg.DestinationAirportCode,
-			seg.DepartAt.In(AirportZone(seg.OriginAirportCode)).Format("2006-01-02 15:04"))
+		dep := seg.DepartAt.In(AirportZone(seg.OriginAirportCode))
+		line := fmt.Sprintf("%s %s-%s %s %s", seg.Flight, seg.OriginAirportCode, seg.DestinationAirportCode,
+			i18n.FormatDate(lang, dep, false), dep.Format("15:04"))
 		if seg.IsCancelled() {
 			line += " (" + s.catalog.T(lang, "booking.status.cancelled") + ")"
 		}

@@ -82,17 +82,9 @@ func (s Segment) Certificates(now time.Time) []string {
 	return out
 }
 
-// AirportName is an airport's short name in lang (Japanese for jp, English
-// otherwise), or the code when unknown.
+// AirportName is an airport's short name in lang, or the code when unknown.
 func AirportName(code string, lang i18n.Lang) string {
-	a, ok := masters.AirportByCode(code)
-	if !ok {
-		return code
-	}
-	if lang == i18n.JP {
-		return a.ShortNameAlt
-	}
-	return a.ShortName
+	return masters.AirportShortName(code, lang)
 }
 
 // View renders r for the API in lang. zone gives the booking date's

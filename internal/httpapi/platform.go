@@ -105,7 +105,7 @@ func (h *platformHandlers) ListLanguages(w http.ResponseWriter, r *http.Request)
 }
 
 func (h *platformHandlers) ListAirports(w http.ResponseWriter, r *http.Request) {
-	h.WriteJSON(w, http.StatusOK, masters.Airports())
+	h.WriteJSON(w, http.StatusOK, masters.LocalizedAirports(Lang(r)))
 }
 
 func (h *platformHandlers) ListCountries(w http.ResponseWriter, r *http.Request) {

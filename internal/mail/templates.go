@@ -8,6 +8,7 @@ import (
 	"strings"
 	texttemplate "text/template"
 
+	"members/internal/brand"
 	"members/internal/i18n"
 )
 
@@ -42,7 +43,8 @@ type Data struct {
 
 // Templates renders mails in the eight languages.
 type Templates struct {
-	cat  *i18n.Catalog
+	cat   *i18n.Catalog
+	brand brand.Brand
 	text *texttemplate.Template
 	html *htmltemplate.Template
 }
@@ -57,7 +59,11 @@ func NewTemplates(cat *i18n.Catalog) (*Templates, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mail: html layout: %w", err)
 	}
-	return &Templates{cat: cat, text: t, html: h}, nil
+	b, err := brand.Load()
+	if err != nil {
+		return nil, err
+	}
+	return &Templates{cat: cat, brand: b, text: t, html: h}, nil
 }
 
 // Kinds of mail sent by the account feature (each has catalogue texts
@@ -98,7 +104,7 @@ func (t *Templates) Compose(kind string, lang i18n.Lang, to string, c Content) (
 	view := struct {
 		Content
 		Brand, HTMLLang string
-	}{c, t.cat.T(lang, "mail.brand"), lang.Tag().String()}
+	}{c, t.brand.Name(lang), lang.Tag().String()}
 	var tb, hb bytes.Buffer
 	if err := t.text.Execute(&tb, view); err != nil {
 		return Message{}, fmt.Errorf("mail: render text: %w", err)

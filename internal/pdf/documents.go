@@ -6,12 +6,15 @@ import (
 	"time"
 
 	"members/internal/booking"
+	"members/internal/brand"
+	"members/internal/i18n"
 )
 
 // header draws the airline, the title and the booking's identification.
 func (x *doc) header(d booking.Document) {
-	x.gp.SetTextColor(214, 0, 124)
-	x.text(margin, x.y+14, 14, x.t("booking.pdf.airline"))
+	r, g, b, _ := brand.RGB(x.brand.Colors.Accent) // checked by brand.Load
+	x.gp.SetTextColor(r, g, b)
+	x.text(margin, x.y+14, 14, x.brand.Airline)
 	x.gp.SetTextColor(0, 0, 0)
 	x.y += 46
 	x.text(margin, x.y, 20, x.t("booking.pdf.title."+d.Kind))
@@ -19,8 +22,8 @@ func (x *doc) header(d booking.Document) {
 	x.rule()
 	x.gap(4)
 	x.field(x.t("booking.pdf.pnr"), d.Reservation.PNR)
-	x.field(x.t("booking.pdf.booking_date"), d.Reservation.BookedAt.In(booking.JST).Format(booking.DateLayout))
-	x.field(x.t("booking.pdf.issued"), d.IssuedAt.In(booking.JST).Format("2006-01-02 15:04")+" (UTC+09:00)")
+	x.field(x.t("booking.pdf.booking_date"), i18n.FormatDate(x.lang, d.Reservation.BookedAt.In(booking.JST), false))
+	x.field(x.t("booking.pdf.issued"), i18n.FormatDate(x.lang, d.IssuedAt.In(booking.JST), false)+" "+d.IssuedAt.In(booking.JST).Format("15:04")+" (UTC+09:00)")
 }
 
 // field draws "label: value" on one line.
@@ -65,8 +68,8 @@ func (x *doc) flights(segs []booking.Segment, now time.Time) {
 		x.y = top + 15
 		x.text(cols[0], x.y, 10, s.Flight)
 		x.text(cols[1], x.y, 10, booking.AirportName(s.OriginAirportCode, x.lang)+" ("+s.OriginAirportCode+")")
-		x.text(cols[2], x.y, 10, localDate(s.DepartAt, s.OriginAirportCode))
-		x.text(cols[3], x.y, 10, localDate(s.ArrivalAt, s.DestinationAirportCode))
+		x.text(cols[2], x.y, 10, x.localDate(s.DepartAt, s.OriginAirportCode))
+		x.text(cols[3], x.y, 10, x.localDate(s.ArrivalAt, s.DestinationAirportCode))
 		status, red := x.segmentStatus(s, now)
 		if red {
 			x.gp.SetTextColor(200, 0, 0)
@@ -142,8 +145,8 @@ func (x *doc) certificate(d booking.Document) {
 		"flight", s.Flight,
 		"origin", booking.AirportName(s.OriginAirportCode, x.lang),
 		"destination", booking.AirportName(s.DestinationAirportCode, x.lang),
-		"date", localDate(s.DepartAt, s.OriginAirportCode),
-		"scheduled", localDate(s.DepartAt, s.OriginAirportCode) + " " + localClock(s.DepartAt, s.OriginAirportCode),
+		"date", x.localDate(s.DepartAt, s.OriginAirportCode),
+		"scheduled", x.localDate(s.DepartAt, s.OriginAirportCode) + " " + localClock(s.DepartAt, s.OriginAirportCode),
 	}
 	key := map[string]string{booking.DocBoarding: "boarding", booking.DocDelay: "delay", booking.DocCancellation: "cancellation"}[d.Kind]
 	if d.Kind == booking.DocDelay {
@@ -159,9 +162,9 @@ func (x *doc) certificate(d booking.Document) {
 		x.y += 16
 		x.para(margin, 11, content, x.t("booking.pdf.cert."+key, args...))
 		x.y += 6
-		x.field(x.t("booking.pdf.scheduled"), localDate(s.DepartAt, s.OriginAirportCode)+" "+localClock(s.DepartAt, s.OriginAirportCode))
+		x.field(x.t("booking.pdf.scheduled"), x.localDate(s.DepartAt, s.OriginAirportCode)+" "+localClock(s.DepartAt, s.OriginAirportCode))
 		if dep != nil {
-			x.field(x.t(label), localDate(*dep, s.OriginAirportCode)+" "+localClock(*dep, s.OriginAirportCode))
+			x.field(x.t(label), x.localDate(*dep, s.OriginAirportCode)+" "+localClock(*dep, s.OriginAirportCode))
 		}
 	} else {
 		x.y += 16
@@ -172,8 +175,9 @@ func (x *doc) certificate(d booking.Document) {
 	x.footer()
 }
 
-func localDate(t time.Time, airport string) string {
-	return t.In(booking.AirportZone(airport)).Format("2006-01-02")
+// localDate is the airport-local calendar date, written as on the pages (i18n.FormatDate).
+func (x *doc) localDate(t time.Time, airport string) string {
+	return i18n.FormatDate(x.lang, t.In(booking.AirportZone(airport)), false)
 }
 
 // localClock is the local time with its UTC offset ("08:30 UTC+09:00").

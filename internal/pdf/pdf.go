@@ -16,6 +16,7 @@ import (
 	"github.com/signintech/gopdf"
 
 	"members/internal/booking"
+	"members/internal/brand"
 	"members/internal/i18n"
 )
 
@@ -58,13 +59,21 @@ func hanFamily(l i18n.Lang) string {
 
 // Renderer implements booking.Renderer.
 type Renderer struct {
-	cat *i18n.Catalog
+	cat   *i18n.Catalog
+	brand brand.Brand
 }
 
 var _ booking.Renderer = (*Renderer)(nil)
 
-// New returns a renderer that takes its texts from cat.
-func New(cat *i18n.Catalog) *Renderer { return &Renderer{cat: cat} }
+// New returns a renderer that takes its texts from cat and the airline's
+// name and colour from the brand configuration (internal/brand).
+func New(cat *i18n.Catalog) (*Renderer, error) {
+	b, err := brand.Load()
+	if err != nil {
+		return nil, err
+	}
+	return &Renderer{cat: cat, brand: b}, nil
+}
 
 // Page geometry in points (A4).
 const (
@@ -82,6 +91,7 @@ type doc struct {
 	han   string
 	added map[string]bool
 	y     float64
+	brand brand.Brand
 	t     func(key string, args ...any) string
 	err   error
 }
@@ -91,11 +101,11 @@ func (r *Renderer) Render(d booking.Document) ([]byte, error) {
 	gp := &gopdf.GoPdf{}
 	gp.Start(gopdf.Config{PageSize: *gopdf.PageSizeA4})
 	gp.SetCompressLevel(6)
-	x := &doc{gp: gp, lang: d.Lang, han: hanFamily(d.Lang), added: map[string]bool{}, y: margin,
+	x := &doc{gp: gp, lang: d.Lang, han: hanFamily(d.Lang), added: map[string]bool{}, y: margin, brand: r.brand,
 		t: func(key string, args ...any) string { return r.cat.T(d.Lang, key, args...) }}
 	gp.SetInfo(gopdf.PdfInfo{
 		Title:   x.t("booking.pdf.title."+d.Kind) + " " + d.Reservation.PNR,
-		Author:  x.t("booking.pdf.airline"),
+		Author:  r.brand.Airline,
 		Creator: "members",
 	})
 	gp.AddPage()

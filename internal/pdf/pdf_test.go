@@ -54,7 +54,10 @@ func TestDocumentsText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := pdf.New(cat)
+	r, err := pdf.New(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
 	now := time.Date(2026, 11, 20, 6, 0, 0, 0, time.UTC)
 	res := sample(now)
 	seg0, seg1 := res.Segments[0], res.Segments[1]
@@ -63,10 +66,10 @@ func TestDocumentsText(t *testing.T) {
 		doc  booking.Document
 		want []string
 	}{
-		{i18n.EN, booking.Document{Kind: booking.DocItinerary}, []string{"Itinerary", "Osaka (Kansai)", "Bangkok (Suvarnabhumi)", "Cancelled"}},
-		{i18n.JP, booking.Document{Kind: booking.DocItinerary}, []string{"旅程表", "大阪(関西)", "予約番号", "キャンセル済み"}},
-		{i18n.TH, booking.Document{Kind: booking.DocItinerary}, []string{"แผนการเดินทาง", "ผู้โดยสาร", "หมายเลขการจอง"}},
-		{i18n.KR, booking.Document{Kind: booking.DocItinerary}, []string{"여정표", "탑승객"}},
+		{i18n.EN, booking.Document{Kind: booking.DocItinerary}, []string{"Peach Aviation", "Itinerary", "Osaka (Kansai)", "Bangkok (Suvarnabhumi)", "Cancelled", "Nov 20, 2026"}},
+		{i18n.JP, booking.Document{Kind: booking.DocItinerary}, []string{"旅程表", "大阪(関西)", "予約番号", "キャンセル済み", "2026年11月20日"}},
+		{i18n.TH, booking.Document{Kind: booking.DocItinerary}, []string{"แผนการเดินทาง", "ผู้โดยสาร", "หมายเลขการจอง", "20 พ.ย. 2569", "กรุงเทพฯ", "โอซาก้า (คันไซ)"}},
+		{i18n.KR, booking.Document{Kind: booking.DocItinerary}, []string{"여정표", "탑승객", "오사카(간사이)"}},
 		{i18n.CN, booking.Document{Kind: booking.DocItinerary}, []string{"行程单", "乘客"}},
 		{i18n.TW, booking.Document{Kind: booking.DocItinerary}, []string{"行程表", "旅客"}},
 		{i18n.HK, booking.Document{Kind: booking.DocItinerary}, []string{"行程表", "乘客"}},

@@ -12,14 +12,17 @@ import (
 
 // Airport defines model for Airport.
 type Airport struct {
-	Code         string `json:"code"`
-	Country      string `json:"country"`
-	Name         string `json:"name"`
-	NameAlt      string `json:"nameAlt"`
-	NickName     string `json:"nickName"`
-	NickNameAlt  string `json:"nickNameAlt"`
-	ShortName    string `json:"shortName"`
-	ShortNameAlt string `json:"shortNameAlt"`
+	Code    string `json:"code"`
+	Country string `json:"country"`
+
+	// LocalName shortName in the request's language (X-Lang)
+	LocalName    *string `json:"localName,omitempty"`
+	Name         string  `json:"name"`
+	NameAlt      string  `json:"nameAlt"`
+	NickName     string  `json:"nickName"`
+	NickNameAlt  string  `json:"nickNameAlt"`
+	ShortName    string  `json:"shortName"`
+	ShortNameAlt string  `json:"shortNameAlt"`
 
 	// TimeZone Example: +09:00
 	TimeZone string `json:"timeZone"`

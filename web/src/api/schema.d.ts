@@ -1641,6 +1641,8 @@ export interface components {
             nickNameAlt: string;
             /** @example +09:00 */
             timeZone: string;
+            /** @description shortName in the request's language (X-Lang) */
+            localName?: string;
         };
         Country: {
             code: string;

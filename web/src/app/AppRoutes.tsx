@@ -13,15 +13,16 @@ export function AppRoutes() {
       {routes.map((r) => (
         <Route key={r.path} path={r.path} element={<Frame access={r.access}>{r.element}</Frame>} />
       ))}
-      <Route path="*" element={<Frame access="static">{<NotFoundPage />}</Frame>} />
+      {/* An unknown path checks the session so a logged-in member keeps the menu. */}
+      <Route path="*" element={<Frame access="static" memberChromeIfLoggedIn>{<NotFoundPage />}</Frame>} />
     </Routes>
   )
 }
 
-function Frame({ access, children }: { access: Access; children: ReactNode }) {
+function Frame({ access, memberChromeIfLoggedIn = false, children }: { access: Access; memberChromeIfLoggedIn?: boolean; children: ReactNode }) {
   const { pathname } = useLocation()
   return (
-    <Layout access={access}>
+    <Layout access={access} memberChromeIfLoggedIn={memberChromeIfLoggedIn}>
       <RouteGuard access={access}>
         {/* keyed by path: a new path mounts a new boundary, so the overlay shows while its chunk/data loads */}
         <Suspense key={pathname} fallback={<LoadingOverlay />}>

@@ -4,6 +4,9 @@ import { createRoot } from 'react-dom/client'
 import { Root } from './App'
 import { reportException } from './exceptionNotify'
 import '../styles/global.css'
+import { applyBrandColors } from '@/brand'
+
+applyBrandColors()
 
 window.addEventListener('error', (e) => reportException(e.error ?? e.message))
 window.addEventListener('unhandledrejection', (e) => {

@@ -34,3 +34,18 @@ describe('catalogue completeness', () => {
     expect(Object.keys(resources).filter((l) => !(LANGUAGES as readonly string[]).includes(l))).toEqual([])
   })
 })
+
+/** One name per page in each language: the menu, the home tile and the page heading agree. */
+describe('one name per page', () => {
+  const at = (lang: string, ns: string, key: string) => flatten(resources[lang]?.[ns] ?? {})[key]
+  for (const lang of LANGUAGES) {
+    it(`${lang}: menu, tile and heading use the same name`, () => {
+      for (const k of ['nav.bookings', 'nav.account', 'home.tiles.passengers']) expect(at(lang, 'common', k), k).toBeTruthy()
+      expect(at(lang, 'bookings', 'title')).toBe(at(lang, 'common', 'nav.bookings'))
+      expect(at(lang, 'common', 'home.tiles.bookings')).toBe(at(lang, 'common', 'nav.bookings'))
+      expect(at(lang, 'account', 'account.title')).toBe(at(lang, 'common', 'nav.account'))
+      expect(at(lang, 'common', 'home.tiles.account')).toBe(at(lang, 'common', 'nav.account'))
+      expect(at(lang, 'common', 'home.tiles.passengers')).toBe(at(lang, 'account', 'passengers.title'))
+    })
+  }
+})

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { formatAmount, formatDate, formatMoney } from './format'
+import { formatAmount, formatDate, formatDateTime, formatMoney } from './format'
+import type { Lang } from './languages'
+import dates from '../../../testdata/dates.json'
 
 describe('money formatting (amounts in minor units)', () => {
   it('JPY has no decimals and thousands separators', () => {
@@ -20,9 +22,13 @@ describe('money formatting (amounts in minor units)', () => {
   })
 })
 
-describe('date formatting', () => {
-  it('formats an ISO date as that calendar day in every language', () => {
-    expect(formatDate('2024-03-05', 'en')).toContain('2024')
-    expect(formatDate('2024-03-05', 'jp')).toBe('2024/03/05')
+describe('date formatting (the table shared with the server, testdata/dates.json)', () => {
+  it.each(dates.cases.map((c) => [c.lang, c.date, c.want, c.weekday] as const))('%s %s → %s / %s', (lang, date, want, weekday) => {
+    expect(formatDate(date, lang as Lang)).toBe(want)
+    expect(formatDate(date, lang as Lang, { weekday: true })).toBe(weekday)
+  })
+  it('reads an instant in Japan time', () => {
+    expect(formatDate(new Date('2026-11-21T15:30:00Z'), 'en')).toBe('Nov 22, 2026')
+    expect(formatDateTime('2026-11-21T15:30:00Z', 'th')).toBe('22 พ.ย. 2569 00:30')
   })
 })

@@ -22,17 +22,67 @@ export function formatMoney(minor: number, currency: string, lang: Lang): string
   return `${currency.toUpperCase()} ${formatAmount(minor, currency, lang)}`
 }
 
-/** A calendar date (ISO "YYYY-MM-DD" or a Date) in the language's medium style. */
-export function formatDate(value: string | Date, lang: Lang, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium' }): string {
-  const date = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : new Date(value)
-  if (Number.isNaN(date.getTime())) return ''
-  const tz = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? 'UTC' : options.timeZone
-  return new Intl.DateTimeFormat(BCP47[lang], { ...options, timeZone: tz }).format(date)
+const MONTHS_EN = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+const MONTHS_TH = ['ม.ค.', 'ก.พ.', 'มี.ค.', 'เม.ย.', 'พ.ค.', 'มิ.ย.', 'ก.ค.', 'ส.ค.', 'ก.ย.', 'ต.ค.', 'พ.ย.', 'ธ.ค.']
+const DAYS: Partial<Record<Lang, string[]>> & { en: string[] } = {
+  en: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'],
+  jp: ['日', '月', '火', '水', '木', '金', '土'],
+  kr: ['일', '월', '화', '수', '목', '금', '토'],
+  cn: ['周日', '周一', '周二', '周三', '周四', '周五', '周六'],
+  tw: ['週日', '週一', '週二', '週三', '週四', '週五', '週六'],
+  hk: ['週日', '週一', '週二', '週三', '週四', '週五', '週六'],
+  th: ['อา.', 'จ.', 'อ.', 'พ.', 'พฤ.', 'ศ.', 'ส.'],
 }
 
-/** Date and time of an instant, shown in the given time zone offset or IANA zone (default Japan). */
-export function formatDateTime(value: string | Date, lang: Lang, timeZone = 'Asia/Tokyo'): string {
+/**
+ * A calendar date ("YYYY-MM-DD", or a Date read in Japan time) written the
+ * one way of its language, the same as the server's mails and PDFs
+ * (internal/i18n/dates.go, testdata/dates.json): en "Nov 22, 2026",
+ * sg "22 Nov 2026", jp/cn/tw/hk "2026年11月22日", kr "2026. 11. 22.",
+ * th "22 พ.ย. 2569" (Buddhist-era year).
+ */
+export function formatDate(value: string | Date, lang: Lang, opts: { weekday?: boolean } = {}): string {
+  let iso: string
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) iso = value
+  else {
+    const d = new Date(value)
+    if (Number.isNaN(d.getTime())) return ''
+    iso = new Date(d.getTime() + 9 * 3_600_000).toISOString().slice(0, 10)
+  }
+  const [y, m, day] = iso.split('-').map(Number)
+  const date = new Date(Date.UTC(y, m - 1, day))
+  if (Number.isNaN(date.getTime())) return ''
+  const wd = date.getUTCDay()
+  const w = opts.weekday
+  switch (lang) {
+    case 'jp':
+    case 'cn':
+    case 'tw':
+    case 'hk': {
+      const s = `${y}年${m}月${day}日`
+      if (!w) return s
+      return lang === 'jp' ? `${s}(${DAYS.jp![wd]})` : `${s} ${DAYS[lang]![wd]}`
+    }
+    case 'kr':
+      return `${y}. ${m}. ${day}.` + (w ? ` (${DAYS.kr![wd]})` : '')
+    case 'th':
+      return (w ? `${DAYS.th![wd]} ` : '') + `${day} ${MONTHS_TH[m - 1]} ${y + 543}`
+    case 'sg':
+      return (w ? `${DAYS.en[wd]}, ` : '') + `${day} ${MONTHS_EN[m - 1]} ${y}`
+    default:
+      return (w ? `${DAYS.en[wd]}, ` : '') + `${MONTHS_EN[m - 1]} ${day}, ${y}`
+  }
+}
+
+/** A time of day, 24-hour "HH:mm" in every language (testdata/dates.json). */
+export function formatClock(hours: number, minutes: number): string {
+  return `${String(hours).padStart(2, '0')}:${String(minutes).padStart(2, '0')}`
+}
+
+/** Date and time of an instant in Japan time: the language's date and a 24-hour clock. */
+export function formatDateTime(value: string | Date, lang: Lang): string {
   const date = new Date(value)
   if (Number.isNaN(date.getTime())) return ''
-  return new Intl.DateTimeFormat(BCP47[lang], { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(date)
+  const jst = new Date(date.getTime() + 9 * 3_600_000)
+  return `${formatDate(date, lang)} ${formatClock(jst.getUTCHours(), jst.getUTCMinutes())}`
 }

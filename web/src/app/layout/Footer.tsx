@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { useCookieConsent, useSessionInfo } from '@/api/platform'
 import { useLang } from '@/i18n/useLang'
+import { AIRLINE_NAME } from '@/brand'
 import { cookiePolicyUrl, cookieSettingsUrl } from '@/app/externalLinks'
 
 /** © 2019, the session log id, and the cookie links when consent is required. */
@@ -22,7 +23,7 @@ export function Footer() {
           </li>
         </ul>
       )}
-      <p className="footer__copyright">{t('footer.copyright')}</p>
+      <p className="footer__copyright">{t('footer.copyright', { airline: AIRLINE_NAME })}</p>
       {info.data?.sessionLogId && (
         <p className="footer__session">
           {t('footer.sessionLogId')}: <span translate="no">{info.data.sessionLogId}</span>

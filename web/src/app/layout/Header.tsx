@@ -5,11 +5,14 @@ import { AppLink } from '../routing/AppLink'
 import { LanguageSelect } from './LanguageSelect'
 import { GlobalMenuModal } from './GlobalMenuModal'
 import { NAV_ITEMS } from './navItems'
+import { brandName } from '@/brand'
+import { useLang } from '@/i18n/useLang'
 
 export function Header({ memberChrome }: { memberChrome: boolean }) {
   const { t } = useTranslation()
   const modals = useModals()
   const { logout } = useSession()
+  const lang = useLang()
 
   return (
     <header className="header">
@@ -25,10 +28,11 @@ export function Header({ memberChrome }: { memberChrome: boolean }) {
             <span className="header__menu-label">{t('nav.menu')}</span>
           </button>
         )}
-        <span className="header__brand">
+        {/* The logo links home on every page (the guard sends a visitor on to /login). */}
+        <AppLink to="/" className="header__brand" aria-label={t('nav.homeOf', { name: brandName(lang) })}>
           <span className="brand-mark" aria-hidden="true" />
-          <span className="header__title">{t('app.title')}</span>
-        </span>
+          <span className="header__title">{brandName(lang)}</span>
+        </AppLink>
         {memberChrome && (
           <AppLink to="/" className="header__home mobile-only">
             {t('nav.home')}

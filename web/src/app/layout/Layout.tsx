@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useQuery } from '@tanstack/react-query'
+import { sessionQuery } from '@/api/platform'
 import type { Access } from '../routing/RouteGuard'
 import { useSession } from '../session/SessionProvider'
 import { Header } from './Header'
@@ -10,10 +12,12 @@ import { Footer } from './Footer'
  * menu button and home link); the anonymous layout (login, reset, static
  * pages, or nobody logged in) hides them.
  */
-export function Layout({ access, children }: { access: Access; children: ReactNode }) {
+export function Layout({ access, memberChromeIfLoggedIn = false, children }: { access: Access; memberChromeIfLoggedIn?: boolean; children: ReactNode }) {
   const { t } = useTranslation()
   const { loggedIn } = useSession()
-  const memberChrome = access !== 'anonymous' && access !== 'static' ? loggedIn : false
+  // The 404 page is not guarded, yet a member who mistypes an address keeps the menu.
+  useQuery({ ...sessionQuery, enabled: memberChromeIfLoggedIn })
+  const memberChrome = (access !== 'anonymous' && access !== 'static') || memberChromeIfLoggedIn ? loggedIn : false
   return (
     <div className={`layout ${memberChrome ? 'layout--member' : 'layout--anonymous'}`}>
       <a className="skip-link" href="#main">

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { AppLink } from '../routing/AppLink'
+import { PageHeader } from '@/components/PageHeader'
 
 export type ComingSoonFeature = 'account' | 'passengers' | 'bookings' | 'points' | 'paymentMethods' | 'resetPassword' | 'resetPasswordToken' | 'resetPasswordInvalid'
 
@@ -8,7 +9,7 @@ export function ComingSoonPage({ feature }: { feature: ComingSoonFeature }) {
   const { t } = useTranslation()
   return (
     <div className="page">
-      <h1 className="page__title">{t(`comingSoon.titles.${feature}`)}</h1>
+      <PageHeader title={t(`comingSoon.titles.${feature}`)} />
       <p className="card">{t('comingSoon.text')}</p>
       <p>
         <AppLink to="/">{t('nav.backHome')}</AppLink>

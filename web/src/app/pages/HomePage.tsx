@@ -4,6 +4,7 @@ import { useSession } from '../session/SessionProvider'
 import { AppLink } from '../routing/AppLink'
 import { RecentBookingsSlot } from './RecentBookingsSlot'
 import { PassStatusSlot } from './PassStatusSlot'
+import { PageHeader } from '@/components/PageHeader'
 
 const TILES = [
   { to: '/account', title: 'home.tiles.account', text: 'home.tiles.accountText' },
@@ -20,7 +21,7 @@ export default function HomePage() {
   const name = user?.firstname || user?.lastname ? { firstname: user?.firstname ?? '', lastname: user?.lastname ?? '' } : null
   return (
     <div className="page">
-      <h1 className="page__title">{name ? t('home.greeting', name) : t('home.greetingNoName')}</h1>
+      <PageHeader title={name ? t('home.greeting', name) : t('home.greetingNoName')} />
       <TopicBanner />
       <PassStatusSlot />
       <RecentBookingsSlot />

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { screen, waitFor } from '@testing-library/react'
+import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { renderApp, currentUrl } from '@/test/renderApp'
-import { stubFetch } from '@/test/fetchStub'
+import { json, stubFetch } from '@/test/fetchStub'
 
 describe('login page', () => {
   it('shows the single-sign-on failure once and drops the flag from the address', async () => {
@@ -16,5 +16,28 @@ describe('login page', () => {
     renderApp('/login?lang=en')
     await screen.findByRole('heading', { level: 1, name: 'Log in' })
     expect(screen.queryByRole('alert')).toBeNull()
+  })
+
+  it('clears a stale login error on the next submit, even one the form refuses', async () => {
+    stubFetch({ 'GET /api/session': 403, 'POST /api/session': json({ message: 'Login failed. Please check your e-mail address and password.' }, 401) })
+    renderApp('/login?lang=en')
+    await screen.findByRole('heading', { level: 1, name: 'Log in' })
+    fireEvent.input(screen.getByLabelText(/E-mail address/), { target: { value: 'a@b.c' } })
+    fireEvent.input(screen.getByLabelText(/Password/), { target: { value: 'wrong' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }))
+    await screen.findByText('Login failed. Please check your e-mail address and password.')
+    fireEvent.input(screen.getByLabelText(/Password/), { target: { value: '' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }))
+    await waitFor(() => expect(screen.queryByText('Login failed. Please check your e-mail address and password.')).toBeNull())
+  })
+
+  it('says "Login failed because an error has occurred. Please retry." when the server fails', async () => {
+    stubFetch({ 'GET /api/session': 403, 'POST /api/session': json({ message: 'x' }, 500) })
+    renderApp('/login?lang=en')
+    await screen.findByRole('heading', { level: 1, name: 'Log in' })
+    fireEvent.input(screen.getByLabelText(/E-mail address/), { target: { value: 'a@b.c' } })
+    fireEvent.input(screen.getByLabelText(/Password/), { target: { value: 'Demo1234' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }))
+    expect((await screen.findByRole('alert')).textContent).toBe('Login failed because an error has occurred. Please retry.')
   })
 })

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useState, type FormEvent } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
@@ -10,10 +10,10 @@ import { Field } from '@/components/Field'
 import { handleServerValidation } from '@/components/serverValidation'
 import { useLang } from '@/i18n/useLang'
 import { useModals } from '../modals/modalContext'
-import { useToast } from '../toast'
 import { useSession } from '../session/SessionProvider'
 import { AppLink } from '../routing/AppLink'
 import { memberRegistrationUrl, privacyPolicyUrl, termsUrl } from '../externalLinks'
+import { PageHeader } from '@/components/PageHeader'
 
 const MAX = 100
 
@@ -37,7 +37,6 @@ export default function LoginPage() {
   const { t } = useTranslation()
   const lang = useLang()
   const modals = useModals()
-  const toast = useToast()
   const session = useSession()
   const mutation = useLoginMutation()
   const [failure, setFailure] = useState<string | null>(null)
@@ -46,7 +45,9 @@ export default function LoginPage() {
   // An inbound single sign-on that failed arrives with ?sso=failed: the
   // message shows once, and the flag leaves the address so a reload or a
   // shared link does not repeat it.
-  const [ssoFailed] = useState(() => new URLSearchParams(location.search).get('sso') === 'failed')
+  const [ssoFailed, setSsoFailed] = useState(() => new URLSearchParams(location.search).get('sso') === 'failed')
+  // Arriving from the logout button (router state, so a reload does not repeat it).
+  const [loggedOut, setLoggedOut] = useState(() => (location.state as { loggedOut?: boolean } | null)?.loggedOut === true)
   useEffect(() => {
     const params = new URLSearchParams(location.search)
     if (!params.has('sso')) return
@@ -63,8 +64,7 @@ export default function LoginPage() {
 
   const labels = { email: t('login.email'), password: t('login.password') }
 
-  const onSubmit = handleSubmit(async (values) => {
-    setFailure(null)
+  const submit = handleSubmit(async (values) => {
     try {
       await mutation.mutateAsync(values)
       await session.onLoggedIn()
@@ -74,14 +74,27 @@ export default function LoginPage() {
         setFailure(e.serverMessage ?? t('login.failed'))
         return
       }
-      toast.showError()
+      // A server or network error: the spec's "Login failed because an error has occurred. Please retry."
+      setFailure(t('login.error'))
     }
   })
+  // Every submit first clears the messages of the last attempt, even one the form's own rules stop.
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    setFailure(null)
+    setSsoFailed(false)
+    setLoggedOut(false)
+    return submit(e)
+  }
 
   return (
     <div className="page page--narrow">
-      <h1 className="page__title">{t('login.title')}</h1>
+      <PageHeader title={t('login.title')} />
       <form className="card form" onSubmit={onSubmit} noValidate aria-describedby={failure ? 'login-failure' : undefined}>
+        {loggedOut && !failure && (
+          <p className="form__success" role="status">
+            {t('login.loggedOut')}
+          </p>
+        )}
         {ssoFailed && !failure && (
           <p className="form__error" role="alert">
             {t('login.ssoFailed')}

@@ -1,11 +1,12 @@
 import { useTranslation } from 'react-i18next'
 import { AppLink } from '../routing/AppLink'
+import { PageHeader } from '@/components/PageHeader'
 
 export function NotFoundPage() {
   const { t } = useTranslation()
   return (
     <div className="page page--narrow">
-      <h1 className="page__title">{t('notFound.title')}</h1>
+      <PageHeader title={t('notFound.title')} />
       <p className="card">{t('notFound.text')}</p>
       <p>
         <AppLink to="/">{t('nav.backHome')}</AppLink>

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { useLang } from '@/i18n/useLang'
 import { withLang } from '../routing/paths'
+import { PageHeader } from '@/components/PageHeader'
 
 /** /sorry: the site is busy (origin access restriction); static, no session check. */
 export default function SorryPage() {
@@ -8,7 +9,7 @@ export default function SorryPage() {
   const lang = useLang()
   return (
     <div className="page page--narrow">
-      <h1 className="page__title">{t('sorry.title')}</h1>
+      <PageHeader title={t('sorry.title')} />
       <div className="card">
         <p>{t('sorry.text')}</p>
         <p>

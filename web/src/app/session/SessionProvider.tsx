@@ -88,7 +88,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     qc.setQueryData(platformKeys.session, false)
     void qc.invalidateQueries({ queryKey: platformKeys.sessionInfo })
     setTimedOut(false)
-    navigate(withLang(LOGIN_PATH, lang))
+    // The login page says "Logged out." (spec §8) for this arrival only.
+    navigate(withLang(LOGIN_PATH, lang), { state: { loggedOut: true } })
   }, [qc, navigate, lang])
 
   useTokenRefresh(loggedIn)

@@ -2,9 +2,10 @@
  * The bookings feature's calls: one fetcher, queryOptions and hook per call.
  * Query keys live in bookingKeys; mutations invalidate by them.
  */
-import { queryOptions, useMutation, useQuery, useQueryClient, keepPreviousData } from '@tanstack/react-query'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/api/client'
-import { unwrap } from '@/api/errors'
+import { ApiError, ValidationError, unwrap } from '@/api/errors'
 import { featureKeys } from '@/api/queryKeys'
 import type { components } from '@/api/schema'
 
@@ -40,22 +41,63 @@ function compact(q: ReservationQuery): ReservationQuery {
   return Object.fromEntries(Object.entries(q).filter(([, v]) => v !== '' && v !== undefined)) as ReservationQuery
 }
 
-export async function searchReservations(q: ReservationQuery, signal?: AbortSignal): Promise<ReservationResult> {
-  return unwrap(await api.GET('/api/reservations', { params: { query: compact(q) }, signal }))
+/** What a search that answered 500 shows (spec §7, §8: the booking search gives an empty list, not an error). */
+export function emptyResult(q: ReservationQuery): ReservationResult {
+  return { reservations: [], perPage: q.perPage ?? 10, currentPage: q.page ?? 1, total: 0, totalPages: 0 }
 }
 
-/** A search; a new condition aborts the request of the previous one (react-query passes the signal). */
-export const reservationSearchQuery = (q: ReservationQuery | null) =>
-  queryOptions({
-    queryKey: bookingKeys.key('search', q),
-    queryFn: ({ signal }) => searchReservations(q ?? {}, signal),
-    enabled: q !== null,
-    placeholderData: keepPreviousData,
-    retry: false,
-  })
+export async function searchReservations(q: ReservationQuery, signal?: AbortSignal): Promise<ReservationResult> {
+  try {
+    return unwrap(await api.GET('/api/reservations', { params: { query: compact(q) }, signal }))
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 500) return emptyResult(q)
+    throw e
+  }
+}
 
-export function useReservationSearch(q: ReservationQuery | null) {
-  return useQuery(reservationSearchQuery(q))
+export interface SearchState {
+  /** The last condition that the server accepted; paging reuses it. */
+  condition: ReservationQuery | null
+  result: ReservationResult | null
+  /** The 400 of the last submit: only the errors are stored (spec §4), the results and condition stay. */
+  validation: ValidationError | null
+  /** Any other failure of the last submit (the caller shows the generic toast). */
+  failure: unknown
+  pending: boolean
+}
+
+/**
+ * The booking search (spec §4): every submit sends a request, even with the
+ * same condition, and cancels the one in flight; success stores results,
+ * paging and the condition; a 400 stores only its errors; a 500 is an empty
+ * list (searchReservations).
+ */
+export function useReservationSearch() {
+  const [state, setState] = useState<SearchState>({ condition: null, result: null, validation: null, failure: null, pending: false })
+  const inflight = useRef<AbortController | null>(null)
+  const { mutateAsync } = useMutation({
+    mutationFn: ({ q, signal }: { q: ReservationQuery; signal: AbortSignal }) => searchReservations(q, signal),
+  })
+  const submit = useCallback(
+    async (q: ReservationQuery) => {
+      inflight.current?.abort()
+      const ctrl = new AbortController()
+      inflight.current = ctrl
+      setState((s) => ({ ...s, validation: null, failure: null, pending: true }))
+      try {
+        const result = await mutateAsync({ q, signal: ctrl.signal })
+        if (ctrl.signal.aborted) return
+        setState({ condition: q, result, validation: null, failure: null, pending: false })
+      } catch (e) {
+        if (ctrl.signal.aborted) return
+        const validation = e instanceof ValidationError ? e : null
+        setState((s) => ({ ...s, pending: false, validation, failure: validation ? null : e }))
+      }
+    },
+    [mutateAsync],
+  )
+  useEffect(() => () => inflight.current?.abort(), [])
+  return { ...state, submit }
 }
 
 /** The home page's recent list (spec §7): from today, ACTIVE, 5, ascending, with flight status. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { addDays, addSchema, keepRangeEnd, searchDefaults, searchSchema, toQuery, todayJST } from './schema'
+import { addDays, addSchema, keepRangeEnd, searchDefaults, toQuery, todayJST, validateSearch } from './schema'
 import { recentQuery } from './api'
 
 const t = (key: string) => key
@@ -46,12 +46,8 @@ describe('booking search defaults (spec §9)', () => {
 
 describe('booking search rules (spec §5)', () => {
   const now = () => at('2026-11-20T06:00:00Z')
-  const schema = searchSchema(t, now)
   const base = searchDefaults(now())
-  const errorsOf = (v: object) => {
-    const r = schema.safeParse({ ...base, ...v })
-    return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [i.path.join('.'), i.message]))
-  }
+  const errorsOf = (v: object) => validateSearch({ ...base, ...v }, t, now)
 
   it('accepts the defaults', () => {
     expect(errorsOf({})).toEqual({})
@@ -71,6 +67,16 @@ describe('booking search rules (spec §5)', () => {
   it('checks the booking number', () => {
     expect(errorsOf({ pnr: 'AB-1' }).pnr).toBe('validation.pnr')
     expect(errorsOf({ pnr: 'A'.repeat(21) }).pnr).toBe('validation.maxLength')
+    // The spec's (and the server's) order: alphanumerics before the length.
+    expect(errorsOf({ pnr: 'A-'.repeat(11) }).pnr).toBe('validation.pnr')
+    expect(addSchema(t).safeParse({ pnr: 'A-'.repeat(11), lastname: 'X' }).error?.issues[0].message).toBe('validation.pnr')
+  })
+  it('reports the date order together with the other fields\' errors', () => {
+    expect(errorsOf({ pnr: 'A-1', bookingDateFrom: '2026-05-02', bookingDateTo: '2026-05-01', departDateFrom: '2026-06-02', departDateTo: '2026-06-01' })).toEqual({
+      pnr: 'validation.pnr',
+      bookingDateTo: 'validation.dateOrder',
+      departDateTo: 'validation.dateOrder',
+    })
   })
   it('requires PNR and last name to add a booking', () => {
     const r = addSchema(t).safeParse({ pnr: 'ＡＢＣ', lastname: '' })
@@ -88,6 +94,10 @@ describe('keepRangeEnd', () => {
     ['2026-03-10', '2026-03-11', '2026-03-11'],
     ['', '2026-03-01', '2026-03-01'],
     ['2026-03-10', '', ''],
+    // a year still being typed is left alone
+    ['2026-03-10', '0002-03-01', '0002-03-01'],
+    ['2026-03-10', '0202-03-01', '0202-03-01'],
+    ['2026-03-10', '2025-03-01', ''],
   ])('from %s, to %s keeps %s', (from, to, want) => {
     expect(keepRangeEnd(from, to)).toBe(want)
   })

@@ -3,6 +3,7 @@
  * its rules (spec §5), the same as the server's.
  */
 import { z } from 'zod'
+import type { Resolver } from 'react-hook-form'
 import type { ReservationQuery } from './api'
 
 const DAY = 86_400_000
@@ -38,7 +39,16 @@ export interface SearchForm {
  * spec §5 resets a to-date that precedes its from-date.
  */
 export function keepRangeEnd(from: string, to: string): string {
-  return from && to && to < from ? '' : to
+  return isWholeDate(from) && isWholeDate(to) && to < from ? '' : to
+}
+
+/**
+ * A date the member has finished typing: a date input reports partial years
+ * (0002-, 0020-, 0202-) while the year is typed, so the range rule waits for
+ * a four-digit year from 1000 on and runs when the field is left.
+ */
+export function isWholeDate(s: string): boolean {
+  return isDate(s) && s >= '1000-01-01'
 }
 
 export function searchDefaults(now: Date = new Date()): SearchForm {
@@ -69,11 +79,12 @@ export function searchSchema(t: T, now: () => Date = () => new Date()) {
     .refine((s) => s === '' || isDate(s), { message: t('validation.date'), abort: true })
   return z
     .object({
+      // Spec order, as the server checks: single-byte alphanumerics, then the length.
       pnr: z
         .string()
         .trim()
-        .max(20, t('validation.maxLength', { max: 20 }))
-        .refine((s) => s === '' || /^[A-Za-z0-9]+$/.test(s), { message: t('validation.pnr'), abort: true }),
+        .refine((s) => s === '' || /^[A-Za-z0-9]+$/.test(s), { message: t('validation.pnr'), abort: true })
+        .refine((s) => s.length <= 20, { message: t('validation.maxLength', { max: 20 }), abort: true }),
       airportCode: z.string(),
       bookingDateFrom: bookingDate,
       bookingDateTo: bookingDate,
@@ -82,12 +93,42 @@ export function searchSchema(t: T, now: () => Date = () => new Date()) {
       status: z.enum(['ACTIVE', 'all']),
       order: z.enum(['asc', 'desc']),
     })
-    .superRefine((v, ctx) => {
-      if (isDate(v.bookingDateFrom) && isDate(v.bookingDateTo) && v.bookingDateTo < v.bookingDateFrom)
-        ctx.addIssue({ code: 'custom', path: ['bookingDateTo'], message: t('validation.dateOrder') })
-      if (isDate(v.departDateFrom) && isDate(v.departDateTo) && v.departDateTo < v.departDateFrom)
-        ctx.addIssue({ code: 'custom', path: ['departDateTo'], message: t('validation.dateOrder') })
-    })
+}
+
+/**
+ * Every field's first failing rule, the date-order rule included even when
+ * other fields failed (zod skips object-level rules then), so the form shows
+ * all errors at once, as the server reports them.
+ */
+export function validateSearch(v: SearchForm, t: T, now: () => Date = () => new Date()): Partial<Record<keyof SearchForm, string>> {
+  const errors: Partial<Record<keyof SearchForm, string>> = {}
+  const r = searchSchema(t, now).safeParse(v)
+  if (!r.success) {
+    for (const issue of r.error.issues) {
+      const field = issue.path[0] as keyof SearchForm
+      errors[field] ??= issue.message
+    }
+  }
+  const order = (from: keyof SearchForm, to: keyof SearchForm) => {
+    const f = String(v[from]).trim()
+    const tt = String(v[to]).trim()
+    if (!errors[from] && !errors[to] && isDate(f) && isDate(tt) && tt < f) errors[to] = t('validation.dateOrder')
+  }
+  order('bookingDateFrom', 'bookingDateTo')
+  order('departDateFrom', 'departDateTo')
+  return errors
+}
+
+/** react-hook-form resolver for the search form, from validateSearch. */
+export function searchResolver(t: T, now: () => Date = () => new Date()): Resolver<SearchForm> {
+  return async (values) => {
+    const errors = validateSearch(values, t, now)
+    if (Object.keys(errors).length === 0) return { values, errors: {} }
+    return {
+      values: {},
+      errors: Object.fromEntries(Object.entries(errors).map(([k, message]) => [k, { type: 'validate', message }])),
+    }
+  }
 }
 
 /** The request of a submitted form (page 1 unless given). */
@@ -102,8 +143,8 @@ export function addSchema(t: T) {
       .string()
       .trim()
       .min(1, { message: t('validation.required'), abort: true })
-      .max(20, t('validation.maxLength', { max: 20 }))
-      .refine((s) => /^[A-Za-z0-9]*$/.test(s), { message: t('validation.pnr'), abort: true }),
+      .refine((s) => /^[A-Za-z0-9]*$/.test(s), { message: t('validation.pnr'), abort: true })
+      .refine((s) => s.length <= 20, { message: t('validation.maxLength', { max: 20 }), abort: true }),
     lastname: z
       .string()
       .trim()

@@ -14,6 +14,7 @@ import { Select } from '../components/Select'
 import { SavedNotice } from '../components/Notice'
 import { PendingEmailChange } from '../components/PendingEmailChange'
 import { AccountSecuritySlot } from '@/app/pages/AccountSecuritySlot'
+import { PageHeader } from '@/components/PageHeader'
 
 /** /account: the member profile and the password change. */
 export default function AccountPage() {
@@ -21,7 +22,7 @@ export default function AccountPage() {
   const user = useUser()
   return (
     <div className="page account-page">
-      <h1>{t('account.title')}</h1>
+      <PageHeader title={t('account.title')} />
       {user.data ? <ProfileSection user={user.data} /> : <p>{t('loading')}</p>}
       <PasswordSection />
       <AccountSecuritySlot />
@@ -121,8 +122,11 @@ export function ProfileSection({ user }: { user: User }) {
         )}
         <Select label={t('fields.addressCountry')} required registration={register('addressCountryCode')} error={errors.addressCountryCode}
           options={countryOptions} placeholder={t('select')} />
-        <Field label={t('fields.addressPostalCode')} required autoComplete="postal-code" registration={register('addressPostalCode')} error={errors.addressPostalCode} />
-        <button type="button" className="button button--secondary" onClick={() => void fillAddress()}>{t('postal.lookup')}</button>
+        {/* "Find address" sits beside the postal code it reads. */}
+        <div className="field-with-action">
+          <Field label={t('fields.addressPostalCode')} required autoComplete="postal-code" registration={register('addressPostalCode')} error={errors.addressPostalCode} />
+          <button type="button" className="button button--secondary" onClick={() => void fillAddress()}>{t('postal.lookup')}</button>
+        </div>
         <Field label={t('fields.addressStateAndCity')} required registration={register('addressStateAndCity')} error={errors.addressStateAndCity} />
         <Field label={t('fields.address1')} registration={register('address1')} error={errors.address1} />
         <Field label={t('fields.passportNo')} registration={register('passportNo')} error={errors.passportNo} />

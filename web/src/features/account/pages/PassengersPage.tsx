@@ -5,6 +5,9 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Field } from '@/components/Field'
+import { PageHeader } from '@/components/PageHeader'
+import { formatDate } from '@/i18n/format'
+import { useLang } from '@/i18n/useLang'
 import { Dialog } from '@/components/Dialog'
 import { handleServerValidation } from '@/components/serverValidation'
 import { useModals } from '@/app/modals/modalContext'
@@ -24,6 +27,7 @@ const empty: PassengerForm = {
 /** /passengers: the saved passenger list with add, edit and delete. */
 export default function PassengersPage() {
   const { t, i18n } = useTranslation('account')
+  const lang = useLang()
   // Loaded with the page so the passenger form opens without waiting.
   useSuspenseQuery(countriesQuery(i18n.language))
   const list = usePassengers()
@@ -39,7 +43,7 @@ export default function PassengersPage() {
       <Dialog title={t('passengers.deleteTitle')} onDismiss={close}>
         <p>{t('passengers.deleteConfirm', { name: `${p.firstname} ${p.lastname}` })}</p>
         <div className="dialog__actions">
-          <button type="button" className="button" onClick={() => {
+          <button type="button" className="button button--danger" onClick={() => {
             close()
             setMailSent(null)
             del.mutate(p.id, { onSuccess: (r) => setMailSent(r.mailSent), onError: () => toast.showError() })
@@ -52,14 +56,14 @@ export default function PassengersPage() {
 
   return (
     <div className="page passengers-page">
-      <h1>{t('passengers.title')}</h1>
+      <PageHeader title={t('passengers.title')} />
       <SavedNotice mailSent={mailSent} />
       {passengers.length === 0 && list.isSuccess && <p>{t('passengers.empty')}</p>}
       <ul className="passenger-list" aria-label={t('passengers.title')}>
         {passengers.map((p) => (
           <li key={p.id} className="passenger-card">
             <span className="passenger-card__name">{p.firstname} {p.lastname}</span>{' '}
-            <span>{t(`types.${p.passengerType}`)}</span> <span>{p.birth}</span>
+            <span>{t(`types.${p.passengerType}`)}</span> <span>{formatDate(p.birth, lang)}</span>
             <button type="button" className="button button--secondary" aria-label={t('passengers.editNamed', { name: `${p.firstname} ${p.lastname}` })}
               onClick={() => setEditing(p)}>{t('passengers.edit')}</button>
             <button type="button" className="button button--secondary" aria-label={t('passengers.deleteNamed', { name: `${p.firstname} ${p.lastname}` })}
@@ -70,7 +74,7 @@ export default function PassengersPage() {
       {editing === null && (
         passengers.length >= MAX_PASSENGERS
           ? <p>{t('passengers.limit', { max: MAX_PASSENGERS })}</p>
-          : <button type="button" className="button" onClick={() => setEditing('new')}>{t('passengers.add')}</button>
+          : <button type="button" className="button button--primary" onClick={() => setEditing('new')}>{t('passengers.add')}</button>
       )}
       {editing !== null && (
         <PassengerFormSection key={editing === 'new' ? 'new' : editing.id} passenger={editing === 'new' ? undefined : editing}

@@ -1,15 +1,19 @@
 import '../account.css'
 import { useTranslation } from 'react-i18next'
 import { AppLink } from '@/app/routing/AppLink'
+import { PageHeader } from '@/components/PageHeader'
 
 /** /reset-password/invalid: the link is unknown, used or expired. */
 export default function ResetPasswordInvalidPage() {
   const { t } = useTranslation('account')
   return (
     <div className="page reset-page">
-      <h1>{t('reset.invalidTitle')}</h1>
+      <PageHeader title={t('reset.invalidTitle')} />
       <p>{t('reset.invalidText')}</p>
-      <AppLink to="/reset-password">{t('reset.again')}</AppLink>
+      <p className="form__actions">
+        <AppLink to="/reset-password" className="button button--primary">{t('reset.again')}</AppLink>
+        <AppLink to="/login" className="button button--secondary">{t('reset.backToLogin')}</AppLink>
+      </p>
     </div>
   )
 }

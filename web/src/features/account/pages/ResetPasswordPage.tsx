@@ -9,6 +9,8 @@ import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
 import { useRequestReset } from '../api'
 import { resetRequestSchema, type ResetRequestForm } from '../schemas'
+import { PageHeader } from '@/components/PageHeader'
+import { AppLink } from '@/app/routing/AppLink'
 
 /** /reset-password: ask for a reset link (same answer whether or not the address is a member's). */
 export default function ResetPasswordPage() {
@@ -28,7 +30,7 @@ export default function ResetPasswordPage() {
   )
   return (
     <div className="page reset-page">
-      <h1>{t('reset.title')}</h1>
+      <PageHeader title={t('reset.title')} />
       {sent ? (
         <p role="status">{t('reset.sent')}</p>
       ) : (
@@ -38,6 +40,10 @@ export default function ResetPasswordPage() {
           <button type="submit" className="button button--primary" disabled={request.isPending}>{t('reset.send')}</button>
         </form>
       )}
+      {/* Never a dead end: the way back to login is always there. */}
+      <p className="reset-page__back">
+        <AppLink to="/login">{t('reset.backToLogin')}</AppLink>
+      </p>
     </div>
   )
 }

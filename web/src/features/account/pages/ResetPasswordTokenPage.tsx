@@ -13,6 +13,7 @@ import { AppLink } from '@/app/routing/AppLink'
 import { ApiError } from '@/api/errors'
 import { useResetPassword, validateResetToken } from '../api'
 import { resetSchema, type ResetForm } from '../schemas'
+import { PageHeader } from '@/components/PageHeader'
 
 /** /reset-password/:token: set a new password from the mailed link (one hour, once). */
 export default function ResetPasswordTokenPage() {
@@ -49,7 +50,7 @@ export default function ResetPasswordTokenPage() {
   )
   return (
     <div className="page reset-page">
-      <h1>{t('reset.newTitle')}</h1>
+      <PageHeader title={t('reset.newTitle')} />
       {done ? (
         <>
           <p role="status">{t('reset.done')}</p>
@@ -63,6 +64,11 @@ export default function ResetPasswordTokenPage() {
         </form>
       ) : (
         <p>{t('loading')}</p>
+      )}
+      {!done && (
+        <p className="reset-page__back">
+          <AppLink to="/login">{t('reset.backToLogin')}</AppLink>
+        </p>
       )}
     </div>
   )

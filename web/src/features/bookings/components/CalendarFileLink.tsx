@@ -3,11 +3,11 @@ import { useLang } from '@/i18n/useLang'
 import { calendarFileUrl } from '../calendarApi'
 
 /** "Add to calendar": the booking's .ics file (every flight as an event). */
-export function CalendarFileLink({ pnr }: { pnr: string }) {
+export function CalendarFileLink({ pnr, className = 'button', role }: { pnr: string; className?: string; role?: string }) {
   const { t } = useTranslation('bookings')
   const lang = useLang()
   return (
-    <a className="button" href={calendarFileUrl(pnr, lang)} download={`booking-${pnr}.ics`}>
+    <a className={className} role={role} href={calendarFileUrl(pnr, lang)} download={`booking-${pnr}.ics`}>
       {t('calendar.addToCalendar')}
     </a>
   )

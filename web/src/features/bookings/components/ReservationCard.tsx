@@ -8,8 +8,9 @@ import { documentUrl, useEditReservation, useOffers, useSendItinerary, type Rese
 import { FORBIDDEN_ADDRESSEE } from '../schema'
 import { SegmentRow } from './SegmentRow'
 import { CalendarFileLink } from './CalendarFileLink'
+import { ActionMenu } from '@/components/ActionMenu'
 
-/** A booking with its segments and, unless outdated, its actions. */
+/** A booking: its number, date and status, each flight as a compact card, and one row of documents and actions. */
 export function ReservationCard({ reservation: r, compact = false }: { reservation: Reservation; compact?: boolean }) {
   const { t } = useTranslation('bookings')
   const lang = useLang()
@@ -18,10 +19,13 @@ export function ReservationCard({ reservation: r, compact = false }: { reservati
     <article className="card reservation" aria-labelledby={headingId}>
       <header className="reservation__header">
         <h3 id={headingId} className="reservation__pnr">
-          {t('booking.pnr')} <span translate="no">{r.pnr}</span>
+          <span className="reservation__pnr-label">{t('booking.pnr')}</span> <span translate="no">{r.pnr}</span>
         </h3>
         <span className="reservation__meta">
-          {t('booking.bookingDate')} {formatDate(r.bookingDate, lang)} · {r.status}
+          <span className="nowrap">
+            {t('booking.bookingDate')} {formatDate(r.bookingDate, lang)}
+          </span>
+          <span className="chip chip--muted">{r.status}</span>
         </span>
       </header>
       {!compact && r.passengers.length > 0 && (
@@ -29,7 +33,7 @@ export function ReservationCard({ reservation: r, compact = false }: { reservati
           {t('booking.passengers')}: {r.passengers.map((p) => `${p.lastname} ${p.firstname}`).join(', ')}
         </p>
       )}
-      <ul className="segments">
+      <ul className="flights">
         {r.segments.map((s) => (
           <SegmentRow key={s.key} segment={s} />
         ))}
@@ -43,6 +47,10 @@ export function ReservationCard({ reservation: r, compact = false }: { reservati
   )
 }
 
+type Panel = { kind: 'receipt' } | { kind: 'hotel' | 'rental'; segment: Segment } | null
+
+const CERT_PATH: Record<string, string> = { boarding: 'boarding_certificate', delay: 'delay_certificate', cancellation: 'cancellation_certificate' }
+
 function ReservationActions({ reservation: r }: { reservation: Reservation }) {
   const { t } = useTranslation('bookings')
   const lang = useLang()
@@ -50,7 +58,13 @@ function ReservationActions({ reservation: r }: { reservation: Reservation }) {
   const sendmail = useSendItinerary()
   const edit = useEditReservation()
   const [mailNote, setMailNote] = useState<string | null>(null)
+  const [panel, setPanel] = useState<Panel>(null)
   const base = `/api/reservations/${encodeURIComponent(r.pnr)}`
+  // A booking whose flights have all departed (or are cancelled) cannot be changed any more.
+  const changeable = r.segments.some((s) => !s.isPast && !s.isCancelled)
+  const segmentLabel = (s: Segment) => `${s.flight} ${s.originAirportCode}–${s.destinationAirportCode}`
+  const withOffers = r.segments.filter((s) => s.isShowHotelLink && !s.isCancelled && !s.isPast)
+  const certificates = r.segments.flatMap((s) => s.certificates.map((c) => ({ s, c })))
 
   const onSendmail = async () => {
     setMailNote(null)
@@ -72,31 +86,72 @@ function ReservationActions({ reservation: r }: { reservation: Reservation }) {
   return (
     <section className="reservation__actions" aria-label={t('actions.label', { pnr: r.pnr })}>
       <div className="actions">
-        <a className="button" href={documentUrl(`${base}/itinerary`, lang)} target="_blank" rel="noopener">
+        <a className="button button--secondary button--small" href={documentUrl(`${base}/itinerary`, lang)} target="_blank" rel="noopener">
           {t('actions.itinerary')}
           <span className="visually-hidden"> {t('actions.opensNewTab')}</span>
         </a>
-        <CalendarFileLink pnr={r.pnr} />
-        <button type="button" className="button" onClick={() => void onSendmail()} disabled={sendmail.isPending}>
-          {t('actions.sendmail')}
+        <button
+          type="button"
+          className="button button--secondary button--small"
+          aria-expanded={panel?.kind === 'receipt'}
+          onClick={() => setPanel(panel?.kind === 'receipt' ? null : { kind: 'receipt' })}
+        >
+          {t('actions.receipt')}
         </button>
-        <button type="button" className="button button--secondary" onClick={() => void onEdit()} disabled={edit.isPending}>
-          {t('actions.edit')}
-        </button>
+        <ActionMenu label={t('actions.more')}>
+          <button type="button" role="menuitem" className="menu__item" onClick={() => void onSendmail()} disabled={sendmail.isPending}>
+            {t('actions.sendmail')}
+          </button>
+          <CalendarFileLink pnr={r.pnr} className="menu__item" role="menuitem" />
+          {certificates.map(({ s, c }) => (
+            <a
+              key={`${s.key}-${c}`}
+              role="menuitem"
+              className="menu__item"
+              href={documentUrl(`${base}/${encodeURIComponent(s.key)}/${CERT_PATH[c]}`, lang)}
+              target="_blank"
+              rel="noopener"
+            >
+              {t(`actions.${c}`)} · <span translate="no">{segmentLabel(s)}</span>
+              <span className="visually-hidden"> {t('actions.opensNewTab')}</span>
+            </a>
+          ))}
+          {withOffers.map((s) =>
+            (['hotel', 'rental'] as const).map((kind) => (
+              <button key={`${s.key}-${kind}`} type="button" role="menuitem" className="menu__item" onClick={() => setPanel({ kind, segment: s })}>
+                {t(`actions.${kind}`)} · <span translate="no">{segmentLabel(s)}</span>
+              </button>
+            )),
+          )}
+        </ActionMenu>
+        {changeable && (
+          <button type="button" className="button button--primary button--small actions__end" onClick={() => void onEdit()} disabled={edit.isPending}>
+            {t('actions.edit')}
+          </button>
+        )}
       </div>
       {mailNote && (
         <p className="reservation__note" role="status">
           {mailNote}
         </p>
       )}
-      <ReceiptForm base={base} />
-      {r.segments.map((s) => (
-        <SegmentActions key={s.key} pnr={r.pnr} base={base} segment={s} />
-      ))}
+      {panel?.kind === 'receipt' && <ReceiptForm base={base} />}
+      {(panel?.kind === 'hotel' || panel?.kind === 'rental') && (
+        <div className="offers-panel">
+          <p className="offers-panel__title">
+            {t(`actions.${panel.kind}`)} · <span translate="no">{segmentLabel(panel.segment)}</span>
+          </p>
+          <Offers pnr={r.pnr} segmentKey={panel.segment.key} kind={panel.kind} />
+          <button type="button" className="button button--secondary button--small" onClick={() => setPanel(null)}>
+            {t('actions.hideOffers')}
+          </button>
+        </div>
+      )}
     </section>
   )
 }
 
+/** The receipt's addressee is asked only once the member asks for the receipt. */
 function ReceiptForm({ base }: { base: string }) {
   const { t } = useTranslation('bookings')
   const lang = useLang()
@@ -121,6 +176,7 @@ function ReceiptForm({ base }: { base: string }) {
           name="addressee"
           className="field__input"
           maxLength={100}
+          autoFocus
           aria-invalid={error ? true : undefined}
           aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
         />
@@ -133,47 +189,11 @@ function ReceiptForm({ base }: { base: string }) {
           </p>
         )}
       </div>
-      <button type="submit" className="button">
-        {t('actions.receipt')}
+      <button type="submit" className="button button--primary">
+        {t('actions.openReceipt')}
         <span className="visually-hidden"> {t('actions.opensNewTab')}</span>
       </button>
     </form>
-  )
-}
-
-function SegmentActions({ pnr, base, segment: s }: { pnr: string; base: string; segment: Segment }) {
-  const { t } = useTranslation('bookings')
-  const lang = useLang()
-  const [offers, setOffers] = useState<'hotel' | 'rental' | null>(null)
-  const certs = s.certificates
-  const showOffers = s.isShowHotelLink && !s.isCancelled && !s.isPast
-  if (certs.length === 0 && !showOffers) return null
-  const certPath: Record<string, string> = { boarding: 'boarding_certificate', delay: 'delay_certificate', cancellation: 'cancellation_certificate' }
-  return (
-    <div className="segment-actions" aria-label={`${s.flight} ${s.originAirportCode}-${s.destinationAirportCode}`} role="group">
-      <span className="segment-actions__title">
-        {s.flight} {s.originAirportCode}→{s.destinationAirportCode}
-      </span>
-      <div className="actions">
-        {certs.map((c) => (
-          <a key={c} className="button" href={documentUrl(`${base}/${encodeURIComponent(s.key)}/${certPath[c]}`, lang)} target="_blank" rel="noopener">
-            {t(`actions.${c}`)}
-            <span className="visually-hidden"> {t('actions.opensNewTab')}</span>
-          </a>
-        ))}
-        {showOffers && (
-          <>
-            <button type="button" className="button" aria-expanded={offers === 'hotel'} onClick={() => setOffers(offers === 'hotel' ? null : 'hotel')}>
-              {t('actions.hotel')}
-            </button>
-            <button type="button" className="button" aria-expanded={offers === 'rental'} onClick={() => setOffers(offers === 'rental' ? null : 'rental')}>
-              {t('actions.rental')}
-            </button>
-          </>
-        )}
-      </div>
-      {offers && <Offers pnr={pnr} segmentKey={s.key} kind={offers} />}
-    </div>
   )
 }
 

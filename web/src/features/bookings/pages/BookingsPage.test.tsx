@@ -54,8 +54,16 @@ describe('bookings page', () => {
     renderApp('/bookings?lang=en')
     const first = await screen.findByRole('article', { name: /TPE3XY/ })
     expect(within(first).getByText('Delayed (not yet departed)')).toBeTruthy()
-    expect(within(first).getByRole('link', { name: /Delay certificate/ }).getAttribute('href')).toBe('/api/reservations/TPE3XY/1/delay_certificate?lang=en')
+    // Documents and actions sit in one row; the certificates are in the "More" menu.
+    expect(within(first).queryByRole('link', { name: /Delay certificate/ })).toBeNull()
+    fireEvent.click(within(first).getByRole('button', { name: 'More' }))
+    expect(within(first).getByRole('menuitem', { name: /Delay certificate/ }).getAttribute('href')).toBe('/api/reservations/TPE3XY/1/delay_certificate?lang=en')
     expect(within(first).getByRole('link', { name: /Itinerary/ })).toBeTruthy()
+    // The addressee is asked only once the receipt is requested.
+    expect(within(first).queryByLabelText('Addressee for the receipt')).toBeNull()
+    fireEvent.click(within(first).getByRole('button', { name: 'Receipt (PDF)' }))
+    expect(within(first).getByLabelText('Addressee for the receipt')).toBeTruthy()
+    expect(within(first).getByRole('button', { name: 'Change booking' })).toBeTruthy()
     const old = screen.getByRole('article', { name: /OLD9ZZ/ })
     expect(within(old).queryByRole('link')).toBeNull()
     expect(within(old).getByText(/more than 180 days/)).toBeTruthy()
@@ -86,7 +94,7 @@ describe('bookings page', () => {
     expect(stub.called('GET /api/reservations')).toBe(before)
   })
 
-  it('clears a to-date that precedes its from-date (spec §5)', async () => {
+  it('clears a to-date that precedes its from-date when the field is left, and says why (spec §5)', async () => {
     stubFetch({
       'GET /api/session': 204,
       'GET /api/masters/airports': [],
@@ -97,15 +105,95 @@ describe('bookings page', () => {
     const from = screen.getByLabelText(/Departing from/) as HTMLInputElement
     const to = screen.getByLabelText(/Departing to/) as HTMLInputElement
     fireEvent.change(from, { target: { value: '2026-03-10' } })
+    fireEvent.blur(from)
+    // While the year is typed the input reports 0002-…, 0020-…: nothing is cleared.
+    fireEvent.change(to, { target: { value: '0002-03-01' } })
+    fireEvent.change(to, { target: { value: '0202-03-01' } })
+    expect(to.value).toBe('0202-03-01')
     fireEvent.change(to, { target: { value: '2026-03-01' } })
+    expect(to.value).toBe('2026-03-01')
+    fireEvent.blur(to)
     await waitFor(() => expect(to.value).toBe(''))
+    expect(screen.getByText('Cleared: this date was before the start date.')).toBeTruthy()
     fireEvent.change(to, { target: { value: '2026-03-20' } })
+    fireEvent.blur(to)
     expect(to.value).toBe('2026-03-20')
+    expect(screen.queryByText('Cleared: this date was before the start date.')).toBeNull()
     // Moving the from-date past it clears it too.
     fireEvent.change(from, { target: { value: '2026-04-01' } })
+    fireEvent.blur(from)
     await waitFor(() => expect(to.value).toBe(''))
-    const bookedTo = screen.getByLabelText(/Booked to/) as HTMLInputElement
-    fireEvent.change(bookedTo, { target: { value: '2012-01-02' } })
-    await waitFor(() => expect(bookedTo.value).toBe(''))
+  })
+
+  it('sends every submit, keeps results and condition on a 400, shows an empty list on a 500 (spec §4, §8)', async () => {
+    let answer: 'ok' | '400' | '500' = 'ok'
+    const queries: URLSearchParams[] = []
+    const stub = stubFetch({
+      'GET /api/session': 204,
+      'GET /api/masters/airports': [],
+      'GET /api/reservations': (req) => {
+        queries.push(req.url.searchParams)
+        if (answer === '400') return json({ validationErrors: { pnr: ['Use single-byte letters and digits only.'] } }, 400)
+        if (answer === '500') return json({ errorKey: 'x' }, 500)
+        return json({ reservations, perPage: 10, currentPage: 1, total: 2, totalPages: 1 })
+      },
+    })
+    renderApp('/bookings?lang=en')
+    await screen.findByRole('article', { name: /TPE3XY/ })
+    const search = screen.getByRole('button', { name: 'Search' })
+    // The same condition again still asks the server.
+    const before = stub.called('GET /api/reservations')
+    fireEvent.click(search)
+    await waitFor(() => expect(stub.called('GET /api/reservations')).toBe(before + 1))
+    fireEvent.click(search)
+    await waitFor(() => expect(stub.called('GET /api/reservations')).toBe(before + 2))
+    await screen.findByRole('article', { name: /TPE3XY/ })
+
+    // A 400: the errors show, the previous results stay.
+    answer = '400'
+    fireEvent.click(screen.getByLabelText('All bookings'))
+    fireEvent.click(search)
+    expect((await screen.findAllByText('Use single-byte letters and digits only.')).length).toBeGreaterThan(0)
+    fireEvent.click(await screen.findByRole('button', { name: 'Close' }))
+    expect(screen.getByRole('article', { name: /TPE3XY/ })).toBeTruthy()
+    expect(screen.getByText('2 bookings found')).toBeTruthy()
+
+    // A 500: an empty list, no error toast.
+    answer = '500'
+    fireEvent.click(search)
+    expect(await screen.findByText('No bookings match these conditions.')).toBeTruthy()
+    expect(screen.queryByRole('article', { name: /TPE3XY/ })).toBeNull()
+    expect(screen.queryByText('Processing was interrupted because an error occurred.')).toBeNull()
+    expect(queries.at(-1)?.get('status')).toBe('all')
+  })
+
+  it('offers no "Change booking" for a booking whose flights have all departed', async () => {
+    const flown = { ...reservations[0], pnr: 'FLOWN1', segments: [{ ...segment, isPast: true, isIrregular: false, flightStatus: 'ARRIVED', certificates: ['boarding'] }] }
+    stubFetch({
+      'GET /api/session': 204,
+      'GET /api/masters/airports': [],
+      'GET /api/reservations': json({ reservations: [flown], perPage: 10, currentPage: 1, total: 1, totalPages: 1 }),
+    })
+    renderApp('/bookings?lang=en')
+    const card = await screen.findByRole('article', { name: /FLOWN1/ })
+    expect(within(card).getByText('Flown')).toBeTruthy()
+    expect(within(card).getByRole('link', { name: /Itinerary/ })).toBeTruthy()
+    expect(within(card).queryByRole('button', { name: 'Change booking' })).toBeNull()
+  })
+
+  it('puts "Add a booking" at the top of the page, above the search', async () => {
+    stubFetch({
+      'GET /api/session': 204,
+      'GET /api/masters/airports': [],
+      'GET /api/reservations': json({ reservations, perPage: 10, currentPage: 1, total: 2, totalPages: 1 }),
+    })
+    renderApp('/bookings?lang=en')
+    await screen.findByRole('article', { name: /TPE3XY/ })
+    const open = screen.getByRole('button', { name: 'Add a booking' })
+    const searchForm = screen.getByRole('search')
+    expect(open.compareDocumentPosition(searchForm) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+    fireEvent.click(open)
+    expect(await screen.findByRole('form', { name: 'Add a booking' })).toBeTruthy()
+    expect(document.title).toBe('Bookings | Peach Members')
   })
 })

@@ -1,56 +1,72 @@
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import type { z } from 'zod'
 import { useTranslation } from 'react-i18next'
-import { useQueryClient } from '@tanstack/react-query'
 import { Field } from '@/components/Field'
+import { PageHeader } from '@/components/PageHeader'
 import { handleServerValidation } from '@/components/serverValidation'
 import { ApiError } from '@/api/errors'
 import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
-import { bookingKeys, useAddReservation, useAirports, useReservationSearch, type ReservationQuery } from '../api'
-import { addSchema, keepRangeEnd, searchDefaults, searchSchema, toQuery, type SearchForm } from '../schema'
+import { useAddReservation, useAirports, useReservationSearch, type ReservationQuery, type ReservationResult } from '../api'
+import { addSchema, keepRangeEnd, searchDefaults, searchResolver, toQuery, type SearchForm } from '../schema'
 import { ReservationCard } from '../components/ReservationCard'
 import { CalendarSubscription } from '../components/CalendarSubscription'
 
 const PER_PAGE = 10
 
-/** Booking management: search with the spec's defaults, results with paging, and adding a booking. */
+/** Booking management: "Add a booking" at the top, the search with the spec's defaults, results with paging. */
 export default function BookingsPage() {
   const { t } = useTranslation('bookings')
-  const qc = useQueryClient()
-  // The last submitted condition; paging reuses it (spec §4).
-  const [condition, setCondition] = useState<ReservationQuery | null>(() => toQuery(searchDefaults(), 1, PER_PAGE))
-  const search = useReservationSearch(condition)
+  const toast = useToast()
+  const search = useReservationSearch()
+  const { submit } = search
+  const [adding, setAdding] = useState(false)
+  const addPanelId = useId()
 
-  const submit = (q: ReservationQuery) => {
-    // A new submit cancels the pending request (react-query also aborts it when its key loses its observer).
-    void qc.cancelQueries({ queryKey: bookingKeys.key('search') })
-    setCondition(q)
-  }
+  // The first search runs with the defaults (spec §9).
+  useEffect(() => {
+    void submit(toQuery(searchDefaults(), 1, PER_PAGE))
+  }, [submit])
+  // Failures other than 400 and 500 get the generic toast (spec §8).
+  useEffect(() => {
+    if (search.failure) toast.showError()
+  }, [search.failure, toast])
 
   return (
     <div className="page bookings">
-      <h1 className="page__title">{t('title')}</h1>
-      <SearchPanel onSearch={(f) => submit(toQuery(f, 1, PER_PAGE))} pending={search.isFetching} error={search.error} />
+      <PageHeader
+        title={t('title')}
+        actions={
+          <button type="button" className="button button--secondary" aria-expanded={adding} aria-controls={addPanelId} onClick={() => setAdding((v) => !v)}>
+            {t('add.heading')}
+          </button>
+        }
+      />
+      <div id={addPanelId} hidden={!adding}>
+        {adding && <AddBooking onClose={() => setAdding(false)} />}
+      </div>
+      <SearchPanel onSearch={(f) => void submit(toQuery(f, 1, PER_PAGE))} pending={search.pending} error={search.validation} />
       <Results
-        condition={condition}
-        data={search.data}
-        loading={search.isFetching}
-        onPage={(page) => condition && submit({ ...condition, page })}
+        condition={search.condition}
+        data={search.result}
+        loading={search.pending}
+        onPage={(page) => search.condition && void submit({ ...search.condition, page })}
       />
       <CalendarSubscription />
-      <AddBooking />
     </div>
   )
 }
 
+type RangeEnd = 'bookingDateTo' | 'departDateTo'
+
 function SearchPanel({ onSearch, pending, error }: { onSearch: (f: SearchForm) => void; pending: boolean; error: unknown }) {
   const { t } = useTranslation('bookings')
   const airports = useAirports()
-  const schema = useMemo(() => searchSchema(t), [t])
+  const resolver = useMemo(() => searchResolver(t), [t])
   const modals = useModals()
+  const [cleared, setCleared] = useState<Partial<Record<RangeEnd, boolean>>>({})
   const {
     register,
     handleSubmit,
@@ -59,14 +75,28 @@ function SearchPanel({ onSearch, pending, error }: { onSearch: (f: SearchForm) =
     getValues,
     setValue,
     formState: { errors },
-  } = useForm<SearchForm>({ resolver: zodResolver(schema), defaultValues: searchDefaults() })
-  // A to-date that precedes its from-date is cleared as soon as either changes.
-  const range = (from: 'bookingDateFrom' | 'departDateFrom', to: 'bookingDateTo' | 'departDateTo') => ({
-    onChange: () => {
+  } = useForm<SearchForm>({ resolver, defaultValues: searchDefaults() })
+  // Spec §5: a to-date that precedes its from-date is reset. The rule waits
+  // until a field is left, so a date typed digit by digit is not wiped while
+  // its year is still incomplete, and says why the field was emptied.
+  const range = (from: 'bookingDateFrom' | 'departDateFrom', to: RangeEnd) => {
+    const apply = () => {
       const kept = keepRangeEnd(getValues(from), getValues(to))
-      if (kept !== getValues(to)) setValue(to, kept)
-    },
-  })
+      if (kept !== getValues(to)) {
+        setValue(to, kept)
+        setCleared((c) => ({ ...c, [to]: true }))
+      }
+    }
+    return {
+      from: register(from, { onBlur: apply }),
+      to: register(to, {
+        onBlur: apply,
+        onChange: () => setCleared((c) => ({ ...c, [to]: false })),
+      }),
+    }
+  }
+  const booking = range('bookingDateFrom', 'bookingDateTo')
+  const depart = range('departDateFrom', 'departDateTo')
   const labels: Partial<Record<keyof SearchForm, string>> = {
     pnr: t('search.pnr'),
     bookingDateFrom: t('search.bookingDateFrom'),
@@ -79,12 +109,18 @@ function SearchPanel({ onSearch, pending, error }: { onSearch: (f: SearchForm) =
     labelsRef.current = labels
   })
   // Server-side 400s (the same rules) land on the fields, once per error.
+  const handled = useRef<unknown>(null)
   useEffect(() => {
-    if (error) handleServerValidation(error, setError, labelsRef.current, modals)
+    if (!error || handled.current === error) return
+    handled.current = error
+    handleServerValidation(error, setError, labelsRef.current, modals)
   }, [error, setError, modals])
+  const clearedHint = (to: RangeEnd) => (cleared[to] ? t('search.clearedTo') : undefined)
   return (
     <section className="card" aria-labelledby="booking-search-title">
-      <h2 id="booking-search-title">{t('search.heading')}</h2>
+      <h2 id="booking-search-title" className="section-title">
+        {t('search.heading')}
+      </h2>
       <form
         className="form search-form"
         role="search"
@@ -105,23 +141,25 @@ function SearchPanel({ onSearch, pending, error }: { onSearch: (f: SearchForm) =
               <option value="">{t('search.anyAirport')}</option>
               {(airports.data ?? []).map((a) => (
                 <option key={a.code} value={a.code}>
-                  {a.shortName} ({a.code})
+                  {a.localName || a.shortName} ({a.code})
                 </option>
               ))}
             </select>
           </div>
-          <Field label={t('search.bookingDateFrom')} type="date" required registration={register('bookingDateFrom', range('bookingDateFrom', 'bookingDateTo'))} error={errors.bookingDateFrom} />
-          <Field label={t('search.bookingDateTo')} type="date" required registration={register('bookingDateTo', range('bookingDateFrom', 'bookingDateTo'))} error={errors.bookingDateTo} />
-          <Field label={t('search.departDateFrom')} type="date" registration={register('departDateFrom', range('departDateFrom', 'departDateTo'))} error={errors.departDateFrom} />
-          <Field label={t('search.departDateTo')} type="date" registration={register('departDateTo', range('departDateFrom', 'departDateTo'))} error={errors.departDateTo} />
+          <Field label={t('search.bookingDateFrom')} type="date" required registration={booking.from} error={errors.bookingDateFrom} />
+          <Field label={t('search.bookingDateTo')} type="date" required registration={booking.to} error={errors.bookingDateTo} hint={clearedHint('bookingDateTo')} />
+          <Field label={t('search.departDateFrom')} type="date" registration={depart.from} error={errors.departDateFrom} />
+          <Field label={t('search.departDateTo')} type="date" registration={depart.to} error={errors.departDateTo} hint={clearedHint('departDateTo')} />
           <fieldset className="field">
             <legend className="field__label">{t('search.status')}</legend>
-            <label>
-              <input type="radio" value="ACTIVE" {...register('status')} /> {t('search.statusActive')}
-            </label>{' '}
-            <label>
-              <input type="radio" value="all" {...register('status')} /> {t('search.statusAll')}
-            </label>
+            <div className="choice-row">
+              <label className="choice">
+                <input type="radio" value="ACTIVE" {...register('status')} /> {t('search.statusActive')}
+              </label>
+              <label className="choice">
+                <input type="radio" value="all" {...register('status')} /> {t('search.statusAll')}
+              </label>
+            </div>
           </fieldset>
           <div className="field">
             <label className="field__label" htmlFor="booking-order">
@@ -133,9 +171,11 @@ function SearchPanel({ onSearch, pending, error }: { onSearch: (f: SearchForm) =
             </select>
           </div>
         </div>
-        <button type="submit" className="button button--primary">
-          {pending ? t('search.searching') : t('search.submit')}
-        </button>
+        <div className="form__actions">
+          <button type="submit" className="button button--primary">
+            {pending ? t('search.searching') : t('search.submit')}
+          </button>
+        </div>
       </form>
     </section>
   )
@@ -148,27 +188,35 @@ function Results({
   onPage,
 }: {
   condition: ReservationQuery | null
-  data: ReturnType<typeof useReservationSearch>['data']
+  data: ReservationResult | null
   loading: boolean
   onPage: (page: number) => void
 }) {
   const { t } = useTranslation('bookings')
-  if (!condition || !data) return null
+  if (!condition || !data) {
+    return loading ? (
+      <p role="status" className="muted">
+        {t('search.searching')}
+      </p>
+    ) : null
+  }
   const page = data.currentPage
   return (
     <section aria-labelledby="booking-results-title" aria-busy={loading}>
-      <h2 id="booking-results-title">{t('results.heading')}</h2>
+      <h2 id="booking-results-title" className="section-title">
+        {t('results.heading')}
+      </h2>
       <p role="status">{data.total === 0 ? t('results.none') : t('results.count', { count: data.total })}</p>
       {data.reservations.map((r) => (
         <ReservationCard key={r.pnr} reservation={r} />
       ))}
       {data.totalPages > 1 && (
         <nav className="pagination" aria-label={t('results.pagination')}>
-          <button type="button" className="button" disabled={page <= 1 || loading} onClick={() => onPage(page - 1)}>
+          <button type="button" className="button button--secondary" disabled={page <= 1 || loading} onClick={() => onPage(page - 1)}>
             {t('results.previous')}
           </button>
           <span aria-current="page">{t('results.page', { page, pages: data.totalPages })}</span>
-          <button type="button" className="button" disabled={page >= data.totalPages || loading} onClick={() => onPage(page + 1)}>
+          <button type="button" className="button button--secondary" disabled={page >= data.totalPages || loading} onClick={() => onPage(page + 1)}>
             {t('results.next')}
           </button>
         </nav>
@@ -179,7 +227,7 @@ function Results({
 
 type AddForm = z.infer<ReturnType<typeof addSchema>>
 
-function AddBooking() {
+function AddBooking({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation('bookings')
   const schema = useMemo(() => addSchema(t), [t])
   const modals = useModals()
@@ -210,7 +258,9 @@ function AddBooking() {
   })
   return (
     <section className="card" aria-labelledby="add-booking-title">
-      <h2 id="add-booking-title">{t('add.heading')}</h2>
+      <h2 id="add-booking-title" className="section-title">
+        {t('add.heading')}
+      </h2>
       <form className="form" onSubmit={onSubmit} noValidate aria-label={t('add.heading')}>
         {failure && (
           <p className="form__error" role="alert">
@@ -222,11 +272,18 @@ function AddBooking() {
             {done}
           </p>
         )}
-        <Field label={t('add.pnr')} required registration={register('pnr')} error={errors.pnr} maxLength={20} autoComplete="off" />
-        <Field label={t('add.lastname')} required hint={t('add.lastnameHint')} registration={register('lastname')} error={errors.lastname} autoComplete="family-name" />
-        <button type="submit" className="button button--primary" disabled={isSubmitting}>
-          {t('add.submit')}
-        </button>
+        <div className="form__row">
+          <Field label={t('add.pnr')} required registration={register('pnr')} error={errors.pnr} maxLength={20} autoComplete="off" />
+          <Field label={t('add.lastname')} required hint={t('add.lastnameHint')} registration={register('lastname')} error={errors.lastname} autoComplete="family-name" />
+        </div>
+        <div className="form__actions">
+          <button type="submit" className="button button--primary" disabled={isSubmitting}>
+            {t('add.submit')}
+          </button>
+          <button type="button" className="button button--secondary" onClick={onClose}>
+            {t('common:modal.close')}
+          </button>
+        </div>
       </form>
     </section>
   )
