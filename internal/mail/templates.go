@@ -45,8 +45,8 @@ type Data struct {
 type Templates struct {
 	cat   *i18n.Catalog
 	brand brand.Brand
-	text *texttemplate.Template
-	html *htmltemplate.Template
+	text  *texttemplate.Template
+	html  *htmltemplate.Template
 }
 
 // NewTemplates parses the embedded layouts.
