@@ -21,7 +21,7 @@ test("a booking downloads as an iCalendar file with one event per flight", async
   const card = page.getByRole("article", { name: /HNK7Q2/ });
   const [download] = await Promise.all([
     page.waitForEvent("download"),
-    card.getByRole("link", { name: "Add to calendar (.ics)" }).click(),
+    card.getByRole("button", { name: "More" }).click().then(() => card.getByRole("menuitem", { name: "Add to calendar (.ics)" }).click()),
   ]);
   assert.equal(download.suggestedFilename(), "booking-HNK7Q2.ics");
   const body = readFileSync(await download.path(), "utf8");

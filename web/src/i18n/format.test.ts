@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatAmount, formatDate, formatDateTime, formatMoney } from './format'
+import { formatAmount, formatDate, formatDateTime, formatMoney, formatMonth } from './format'
 import type { Lang } from './languages'
 import dates from '../../../testdata/dates.json'
 
@@ -26,6 +26,12 @@ describe('date formatting (the table shared with the server, testdata/dates.json
   it.each(dates.cases.map((c) => [c.lang, c.date, c.want, c.weekday] as const))('%s %s → %s / %s', (lang, date, want, weekday) => {
     expect(formatDate(date, lang as Lang)).toBe(want)
     expect(formatDate(date, lang as Lang, { weekday: true })).toBe(weekday)
+  })
+  it('writes months the same way', () => {
+    expect(formatMonth('2026-11', 'en')).toBe('Nov 2026')
+    expect(formatMonth('2026-11-01', 'jp')).toBe('2026年11月')
+    expect(formatMonth('2026-11', 'th')).toBe('พ.ย. 2569')
+    expect(formatMonth('2026-11', 'kr')).toBe('2026. 11.')
   })
   it('reads an instant in Japan time', () => {
     expect(formatDate(new Date('2026-11-21T15:30:00Z'), 'en')).toBe('Nov 22, 2026')

@@ -74,6 +74,28 @@ export function formatDate(value: string | Date, lang: Lang, opts: { weekday?: b
   }
 }
 
+/** A month ("YYYY-MM" or "YYYY-MM-DD") the same way: en/sg "Nov 2026", jp/cn/tw/hk "2026年11月", kr "2026. 11.", th "พ.ย. 2569". */
+export function formatMonth(value: string, lang: Lang): string {
+  const m = /^(\d{4})-(\d{2})/.exec(value)
+  if (!m) return ''
+  const y = Number(m[1])
+  const mo = Number(m[2])
+  if (mo < 1 || mo > 12) return ''
+  switch (lang) {
+    case 'jp':
+    case 'cn':
+    case 'tw':
+    case 'hk':
+      return `${y}年${mo}月`
+    case 'kr':
+      return `${y}. ${mo}.`
+    case 'th':
+      return `${MONTHS_TH[mo - 1]} ${y + 543}`
+    default:
+      return `${MONTHS_EN[mo - 1]} ${y}`
+  }
+}
+
 /** A time of day, 24-hour "HH:mm" in every language (testdata/dates.json). */
 export function formatClock(hours: number, minutes: number): string {
   return `${String(hours).padStart(2, '0')}:${String(minutes).padStart(2, '0')}`

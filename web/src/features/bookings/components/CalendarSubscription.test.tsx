@@ -23,7 +23,9 @@ describe('calendar on the bookings page', () => {
     })
     renderApp('/bookings?lang=jp')
     const card = await screen.findByRole('article', { name: /HNK7Q2/ })
-    const link = within(card).getByRole('link', { name: 'カレンダーに追加 (.ics)' })
+    // In the booking's "More" menu.
+    fireEvent.click(within(card).getByRole('button', { name: 'その他' }))
+    const link = within(card).getByRole('menuitem', { name: 'カレンダーに追加 (.ics)' })
     expect(link.getAttribute('href')).toBe('/api/reservations/HNK7Q2/calendar.ics?lang=jp')
     expect(link.getAttribute('download')).toBe('booking-HNK7Q2.ics')
   })

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { AppLink } from '@/app/routing/AppLink'
-import { formatDate } from '@/i18n/format'
+import { formatDate, formatMonth } from '@/i18n/format'
 import { useLang } from '@/i18n/useLang'
 import { useTimeline } from '../api'
 import { monthJST } from '../model'
@@ -12,7 +12,7 @@ export function WalletTimeline() {
   const lang = useLang()
   const timeline = useTimeline()
   const now = monthJST()
-  const monthLabel = (m: string) => formatDate(`${m}-01`, lang, { year: 'numeric', month: 'long' })
+  const monthLabel = (m: string) => formatMonth(m, lang)
   return (
     <section className="card" aria-labelledby="points-timeline-title">
       <h2 id="points-timeline-title">{t('timeline.heading')}</h2>
