@@ -1,3 +1,4 @@
+/* global document */
 // Conformance end to end (issue 11): the bookings page as members use it,
 // dates and names per language, the brand, the chrome on every page, and
 // screenshots in en, jp and th at 375 and 1280 px.
