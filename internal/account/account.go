@@ -137,6 +137,29 @@ type Deps struct {
 	Logger       *slog.Logger
 	// PublicURL is the site's base URL for links in mails.
 	PublicURL string
+	// Security records changes of password and e-mail in the member's
+	// security centre (and mails where the change did not already); nil
+	// when the security centre is not wired.
+	Security SecurityRecorder
+}
+
+// SecurityRecorder is the security centre as the account feature uses it
+// (security.Service).
+type SecurityRecorder interface {
+	Changed(ctx context.Context, memberID, kind, mailKind string)
+}
+
+// recordChange tells the security centre of a change, when it is wired.
+func (s *Service) recordChange(ctx context.Context, memberID, kind, mailKind string) {
+	if s.Security != nil {
+		s.Security.Changed(ctx, memberID, kind, mailKind)
+	}
+}
+
+// securityCentreURL is the security centre's page, linked from the mails
+// that announce a change of the account's security.
+func (s *Service) securityCentreURL(lang i18n.Lang) string {
+	return s.PublicURL + "/security?lang=" + string(lang)
 }
 
 // Service is the account domain service.

@@ -201,6 +201,7 @@ func (s *Service) ConfirmEmailChange(ctx context.Context, token string) (string,
 	case err != nil:
 		return "", fmt.Errorf("confirm e-mail change: %w", err)
 	}
+	s.recordChange(ctx, c.MemberID, "email_changed", "security_email_changed")
 	return c.NewEmail, nil
 }
 
@@ -224,5 +225,6 @@ func (s *Service) UndoEmailChange(ctx context.Context, token string) (string, er
 	if err := s.Sessions.EndAllSessions(ctx, c.MemberID); err != nil {
 		return "", fmt.Errorf("end sessions: %w", err)
 	}
+	s.recordChange(ctx, c.MemberID, "email_restored", "security_email_changed")
 	return c.OldEmail, nil
 }

@@ -255,5 +255,6 @@ func (s *Service) ChangePassword(ctx context.Context, sess auth.Session, in Pass
 	if err != nil {
 		return false, err
 	}
-	return s.notify(ctx, mail.KindPasswordChanged, lang, m.Email, mail.Data{Name: m.Name()}), nil
+	s.recordChange(ctx, sess.MemberID, "password_changed", "")
+	return s.notify(ctx, mail.KindPasswordChanged, lang, m.Email, mail.Data{Name: m.Name(), URL: s.securityCentreURL(lang)}), nil
 }

@@ -140,5 +140,6 @@ func (s *Service) ResetPassword(ctx context.Context, in ResetInput, lang i18n.La
 	if err != nil {
 		return false, fmt.Errorf("load member: %w", err)
 	}
-	return s.notify(ctx, mail.KindPasswordChanged, lang, m.Email, mail.Data{Name: m.Name()}), nil
+	s.recordChange(ctx, memberID, "password_reset", "")
+	return s.notify(ctx, mail.KindPasswordChanged, lang, m.Email, mail.Data{Name: m.Name(), URL: s.securityCentreURL(lang)}), nil
 }

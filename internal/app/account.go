@@ -33,7 +33,7 @@ func (a *App) wireAccount(ctx context.Context, cfg Config, f *Features) error {
 	svc := account.NewService(account.Deps{
 		Store: store.NewAccountStore(a.DB), Sessions: a.Auth, Hasher: a.Auth.Hasher(), Countries: a.Countries,
 		Mailer: mailer, Templates: tpl, Counters: a.Counters, Now: a.DB.Now, Logger: a.Logger, PublicURL: publicURL,
-		EmailChanges: store.NewEmailChangeStore(a.DB),
+		EmailChanges: store.NewEmailChangeStore(a.DB), Security: securityRecorder{a},
 	})
 	table := postal.New()
 	f.Mounts = append(f.Mounts, func(s *httpapi.Server, mux *http.ServeMux) {

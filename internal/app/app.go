@@ -21,6 +21,7 @@ import (
 	"members/internal/masters"
 	"members/internal/payment"
 	"members/internal/platform"
+	"members/internal/security"
 	"members/internal/store"
 	"members/internal/webapp"
 )
@@ -90,6 +91,9 @@ type App struct {
 	Payments *payment.Engine
 	// Cards is the saved-cards service (set by wirePayments).
 	Cards *payment.Cards
+	// Security is the security centre (set by wireSecurity, after the
+	// account feature, which reaches it through securityRecorder).
+	Security *security.Service
 	// MailTemplates render the product's mails (set by wireAccount).
 	MailTemplates *mail.Templates
 	// Gateway is how to reach the payment gateway (set by wireGateway).

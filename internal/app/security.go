@@ -4,11 +4,13 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"time"
 
 	"members/internal/api/securityapi"
 	"members/internal/calendar"
 	"members/internal/httpapi"
 	"members/internal/privacy"
+	"members/internal/security"
 	"members/internal/store"
 )
 
@@ -37,11 +39,41 @@ func (a *App) wireSecurity(_ context.Context, cfg Config, f *Features) error {
 		deps.Cards = a.Cards
 	}
 	priv := privacy.NewService(deps)
+	centre := security.NewService(store.NewSecurityStore(a.DB), mailer, a.MailTemplates, publicURL, a.DB.Now, a.Logger)
+	a.Auth.Observe(centre)
+	a.Security = centre
+	f.Background = append(f.Background, func(ctx context.Context) { purgeEvents(ctx, centre, a) })
 	f.Mounts = append(f.Mounts, func(s *httpapi.Server, mux *http.ServeMux) {
-		securityapi.HandlerWithOptions(httpapi.NewSecurityHandlers(s, cal, priv), securityapi.StdHTTPServerOptions{
+		securityapi.HandlerWithOptions(httpapi.NewSecurityHandlers(s, cal, priv, centre), securityapi.StdHTTPServerOptions{
 			BaseRouter: mux, ErrorHandlerFunc: s.ParamError,
 		})
 	})
 	f.Anonymous = append(f.Anonymous, httpapi.SecurityAnonymous...)
 	return nil
+}
+
+// purgeEvents deletes security events past their retention, hourly.
+func purgeEvents(ctx context.Context, centre *security.Service, a *App) {
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		if _, err := centre.Purge(ctx); err != nil && ctx.Err() == nil {
+			a.Logger.Error("purge security events", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// securityRecorder hands the account feature's changes to the security
+// centre, which is built after it.
+type securityRecorder struct{ a *App }
+
+func (r securityRecorder) Changed(ctx context.Context, memberID, kind, mailKind string) {
+	if r.a.Security != nil {
+		r.a.Security.Changed(ctx, memberID, kind, mailKind)
+	}
 }

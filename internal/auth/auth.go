@@ -95,7 +95,21 @@ type Service struct {
 	now      func() time.Time
 	// dummyHash is verified for unknown e-mails so both failures take as long.
 	dummyHash string
+	// observer hears of sign-ins (the security centre); nil: nobody.
+	observer Observer
 }
+
+// Observer is told of sign-ins and of wrong passwords for an existing
+// member, after the fact; it must not fail the sign-in (it logs its own
+// errors). The security centre records them and mails on a new device.
+type Observer interface {
+	SignedIn(ctx context.Context, sess Session)
+	SignInFailed(ctx context.Context, memberID, clientAddr, userAgent string)
+}
+
+// Observe sets the sign-in observer. It is wired once at start-up, after
+// the feature that observes is built (auth is built before the features).
+func (s *Service) Observe(o Observer) { s.observer = o }
 
 // NewService wires the service.
 func NewService(store Store, hasher *Hasher, counters ratelimit.Counters, now func() time.Time) (*Service, error) {
@@ -154,6 +168,9 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (string, Session, er
 		return "", Session{}, fmt.Errorf("login: %w", err)
 	}
 	if err != nil || !s.hasher.Verify(in.Password, cred.PasswordHash) {
+		if err == nil && s.observer != nil {
+			s.observer.SignInFailed(ctx, cred.MemberID, in.ClientAddr, truncate(in.UserAgent, 300))
+		}
 		// The reservations stay: they are this failure's count.
 		return "", Session{}, apperr.New(apperr.Unauthenticated, "auth.login_failed")
 	}
@@ -167,7 +184,11 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (string, Session, er
 			return "", Session{}, fmt.Errorf("login throttle release: %w", err)
 		}
 	}
-	return s.open(ctx, cred.MemberID, in.ClientAddr, in.UserAgent)
+	token, sess, err := s.open(ctx, cred.MemberID, in.ClientAddr, in.UserAgent)
+	if err == nil && s.observer != nil {
+		s.observer.SignedIn(ctx, sess)
+	}
+	return token, sess, err
 }
 
 // open creates a session with a fresh random token.

@@ -45,7 +45,7 @@ func TestDataExport(t *testing.T) {
 		}
 		sort.Strings(keys)
 		want := []string{"bookings", "calendarSubscription", "coupons", "mails", "passLotteryEntries", "passengers", "passes",
-			"payments", "points", "profile", "savedCards", "sessions"}
+			"payments", "points", "profile", "savedCards", "securityEvents", "sessions"}
 		if strings.Join(keys, ",") != strings.Join(want, ",") {
 			t.Fatalf("parts %v", keys)
 		}

@@ -8,6 +8,7 @@ import (
 	"members/internal/api/securityapi"
 	"members/internal/calendar"
 	"members/internal/privacy"
+	"members/internal/security"
 )
 
 // SecurityHandlers implements securityapi.ServerInterface: the calendar
@@ -18,6 +19,7 @@ type SecurityHandlers struct {
 	*Server
 	calendar *calendar.Service
 	privacy  *privacy.Service
+	centre   *security.Service
 }
 
 var _ securityapi.ServerInterface = (*SecurityHandlers)(nil)
@@ -27,8 +29,8 @@ var _ securityapi.ServerInterface = (*SecurityHandlers)(nil)
 var SecurityAnonymous = []string{"GET " + calendar.FeedPath}
 
 // NewSecurityHandlers returns the handlers of the security API.
-func NewSecurityHandlers(s *Server, cal *calendar.Service, priv *privacy.Service) *SecurityHandlers {
-	return &SecurityHandlers{Server: s, calendar: cal, privacy: priv}
+func NewSecurityHandlers(s *Server, cal *calendar.Service, priv *privacy.Service, centre *security.Service) *SecurityHandlers {
+	return &SecurityHandlers{Server: s, calendar: cal, privacy: priv, centre: centre}
 }
 
 func (h *SecurityHandlers) reply(w http.ResponseWriter, r *http.Request, v any, err error) {
@@ -89,6 +91,7 @@ func (h *SecurityHandlers) ExportMyData(w http.ResponseWriter, r *http.Request) 
 		h.writeError(w, r, err)
 		return
 	}
+	h.centre.Changed(r.Context(), member(r), security.KindDataExported, "")
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", "members-data-"+res.ExportedAt.Format("2006-01-02")+".json"))
 	h.WriteJSON(w, http.StatusOK, res)
 }
@@ -130,4 +133,25 @@ func (h *SecurityHandlers) noContent(w http.ResponseWriter, r *http.Request, err
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+func (h *SecurityHandlers) ListSecuritySessions(w http.ResponseWriter, r *http.Request) {
+	sess, _ := SessionFrom(r.Context())
+	list, err := h.centre.Sessions(r.Context(), sess)
+	h.reply(w, r, map[string]any{"sessions": list}, err)
+}
+
+func (h *SecurityHandlers) EndOtherSecuritySessions(w http.ResponseWriter, r *http.Request) {
+	sess, _ := SessionFrom(r.Context())
+	h.noContent(w, r, h.centre.EndOthers(r.Context(), sess))
+}
+
+func (h *SecurityHandlers) EndSecuritySession(w http.ResponseWriter, r *http.Request, id string) {
+	sess, _ := SessionFrom(r.Context())
+	h.noContent(w, r, h.centre.EndSession(r.Context(), sess, id))
+}
+
+func (h *SecurityHandlers) ListSecurityEvents(w http.ResponseWriter, r *http.Request) {
+	list, err := h.centre.Events(r.Context(), member(r))
+	h.reply(w, r, map[string]any{"events": list}, err)
 }

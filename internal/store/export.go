@@ -145,6 +145,10 @@ func ExportParts(db *DB) []privacy.Part {
 			ecol("created_at", "signedInAt", colInstant), ecol("last_seen_at", "lastActivityAt", colInstant),
 			ecol("client_addr", "clientAddress", colText), ecol("user_agent", "userAgent", colText),
 		}, "FROM sessions WHERE member_id = $1 ORDER BY created_at")),
+		part("securityEvents", list([]exportCol{
+			ecol("kind", "kind", colText), ecol("at", "at", colInstant), ecol("client_addr", "clientAddress", colText),
+			ecol("user_agent", "userAgent", colText),
+		}, "FROM security_events WHERE member_id = $1 ORDER BY at")),
 		part("calendarSubscription", list([]exportCol{
 			ecol("created_at", "createdAt", colInstant), ecol("last_used_at", "lastUsedAt", colInstant),
 		}, "FROM calendar_feeds WHERE member_id = $1")),

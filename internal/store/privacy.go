@@ -68,6 +68,7 @@ var eraseStatements = []string{
 	// Mails sent to the member's address (read before the address goes).
 	`DELETE FROM mail_outbox WHERE LOWER(to_addr) = (SELECT email_key FROM members WHERE id = $1)`,
 	`DELETE FROM sessions WHERE member_id = $1`,
+	`DELETE FROM security_events WHERE member_id = $1`,
 	`DELETE FROM passengers WHERE member_id = $1`,
 	`DELETE FROM password_resets WHERE member_id = $1`,
 	`DELETE FROM calendar_feeds WHERE member_id = $1`,

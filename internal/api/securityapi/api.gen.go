@@ -14,6 +14,99 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// Defines values for SecurityDeviceKind.
+const (
+	SecurityDeviceKindBot     SecurityDeviceKind = "bot"
+	SecurityDeviceKindDesktop SecurityDeviceKind = "desktop"
+	SecurityDeviceKindMobile  SecurityDeviceKind = "mobile"
+	SecurityDeviceKindTablet  SecurityDeviceKind = "tablet"
+	SecurityDeviceKindUnknown SecurityDeviceKind = "unknown"
+)
+
+// Valid indicates whether the value is a known member of the SecurityDeviceKind enum.
+func (e SecurityDeviceKind) Valid() bool {
+	switch e {
+	case SecurityDeviceKindBot:
+		return true
+	case SecurityDeviceKindDesktop:
+		return true
+	case SecurityDeviceKindMobile:
+		return true
+	case SecurityDeviceKindTablet:
+		return true
+	case SecurityDeviceKindUnknown:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SecurityEventKind.
+const (
+	DataExported       SecurityEventKind = "data_exported"
+	EmailChanged       SecurityEventKind = "email_changed"
+	EmailRestored      SecurityEventKind = "email_restored"
+	OtherSessionsEnded SecurityEventKind = "other_sessions_ended"
+	PasswordChanged    SecurityEventKind = "password_changed"
+	PasswordReset      SecurityEventKind = "password_reset"
+	SessionEnded       SecurityEventKind = "session_ended"
+	SignIn             SecurityEventKind = "sign_in"
+	SignInFailed       SecurityEventKind = "sign_in_failed"
+	SignInNewDevice    SecurityEventKind = "sign_in_new_device"
+)
+
+// Valid indicates whether the value is a known member of the SecurityEventKind enum.
+func (e SecurityEventKind) Valid() bool {
+	switch e {
+	case DataExported:
+		return true
+	case EmailChanged:
+		return true
+	case EmailRestored:
+		return true
+	case OtherSessionsEnded:
+		return true
+	case PasswordChanged:
+		return true
+	case PasswordReset:
+		return true
+	case SessionEnded:
+		return true
+	case SignIn:
+		return true
+	case SignInFailed:
+		return true
+	case SignInNewDevice:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SecuritySessionNetwork.
+const (
+	SecuritySessionNetworkLoopback SecuritySessionNetwork = "loopback"
+	SecuritySessionNetworkPrivate  SecuritySessionNetwork = "private"
+	SecuritySessionNetworkPublic   SecuritySessionNetwork = "public"
+	SecuritySessionNetworkUnknown  SecuritySessionNetwork = "unknown"
+)
+
+// Valid indicates whether the value is a known member of the SecuritySessionNetwork enum.
+func (e SecuritySessionNetwork) Valid() bool {
+	switch e {
+	case SecuritySessionNetworkLoopback:
+		return true
+	case SecuritySessionNetworkPrivate:
+		return true
+	case SecuritySessionNetworkPublic:
+		return true
+	case SecuritySessionNetworkUnknown:
+		return true
+	default:
+		return false
+	}
+}
+
 // CalendarSubscription defines model for CalendarSubscription.
 type CalendarSubscription struct {
 	Active    bool       `json:"active"`
@@ -59,6 +152,52 @@ type NewCalendarSubscription struct {
 
 	// Url the secret subscription URL (webcal-capable https address); kept only as a hash
 	Url string `json:"url"`
+}
+
+// SecurityDevice defines model for SecurityDevice.
+type SecurityDevice struct {
+	// Browser browser and major version, empty when unknown
+	Browser string             `json:"browser"`
+	Kind    SecurityDeviceKind `json:"kind"`
+	Os      string             `json:"os"`
+}
+
+// SecurityDeviceKind defines model for SecurityDevice.Kind.
+type SecurityDeviceKind string
+
+// SecurityEvent defines model for SecurityEvent.
+type SecurityEvent struct {
+	At            time.Time         `json:"at"`
+	ClientAddress string            `json:"clientAddress"`
+	Device        SecurityDevice    `json:"device"`
+	Kind          SecurityEventKind `json:"kind"`
+}
+
+// SecurityEventKind defines model for SecurityEvent.Kind.
+type SecurityEventKind string
+
+// SecurityEventList defines model for SecurityEventList.
+type SecurityEventList struct {
+	Events []SecurityEvent `json:"events"`
+}
+
+// SecuritySession defines model for SecuritySession.
+type SecuritySession struct {
+	ClientAddress  string                 `json:"clientAddress"`
+	Current        bool                   `json:"current"`
+	Device         SecurityDevice         `json:"device"`
+	Id             string                 `json:"id"`
+	LastActivityAt time.Time              `json:"lastActivityAt"`
+	Network        SecuritySessionNetwork `json:"network"`
+	SignedInAt     time.Time              `json:"signedInAt"`
+}
+
+// SecuritySessionNetwork defines model for SecuritySession.Network.
+type SecuritySessionNetwork string
+
+// SecuritySessionList defines model for SecuritySessionList.
+type SecuritySessionList struct {
+	Sessions []SecuritySession `json:"sessions"`
 }
 
 // ValidationErrors defines model for ValidationErrors.
@@ -119,6 +258,18 @@ type ServerInterface interface {
 	// GetReservationCalendar The booking as an RFC 5545 iCalendar file, one event per flight segment (local times with time zones; text in X-Lang or lang).
 	// (GET /api/reservations/{PNR}/calendar.ics)
 	GetReservationCalendar(w http.ResponseWriter, r *http.Request, pnr string)
+	// ListSecurityEvents The member's security events of the last 90 days, newest first (at most 200).
+	// (GET /api/security/events)
+	ListSecurityEvents(w http.ResponseWriter, r *http.Request)
+	// EndOtherSecuritySessions Signs out every session of the member except the current one.
+	// (DELETE /api/security/sessions)
+	EndOtherSecuritySessions(w http.ResponseWriter, r *http.Request)
+	// ListSecuritySessions The member's live sessions, the current one first and marked.
+	// (GET /api/security/sessions)
+	ListSecuritySessions(w http.ResponseWriter, r *http.Request)
+	// EndSecuritySession Signs out one other session of the member; another member's, an unknown or the current session is 404.
+	// (DELETE /api/security/sessions/{id})
+	EndSecuritySession(w http.ResponseWriter, r *http.Request, id string)
 }
 
 // ServerInterfaceWrapper converts contexts to parameters.
@@ -300,6 +451,74 @@ func (siw *ServerInterfaceWrapper) GetReservationCalendar(w http.ResponseWriter,
 	handler.ServeHTTP(w, r)
 }
 
+// ListSecurityEvents operation middleware
+func (siw *ServerInterfaceWrapper) ListSecurityEvents(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListSecurityEvents(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// EndOtherSecuritySessions operation middleware
+func (siw *ServerInterfaceWrapper) EndOtherSecuritySessions(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.EndOtherSecuritySessions(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListSecuritySessions operation middleware
+func (siw *ServerInterfaceWrapper) ListSecuritySessions(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListSecuritySessions(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// EndSecuritySession operation middleware
+func (siw *ServerInterfaceWrapper) EndSecuritySession(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.EndSecuritySession(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 type UnescapedCookieParamError struct {
 	ParamName string
 	Err       error
@@ -425,6 +644,10 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/calendar/subscription", wrapper.GetCalendarSubscription)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/calendar/subscription", wrapper.RenewCalendarSubscription)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/calendar/feed.ics", wrapper.GetCalendarFeed)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/security/sessions", wrapper.EndOtherSecuritySessions)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/security/sessions", wrapper.ListSecuritySessions)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/security/sessions/{id}", wrapper.EndSecuritySession)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/security/events", wrapper.ListSecurityEvents)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/me/export", wrapper.ExportMyData)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/me/deletion", wrapper.RequestAccountDeletion)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/me/deletion/validate", wrapper.ValidateAccountDeletion)

@@ -1537,6 +1537,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/security/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The member's live sessions, the current one first and marked. */
+        get: operations["listSecuritySessions"];
+        put?: never;
+        post?: never;
+        /** Signs out every session of the member except the current one. */
+        delete: operations["endOtherSecuritySessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/security/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Signs out one other session of the member; another member's, an unknown or the current session is 404. */
+        delete: operations["endSecuritySession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/security/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The member's security events of the last 90 days, newest first (at most 200). */
+        get: operations["listSecurityEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/export": {
         parameters: {
             query?: never;
@@ -2408,6 +2462,39 @@ export interface components {
             url: string;
             /** Format: date-time */
             createdAt: string;
+        };
+        SecurityDevice: {
+            /** @description browser and major version, empty when unknown */
+            browser: string;
+            os: string;
+            /** @enum {string} */
+            kind: "desktop" | "mobile" | "tablet" | "bot" | "unknown";
+        };
+        SecuritySession: {
+            id: string;
+            device: components["schemas"]["SecurityDevice"];
+            clientAddress: string;
+            /** @enum {string} */
+            network: "public" | "private" | "loopback" | "unknown";
+            /** Format: date-time */
+            signedInAt: string;
+            /** Format: date-time */
+            lastActivityAt: string;
+            current: boolean;
+        };
+        SecuritySessionList: {
+            sessions: components["schemas"]["SecuritySession"][];
+        };
+        SecurityEvent: {
+            /** @enum {string} */
+            kind: "sign_in" | "sign_in_new_device" | "sign_in_failed" | "session_ended" | "other_sessions_ended" | "password_changed" | "password_reset" | "email_changed" | "email_restored" | "data_exported";
+            /** Format: date-time */
+            at: string;
+            clientAddress: string;
+            device: components["schemas"]["SecurityDevice"];
+        };
+        SecurityEventList: {
+            events: components["schemas"]["SecurityEvent"][];
         };
         DataExport: {
             /** Format: date-time */
@@ -4712,6 +4799,89 @@ export interface operations {
             200: components["responses"]["Calendar"];
             400: components["responses"]["Error"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    listSecuritySessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecuritySessionList"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    endOtherSecuritySessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description signed out */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    endSecuritySession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description signed out */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listSecurityEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurityEventList"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
         };
     };
     exportMyData: {

@@ -1,0 +1,194 @@
+package httpapi_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"members/internal/apitest"
+	"members/internal/store"
+)
+
+const (
+	uaWindowsChrome = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
+	uaIPhoneSafari  = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"
+)
+
+// loginWith signs in a new client with a user agent.
+func loginWith(t *testing.T, env *apitest.Env, email, password, ua string) (*apitest.Client, int) {
+	t.Helper()
+	env.Clock.Advance(time.Second) // events are listed by time
+	c := env.Client(t)
+	r := c.Do(http.MethodPost, "/api/session", map[string]string{"email": email, "password": password}, "User-Agent", ua)
+	return c, r.Status
+}
+
+type sessionView struct {
+	ID     string `json:"id"`
+	Device struct {
+		Browser, OS, Kind string
+	} `json:"device"`
+	ClientAddress  string    `json:"clientAddress"`
+	Network        string    `json:"network"`
+	SignedInAt     time.Time `json:"signedInAt"`
+	LastActivityAt time.Time `json:"lastActivityAt"`
+	Current        bool      `json:"current"`
+}
+
+func sessionsOf(t *testing.T, c *apitest.Client) []sessionView {
+	t.Helper()
+	var out struct{ Sessions []sessionView }
+	r := c.Get("/api/security/sessions")
+	if r.Status != http.StatusOK {
+		t.Fatalf("sessions: %d %s", r.Status, r.Body)
+	}
+	r.JSON(t, &out)
+	return out.Sessions
+}
+
+func eventKinds(t *testing.T, c *apitest.Client) []string {
+	t.Helper()
+	var out struct {
+		Events []struct{ Kind string }
+	}
+	c.Get("/api/security/events").JSON(t, &out)
+	var kinds []string
+	for _, e := range out.Events {
+		kinds = append(kinds, e.Kind)
+	}
+	return kinds
+}
+
+func mailsOfKind(t *testing.T, env *apitest.Env, kind string) []string {
+	t.Helper()
+	list, err := outbox(env).List(context.Background(), 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, m := range list {
+		if m.Kind == kind {
+			out = append(out, m.Text)
+		}
+	}
+	return out
+}
+
+func TestSecurityCentre(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		env := apitest.New(t, engine)
+		desk, st := loginWith(t, env, apitest.DemoEmail, apitest.DemoPassword, uaWindowsChrome)
+		if st != http.StatusNoContent {
+			t.Fatalf("login: %d", st)
+		}
+		if n := len(mailsOfKind(t, env, "security_new_device")); n != 0 {
+			t.Fatalf("a first sign-in mailed %d times", n)
+		}
+		phone, _ := loginWith(t, env, apitest.DemoEmail, apitest.DemoPassword, uaIPhoneSafari)
+		mails := mailsOfKind(t, env, "security_new_device")
+		if len(mails) != 1 || !strings.Contains(mails[0], "Safari 17") || !strings.Contains(mails[0], "iOS") ||
+			!strings.Contains(mails[0], "/security?lang=") {
+			t.Fatalf("new-device mail: %q", mails)
+		}
+		// The same phone again, and the desktop browser after an update: no mail.
+		phone2, _ := loginWith(t, env, apitest.DemoEmail, apitest.DemoPassword, uaIPhoneSafari)
+		loginWith(t, env, apitest.DemoEmail, apitest.DemoPassword, strings.Replace(uaWindowsChrome, "131.0", "132.0", 1))
+		if n := len(mailsOfKind(t, env, "security_new_device")); n != 1 {
+			t.Fatalf("%d new-device mails, want 1", n)
+		}
+
+		env.Clock.Advance(time.Minute)
+		list := sessionsOf(t, desk)
+		if len(list) != 4 || !list[0].Current || list[0].Device.Browser != "Chrome 131" || list[0].Device.OS != "Windows" ||
+			list[0].Device.Kind != "desktop" || list[0].ClientAddress != "127.0.0.1" || list[0].Network != "loopback" {
+			t.Fatalf("sessions %+v", list)
+		}
+		var phoneID string
+		for _, s := range list[1:] {
+			if s.Current {
+				t.Fatal("two current sessions")
+			}
+			if s.Device.Kind == "mobile" && phoneID == "" {
+				phoneID = s.ID
+			}
+		}
+		if phoneID == "" {
+			t.Fatalf("no phone session in %+v", list)
+		}
+
+		// Another member's session id, an unknown one and the current one are 404.
+		other := env.Member2(t)
+		if r := other.Do(http.MethodDelete, "/api/security/sessions/"+phoneID, nil); r.Status != http.StatusNotFound {
+			t.Fatalf("member 2 ends member 1's session: %d", r.Status)
+		}
+		for _, id := range []string{list[0].ID, "nope", strings.Repeat("0", 24)} {
+			if r := desk.Do(http.MethodDelete, "/api/security/sessions/"+id, nil); r.Status != http.StatusNotFound {
+				t.Fatalf("end %s: %d", id, r.Status)
+			}
+		}
+		noCSRF := *desk
+		noCSRF.NoCSRF = true
+		if r := noCSRF.Do(http.MethodDelete, "/api/security/sessions/"+phoneID, nil); r.Status != http.StatusForbidden {
+			t.Fatalf("without CSRF: %d", r.Status)
+		}
+
+		// Sign out one, then every other.
+		env.Clock.Advance(time.Second)
+		if r := desk.Do(http.MethodDelete, "/api/security/sessions/"+phoneID, nil); r.Status != http.StatusNoContent {
+			t.Fatalf("end one: %d %s", r.Status, r.Body)
+		}
+		ended := 0
+		for _, c := range []*apitest.Client{phone, phone2} {
+			if c.Get("/api/session").Status == http.StatusForbidden {
+				ended++
+			}
+		}
+		if ended != 1 || len(sessionsOf(t, desk)) != 3 {
+			t.Fatalf("ended %d", ended)
+		}
+		env.Clock.Advance(time.Second)
+		if r := desk.Do(http.MethodDelete, "/api/security/sessions", nil); r.Status != http.StatusNoContent {
+			t.Fatalf("end others: %d", r.Status)
+		}
+		if phone.Get("/api/session").Status != http.StatusForbidden || phone2.Get("/api/session").Status != http.StatusForbidden ||
+			desk.Get("/api/session").Status != http.StatusNoContent || len(sessionsOf(t, desk)) != 1 {
+			t.Fatal("other sessions still live, or the current one ended")
+		}
+		if len(sessionsOf(t, other)) != 1 {
+			t.Fatal("member 2's session was touched")
+		}
+
+		// A wrong password and a password change are recorded; the change
+		// mail links to the security centre.
+		loginWith(t, env, apitest.DemoEmail, "Wrong9999", uaWindowsChrome)
+		env.Clock.Advance(time.Second)
+		if r := desk.Do(http.MethodPut, "/api/user/password", map[string]string{
+			"passwordOld": apitest.DemoPassword, "passwordNew": "Newpass123", "passwordReenter": "Newpass123",
+		}); r.Status != http.StatusOK {
+			t.Fatalf("password change: %d %s", r.Status, r.Body)
+		}
+		if m := mailsOfKind(t, env, "password_changed"); len(m) != 1 || !strings.Contains(m[0], "/security?lang=en") {
+			t.Fatalf("password mail %q", m)
+		}
+		kinds := eventKinds(t, desk)
+		want := []string{"password_changed", "sign_in_failed", "other_sessions_ended", "session_ended", "sign_in", "sign_in", "sign_in_new_device", "sign_in"}
+		if strings.Join(kinds, ",") != strings.Join(want, ",") {
+			t.Fatalf("events %v\nwant   %v", kinds, want)
+		}
+		if k := eventKinds(t, other); len(k) != 1 || k[0] != "sign_in" { // member 2's own sign-in only
+			t.Fatalf("member 2 sees %v", k)
+		}
+
+		// Events are kept 90 days: older ones are not listed and are purged.
+		env.Clock.Advance(91 * 24 * time.Hour)
+		fresh, _ := loginWith(t, env, apitest.DemoEmail, "Newpass123", uaWindowsChrome)
+		if k := eventKinds(t, fresh); len(k) != 1 || k[0] != "sign_in" {
+			t.Fatalf("after 91 days: %v", k)
+		}
+		if n, err := env.App.Security.Purge(context.Background()); err != nil || n != 9 { // member 1's 8 and member 2's sign-in
+			t.Fatalf("purged %d, %v", n, err)
+		}
+	})
+}
