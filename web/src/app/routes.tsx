@@ -28,6 +28,7 @@ const PointsSalePage = lazy(() => import('@/features/points/pages/PointsSalePage
 const PointsReissuePage = lazy(() => import('@/features/points/pages/PointsReissuePage'))
 const PointsExchangePage = lazy(() => import('@/features/points/pages/PointsExchangePage'))
 const PointsExchangeAnaPage = lazy(() => import('@/features/points/pages/PointsExchangeAnaPage'))
+const SecurityCentrePage = lazy(() => import('@/features/security/pages/SecurityCentrePage'))
 const YourDataPage = lazy(() => import('@/features/security/pages/YourDataPage'))
 const DeleteAccountPage = lazy(() => import('@/features/security/pages/DeleteAccountPage'))
 const AccountDeletedPage = lazy(() => import('@/features/security/pages/AccountDeletedPage'))
@@ -87,6 +88,7 @@ export const routes: AppRoute[] = [
   { path: '/my-passes', element: <MyPassesPage />, access: 'member' },
 
   // security centre, your data
+  { path: '/security', element: <SecurityCentrePage />, access: 'member' },
   { path: '/your-data', element: <YourDataPage />, access: 'member' },
   { path: '/delete-account/:token', element: <DeleteAccountPage />, access: 'member' },
   { path: '/account-deleted', element: <AccountDeletedPage />, access: 'static' },

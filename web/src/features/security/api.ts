@@ -1,10 +1,11 @@
 /**
  * The security feature's calls: your data (export, deletion); one hook per call.
  */
-import { useMutation, useQuery } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/api/client'
 import { unwrap } from '@/api/errors'
 import { featureKeys } from '@/api/queryKeys'
+import type { components } from '@/api/schema'
 
 export const securityKeys = featureKeys('security')
 
@@ -23,6 +24,7 @@ export const EXPORT_PARTS = [
   'coupons',
   'points',
   'sessions',
+  'securityEvents',
   'calendarSubscription',
   'mails',
 ] as const
@@ -51,5 +53,38 @@ export function useConfirmDeletion() {
     mutationFn: async (token: string) => {
       unwrap(await api.POST('/api/me/deletion/confirm', { body: { token } }))
     },
+  })
+}
+
+export type SecuritySession = components['schemas']['SecuritySession']
+export type SecurityEvent = components['schemas']['SecurityEvent']
+export type SecurityDevice = components['schemas']['SecurityDevice']
+
+const sessionsKey = securityKeys.key('sessions')
+const eventsKey = securityKeys.key('events')
+
+export function useSecuritySessions() {
+  return useQuery({
+    queryKey: sessionsKey,
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/security/sessions', { signal })).sessions,
+  })
+}
+
+export function useSecurityEvents() {
+  return useQuery({
+    queryKey: eventsKey,
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/security/events', { signal })).events,
+  })
+}
+
+/** Signs out one other session (id) or, without an id, every other one. */
+export function useEndSessions() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async (id?: string) => {
+      if (id) unwrap(await api.DELETE('/api/security/sessions/{id}', { params: { path: { id } } }))
+      else unwrap(await api.DELETE('/api/security/sessions'))
+    },
+    onSuccess: () => Promise.all([qc.invalidateQueries({ queryKey: sessionsKey }), qc.invalidateQueries({ queryKey: eventsKey })]),
   })
 }

@@ -7,6 +7,10 @@ export function SecurityLinks() {
   const { t } = useTranslation('security')
   return (
     <nav className="card security-links" aria-label={t('links.label')}>
+      <AppLink to="/security" className="security-links__item">
+        <strong>{t('centre.title')}</strong>
+        <span>{t('links.centreHint')}</span>
+      </AppLink>
       <AppLink to="/your-data" className="security-links__item">
         <strong>{t('data.title')}</strong>
         <span>{t('links.dataHint')}</span>

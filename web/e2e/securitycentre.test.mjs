@@ -1,0 +1,44 @@
+// Security centre end to end: two devices signed in, the new-device mail,
+// the sessions with device, address and times, signing another device out.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { e2eSuite, login, screenshot, VIEWPORTS, DEMO, root } from "./harness.mjs";
+
+const env = e2eSuite({ before, after });
+const bin = process.env.MEMBERS_BIN || path.join(root, "bin/members");
+const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+
+test("sessions on two devices, a new-device mail, signing the other device out", async () => {
+  const desk = await env.newPage(VIEWPORTS.desktop);
+  await login(desk.page, env.server.url);
+  const phoneContext = await env.browser.newContext({ viewport: VIEWPORTS.phone, userAgent: IPHONE, locale: "en-US" });
+  const phone = await phoneContext.newPage();
+  await login(phone, env.server.url);
+
+  const mails = execFileSync(bin, ["mail", "list", "--db", env.server.dsn], { encoding: "utf8" });
+  assert.match(mails, /security_new_device\s+demo@example\.com/, mails);
+
+  await desk.page.goto(`${env.server.url}/account?lang=en`);
+  await desk.page.getByRole("link", { name: /Security centre/ }).click();
+  const sessions = desk.page.getByRole("region", { name: "Where you're signed in" });
+  await sessions.getByText("This device").waitFor();
+  const items = sessions.getByRole("listitem");
+  assert.equal(await items.count(), 2);
+  await sessions.getByText(/Safari 17 · iOS \(phone\)/).waitFor();
+  await desk.page.getByRole("region", { name: "Recent security events" }).getByText("Signed in from a new device").waitFor();
+  await screenshot(desk.page, "security-centre-desktop");
+
+  await phone.goto(`${env.server.url}/security?lang=jp`);
+  await phone.getByText("この端末").waitFor();
+  await screenshot(phone, "security-centre-phone-jp");
+
+  await sessions.getByRole("button", { name: /Sign out Safari 17/ }).click();
+  await sessions.getByText("No other device is signed in.").waitFor();
+  // The phone's next call finds no session: the app sends it to the login page.
+  await phone.goto(`${env.server.url}/security?lang=en`);
+  await phone.waitForURL((u) => u.pathname.startsWith("/login"));
+  await desk.context.close();
+  await phoneContext.close();
+});

@@ -1,0 +1,176 @@
+import '../security.css'
+import { useTranslation } from 'react-i18next'
+import { Dialog } from '@/components/Dialog'
+import { AppLink } from '@/app/routing/AppLink'
+import { useModals } from '@/app/modals/modalContext'
+import { useToast } from '@/app/toast'
+import { formatDateTime } from '@/i18n/format'
+import { useLang } from '@/i18n/useLang'
+import { useEndSessions, useSecurityEvents, useSecuritySessions, type SecurityDevice, type SecuritySession } from '../api'
+
+/** /security: the sessions signed in to the account and the recent security events. */
+export default function SecurityCentrePage() {
+  const { t } = useTranslation('security')
+  return (
+    <div className="page security-centre">
+      <h1 className="page__title">{t('centre.title')}</h1>
+      <p className="security-centre__lead">{t('centre.lead')}</p>
+      <Sessions />
+      <Events />
+      <section className="card" aria-labelledby="centre-more">
+        <h2 id="centre-more">{t('centre.moreTitle')}</h2>
+        <div className="actions">
+          <AppLink to="/account" className="button">
+            {t('centre.changePassword')}
+          </AppLink>
+          <AppLink to="/your-data" className="button">
+            {t('data.title')}
+          </AppLink>
+        </div>
+      </section>
+    </div>
+  )
+}
+
+function useDeviceLabel() {
+  const { t } = useTranslation('security')
+  return (d: SecurityDevice) => {
+    const name = [d.browser, d.os].filter(Boolean).join(' · ') || t('centre.unknownDevice')
+    return `${name} (${t(`centre.kind.${d.kind}`)})`
+  }
+}
+
+function Sessions() {
+  const { t } = useTranslation('security')
+  const lang = useLang()
+  const modals = useModals()
+  const toast = useToast()
+  const sessions = useSecuritySessions()
+  const end = useEndSessions()
+  const device = useDeviceLabel()
+
+  const run = (id?: string) =>
+    end.mutate(id, {
+      onError: () => toast.showError(),
+    })
+  const confirmAll = () =>
+    modals.open((close, active) => (
+      <Dialog
+        title={t('centre.endAllTitle')}
+        active={active}
+        onDismiss={close}
+        actions={
+          <>
+            <button type="button" className="button" onClick={close}>
+              {t('centre.cancel')}
+            </button>
+            <button
+              type="button"
+              className="button button--primary"
+              data-autofocus
+              onClick={() => {
+                close()
+                run()
+              }}
+            >
+              {t('centre.endAll')}
+            </button>
+          </>
+        }
+      >
+        <p>{t('centre.endAllBody')}</p>
+      </Dialog>
+    ))
+
+  const others = (sessions.data ?? []).filter((s) => !s.current).length
+  return (
+    <section className="card" aria-labelledby="sessions-title" aria-busy={sessions.isFetching}>
+      <h2 id="sessions-title">{t('centre.sessionsTitle')}</h2>
+      {sessions.isPending ? (
+        <p role="status">{t('centre.loading')}</p>
+      ) : sessions.isError ? (
+        <p className="form__error" role="alert">
+          {t('centre.loadError')}
+        </p>
+      ) : (
+        <>
+          <ul className="session-list">
+            {sessions.data.map((s: SecuritySession) => (
+              <li key={s.id} className={`session${s.current ? ' session--current' : ''}`}>
+                <div className="session__main">
+                  <strong>{device(s.device)}</strong>
+                  {s.current && <span className="session__badge">{t('centre.thisDevice')}</span>}
+                </div>
+                <dl className="session__facts">
+                  <dt>{t('centre.place')}</dt>
+                  <dd>
+                    <span translate="no">{s.clientAddress || '—'}</span> · {t(`centre.network.${s.network}`)}
+                  </dd>
+                  <dt>{t('centre.signedIn')}</dt>
+                  <dd>{formatDateTime(s.signedInAt, lang)}</dd>
+                  <dt>{t('centre.lastActivity')}</dt>
+                  <dd>{formatDateTime(s.lastActivityAt, lang)}</dd>
+                </dl>
+                {!s.current && (
+                  <button
+                    type="button"
+                    className="button"
+                    disabled={end.isPending}
+                    onClick={() => run(s.id)}
+                    aria-label={t('centre.endOneLabel', { device: device(s.device) })}
+                  >
+                    {t('centre.endOne')}
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+          {others > 0 ? (
+            <button type="button" className="button button--secondary" onClick={confirmAll} disabled={end.isPending}>
+              {t('centre.endAll')}
+            </button>
+          ) : (
+            <p className="field__hint">{t('centre.onlyThis')}</p>
+          )}
+        </>
+      )}
+    </section>
+  )
+}
+
+function Events() {
+  const { t } = useTranslation('security')
+  const lang = useLang()
+  const events = useSecurityEvents()
+  const device = useDeviceLabel()
+  return (
+    <section className="card" aria-labelledby="events-title">
+      <h2 id="events-title">{t('centre.eventsTitle')}</h2>
+      <p className="field__hint">{t('centre.eventsHint')}</p>
+      {events.isPending ? (
+        <p role="status">{t('centre.loading')}</p>
+      ) : events.isError ? (
+        <p className="form__error" role="alert">
+          {t('centre.loadError')}
+        </p>
+      ) : events.data.length === 0 ? (
+        <p>{t('centre.noEvents')}</p>
+      ) : (
+        <ol className="event-list">
+          {events.data.map((e, i) => (
+            <li key={`${e.at}-${i}`} className={`event event--${e.kind}`}>
+              <span className="event__what">{t(`centre.event.${e.kind}`)}</span>
+              <span className="event__when">{formatDateTime(e.at, lang)}</span>
+              {(e.clientAddress || e.device.browser) && (
+                <span className="event__where">
+                  {e.device.browser ? device(e.device) : ''}
+                  {e.clientAddress ? ` · ${e.clientAddress}` : ''}
+                </span>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  )
+}
