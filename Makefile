@@ -50,7 +50,7 @@ test: lint test-go test-web test-e2e
 bench: build
 	@command -v wrk >/dev/null || { echo "make bench needs wrk: apt-get install wrk"; exit 1; }
 	@test -x /usr/bin/chromium || { echo "make bench needs chromium: apt-get install chromium"; exit 1; }
-	go run ./cmd/benchreport
+	go run -ldflags "$(GO_LDFLAGS)" ./cmd/benchreport
 	go run ./cmd/benchbookings
 	go run ./cmd/benchpayments
 

@@ -16,6 +16,20 @@ export default defineConfig(({ mode }) => {
     build: {
       outDir: '../internal/webapp/dist',
       emptyOutDir: true,
+      rolldownOptions: {
+        output: {
+          codeSplitting: {
+            groups: [
+              {
+                // One chunk per language with every namespace's catalogue:
+                // a page loads its language in one request, never all eight.
+                name: (id: string) => /\/locales\/([a-z]+)\.json$/.exec(id)?.[1]?.replace(/^/, 'locale-') ?? null,
+                test: /\/locales\/[a-z]+\.json$/,
+              },
+            ],
+          },
+        },
+      },
     },
     server: {
       proxy: {

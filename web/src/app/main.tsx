@@ -3,6 +3,8 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { Root } from './App'
 import { reportException } from './exceptionNotify'
+import { loadLanguage } from '@/i18n/catalogues'
+import { initialLanguage, readStoredLang } from '@/i18n/languages'
 import '../styles/global.css'
 import { applyBrandColors } from '@/brand'
 
@@ -17,8 +19,13 @@ window.addEventListener('unhandledrejection', (e) => {
   }
 })
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Root />
-  </StrictMode>,
+// The first render waits for the catalogues of the page's language (one
+// small chunk); the other languages load only when the member switches.
+const lang = initialLanguage(window.location.search, readStoredLang(), navigator.languages ?? [navigator.language])
+void loadLanguage(lang).then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <Root />
+    </StrictMode>,
+  ),
 )

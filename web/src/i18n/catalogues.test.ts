@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { LANGUAGES } from './languages'
-import { flatten, resources, namespaces } from './catalogues'
+import { flatten, loadAllResources, namespaces } from './catalogues'
+
+const resources = await loadAllResources()
 
 /** Every catalogue of every namespace has exactly the keys of English, none empty. */
 describe('catalogue completeness', () => {

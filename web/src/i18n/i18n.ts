@@ -1,13 +1,17 @@
 import i18next, { type i18n as I18n } from 'i18next'
 import { initReactI18next } from 'react-i18next'
-import { namespaces, resources } from './catalogues'
+import { loadLanguage, loadedResources, namespaces } from './catalogues'
 import { BCP47, DEFAULT_LANG, LANGUAGES, isLang, storeLang, type Lang } from './languages'
 
-/** Creates the app's i18next instance in the given language (namespace "common" by default). */
+/**
+ * Creates the app's i18next instance in the given language (namespace
+ * "common" by default) with the catalogues loaded so far: load the
+ * language first (loadLanguage; main.tsx does before the first render).
+ */
 export function createI18n(lang: Lang): I18n {
   const instance = i18next.createInstance()
   void instance.use(initReactI18next).init({
-    resources,
+    resources: loadedResources(),
     lng: lang,
     fallbackLng: DEFAULT_LANG,
     supportedLngs: [...LANGUAGES],
@@ -33,6 +37,10 @@ export function currentLang(i18n: I18n): Lang {
 /** Switches language, remembers it and sets <html lang>. */
 export async function setLanguage(i18n: I18n, lang: Lang): Promise<void> {
   storeLang(lang)
+  const catalogues = await loadLanguage(lang)
+  for (const [ns, cat] of Object.entries(catalogues)) {
+    if (!i18n.hasResourceBundle(lang, ns)) i18n.addResourceBundle(lang, ns, cat)
+  }
   syncDocumentLang(lang)
   if (i18n.language !== lang) await i18n.changeLanguage(lang)
 }

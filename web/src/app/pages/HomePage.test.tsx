@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { screen, waitFor } from '@testing-library/react'
 import { renderApp } from '@/test/renderApp'
-import { stubFetch } from '@/test/fetchStub'
+import { json, stubFetch } from '@/test/fetchStub'
 
 describe('home page', () => {
   it('greets the member and shows an active topic banner', async () => {
@@ -14,6 +14,21 @@ describe('home page', () => {
     const banner = await screen.findByRole('complementary', { name: 'お知らせ' })
     expect(banner.textContent).toContain('Sale now on')
     for (const link of screen.getAllByRole('link', { name: /会員情報/ })) expect(link.getAttribute('href')).toBe('/account?lang=jp')
+  })
+
+  it('holds a placeholder until the upcoming flights arrive, then shows them with the shortcuts (nothing moves)', async () => {
+    let answer: (r: Response) => void = () => {}
+    const pending = new Promise<Response>((resolve) => (answer = resolve))
+    stubFetch({ 'GET /api/session': 204, 'GET /api/reservations': () => pending })
+    renderApp('/?lang=en')
+    await screen.findByRole('heading', { level: 1, name: 'Hello, Hanako Sora' })
+    // While the list loads, its place is held and the shortcuts below it wait.
+    expect(document.querySelector('.home__placeholder')).not.toBeNull()
+    expect(screen.queryByRole('navigation', { name: 'Shortcuts' })).toBeNull()
+    answer(json({ reservations: [], perPage: 5, currentPage: 1, total: 0, totalPages: 0 }))
+    await screen.findByRole('navigation', { name: 'Shortcuts' })
+    expect(document.querySelector('.home__placeholder')).toBeNull()
+    expect(screen.getByRole('heading', { level: 2, name: 'Your upcoming flights' })).toBeTruthy()
   })
 
   it('adds the consent script and the analytics tag only when configured', async () => {

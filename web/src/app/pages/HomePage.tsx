@@ -1,8 +1,9 @@
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useTopicBanner } from '@/api/platform'
 import { useSession } from '../session/SessionProvider'
 import { AppLink } from '../routing/AppLink'
-import { RecentBookingsSlot } from './RecentBookingsSlot'
+import { RecentBookingsSlot, useRecentBookingsSettled } from './RecentBookingsSlot'
 import { PassStatusSlot } from './PassStatusSlot'
 import { PageHeader } from '@/components/PageHeader'
 
@@ -19,6 +20,25 @@ export default function HomePage() {
   const { t } = useTranslation()
   const { user } = useSession()
   const name = user?.firstname || user?.lastname ? { firstname: user?.firstname ?? '', lastname: user?.lastname ?? '' } : null
+  // The banner and the upcoming flights arrive after the first paint. Until
+  // both have (or have failed), a placeholder holds their place and the
+  // shortcuts wait below it, so nothing on screen moves when they come in
+  // (layout shift); the page below the fold is out of sight meanwhile.
+  const banner = useTopicBanner()
+  const recentSettled = useRecentBookingsSettled()
+  const bannerSettled = !banner.isPending || banner.failureCount > 0
+  // Once shown, the sections stay: a failed call that is retried goes back
+  // to pending, which must not swap them for the placeholder again.
+  const [shown, setShown] = useState(false)
+  if (bannerSettled && recentSettled && !shown) setShown(true)
+  if (!shown && !(bannerSettled && recentSettled)) {
+    return (
+      <div className="page">
+        <h1 className="page__title">{name ? t('home.greeting', name) : t('home.greetingNoName')}</h1>
+        <div className="home__placeholder" aria-busy="true" />
+      </div>
+    )
+  }
   return (
     <div className="page">
       <PageHeader title={name ? t('home.greeting', name) : t('home.greetingNoName')} />
