@@ -63,23 +63,29 @@ func SearchSQL(q booking.Query) (string, []any) {
 	if q.Desc {
 		dir = "DESC"
 	}
-	args = append(args, q.Limit, q.Offset)
 	return `SELECT ` + reservationCols + ` FROM reservations r WHERE ` + where +
 		` ORDER BY r.first_depart_at ` + dir + `, r.id ` + dir +
-		` LIMIT $` + strconv.Itoa(len(args)-1) + ` OFFSET $` + strconv.Itoa(len(args)), args
+		` LIMIT ` + strconv.Itoa(q.Limit) + ` OFFSET ` + strconv.Itoa(q.Offset), args
 }
 
 func (s *BookingStore) Search(ctx context.Context, q booking.Query) ([]booking.Reservation, int, error) {
-	where, args := searchWhere(q)
-	var total int
-	if err := s.db.queryRowHot(ctx, `SELECT COUNT(*) FROM reservations r WHERE `+where, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count reservations: %w", err)
-	}
-	if total == 0 || q.Offset >= total {
-		return []booking.Reservation{}, total, nil
-	}
-	query, args := SearchSQL(q)
-	list, err := s.query(ctx, query, args...)
+	var (
+		total int
+		list  = []booking.Reservation{}
+	)
+	err := s.db.read(ctx, func(r reader) error {
+		where, args := searchWhere(q)
+		if err := r.queryRow(ctx, `SELECT COUNT(*) FROM reservations r WHERE `+where, args...).Scan(&total); err != nil {
+			return fmt.Errorf("count reservations: %w", err)
+		}
+		if total == 0 || q.Offset >= total {
+			return nil
+		}
+		query, args := SearchSQL(q)
+		var err error
+		list, err = s.queryWith(ctx, r, query, args...)
+		return err
+	})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -137,7 +143,12 @@ func (s *BookingStore) Contact(ctx context.Context, memberID string) (booking.Co
 // query loads reservations with their segments and passengers, keeping
 // the order of the reservation query.
 func (s *BookingStore) query(ctx context.Context, query string, args ...any) ([]booking.Reservation, error) {
-	rows, err := s.db.queryHot(ctx, query, args...)
+	return s.queryWith(ctx, reader{db: s.db}, query, args...)
+}
+
+// queryWith is query through r (a read transaction or the pool).
+func (s *BookingStore) queryWith(ctx context.Context, rd reader, query string, args ...any) ([]booking.Reservation, error) {
+	rows, err := rd.query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("query reservations: %w", err)
 	}
@@ -170,10 +181,10 @@ func (s *BookingStore) query(ctx context.Context, query string, args ...any) ([]
 		ids[i] = r.ID
 	}
 	inList := strings.Join(in, ",")
-	if err := s.loadSegments(ctx, list, index, inList, ids); err != nil {
+	if err := s.loadSegments(ctx, rd, list, index, inList, ids); err != nil {
 		return nil, err
 	}
-	if err := s.loadPassengers(ctx, list, index, inList, ids); err != nil {
+	if err := s.loadPassengers(ctx, rd, list, index, inList, ids); err != nil {
 		return nil, err
 	}
 	return list, nil
@@ -196,8 +207,8 @@ func ViewSQL() (segments, passengers string) {
 	return segmentsSQL + `($1) ORDER BY reservation_id, position`, passengersSQL + `($1) ORDER BY reservation_id, position`
 }
 
-func (s *BookingStore) loadSegments(ctx context.Context, list []booking.Reservation, index map[string]int, inList string, ids []any) error {
-	rows, err := s.db.queryHot(ctx, segmentsSQL+`(`+inList+`) ORDER BY reservation_id, position`, ids...)
+func (s *BookingStore) loadSegments(ctx context.Context, rd reader, list []booking.Reservation, index map[string]int, inList string, ids []any) error {
+	rows, err := rd.query(ctx, segmentsSQL+`(`+inList+`) ORDER BY reservation_id, position`, ids...)
 	if err != nil {
 		return fmt.Errorf("query segments: %w", err)
 	}
@@ -221,8 +232,8 @@ func (s *BookingStore) loadSegments(ctx context.Context, list []booking.Reservat
 	return rows.Err()
 }
 
-func (s *BookingStore) loadPassengers(ctx context.Context, list []booking.Reservation, index map[string]int, inList string, ids []any) error {
-	rows, err := s.db.queryHot(ctx, passengersSQL+`(`+inList+`) ORDER BY reservation_id, position`, ids...)
+func (s *BookingStore) loadPassengers(ctx context.Context, rd reader, list []booking.Reservation, index map[string]int, inList string, ids []any) error {
+	rows, err := rd.query(ctx, passengersSQL+`(`+inList+`) ORDER BY reservation_id, position`, ids...)
 	if err != nil {
 		return fmt.Errorf("query passengers: %w", err)
 	}

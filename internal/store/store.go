@@ -197,6 +197,54 @@ func (db *DB) queryRowHot(ctx context.Context, query string, args ...any) *sql.R
 	return db.QueryRowContext(ctx, query, args...)
 }
 
+// reader runs the cached statements of one request's reads, inside one
+// read transaction on SQLite: the reads see one snapshot (a page and its
+// total agree) and SQLite takes its read lock once instead of per query.
+type reader struct {
+	db *DB
+	tx *sql.Tx
+}
+
+// read calls fn with a reader; on SQLite inside a read-only transaction.
+func (db *DB) read(ctx context.Context, fn func(r reader) error) error {
+	if db.stmts == nil {
+		return fn(reader{db: db})
+	}
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("begin read: %w", err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	if err := fn(reader{db: db, tx: tx}); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func (r reader) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if r.tx == nil {
+		return r.db.queryHot(ctx, query, args...)
+	}
+	st, err := r.db.stmts.get(ctx, r.db.DB, query)
+	if err != nil {
+		return nil, err
+	}
+	if st == nil {
+		return r.tx.QueryContext(ctx, query, args...)
+	}
+	return r.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+}
+
+func (r reader) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	if r.tx == nil {
+		return r.db.queryRowHot(ctx, query, args...)
+	}
+	if st, err := r.db.stmts.get(ctx, r.db.DB, query); err == nil && st != nil {
+		return r.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+	}
+	return r.tx.QueryRowContext(ctx, query, args...)
+}
+
 // execHot is ExecContext through the statement cache.
 func (db *DB) execHot(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	if db.stmts != nil {

@@ -28,12 +28,14 @@ if (!base || !cookie) {
   process.exit(2)
 }
 
-const pages = [
+const only = arg('pages') // comma-separated names, for trying one page by hand
+const allPages = [
   { name: 'login', path: '/login', member: false },
   { name: 'home', path: '/', member: true },
   { name: 'bookings', path: '/bookings', member: true },
   { name: 'account', path: '/account', member: true },
 ]
+const pages = only ? allPages.filter((p) => only.split(',').includes(p.name)) : allPages
 
 const dir = mkdtempSync(join(tmpdir(), 'lighthouse-'))
 const headers = join(dir, 'headers.json')

@@ -1,5 +1,5 @@
 import './zodConfig'
-import { StrictMode } from 'react'
+import { StrictMode, startTransition } from 'react'
 import { createRoot } from 'react-dom/client'
 import { Root } from './App'
 import { reportException } from './exceptionNotify'
@@ -22,10 +22,16 @@ window.addEventListener('unhandledrejection', (e) => {
 // The first render waits for the catalogues of the page's language (one
 // small chunk); the other languages load only when the member switches.
 const lang = initialLanguage(window.location.search, readStoredLang(), navigator.languages ?? [navigator.language])
-void loadLanguage(lang).then(() =>
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <Root />
-    </StrictMode>,
-  ),
-)
+// The first render runs as a transition: React renders it in slices and
+// yields to the browser between them instead of blocking the main thread
+// for the whole tree (a phone's slow CPU turns that into a long freeze).
+void loadLanguage(lang).then(() => {
+  const root = createRoot(document.getElementById('root')!)
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <Root />
+      </StrictMode>,
+    ),
+  )
+})

@@ -31,32 +31,29 @@ export default function HomePage() {
   // to pending, which must not swap them for the placeholder again.
   const [shown, setShown] = useState(false)
   if (bannerSettled && recentSettled && !shown) setShown(true)
-  if (!shown && !(bannerSettled && recentSettled)) {
-    return (
-      <div className="page">
-        <h1 className="page__title">{name ? t('home.greeting', name) : t('home.greetingNoName')}</h1>
-        <div className="home__placeholder" aria-busy="true" />
-      </div>
-    )
-  }
+  const ready = shown || (bannerSettled && recentSettled)
   return (
     <div className="page">
       <PageHeader title={name ? t('home.greeting', name) : t('home.greetingNoName')} />
-      <TopicBanner />
-      <PassStatusSlot />
-      <RecentBookingsSlot />
-      <nav aria-label={t('home.shortcuts')}>
-        <ul className="tiles">
-          {TILES.map((tile) => (
-            <li key={tile.to}>
-              <AppLink to={tile.to} className="tile">
-                <span className="tile__title">{t(tile.title)}</span>
-                <span className="tile__text">{t(tile.text)}</span>
-              </AppLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      {!ready && <div className="home__placeholder" aria-busy="true" />}
+      {/* rendered from the start (one fetch per list), shown when ready */}
+      <div hidden={!ready}>
+        <TopicBanner />
+        <PassStatusSlot />
+        <RecentBookingsSlot />
+        <nav aria-label={t('home.shortcuts')}>
+          <ul className="tiles">
+            {TILES.map((tile) => (
+              <li key={tile.to}>
+                <AppLink to={tile.to} className="tile">
+                  <span className="tile__title">{t(tile.title)}</span>
+                  <span className="tile__text">{t(tile.text)}</span>
+                </AppLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </div>
     </div>
   )
 }
