@@ -97,6 +97,9 @@ type orderDetails struct {
 // Goods are the granted goods of a pass purchase.
 type Goods struct {
 	PurchasedGogoPass Pass `json:"purchasedGogoPass"`
+	// Code is the pass number at the top level, where the payment pages
+	// show the goods' labelled fields.
+	Code string `json:"code"`
 }
 
 // Grant creates the pass in the settlement transaction. The pass carries
@@ -117,7 +120,7 @@ func (p Sale) Grant(ctx context.Context, tx *sql.Tx, g payment.Grant) (payment.G
 		return payment.Granted{}, fmt.Errorf("pass grant: %w", err)
 	}
 	pass.Name, pass.NameAlt = s.d.Translate(g.Lang, d.NameKey), s.d.Translate(g.Lang, d.NameAltKey)
-	goods, err := json.Marshal(Goods{PurchasedGogoPass: pass})
+	goods, err := json.Marshal(Goods{PurchasedGogoPass: pass, Code: pass.Code})
 	if err != nil {
 		return payment.Granted{}, fmt.Errorf("pass grant: %w", err)
 	}

@@ -6,6 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
+import { AxeBuilder } from "@axe-core/playwright";
 import { e2eSuite, login, screenshot, VIEWPORTS, root } from "./harness.mjs";
 
 const env = e2eSuite({ before, after });
@@ -22,7 +23,10 @@ async function newPage(viewport = VIEWPORTS.desktop, lang = "en") {
   return { context, page };
 }
 
-/** Screenshots of a page in en, jp and th at phone and desktop width. */
+/**
+ * Screenshots of a page in en, jp and th at phone and desktop width; axe-core
+ * finds no accessibility violations on each.
+ */
 async function shots(name, pathname, ready) {
   for (const lang of ["en", "jp", "th"]) {
     for (const [vp, size] of Object.entries(VIEWPORTS)) {
@@ -30,6 +34,9 @@ async function shots(name, pathname, ready) {
       await page.goto(`${env.server.url}${pathname}?lang=${lang}`);
       await ready(page);
       await screenshot(page, `passes-${name}-${lang}-${vp}`);
+      const r = await new AxeBuilder({ page }).analyze();
+      const found = r.violations.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
+      assert.deepEqual(found, [], `${name} ${lang} ${vp}`);
       await context.close();
     }
   }
@@ -61,7 +68,8 @@ test("plan choice and purchase of the unlimited pass through the payment panel",
   await page.waitForURL(/completed/, { timeout: 20000 });
   await page.goto(`${env.server.url}/my-passes?lang=en`);
   await page.getByRole("heading", { name: "Unlimited passes" }).waitFor();
-  await page.waitForFunction(() => document.querySelectorAll(".pass-card").length === 2);
+  await page.locator(".pass-card").nth(1).waitFor();
+  assert.equal(await page.locator(".pass-card").count(), 2);
   await context.close();
 });
 
