@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { renderApp } from '@/test/renderApp'
+import { json, stubFetch } from '@/test/fetchStub'
+
+const card = (over: Record<string, unknown>) => ({
+  token: 'tok', cardNumber: '**** **** **** 4242', brand: 'visa', creditCardType: 'ndhk_visa', expirationDate: '33/08',
+  currency: 'JPY', isValid: true, gateway: 'ndhk', holderName: 'TARO PEACH', ...over,
+})
+
+describe('stored payment methods', () => {
+  it('lists in brand order and says when the delete mail was not sent (204)', async () => {
+    let cards = [
+      card({ token: 't-amex', brand: 'amex', cardNumber: '**** 0005', creditCardType: 'amex', currency: 'ALL' }),
+      card({ token: 't-visa' }),
+      card({ token: 't-mc', brand: 'mastercard', cardNumber: '**** 4444', creditCardType: 'mastercard', currency: 'NON_JPY' }),
+    ]
+    const api = stubFetch({
+      'GET /api/session': 204,
+      'GET /api/cc': () => json({ creditcards: cards }),
+      'DELETE /api/cc/t-mc': () => {
+        cards = cards.filter((c) => c.token !== 't-mc')
+        return new Response(null, { status: 204 })
+      },
+    })
+    renderApp('/payment-methods?lang=en')
+    const list = await screen.findByRole('list', { name: 'Stored payment methods' })
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(3))
+    const brands = [...list.querySelectorAll('.card-summary__brand')].map((e) => e.textContent)
+    expect(brands).toEqual(['Visa', 'Mastercard', 'American Express'])
+    fireEvent.click(screen.getByRole('button', { name: 'Delete Mastercard ending 4444' }))
+    const confirm = await screen.findByRole('dialog', { name: 'Delete this card?' })
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Delete' }))
+    await screen.findByText('The card has been deleted, but the notification e-mail may not have been sent.')
+    expect(api.called('DELETE /api/cc/t-mc')).toBe(1)
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(2))
+  })
+
+  it('an expired card opens the expired-card dialog; Cancel keeps it', async () => {
+    const api = stubFetch({
+      'GET /api/session': 204,
+      'GET /api/cc': { creditcards: [card({ token: 't-old', isValid: false, expirationDate: '20/01', cardNumber: '**** 1881' })] },
+    })
+    renderApp('/payment-methods?lang=en')
+    await screen.findByText('Expired')
+    fireEvent.click(screen.getByRole('button', { name: 'Delete Visa ending 1881' }))
+    const dialog = await screen.findByRole('alertdialog', { name: 'Credit card has expired' })
+    within(dialog).getByText('Please delete this card and register a new one.')
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }))
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull())
+    expect(api.called('DELETE /api/cc/t-old')).toBe(0)
+  })
+
+  it('checks the card before anything is sent to the gateway', async () => {
+    const api = stubFetch({ 'GET /api/session': 204, 'GET /api/cc': { creditcards: [] } })
+    renderApp('/payment-methods?lang=en')
+    fireEvent.click(await screen.findByRole('button', { name: 'Register a card' }))
+    fireEvent.change(screen.getByLabelText(/^Card number/), { target: { value: '3782 822463 10005' } })
+    fireEvent.change(screen.getByLabelText(/^Expiry/), { target: { value: '33/08' } })
+    fireEvent.change(screen.getByLabelText(/^Security code/), { target: { value: '123' } })
+    fireEvent.change(screen.getByLabelText(/^Cardholder name/), { target: { value: 'TARO PEACH' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Register' }))
+    await screen.findByText('Enter 4 digits.')
+    expect(api.called('POST /gateway/v1/tokens')).toBe(0)
+    expect(api.called('POST /api/cc/register')).toBe(0)
+  })
+})
