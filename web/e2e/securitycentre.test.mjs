@@ -4,7 +4,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { e2eSuite, login, screenshot, VIEWPORTS, DEMO, root } from "./harness.mjs";
+import { e2eSuite, login, screenshot, VIEWPORTS, root } from "./harness.mjs";
 
 const env = e2eSuite({ before, after });
 const bin = process.env.MEMBERS_BIN || path.join(root, "bin/members");
