@@ -5,7 +5,8 @@ REVISION ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo dev)
 GO_LDFLAGS := -X main.revision=$(REVISION)
 export CGO_ENABLED := 0
 
-.PHONY: run build web deps gen test test-go test-web test-e2e lint bench clean
+
+.PHONY: run demo-reset build web deps gen test test-go test-web test-e2e lint bench clean
 
 deps: web/node_modules/.package-lock.json
 web/node_modules/.package-lock.json: web/package-lock.json
@@ -18,10 +19,15 @@ web: deps
 build: web
 	go build -ldflags "$(GO_LDFLAGS)" -o bin/members ./cmd/members
 
+# The server prints the address and the demo logins last, once it answers.
+# LOG_REQUESTS=on shows the request log (quiet in demo mode).
 run: build
 	@mkdir -p data
-	@echo "members: http://127.0.0.1:8080  demo logins: demo@example.com / Demo1234, demo2@example.com / Demo1234"
-	./bin/members serve --demo
+	@./bin/members serve --demo $(if $(LOG_REQUESTS),--log-requests $(LOG_REQUESTS))
+
+# Starts again from a clean demo: removes the local SQLite database.
+demo-reset:
+	rm -f data/members.db data/members.db-wal data/members.db-shm
 
 # Regenerates Go server code and TypeScript types from api/openapi.yaml.
 gen: deps

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"members/internal/app"
@@ -28,6 +29,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	trusted := fs.String("trusted-proxies", envOr("MEMBERS_TRUSTED_PROXIES", ""), "CIDR,… of reverse proxies whose X-Forwarded-For / Forwarded name the client (env MEMBERS_TRUSTED_PROXIES)")
 	withTestClock := fs.Bool("test-clock", false, "browser tests only: POST /_test/clock {\"advanceSeconds\": N} moves the server's clock (loopback --addr only)")
 	gatewayFlags(fs, &cfg)
+	logRequests := fs.String("log-requests", envOr("MEMBERS_LOG_REQUESTS", ""), "log one line per request: on or off (env MEMBERS_LOG_REQUESTS); default on, off with --demo")
 	reminderDays := fs.String("points-reminder-days", envOr("MEMBERS_POINTS_REMINDER_DAYS", "30,7"), "days before expiry at which the points reminder mail goes out, comma-separated; empty: none (env MEMBERS_POINTS_REMINDER_DAYS)")
 	if err := parse(fs, args, stderr); err != nil {
 		return err
@@ -39,6 +41,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	cfg.TrustedProxies = proxies
 	if cfg.PointsReminderDays, err = parseDays(*reminderDays); err != nil {
 		return err
+	}
+	quiet, err := quietRequests(*logRequests, cfg.Demo)
+	if err != nil {
+		return err
+	}
+	if quiet {
+		// A first demo run shows its address and logins, not a page of request lines.
+		logger = slog.New(dropRequestLines{logger.Handler()})
 	}
 	opts := app.Options{DSN: *dsn, Logger: logger}
 	var clock *testClock
@@ -79,9 +89,13 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	for _, job := range feats.Background {
 		go job(ctx)
 	}
-	fmt.Fprintf(stdout, "members: listening on http://%s (revision %s, %s database)\n", ln.Addr(), revision, a.DB.Engine)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	// Printed last, once everything above is ready, so nothing scrolls it away.
+	fmt.Fprintf(stdout, "members: listening on http://%s (revision %s, %s database)\n", ln.Addr(), revision, a.DB.Engine)
+	if cfg.Demo {
+		fmt.Fprint(stdout, demoBanner(cfg.ServerURL, quiet))
+	}
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)
@@ -109,4 +123,50 @@ func migrate(ctx context.Context, args []string, stdout, stderr io.Writer, logge
 	defer a.Close()
 	fmt.Fprintf(stdout, "members: %s database is up to date\n", a.DB.Engine)
 	return nil
+}
+
+// quietRequests reads --log-requests: on, off, or empty for the default
+// (quiet in demo mode, logged otherwise).
+func quietRequests(flag string, demo bool) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(flag)) {
+	case "":
+		return demo, nil
+	case "on", "1", "true", "yes":
+		return false, nil
+	case "off", "0", "false", "no":
+		return true, nil
+	}
+	return false, fmt.Errorf("--log-requests: %q is not on or off", flag)
+}
+
+// dropRequestLines is a slog handler that passes everything except the
+// per-request "request" lines of Info level (warnings and errors stay).
+type dropRequestLines struct{ slog.Handler }
+
+func (h dropRequestLines) Handle(ctx context.Context, r slog.Record) error {
+	if r.Message == "request" && r.Level < slog.LevelWarn {
+		return nil
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h dropRequestLines) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return dropRequestLines{h.Handler.WithAttrs(attrs)}
+}
+
+func (h dropRequestLines) WithGroup(name string) slog.Handler {
+	return dropRequestLines{h.Handler.WithGroup(name)}
+}
+
+// demoBanner tells a newcomer where to go and how to log in.
+func demoBanner(url string, quiet bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n  Open %s in your browser.\n", url)
+	b.WriteString("  Demo logins: demo@example.com / Demo1234   demo2@example.com / Demo1234\n")
+	if quiet {
+		b.WriteString("  Requests are not logged in demo mode (--log-requests on to see them). Ctrl-C stops the server.\n\n")
+	} else {
+		b.WriteString("  Ctrl-C stops the server.\n\n")
+	}
+	return b.String()
 }
