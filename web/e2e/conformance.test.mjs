@@ -148,6 +148,17 @@ test("the reset-password pages lead back to login", async () => {
   await context.close();
 });
 
+test("a content delivery network's 403 page replaces the app (spec §8)", async () => {
+  const { context, page } = await memberPage();
+  await page.route("**/api/topic_banner", (route) =>
+    route.fulfill({ status: 403, contentType: "text/html", body: "<!doctype html><title>Blocked</title><h1>Request blocked by the CDN</h1>" }),
+  );
+  await page.goto(`${env.server.url}/?lang=en`);
+  await page.getByRole("heading", { name: "Request blocked by the CDN" }).waitFor();
+  assert.equal(await page.locator("#root").count(), 0, "the app is gone");
+  await context.close();
+});
+
 test("screenshots in en, jp and th at 375 and 1280 px", async () => {
   for (const lang of LANGS) {
     for (const [name, viewport] of Object.entries(VIEWPORTS)) {

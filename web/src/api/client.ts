@@ -12,9 +12,9 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch'
 import type { paths } from './schema'
 import { createApiEventBus } from './events'
-import { OriginAccessDeniedError, RevisionMismatchError } from './errors'
+import { CdnBlockedError, OriginAccessDeniedError, RevisionMismatchError } from './errors'
 import { PAGE_REVISION, revisionsDiffer } from './revision'
-import { checkOriginAccess, isAdmitted } from './originAccess'
+import { checkOriginAccess, forgetOriginAccess, isAdmitted } from './originAccess'
 import { getActiveLang } from '@/i18n/i18n'
 
 export const REQUEST_TIMEOUT_MS = 600_000
@@ -35,11 +35,46 @@ function commonHeaders(): Record<string, string> {
   return { 'X-Lang': getActiveLang(), 'X-Revision': PAGE_REVISION }
 }
 
-/** Fetch through the global fetch at call time (so tests can stub it) with the request timeout. */
-function timedFetch(input: Request, init?: RequestInit): Promise<Response> {
-  const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS)
-  const signal = typeof AbortSignal.any === 'function' && input.signal ? AbortSignal.any([input.signal, timeout]) : timeout
-  return globalThis.fetch(input, { ...init, signal })
+/** The waiting room's block reasons that force a new origin-access check (spec §8). */
+export const WAITING_ROOM_RECHECK = ['ACCESS_TOKEN_EXPIRED', 'ACCESS_TOKEN_WAS_NOT_GIVEN'] as const
+
+function isJSON(res: Response): boolean {
+  return /\bjson\b/i.test(res.headers.get('Content-Type') ?? '')
+}
+
+/** The waiting room's reason of a blocked answer ({"reason": "ACCESS_TOKEN_EXPIRED"}), if it is one that forces a re-check. */
+export async function waitingRoomReason(res: Response): Promise<string | undefined> {
+  if ((res.status !== 403 && res.status !== 503) || !isJSON(res)) return undefined
+  try {
+    const body = (await res.clone().json()) as { reason?: unknown }
+    return typeof body.reason === 'string' && (WAITING_ROOM_RECHECK as readonly string[]).includes(body.reason) ? body.reason : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Fetch through the global fetch at call time (so tests can stub it) with
+ * the request timeout. A waiting-room block whose reason says the access
+ * token expired or was not given drops the cached admission, asks again and,
+ * when admitted, sends the request once more.
+ */
+async function timedFetch(input: Request, init?: RequestInit): Promise<Response> {
+  const send = (req: Request) => {
+    const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS)
+    const signal = typeof AbortSignal.any === 'function' && req.signal ? AbortSignal.any([req.signal, timeout]) : timeout
+    return globalThis.fetch(req, { ...init, signal })
+  }
+  const again = input.clone()
+  const res = await send(input)
+  if (!(await waitingRoomReason(res))) return res
+  forgetOriginAccess()
+  const state = await checkOriginAccess()
+  if (!isAdmitted(state)) {
+    apiEvents.emit({ type: 'originAccessDenied' })
+    throw new OriginAccessDeniedError()
+  }
+  return send(again)
 }
 
 /** GET /api/csrf_token; the token is bound to the session cookie, so it is fetched before each non-GET call. */
@@ -72,7 +107,12 @@ export const shellMiddleware: Middleware = {
     }
     return request
   },
-  onResponse({ request, response }) {
+  async onResponse({ request, response }) {
+    // A 403 page in HTML is a content delivery network's block page: the API answers JSON.
+    if (response.status === 403 && /text\/html/i.test(response.headers.get('Content-Type') ?? '')) {
+      apiEvents.emit({ type: 'cdnBlocked', html: await response.clone().text() })
+      throw new CdnBlockedError()
+    }
     const theirs = response.headers.get('X-Revision')
     if (revisionsDiffer(PAGE_REVISION, theirs)) {
       apiEvents.emit({ type: 'revisionMismatch', ours: PAGE_REVISION, theirs })

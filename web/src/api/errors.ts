@@ -49,6 +49,14 @@ export class RevisionMismatchError extends Error {
   }
 }
 
+/** A content delivery network blocked the call; the shell shows its page instead of the app. */
+export class CdnBlockedError extends Error {
+  constructor() {
+    super('blocked by the content delivery network')
+    this.name = 'CdnBlockedError'
+  }
+}
+
 /** Origin-access restriction is on and this caller was not admitted; the shell goes to /sorry. */
 export class OriginAccessDeniedError extends Error {
   constructor() {

@@ -62,3 +62,12 @@ export function checkOriginAccess(fetchImpl: typeof fetch = (...a) => globalThis
   })
   return inflight
 }
+
+/** Drops the cached answer, so the next call asks again (a waiting-room block reason forces this, spec §8). */
+export function forgetOriginAccess(): void {
+  try {
+    window.localStorage.removeItem(ORIGIN_ACCESS_KEY)
+  } catch {
+    // no storage: nothing cached
+  }
+}

@@ -53,6 +53,9 @@ export function ApiEventsBridge() {
             })
           break
         }
+        case 'cdnBlocked':
+          pageNavigation.replaceDocument(event.html)
+          break
         case 'originAccessDenied':
           if (latest.current.location.pathname !== SORRY_PATH) navigate(withLang(SORRY_PATH, latest.current.lang), { replace: true })
           break

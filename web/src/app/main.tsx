@@ -14,7 +14,7 @@ window.addEventListener('error', (e) => reportException(e.error ?? e.message))
 window.addEventListener('unhandledrejection', (e) => {
   const name = e.reason instanceof Error ? e.reason.name : ''
   // API errors are handled by the shell and the features; only report real bugs.
-  if (!['ApiError', 'ValidationError', 'SessionTimedOutError', 'RevisionMismatchError', 'OriginAccessDeniedError', 'AbortError'].includes(name)) {
+  if (!['ApiError', 'ValidationError', 'SessionTimedOutError', 'RevisionMismatchError', 'OriginAccessDeniedError', 'CdnBlockedError', 'AbortError'].includes(name)) {
     reportException(e.reason)
   }
 })

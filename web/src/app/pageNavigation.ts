@@ -6,4 +6,10 @@ export const pageNavigation = {
   reload(): void {
     window.location.reload()
   },
+  /** Replaces the whole page with another document (a CDN's block page). */
+  replaceDocument(html: string): void {
+    document.open()
+    document.write(html)
+    document.close()
+  },
 }
