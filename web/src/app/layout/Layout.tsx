@@ -1,11 +1,13 @@
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useQuery } from '@tanstack/react-query'
+import { useLocation } from 'react-router'
 import { sessionQuery } from '@/api/platform'
 import type { Access } from '../routing/RouteGuard'
 import { useSession } from '../session/SessionProvider'
 import { Header } from './Header'
 import { Footer } from './Footer'
+import { TopicBanner } from './TopicBanner'
 
 /**
  * The page chrome. Member pages get the navigation menu (and, on mobile, the
@@ -15,6 +17,7 @@ import { Footer } from './Footer'
 export function Layout({ access, memberChromeIfLoggedIn = false, children }: { access: Access; memberChromeIfLoggedIn?: boolean; children: ReactNode }) {
   const { t } = useTranslation()
   const { loggedIn } = useSession()
+  const { pathname } = useLocation()
   // The 404 page is not guarded, yet a member who mistypes an address keeps the menu.
   useQuery({ ...sessionQuery, enabled: memberChromeIfLoggedIn })
   const memberChrome = (access !== 'anonymous' && access !== 'static') || memberChromeIfLoggedIn ? loggedIn : false
@@ -25,6 +28,8 @@ export function Layout({ access, memberChromeIfLoggedIn = false, children }: { a
       </a>
       <Header memberChrome={memberChrome} />
       <main id="main" className="main" tabIndex={-1}>
+        {/* The home page places the banner itself, in the block that waits for it (no layout shift). */}
+        {memberChrome && pathname !== '/' && <TopicBanner />}
         {children}
       </main>
       <Footer />

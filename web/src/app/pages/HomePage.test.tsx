@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { screen, waitFor } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderApp } from '@/test/renderApp'
 import { json, stubFetch } from '@/test/fetchStub'
 
@@ -29,6 +29,22 @@ describe('home page', () => {
     await screen.findByRole('navigation', { name: 'Shortcuts' })
     expect(document.querySelector('.home__placeholder')).toBeNull()
     expect(screen.getByRole('heading', { level: 2, name: 'Your upcoming flights' })).toBeTruthy()
+  })
+
+  it('shows the banner on its target page only, with a relative link kept in the app', async () => {
+    stubFetch({
+      'GET /api/session': 204,
+      'GET /api/masters/airports': [],
+      'GET /api/reservations': { reservations: [], perPage: 10, currentPage: 1, total: 0, totalPages: 0 },
+      'GET /api/topic_banner': { target_page: 'passengers', is_active: true, message1: 'New: add bookings', message2: '', href: '/bookings' },
+      'GET /api/user/passengers': { passengers: [] },
+    })
+    renderApp('/?lang=en')
+    await screen.findByRole('heading', { level: 1, name: /Hello/ })
+    expect(screen.queryByRole('complementary', { name: 'News' })).toBeNull()
+    fireEvent.click(screen.getAllByRole('link', { name: /Saved passengers/ })[0])
+    const banner = await screen.findByRole('complementary', { name: 'News' })
+    expect(within(banner).getByRole('link').getAttribute('href')).toBe('/bookings?lang=en')
   })
 
   it('adds the consent script and the analytics tag only when configured', async () => {

@@ -1,11 +1,12 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useTopicBanner } from '@/api/platform'
 import { useSession } from '../session/SessionProvider'
 import { AppLink } from '../routing/AppLink'
 import { RecentBookingsSlot, useRecentBookingsSettled } from './RecentBookingsSlot'
 import { PassStatusSlot } from './PassStatusSlot'
 import { PageHeader } from '@/components/PageHeader'
+import { useTopicBanner } from '@/api/platform'
+import { TopicBanner } from '../layout/TopicBanner'
 
 const TILES = [
   { to: '/account', title: 'home.tiles.account', text: 'home.tiles.accountText' },
@@ -55,29 +56,5 @@ export default function HomePage() {
         </nav>
       </div>
     </div>
-  )
-}
-
-function TopicBanner() {
-  const { t } = useTranslation()
-  const banner = useTopicBanner()
-  const b = banner.data
-  if (!b?.is_active || !(b.message1 || b.message2)) return null
-  const content = (
-    <>
-      {b.message1 && <strong className="banner__line">{b.message1}</strong>}
-      {b.message2 && <span className="banner__line">{b.message2}</span>}
-    </>
-  )
-  return (
-    <aside className="banner" aria-label={t('home.topicBanner')}>
-      {b.href && /^https?:\/\//.test(b.href) ? (
-        <a className="banner__link" href={b.href}>
-          {content}
-        </a>
-      ) : (
-        content
-      )}
-    </aside>
   )
 }
