@@ -564,6 +564,11 @@ func (e *Engine) settle(ctx context.Context, p *Process, gp GatewayPayment) erro
 	now := e.now()
 	var granted Granted
 	g := e.grantOf(p, now)
+	if pr, is := prod.(Preparer); is {
+		if g.Prepared, err = pr.Prepare(ctx, g); err != nil {
+			return fmt.Errorf("payment: settle %s: prepare: %w", p.ID, err)
+		}
+	}
 	ok, err := e.store.Settle(ctx, p.ID, now, notifies, card, func(tx *sql.Tx) (Granted, error) {
 		var err error
 		granted, err = prod.Grant(ctx, tx, g)

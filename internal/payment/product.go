@@ -32,6 +32,9 @@ type Grant struct {
 	Lang      string
 	Order     Order
 	SettledAt time.Time
+	// Prepared is what the product's Preparer returned for this grant, if
+	// it has one.
+	Prepared any
 }
 
 // Granted is what a product created for a settled process.
@@ -63,4 +66,14 @@ type Product interface {
 // transaction commits; a failure is logged, never undoes the grant.
 type Notifier interface {
 	Notify(ctx context.Context, g Grant, granted Granted) error
+}
+
+// Preparer is implemented by products whose grant needs slow work (hashing
+// a voucher's pin) that must not hold the settlement transaction: on
+// SQLite that transaction holds the one write lock, so every settlement
+// would wait for the hash before it. The engine calls Prepare before the
+// transaction and passes the result to Grant in Grant.Prepared. A prepared
+// value may go unused (the process was settled elsewhere meanwhile).
+type Preparer interface {
+	Prepare(ctx context.Context, g Grant) (any, error)
 }

@@ -113,6 +113,22 @@ type Secret struct {
 	Pin string `json:"pin"`
 }
 
+// preparedPin is a new voucher's pin and its hash, made before the
+// settlement transaction (argon2id takes tens of milliseconds).
+type preparedPin struct{ pin, hash string }
+
+func (p *Product) newPin() (preparedPin, error) {
+	pin := NewPin()
+	h, err := p.svc.hasher.Hash(pin)
+	if err != nil {
+		return preparedPin{}, fmt.Errorf("hash pin: %w", err)
+	}
+	return preparedPin{pin: pin, hash: h}, nil
+}
+
+// Prepare hashes the new voucher's pin outside the settlement transaction.
+func (p *Product) Prepare(_ context.Context, _ payment.Grant) (any, error) { return p.newPin() }
+
 // Grant issues the voucher in the settlement transaction. The voucher row
 // carries the process id under a UNIQUE constraint: a second grant for the
 // same process fails instead of issuing twice.
@@ -124,12 +140,15 @@ func (p *Product) Grant(ctx context.Context, tx *sql.Tx, g payment.Grant) (payme
 	v := newVoucher(g.MemberID, in.CurrencyCode, in.Amount, SourcePurchase, g.SettledAt)
 	v.PaymentProcessID, v.IssuedName = g.ProcessID, in.Nominee
 	v.PaymentAmount, v.PaymentMethod = g.Order.Amount, PaymentMethodDefault
-	pin := NewPin()
-	h, err := p.svc.hasher.Hash(pin)
-	if err != nil {
-		return payment.Granted{}, err
+	pp, ok := g.Prepared.(preparedPin)
+	if !ok {
+		var err error
+		if pp, err = p.newPin(); err != nil {
+			return payment.Granted{}, err
+		}
 	}
-	v.PinHash = h
+	pin := pp.pin
+	v.PinHash = pp.hash
 	if err := p.svc.store.Create(ctx, tx, v, "payment:"+g.ProcessID); err != nil {
 		return payment.Granted{}, fmt.Errorf("grant points: %w", err)
 	}
