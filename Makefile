@@ -23,6 +23,9 @@ build: web
 # LOG_REQUESTS=on shows the request log (quiet in demo mode).
 run: build
 	@mkdir -p data
+	@# A fresh demo database opens the unlimited and coupon passes, so every
+	@# page has something to show (an operator's later switches are kept).
+	@test -e data/members.db || { ./bin/members admin gogo-pass --public --purchasable && ./bin/members admin coupon-ticket --public; } >/dev/null
 	@./bin/members serve --demo $(if $(LOG_REQUESTS),--log-requests $(LOG_REQUESTS))
 
 # Starts again from a clean demo: removes the local SQLite database.
