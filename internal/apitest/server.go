@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"members/internal/app"
+	"members/internal/httpapi"
 	"members/internal/store"
 )
 
@@ -25,6 +26,9 @@ type Env struct {
 	Engine store.Engine
 	// Log holds every line the server logged (JSON, as in production).
 	Log *LogBuffer
+	// Anonymous are the API calls ("METHOD /path") that work without a
+	// session: the platform's and every feature's.
+	Anonymous map[string]bool
 }
 
 // LogBuffer collects log output; safe for concurrent writers.
@@ -82,7 +86,11 @@ func New(t testing.TB, engine store.Engine, cfg ...func(*app.Config)) *Env {
 		feats.Close()
 		a.Close()
 	})
-	return &Env{App: a, Server: srv, Clock: clock, Engine: engine, Log: logs}
+	anon := map[string]bool{}
+	for _, p := range append(append([]string{}, httpapi.AnonymousAPI...), feats.Anonymous...) {
+		anon[p] = true
+	}
+	return &Env{App: a, Server: srv, Clock: clock, Engine: engine, Log: logs, Anonymous: anon}
 }
 
 // Client is a browser-like client: cookie jar, X-Lang, CSRF token fetched

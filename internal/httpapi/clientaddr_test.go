@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"net/http/httptest"
+	"net/netip"
+	"strings"
 	"testing"
 )
 
@@ -68,4 +70,29 @@ func TestRedactPath(t *testing.T) {
 			t.Errorf("redactPath(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// Forwarding headers and paths of any shape: no panic, the client address
+// is always a parsable address, and no long segment survives redaction.
+func FuzzClientAddrAndRedact(f *testing.F) {
+	proxies, _ := ParseTrustedProxies("10.0.0.0/8")
+	s := &Server{Deps: Deps{TrustedProxies: proxies}}
+	f.Add("10.1.2.3:443", "203.0.113.9, 10.9.9.9", `for="[2001:db8::1]:80"`, "/reset-password/abc")
+	f.Add("[::1]:1", "unknown", "for=_hidden", "/x/"+strings.Repeat("a", 50))
+	f.Fuzz(func(t *testing.T, peer, xff, fwd, path string) {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = peer
+		r.Header.Set("X-Forwarded-For", xff)
+		r.Header.Set("Forwarded", fwd)
+		if a := s.clientAddr(r); a != "invalid IP" {
+			if _, err := netip.ParseAddr(a); err != nil {
+				t.Fatalf("clientAddr = %q", a)
+			}
+		}
+		for _, seg := range strings.Split(redactPath(path), "/") {
+			if len(seg) >= tokenLike {
+				t.Fatalf("redactPath(%q) kept %q", path, seg)
+			}
+		}
+	})
 }

@@ -70,8 +70,9 @@ const (
 	AnonCookie    = "members_anon"
 )
 
-// anonymousAPI are the calls that work without a session.
-var anonymousAPI = []string{
+// AnonymousAPI are the platform calls that work without a session (features
+// add theirs through Deps.AnonymousPaths).
+var AnonymousAPI = []string{
 	"GET /api/session", "POST /api/session", "GET /api/session/info", "GET /api/csrf_token",
 	"GET /api/masters/languages", "GET /api/masters/currencies",
 	"GET /api/cookie_consent", "GET /api/topic_banner",
@@ -82,7 +83,7 @@ var anonymousAPI = []string{
 // New returns the whole HTTP handler.
 func New(d Deps) http.Handler {
 	s := &Server{Deps: d, anonymous: map[string]bool{}}
-	for _, p := range append(append([]string{}, anonymousAPI...), d.AnonymousPaths...) {
+	for _, p := range append(append([]string{}, AnonymousAPI...), d.AnonymousPaths...) {
 		s.anonymous[p] = true
 	}
 	api := http.NewServeMux()
