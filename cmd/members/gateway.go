@@ -140,10 +140,10 @@ func openGateway(ctx context.Context, dsn string) (*gateway.Gateway, func(), err
 	}
 	g, err := gateway.New(ctx, gateway.Options{DB: db.DB, Dialect: string(db.Engine), Now: db.Now})
 	if err != nil {
-		db.Close()
+		_ = db.Close()
 		return nil, nil, err
 	}
-	return g, func() { db.Close() }, nil
+	return g, func() { _ = db.Close() }, nil
 }
 
 func gatewayList(ctx context.Context, args []string, stdout, stderr io.Writer) error {

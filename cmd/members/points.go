@@ -94,10 +94,10 @@ func openPoints(ctx context.Context, dsn, currency, amount string, logger *slog.
 	}
 	svc, err := a.PointsService(app.Config{})
 	if err != nil {
-		a.Close()
+		_ = a.Close()
 		return nil, 0, nil, err
 	}
-	return svc, n, func() { a.Close() }, nil
+	return svc, n, func() { _ = a.Close() }, nil
 }
 
 // parseDays reads "30,7" into [30 7]; empty means no reminders.

@@ -111,19 +111,19 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		db.Now = o.Now
 	}
 	if err := db.Migrate(ctx); err != nil {
-		db.Close()
+		_ = db.Close()
 		return nil, err
 	}
 	catalog, err := i18n.New()
 	if err != nil {
-		db.Close()
+		_ = db.Close()
 		return nil, err
 	}
 	counters := store.NewCounters(db)
 	settings := store.NewSettings(db)
 	authSvc, err := auth.NewService(store.NewAuthStore(db), auth.NewHasher(), counters, db.Now)
 	if err != nil {
-		db.Close()
+		_ = db.Close()
 		return nil, err
 	}
 	return &App{

@@ -56,7 +56,7 @@ func OffersFor(kind string, seg Segment, lang i18n.Lang) OfferList {
 		cur = "JPY"
 	}
 	h := fnv.New32a()
-	h.Write([]byte(code + kind))
+	_, _ = h.Write([]byte(code + kind))
 	seed := int64(h.Sum32() % 7)
 	base := basePrice[cur]
 	checkIn := seg.ArrivalAt.In(AirportZone(code)).Format(DateLayout)

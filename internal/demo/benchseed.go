@@ -34,7 +34,7 @@ func SeedBench(ctx context.Context, db *store.DB, passwordHash string, members, 
 		return err
 	}
 	airports := masters.Airports()
-	rng := rand.New(rand.NewPCG(uint64(from), uint64(to)))
+	rng := rand.New(rand.NewPCG(uint64(from), uint64(to))) // #nosec G115 G404 -- benchmark data: a reproducible generator seeded with the (non-negative) range
 	const perStmt, perTx = 500, 5000
 	for start := from; start < to; start += perTx {
 		end := min(start+perTx, to)

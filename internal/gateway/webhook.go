@@ -306,12 +306,12 @@ func (g *Gateway) ExpireDue(ctx context.Context) (int, error) {
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
-			rows.Close()
+			_ = rows.Close()
 			return 0, fmt.Errorf("gateway: due expiries: %w", err)
 		}
 		ids = append(ids, id)
 	}
-	rows.Close()
+	_ = rows.Close()
 	if err := rows.Err(); err != nil {
 		return 0, fmt.Errorf("gateway: due expiries: %w", err)
 	}

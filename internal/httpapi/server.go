@@ -164,6 +164,7 @@ func (s *Server) cookieName(r *http.Request, name string) string {
 // An earlier Set-Cookie of the same cookie in this response is replaced,
 // so clearing a dead session and opening a new one send one header.
 func (s *Server) setCookie(w http.ResponseWriter, r *http.Request, name, value string, maxAge int) {
+	// #nosec G124 -- Secure whenever the site is on TLS (direct or --secure-cookies); plain-http development needs it off
 	c := &http.Cookie{
 		Name: s.cookieName(r, name), Value: value, Path: "/", MaxAge: maxAge,
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(r),

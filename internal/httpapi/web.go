@@ -124,7 +124,7 @@ func serveCompressed(w http.ResponseWriter, r *http.Request, fsys fs.FS, name st
 		// whichever copy is sent.
 		w.Header().Add("Vary", "Accept-Encoding")
 		if !slices.Contains(accepted, pc.encoding) {
-			f.Close()
+			_ = f.Close()
 			continue
 		}
 		defer f.Close()

@@ -24,7 +24,7 @@ const (
 	KeyOriginAccess  = "origin_access"
 	// KeyGogoPassMaintenance holds the operator's maintenance override of
 	// the unlimited pass (MaintenanceMode).
-	KeyGogoPassMaintenance = "gogo_pass_maintenance"
+	KeyGogoPassMaintenance = "gogo_pass_maintenance" // #nosec G101 -- a settings key named after the pass, not a credential
 )
 
 // CookieConsent says whether visitors must consent to cookies, and which

@@ -170,7 +170,7 @@ func (s *BookingStore) queryWith(ctx context.Context, rd reader, query string, a
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("query reservations: %w", err)
 	}
-	rows.Close()
+	_ = rows.Close()
 	if len(list) == 0 {
 		return list, nil
 	}

@@ -107,7 +107,7 @@ func (s *CouponStore) coupons(ctx context.Context, where string, args ...any) ([
 			&c.FareType, &c.CurrencyCode, &c.PricePerPerson, &c.PurchasedPrice, &c.Items, &c.AvailableDaysAfterFirstUse,
 			&c.AvailableNumberOfUse, &c.NumberOfUsed, &c.Purchaser.Lastname, &c.Purchaser.Firstname, &c.Purchaser.Birthday,
 			&c.Purchaser.Gender, &c.PaymentProcessID, &at, &state, &refunded); err != nil {
-			rows.Close()
+			_ = rows.Close()
 			return nil, couponErr("coupons", err)
 		}
 		c.PurchasedAt = time.UnixMilli(at).UTC()
@@ -119,7 +119,7 @@ func (s *CouponStore) coupons(ctx context.Context, where string, args ...any) ([
 		}
 		out = append(out, c)
 	}
-	rows.Close()
+	_ = rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, couponErr("coupons", err)
 	}

@@ -60,6 +60,7 @@ func (s *PassStore) Plans(ctx context.Context) ([]pass.Plan, error) {
 	return plans, passErr("pass plans", rows.Err())
 }
 
+// #nosec G101 -- column names of the pass tables, not a credential
 const passCols = `g.id, g.code, g.member_id, g.plan_id, g.period_id, p.name, p.name_alt, pe.board_begin, pe.board_end, pe.book_begin, pe.book_end,
 	g.fare_type, g.currency, g.purchased_price, g.purchased_at, g.source, COALESCE(g.payment_process_id, '')`
 

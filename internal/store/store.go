@@ -114,7 +114,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if err := db.PingContext(pctx); err != nil {
-		db.Close()
+		_ = db.Close()
 		return nil, fmt.Errorf("connect to %s database: %w", engine, err)
 	}
 	out := &DB{DB: db, Engine: engine, Now: time.Now}
@@ -277,7 +277,7 @@ func (db *DB) Migrate(ctx context.Context) error {
 			return fmt.Errorf("migrate: current schema: %w", err)
 		}
 		h := fnv.New64a()
-		h.Write([]byte("members-migrations:" + schema))
+		_, _ = h.Write([]byte("members-migrations:" + schema))
 		locker, err := lock.NewPostgresSessionLocker(
 			lock.WithLockID(int64(h.Sum64()&(1<<62-1))), // #nosec G115 -- masked to 62 bits, fits int64
 			lock.WithLockTimeout(1, 600),                // poll every second, give up after 10 minutes
