@@ -1,7 +1,11 @@
 package httpapi
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/http"
+	"reflect"
+	"strings"
 
 	"members/internal/account"
 	"members/internal/account/postal"
@@ -62,7 +66,7 @@ func (h *accountHandlers) GetUser(w http.ResponseWriter, r *http.Request, _ acco
 
 func (h *accountHandlers) UpdateUser(w http.ResponseWriter, r *http.Request) {
 	var in account.ProfileInput
-	if !h.DecodeJSON(w, r, &in) {
+	if !h.decodeUserDocument(w, r, &in) {
 		return
 	}
 	saved, err := h.svc.UpdateProfile(r.Context(), h.memberID(r), in, Lang(r))
@@ -261,4 +265,45 @@ func (h *accountHandlers) UndoEmailChange(w http.ResponseWriter, r *http.Request
 	// Every session of the member ended, this browser's too.
 	h.setCookie(w, r, SessionCookie, "", -1)
 	h.WriteJSON(w, http.StatusOK, emailChangeDone{Email: email})
+}
+
+// profileReadOnly are the fields of the GET /api/user document that PUT
+// does not change (profileId, memberships, flags, country names…): the
+// fields of account.Profile that account.ProfileInput does not have.
+var profileReadOnly = func() map[string]bool {
+	tags := func(t reflect.Type) map[string]bool {
+		out := map[string]bool{}
+		for i := 0; i < t.NumField(); i++ {
+			if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+				out[name] = true
+			}
+		}
+		return out
+	}
+	ro := tags(reflect.TypeFor[account.Profile]())
+	for name := range tags(reflect.TypeFor[account.ProfileInput]()) {
+		delete(ro, name)
+	}
+	return ro
+}()
+
+// decodeUserDocument reads PUT /api/user: the document GET /api/user
+// returns is accepted as it is (its read-only fields are ignored); any
+// other unknown field is refused by name.
+func (h *accountHandlers) decodeUserDocument(w http.ResponseWriter, r *http.Request, in *account.ProfileInput) bool {
+	var doc map[string]json.RawMessage
+	if !h.DecodeJSON(w, r, &doc) {
+		return false
+	}
+	for name := range doc {
+		if profileReadOnly[name] {
+			delete(doc, name)
+		}
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		h.writeMessage(w, r, http.StatusBadRequest, "error.bad_request")
+		return false
+	}
+	return h.decodeStrict(w, r, bytes.NewReader(b), in)
 }

@@ -217,7 +217,7 @@ func TestUpdateUser(t *testing.T) {
 			t.Errorf("email after refusals %v", got["email"])
 		}
 		// Unknown fields and broken JSON are 400 too.
-		if r := c.Do(http.MethodPut, "/api/user", with(validProfile(), "isEmployee", true)); r.Status != http.StatusBadRequest {
+		if r := c.Do(http.MethodPut, "/api/user", with(validProfile(), "shoeSize", 42)); r.Status != http.StatusBadRequest {
 			t.Errorf("unknown field = %d", r.Status)
 		}
 

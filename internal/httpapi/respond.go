@@ -23,16 +23,22 @@ func (s *Server) WriteJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // DecodeJSON reads a JSON body into v, refusing unknown fields, trailing
-// data and oversized bodies. It writes the 400 itself and returns false.
+// data and oversized bodies. It writes the 400 itself and returns false; a
+// field the API does not know, or one of the wrong type, is named in
+// validationErrors.
 func (s *Server) DecodeJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
 		s.writeMessage(w, r, http.StatusUnsupportedMediaType, "error.bad_request")
 		return false
 	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
+	return s.decodeStrict(w, r, http.MaxBytesReader(w, r.Body, maxBody), v)
+}
+
+func (s *Server) decodeStrict(w http.ResponseWriter, r *http.Request, body io.Reader, v any) bool {
+	dec := json.NewDecoder(body)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		s.writeMessage(w, r, http.StatusBadRequest, "error.bad_request")
+		s.writeDecodeError(w, r, err)
 		return false
 	}
 	if err := dec.Decode(&struct{}{}); !errors.Is(err, io.EOF) {
@@ -40,6 +46,26 @@ func (s *Server) DecodeJSON(w http.ResponseWriter, r *http.Request, v any) bool 
 		return false
 	}
 	return true
+}
+
+// writeDecodeError names the field of an unknown-field or wrong-type error
+// (encoding/json says `json: unknown field "x"`); anything else is
+// "The request could not be read."
+func (s *Server) writeDecodeError(w http.ResponseWriter, r *http.Request, err error) {
+	field, key := "", ""
+	var typeErr *json.UnmarshalTypeError
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		field, key = strings.Trim(name, `"`), "error.unknown_field"
+	} else if errors.As(err, &typeErr) && typeErr.Field != "" {
+		field, key = typeErr.Field, "error.wrong_type"
+	}
+	if field == "" {
+		s.writeMessage(w, r, http.StatusBadRequest, "error.bad_request")
+		return
+	}
+	s.WriteJSON(w, http.StatusBadRequest, struct {
+		ValidationErrors map[string][]string `json:"validationErrors"`
+	}{map[string][]string{field: {s.Catalog.T(Lang(r), key, "field", field)}}})
 }
 
 type errorBody struct {

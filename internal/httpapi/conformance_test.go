@@ -1,0 +1,46 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"testing"
+
+	"members/internal/apitest"
+	"members/internal/store"
+)
+
+// PUT /api/user takes back the document GET /api/user gave (its read-only
+// fields are ignored, not refused), and a field the API does not know gets
+// a 400 that names it.
+func TestPutUserAcceptsTheGetDocument(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		env := apitest.New(t, engine)
+		c := env.Member(t)
+		doc := c.Get("/api/user").Map(t)
+		if _, ok := doc["profileId"]; !ok {
+			t.Fatalf("GET /api/user has no profileId: %v", doc)
+		}
+		doc["firstname"] = "Hanae"
+		doc["isEmployee"] = !(doc["isEmployee"] == true) // read-only: ignored
+		r := c.Do(http.MethodPut, "/api/user", doc)
+		if r.Status != http.StatusOK {
+			t.Fatalf("PUT the GET document = %d %s", r.Status, r.Body)
+		}
+		after := c.Get("/api/user").Map(t)
+		if after["firstname"] != "Hanae" {
+			t.Errorf("firstname = %v", after["firstname"])
+		}
+		if after["isEmployee"] == doc["isEmployee"] {
+			t.Errorf("a read-only field changed: isEmployee = %v", after["isEmployee"])
+		}
+
+		doc["shoeSize"] = 42
+		if got := fieldError(t, c.Do(http.MethodPut, "/api/user", doc), "shoeSize"); got != "The field shoeSize is not accepted here." {
+			t.Errorf("unknown field message %q", got)
+		}
+		delete(doc, "shoeSize")
+		doc["firstname"] = 7
+		if got := fieldError(t, c.Do(http.MethodPut, "/api/user", doc, "X-Lang", "jp"), "firstname"); got != "項目 firstname の型が正しくありません。" {
+			t.Errorf("wrong type message %q", got)
+		}
+	})
+}
