@@ -44,3 +44,19 @@ func TestPutUserAcceptsTheGetDocument(t *testing.T) {
 		}
 	})
 }
+
+// GET /api/masters/relations (spec §7) lists the relations in the member's language.
+func TestRelations(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		env := apitest.New(t, engine)
+		c := env.Member(t)
+		var list []struct{ Code, Name string }
+		c.Do(http.MethodGet, "/api/masters/relations", nil, "X-Lang", "jp").JSON(t, &list)
+		if len(list) != 10 || list[0].Code != "spouse" || list[0].Name != "配偶者" {
+			t.Errorf("relations = %v", list)
+		}
+		if r := env.Client(t).Get("/api/masters/relations"); r.Status != http.StatusForbidden {
+			t.Errorf("without a session = %d", r.Status)
+		}
+	})
+}

@@ -112,6 +112,11 @@ func (h *platformHandlers) ListCountries(w http.ResponseWriter, r *http.Request)
 	h.WriteJSON(w, http.StatusOK, h.Countries.List(Lang(r)))
 }
 
+func (h *platformHandlers) ListRelations(w http.ResponseWriter, r *http.Request) {
+	lang := Lang(r)
+	h.WriteJSON(w, http.StatusOK, masters.Relations(func(key string) string { return h.Catalog.T(lang, key) }))
+}
+
 func (h *platformHandlers) ListCurrencies(w http.ResponseWriter, r *http.Request) {
 	h.WriteJSON(w, http.StatusOK, masters.Currencies())
 }

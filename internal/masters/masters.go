@@ -120,3 +120,23 @@ var currencies = []Currency{
 
 // Currencies returns the product's currencies.
 func Currencies() []Currency { return append([]Currency(nil), currencies...) }
+
+// Relation is how a passenger or contact is related to the member, with
+// its name in one language.
+type Relation struct {
+	Code string `json:"code"`
+	Name string `json:"name"`
+}
+
+// RelationCodes are the relations in display order; their names are the
+// catalogue keys "relation.<code>".
+var RelationCodes = []string{"spouse", "child", "parent", "sibling", "grandparent", "grandchild", "relative", "friend", "colleague", "other"}
+
+// Relations returns the relations named by t (the catalogue in one language).
+func Relations(t func(key string) string) []Relation {
+	out := make([]Relation, 0, len(RelationCodes))
+	for _, c := range RelationCodes {
+		out = append(out, Relation{Code: c, Name: t("relation." + c)})
+	}
+	return out
+}

@@ -158,6 +158,9 @@ type ServerInterface interface {
 
 	// (GET /api/masters/languages)
 	ListLanguages(w http.ResponseWriter, r *http.Request)
+	// ListRelations How a passenger or contact is related to the member (spec §7), named in the request's language.
+	// (GET /api/masters/relations)
+	ListRelations(w http.ResponseWriter, r *http.Request)
 
 	// (DELETE /api/session)
 	Logout(w http.ResponseWriter, r *http.Request)
@@ -307,6 +310,20 @@ func (siw *ServerInterfaceWrapper) ListLanguages(w http.ResponseWriter, r *http.
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ListLanguages(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListRelations operation middleware
+func (siw *ServerInterfaceWrapper) ListRelations(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListRelations(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -544,6 +561,7 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/masters/airports", wrapper.ListAirports)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/masters/countries", wrapper.ListCountries)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/masters/currencies", wrapper.ListCurrencies)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/masters/relations", wrapper.ListRelations)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/cookie_consent", wrapper.GetCookieConsent)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/topic_banner", wrapper.GetTopicBanner)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/gogo_pass_status", wrapper.GetGogoPassStatus)

@@ -412,6 +412,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/masters/relations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How a passenger or contact is related to the member (spec §7), named in the request's language. */
+        get: operations["listRelations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cookie_consent": {
         parameters: {
             query?: never;
@@ -3139,6 +3156,27 @@ export interface operations {
                     "application/json": components["schemas"]["Currency"][];
                 };
             };
+        };
+    };
+    listRelations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Country"][];
+                };
+            };
+            403: components["responses"]["Forbidden"];
         };
     };
     getCookieConsent: {
