@@ -78,6 +78,8 @@ type Store interface {
 	// PasswordHash returns ErrNotFound for an unknown member.
 	PasswordHash(ctx context.Context, memberID string) (string, error)
 	SetPasswordHash(ctx context.Context, memberID, hash string, now time.Time) error
+	// SetOnlineShopStatus records the online-shop link; ErrNotFound for an unknown member.
+	SetOnlineShopStatus(ctx context.Context, memberID, status string, now time.Time) error
 
 	Passengers(ctx context.Context, memberID string) ([]Passenger, error)
 	// Passenger returns ErrNotFound unless the passenger is the member's.

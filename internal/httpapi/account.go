@@ -77,6 +77,15 @@ func (h *accountHandlers) UpdateUser(w http.ResponseWriter, r *http.Request) {
 	h.WriteJSON(w, http.StatusOK, userSaved{User: saved.Profile, MailSent: saved.MailSent, EmailChange: saved.EmailChange})
 }
 
+func (h *accountHandlers) RegisterOnlineShop(w http.ResponseWriter, r *http.Request) {
+	status, err := h.svc.RegisterOnlineShop(r.Context(), h.memberID(r))
+	if err != nil {
+		h.WriteError(w, r, err)
+		return
+	}
+	h.WriteJSON(w, http.StatusOK, map[string]string{"onlineShopAccountStatus": status})
+}
+
 func (h *accountHandlers) ChangePassword(w http.ResponseWriter, r *http.Request) {
 	var in account.PasswordChange
 	if !h.DecodeJSON(w, r, &in) {

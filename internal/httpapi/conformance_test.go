@@ -60,3 +60,34 @@ func TestRelations(t *testing.T) {
 		}
 	})
 }
+
+// POST /api/external_services/online_shop/register (spec §7) moves
+// onlineShopAccountStatus from unknown to registered, once, for the caller only.
+func TestOnlineShopRegister(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		env := apitest.New(t, engine)
+		c := env.Member(t)
+		if got := c.Get("/api/user").Map(t)["onlineShopAccountStatus"]; got != "unknown" {
+			t.Fatalf("before = %v", got)
+		}
+		for i := 0; i < 2; i++ {
+			r := c.Do(http.MethodPost, "/api/external_services/online_shop/register", nil)
+			if r.Status != http.StatusOK || r.Map(t)["onlineShopAccountStatus"] != "registered" {
+				t.Fatalf("register #%d = %d %s", i+1, r.Status, r.Body)
+			}
+		}
+		if got := c.Get("/api/user").Map(t)["onlineShopAccountStatus"]; got != "registered" {
+			t.Errorf("after = %v", got)
+		}
+		if got := env.Member2(t).Get("/api/user").Map(t)["onlineShopAccountStatus"]; got != "unknown" {
+			t.Errorf("the other member = %v", got)
+		}
+		c.NoCSRF = true
+		if r := c.Do(http.MethodPost, "/api/external_services/online_shop/register", nil); r.Status != http.StatusForbidden {
+			t.Errorf("without CSRF = %d", r.Status)
+		}
+		if r := env.Client(t).Do(http.MethodPost, "/api/external_services/online_shop/register", nil); r.Status != http.StatusForbidden {
+			t.Errorf("without a session = %d", r.Status)
+		}
+	})
+}

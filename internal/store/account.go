@@ -81,6 +81,19 @@ func (s *AccountStore) SetPasswordHash(ctx context.Context, memberID, hash strin
 	return setPasswordHash(ctx, s.db.DB, memberID, hash, now)
 }
 
+// SetOnlineShopStatus records the member's online-shop link.
+func (s *AccountStore) SetOnlineShopStatus(ctx context.Context, memberID, status string, now time.Time) error {
+	res, err := s.db.ExecContext(ctx, `UPDATE members SET online_shop_account_status = $1, updated_at = $2 WHERE id = $3`,
+		status, now.UnixMilli(), memberID)
+	if err != nil {
+		return fmt.Errorf("set online shop status: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return account.ErrNotFound
+	}
+	return nil
+}
+
 type execer interface {
 	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
 }

@@ -95,6 +95,24 @@ func (e UserUpdateGender) Valid() bool {
 	}
 }
 
+// Defines values for RegisterOnlineShop200JSONResponseBodyOnlineShopAccountStatus.
+const (
+	Registered RegisterOnlineShop200JSONResponseBodyOnlineShopAccountStatus = "registered"
+	Unknown    RegisterOnlineShop200JSONResponseBodyOnlineShopAccountStatus = "unknown"
+)
+
+// Valid indicates whether the value is a known member of the RegisterOnlineShop200JSONResponseBodyOnlineShopAccountStatus enum.
+func (e RegisterOnlineShop200JSONResponseBodyOnlineShopAccountStatus) Valid() bool {
+	switch e {
+	case Registered:
+		return true
+	case Unknown:
+		return true
+	default:
+		return false
+	}
+}
+
 // AccountMailResult defines model for AccountMailResult.
 type AccountMailResult struct {
 	// MailSent false when the notification e-mail may not have been sent
@@ -316,6 +334,9 @@ type NotFound = Error
 // ValidationFailed defines model for ValidationFailed.
 type ValidationFailed = ValidationErrors
 
+// RegisterOnlineShop200JSONResponseBodyOnlineShopAccountStatus defines parameters for RegisterOnlineShop.
+type RegisterOnlineShop200JSONResponseBodyOnlineShopAccountStatus string
+
 // GetMailSuggestsParams defines parameters for GetMailSuggests.
 type GetMailSuggestsParams struct {
 	Email *string `form:"email,omitempty" json:"email,omitempty"`
@@ -367,6 +388,9 @@ type ServerInterface interface {
 	// UndoEmailChange Follows the undo link mailed to the old address; cancels or reverts the change and ends every session.
 	// (POST /api/email_change/undo)
 	UndoEmailChange(w http.ResponseWriter, r *http.Request)
+	// RegisterOnlineShop Links the member to the online shop (spec §7); onlineShopAccountStatus becomes registered. Repeating it changes nothing.
+	// (POST /api/external_services/online_shop/register)
+	RegisterOnlineShop(w http.ResponseWriter, r *http.Request)
 	// GetMailSuggests Common mail domains and, for a likely typo in email's domain, the corrected address.
 	// (GET /api/masters/mailSuggests)
 	GetMailSuggests(w http.ResponseWriter, r *http.Request, params GetMailSuggestsParams)
@@ -442,6 +466,20 @@ func (siw *ServerInterfaceWrapper) UndoEmailChange(w http.ResponseWriter, r *htt
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UndoEmailChange(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RegisterOnlineShop operation middleware
+func (siw *ServerInterfaceWrapper) RegisterOnlineShop(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RegisterOnlineShop(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -889,6 +927,7 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/user", wrapper.GetUser)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/user", wrapper.UpdateUser)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/external_services/online_shop/register", wrapper.RegisterOnlineShop)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/user/password", wrapper.ChangePassword)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/user/passengers", wrapper.ListPassengers)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/user/passengers", wrapper.AddPassenger)

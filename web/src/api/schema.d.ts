@@ -550,6 +550,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/external_services/online_shop/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Links the member to the online shop (spec §7); onlineShopAccountStatus becomes registered. Repeating it changes nothing. */
+        post: operations["registerOnlineShop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/password": {
         parameters: {
             query?: never;
@@ -3352,6 +3369,30 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["Error"];
+        };
+    };
+    registerOnlineShop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the account's link status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        onlineShopAccountStatus: "unknown" | "registered";
+                    };
+                };
+            };
+            403: components["responses"]["Forbidden"];
         };
     };
     changePassword: {
