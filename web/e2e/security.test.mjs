@@ -58,6 +58,8 @@ test("a data call after the idle limit opens the timeout modal; login from it re
   await page.getByLabel("Password").fill(DEMO.password);
   await page.getByRole("button", { name: "Log in" }).click();
   await page.waitForURL((u) => u.pathname === "/bookings");
+  await page.getByRole("heading", { level: 1 }).waitFor();
+  await screenshot(page, `session-timeout-relogin-${name}`);
   assert.equal(await page.getByText("Processing was interrupted").count(), 0);
   await context.close();
   }

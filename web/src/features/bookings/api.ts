@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/api/client'
-import { ApiError, ValidationError, unwrap } from '@/api/errors'
+import { ApiError, SessionTimedOutError, ValidationError, unwrap } from '@/api/errors'
 import { featureKeys } from '@/api/queryKeys'
 import type { components } from '@/api/schema'
 
@@ -91,7 +91,9 @@ export function useReservationSearch() {
       } catch (e) {
         if (ctrl.signal.aborted) return
         const validation = e instanceof ValidationError ? e : null
-        setState((s) => ({ ...s, pending: false, validation, failure: validation ? null : e }))
+        // A 403 is the session timeout: the shell's modal handles it, no toast (spec §4).
+        const failure = validation || e instanceof SessionTimedOutError ? null : e
+        setState((s) => ({ ...s, pending: false, validation, failure }))
       }
     },
     [mutateAsync],
