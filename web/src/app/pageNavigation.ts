@@ -3,6 +3,10 @@ export const pageNavigation = {
   replace(url: string): void {
     window.location.replace(url)
   },
+  /** Leaves the app for another site (the booking site's hand-over address). */
+  assign(url: string): void {
+    window.location.assign(url)
+  },
   reload(): void {
     window.location.reload()
   },

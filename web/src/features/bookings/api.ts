@@ -137,6 +137,17 @@ export function useSendItinerary() {
   })
 }
 
+/**
+ * The booking site's own pages (its login and its booking search, spec §2)
+ * are reached through single sign-on: POST /api/sso/booking gives a signed,
+ * short-lived hand-over address, so the member arrives logged in.
+ */
+export function useBookingSiteSSO() {
+  return useMutation({
+    mutationFn: async () => unwrap(await api.POST('/api/sso/booking', {})),
+  })
+}
+
 /** Edit: asks for a signed hand-over and goes to the booking site. */
 export function useEditReservation() {
   return useMutation({

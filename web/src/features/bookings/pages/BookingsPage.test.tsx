@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderApp } from '@/test/renderApp'
+import { pageNavigation } from '@/app/pageNavigation'
 import { stubFetch, json } from '@/test/fetchStub'
 
 const segment = {
@@ -195,5 +196,19 @@ describe('bookings page', () => {
     fireEvent.click(open)
     expect(await screen.findByRole('form', { name: 'Add a booking' })).toBeTruthy()
     expect(document.title).toBe('Bookings | Peach Members')
+  })
+
+  it('goes to the booking site through single sign-on (spec §2)', async () => {
+    const assign = vi.spyOn(pageNavigation, 'assign').mockImplementation(() => {})
+    const stub = stubFetch({
+      'GET /api/session': 204,
+      'GET /api/masters/airports': [],
+      'GET /api/reservations': json({ reservations: [], perPage: 10, currentPage: 1, total: 0, totalPages: 0 }),
+      'POST /api/sso/booking': json({ url: 'https://booking.example.com/booking/search?token=t&lang=en', token: 't', expiresAt: '2026-11-22T00:05:00Z' }),
+    })
+    renderApp('/bookings?lang=en')
+    fireEvent.click(await screen.findByRole('button', { name: 'Search flights on the booking site' }))
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://booking.example.com/booking/search?token=t&lang=en'))
+    expect(stub.called('POST /api/sso/booking')).toBe(1)
   })
 })

@@ -9,7 +9,8 @@ import { handleServerValidation } from '@/components/serverValidation'
 import { ApiError } from '@/api/errors'
 import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
-import { useAddReservation, useAirports, useReservationSearch, type ReservationQuery, type ReservationResult } from '../api'
+import { pageNavigation } from '@/app/pageNavigation'
+import { useAddReservation, useAirports, useBookingSiteSSO, useReservationSearch, type ReservationQuery, type ReservationResult } from '../api'
 import { addSchema, keepRangeEnd, searchDefaults, searchResolver, toQuery, type SearchForm } from '../schema'
 import { ReservationCard } from '../components/ReservationCard'
 import { CalendarSubscription } from '../components/CalendarSubscription'
@@ -23,6 +24,7 @@ export default function BookingsPage() {
   const search = useReservationSearch()
   const { submit } = search
   const [adding, setAdding] = useState(false)
+  const sso = useBookingSiteSSO()
   const addPanelId = useId()
 
   // The first search runs with the defaults (spec §9).
@@ -39,9 +41,19 @@ export default function BookingsPage() {
       <PageHeader
         title={t('title')}
         actions={
-          <button type="button" className="button button--secondary" aria-expanded={adding} aria-controls={addPanelId} onClick={() => setAdding((v) => !v)}>
-            {t('add.heading')}
-          </button>
+          <>
+            <button type="button" className="button button--secondary" aria-expanded={adding} aria-controls={addPanelId} onClick={() => setAdding((v) => !v)}>
+              {t('add.heading')}
+            </button>
+            <button
+              type="button"
+              className="button button--secondary"
+              disabled={sso.isPending}
+              onClick={() => sso.mutate(undefined, { onSuccess: (r) => pageNavigation.assign(r.url), onError: () => toast.showError() })}
+            >
+              {t('bookingSite')}
+            </button>
+          </>
         }
       />
       <div id={addPanelId} hidden={!adding}>
