@@ -17,7 +17,7 @@ describe('AppLink and navigation', () => {
 
     fireEvent.click(links.find((a) => a.textContent === 'พอยต์')!)
     await waitFor(() => expect(currentUrl()).toBe('/points?lang=th'))
-    expect(await screen.findByRole('heading', { level: 1, name: 'Peach Points' })).toBeTruthy()
+    expect(await screen.findByRole('heading', { level: 1, name: 'พอยต์' })).toBeTruthy()
   })
 
   it('switches language with the pulldown and rewrites lang', async () => {

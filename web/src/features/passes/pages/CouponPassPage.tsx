@@ -13,6 +13,7 @@ import { couponSchema, couponTotal, emptyPassenger, MAX_ADDITIONAL_PASSENGERS, t
 import { PassengerFields } from '../components/PassengerFields'
 import { PurchaseSlot } from '../components/PurchaseSlot'
 import { DateRangeText, Money, PassNav } from '../components/common'
+import { PageHeader } from '@/components/PageHeader'
 
 function newRequestId(): string {
   return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`
@@ -72,7 +73,7 @@ export default function CouponPassPage() {
 
   return (
     <div className="page passes">
-      <h1 className="page__title">{t('coupon.title')}</h1>
+      <PageHeader title={t('coupon.title')} />
       <p className="pass-lead">{t('coupon.lead')}</p>
       <PassNav />
       {!status.isCouponTicketPublic ? (

@@ -13,6 +13,7 @@ import { handleServerValidation } from '@/components/serverValidation'
 import { useExchange, useValidateExchange, type GogoPassExchangeOffer, type PurchasedGogoPass } from '../api'
 import { exchangeSchema, type ExchangeForm } from '../rules'
 import { DateRangeText, MaintenanceNotice, PassNav } from '../components/common'
+import { PageHeader } from '@/components/PageHeader'
 
 type Step = { kind: 'input' } | { kind: 'confirm'; offer: GogoPassExchangeOffer } | { kind: 'done'; pass: PurchasedGogoPass } | { kind: 'error'; unknown: boolean }
 
@@ -54,7 +55,7 @@ export default function ExchangePage() {
 
   return (
     <div className="page page--narrow passes">
-      <h1 className="page__title">{t('exchange.title')}</h1>
+      <PageHeader title={t('exchange.title')} />
       <PassNav />
       {!status.isGogoPassPublic ? (
         <p className="card">{t('gogo.notPublic')}</p>

@@ -11,6 +11,7 @@ import { entrySchema, type EntryForm } from '../rules'
 import { PlanChooser } from '../components/PlanChooser'
 import { PurchaseSlot } from '../components/PurchaseSlot'
 import { MaintenanceNotice, Money, PassNav } from '../components/common'
+import { PageHeader } from '@/components/PageHeader'
 
 /** Unlimited pass purchase: plan choice, then the payment panel (spec §2). */
 export default function GogoPassPage() {
@@ -28,7 +29,7 @@ export default function GogoPassPage() {
 
   return (
     <div className="page passes">
-      <h1 className="page__title">{t('gogo.title')}</h1>
+      <PageHeader title={t('gogo.title')} />
       <p className="pass-lead">{t('gogo.lead')}</p>
       <PassNav />
       {!status.isGogoPassPublic ? (

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { AppLink } from '@/app/routing/AppLink'
 import { useMyPasses } from '../api'
 import { DateRangeText } from '../components/common'
+import { PageHeader } from '@/components/PageHeader'
 
 /** The lottery confirmation page: the member's latest entry, and what happens next. */
 export default function LotteryCompletePage() {
@@ -11,7 +12,7 @@ export default function LotteryCompletePage() {
   const entry = mine.data?.entries[0]
   return (
     <div className="page page--narrow passes">
-      <h1 className="page__title">{t('complete.title')}</h1>
+      <PageHeader title={t('complete.title')} />
       <section className="card pass-done" aria-labelledby="entry-done">
         <h2 id="entry-done">{t('complete.heading')}</h2>
         {entry && (

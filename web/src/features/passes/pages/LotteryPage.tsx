@@ -12,6 +12,7 @@ import { useApplicable, useApply, useValidateEntry, type GogoPassEntryConfirmati
 import { entrySchema, type EntryForm } from '../rules'
 import { PlanChooser } from '../components/PlanChooser'
 import { DateRangeText, Money, PassNav } from '../components/common'
+import { PageHeader } from '@/components/PageHeader'
 
 /** Lottery entry: choose, confirm, enter; then the confirmation page (spec §2, §7). */
 export default function LotteryPage() {
@@ -37,7 +38,7 @@ export default function LotteryPage() {
 
   return (
     <div className="page passes">
-      <h1 className="page__title">{t('lottery.title')}</h1>
+      <PageHeader title={t('lottery.title')} />
       <PassNav />
       {!open ? (
         <p className="card">{t('lottery.closed')}</p>

@@ -1,13 +1,14 @@
 import '../passes.css'
 import { useTranslation } from 'react-i18next'
 import { MaintenanceNotice } from '../components/common'
+import { PageHeader } from '@/components/PageHeader'
 
 /** The pass maintenance page (gogopass_maintenance_error). */
 export default function MaintenancePage() {
   const { t } = useTranslation('passes')
   return (
     <div className="page page--narrow passes">
-      <h1 className="page__title">{t('gogo.title')}</h1>
+      <PageHeader title={t('gogo.title')} />
       <MaintenanceNotice />
     </div>
   )

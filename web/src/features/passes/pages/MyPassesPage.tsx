@@ -4,6 +4,7 @@ import { useMyCoupons, useMyPasses } from '../api'
 import { CouponCard } from '../components/CouponCard'
 import { PassCard } from '../components/PassCard'
 import { DateRangeText, PassNav } from '../components/common'
+import { PageHeader } from '@/components/PageHeader'
 
 /** The member's passes, lottery entries and coupon passes (show purchased pass / coupon, refund). */
 export default function MyPassesPage() {
@@ -12,7 +13,7 @@ export default function MyPassesPage() {
   const coupons = useMyCoupons()
   return (
     <div className="page passes">
-      <h1 className="page__title">{t('mine.title')}</h1>
+      <PageHeader title={t('mine.title')} />
       <PassNav />
       <section aria-labelledby="mine-passes">
         <h2 id="mine-passes">{t('mine.passes')}</h2>

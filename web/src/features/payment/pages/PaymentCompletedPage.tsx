@@ -9,6 +9,7 @@ import { processQuery, secretKey } from '../api'
 import { PaymentSteps } from '../components/PaymentSteps'
 import { OrderSummary } from '../components/OrderSummary'
 import { startPath } from '../startPaths'
+import { PageHeader } from '@/components/PageHeader'
 
 function entries(v: unknown): [string, string][] {
   if (typeof v !== 'object' || v === null) return []
@@ -44,7 +45,7 @@ export default function PaymentCompletedPage() {
   if (!p) return <p className="page" role="status">{t('loading')}</p>
   return (
     <div className="page payment-page">
-      <h1 className="page__title">{t(`products.${productType}`)}</h1>
+      <PageHeader title={t(`products.${productType}`)} />
       <PaymentSteps current={3} />
       <div className="payment-done" role="status">
         <span className="payment-done__icon" aria-hidden="true">✓</span>

@@ -11,6 +11,7 @@ import { TokenizeError, tokenizeCard } from '../gateway'
 import { CardFields } from '../components/CardFields'
 import { CardSummary } from '../components/CardSummary'
 import { useDeleteCardFlow } from '../components/cardModals'
+import { PageHeader } from '@/components/PageHeader'
 
 /** /payment-methods: the saved cards in brand order, register a card, delete one. */
 export default function PaymentMethodsPage() {
@@ -23,7 +24,7 @@ export default function PaymentMethodsPage() {
 
   return (
     <div className="page payment-methods-page">
-      <h1 className="page__title">{t('methodsPage.title')}</h1>
+      <PageHeader title={t('methodsPage.title')} />
       <p className="payment-methods-page__intro">{t('methodsPage.intro')}</p>
       {registered !== null && (
         <p role="status" className={registered ? 'pay-notice pay-notice--ok' : 'pay-notice pay-notice--warn'}>

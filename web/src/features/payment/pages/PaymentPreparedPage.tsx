@@ -11,6 +11,7 @@ import { useLang } from '@/i18n/useLang'
 import { isProductType, processQuery, useContinue } from '../api'
 import { PaymentSteps } from '../components/PaymentSteps'
 import { OrderSummary } from '../components/OrderSummary'
+import { PageHeader } from '@/components/PageHeader'
 
 /** /payment/:productType/:processId: the prepared order (step 2); Pay continues it at the gateway. */
 export default function PaymentPreparedPage() {
@@ -45,7 +46,7 @@ export default function PaymentPreparedPage() {
 
   return (
     <div className="page payment-page">
-      <h1 className="page__title">{t(`products.${productType}`)}</h1>
+      <PageHeader title={t(`products.${productType}`)} />
       <PaymentSteps current={2} />
       <h2>{t('prepared.title')}</h2>
       <OrderSummary process={p} />

@@ -8,6 +8,7 @@ import { useProcessPoll } from '../api'
 import { PaymentSteps } from '../components/PaymentSteps'
 import { OrderSummary } from '../components/OrderSummary'
 import { startPath } from '../startPaths'
+import { PageHeader } from '@/components/PageHeader'
 
 /**
  * /payment/:productType/:processId/result: where the gateway sends the
@@ -31,7 +32,7 @@ export default function PaymentResultPage() {
   if (!p || p.status === 'settled' || p.status === 'refunded') return <p className="page" role="status">{t('loading')}</p>
   return (
     <div className="page payment-page">
-      <h1 className="page__title">{t(`products.${productType}`)}</h1>
+      <PageHeader title={t(`products.${productType}`)} />
       <PaymentSteps current={p.status === 'failed' || p.status === 'expired' ? 2 : 3} />
       <OrderSummary process={p} />
       {(p.status === 'pending' || p.status === 'prepared') && (

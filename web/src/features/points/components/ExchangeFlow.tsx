@@ -13,6 +13,7 @@ import { IssuedVoucher } from './IssuedVoucher'
 import { Money } from './Money'
 import { PointsNav } from './PointsNav'
 import '../points.css'
+import { PageHeader } from '@/components/PageHeader'
 
 type Step =
   | { name: 'input' }
@@ -84,7 +85,7 @@ export function ExchangeFlow({ ana }: { ana: boolean }) {
 
   return (
     <div className="page points">
-      <h1 className="page__title">{t(`exchange.${v}.title`)}</h1>
+      <PageHeader title={t(`exchange.${v}.title`)} />
       <PointsNav />
       <section className="card points-narrow exchange" aria-live="polite">
         {step.name === 'input' && (

@@ -14,6 +14,7 @@ import { SummaryTable } from '../components/SummaryTable'
 import { VoucherCard } from '../components/VoucherCard'
 import { WalletTimeline } from '../components/WalletTimeline'
 import '../points.css'
+import { PageHeader } from '@/components/PageHeader'
 
 const toQuery = (f: SearchForm, page = 1): PointQuery => ({ ...f, page })
 
@@ -31,7 +32,7 @@ export default function PointsPage() {
   }
   return (
     <div className="page points">
-      <h1 className="page__title">{t('title')}</h1>
+      <PageHeader title={t('title')} />
       <PointsNav />
       <SummaryTable />
       <SearchPanel onSearch={(f) => submit(toQuery(f))} pending={search.isFetching} error={search.error} />

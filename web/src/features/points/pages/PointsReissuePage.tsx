@@ -15,6 +15,7 @@ import { IssuedVoucher } from '../components/IssuedVoucher'
 import { Money } from '../components/Money'
 import { PointsNav } from '../components/PointsNav'
 import '../points.css'
+import { PageHeader } from '@/components/PageHeader'
 
 const empty: ReissueForm = { pointNumber: '', pin: '', email: '' }
 
@@ -123,7 +124,7 @@ export default function PointsReissuePage() {
 
   return (
     <div className="page points">
-      <h1 className="page__title">{t(`reissue.title.${variant}`)}</h1>
+      <PageHeader title={t(`reissue.title.${variant}`)} />
       <PointsNav />
       {done ? (
         <section className="card points-narrow" aria-labelledby="reissue-done-title">

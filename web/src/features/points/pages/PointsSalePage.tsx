@@ -12,6 +12,7 @@ import { useSaleOptions } from '../api'
 import { CURRENCIES, saleSchema, type SaleForm } from '../model'
 import { PointsNav } from '../components/PointsNav'
 import '../points.css'
+import { PageHeader } from '@/components/PageHeader'
 
 /**
  * Points sale: nominee, currency unit and amount, checked here and by the
@@ -45,7 +46,7 @@ export default function PointsSalePage() {
   )
   return (
     <div className="page points">
-      <h1 className="page__title">{t('sale.title')}</h1>
+      <PageHeader title={t('sale.title')} />
       <PointsNav />
       <section className="card points-narrow" aria-labelledby="sale-form-title">
         <h2 id="sale-form-title">{t('sale.heading')}</h2>

@@ -1,12 +1,13 @@
 import { useTranslation } from 'react-i18next'
 import { AppLink } from '@/app/routing/AppLink'
+import { PageHeader } from '@/components/PageHeader'
 
 /** /account-deleted — shown once the account is gone (no session any more). */
 export default function AccountDeletedPage() {
   const { t } = useTranslation('security')
   return (
     <div className="page">
-      <h1 className="page__title">{t('deleted.title')}</h1>
+      <PageHeader title={t('deleted.title')} />
       <section className="card">
         <p role="status">{t('deleted.body')}</p>
         <AppLink to="/login" className="button button--primary">

@@ -6,6 +6,7 @@ import { useToast } from '@/app/toast'
 import { useLang } from '@/i18n/useLang'
 import { useConfirmDeletion, useDeletionLink } from '../api'
 import { WhatGoesWhatStays } from '../components/WhatGoesWhatStays'
+import { PageHeader } from '@/components/PageHeader'
 
 /** /delete-account/:token — the mailed link: says again what goes and what stays, then deletes. */
 export default function DeleteAccountPage() {
@@ -25,7 +26,7 @@ export default function DeleteAccountPage() {
 
   return (
     <div className="page delete-account">
-      <h1 className="page__title">{t('deletion.confirmTitle')}</h1>
+      <PageHeader title={t('deletion.confirmTitle')} />
       {link.isPending ? (
         <p role="status">{t('deletion.checking')}</p>
       ) : link.isError ? (

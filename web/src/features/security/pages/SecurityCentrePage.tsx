@@ -7,13 +7,14 @@ import { useToast } from '@/app/toast'
 import { formatDateTime } from '@/i18n/format'
 import { useLang } from '@/i18n/useLang'
 import { useEndSessions, useSecurityEvents, useSecuritySessions, type SecurityDevice, type SecuritySession } from '../api'
+import { PageHeader } from '@/components/PageHeader'
 
 /** /security: the sessions signed in to the account and the recent security events. */
 export default function SecurityCentrePage() {
   const { t } = useTranslation('security')
   return (
     <div className="page security-centre">
-      <h1 className="page__title">{t('centre.title')}</h1>
+      <PageHeader title={t('centre.title')} />
       <p className="security-centre__lead">{t('centre.lead')}</p>
       <Sessions />
       <Events />

@@ -11,13 +11,14 @@ import { ApiError } from '@/api/errors'
 import { EXPORT_PARTS, EXPORT_URL, useRequestDeletion } from '../api'
 import { deletionSchema, type DeletionForm } from '../schemas'
 import { WhatGoesWhatStays } from '../components/WhatGoesWhatStays'
+import { PageHeader } from '@/components/PageHeader'
 
 /** /your-data: download everything held about the member; ask to delete the account. */
 export default function YourDataPage() {
   const { t } = useTranslation('security')
   return (
     <div className="page your-data">
-      <h1 className="page__title">{t('data.title')}</h1>
+      <PageHeader title={t('data.title')} />
       <section className="card" aria-labelledby="export-title">
         <h2 id="export-title">{t('data.exportTitle')}</h2>
         <p>{t('data.exportLead')}</p>
