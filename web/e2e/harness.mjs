@@ -130,3 +130,17 @@ export async function advanceServerClock(server, seconds) {
   });
   if (!res.ok) throw new Error(`advance clock: ${res.status} ${await res.text()}`);
 }
+
+/**
+ * Waits until a form control holds value (a form may settle its fields a
+ * render after the status that announces the save), then returns it.
+ */
+export async function settledValue(locator, value, timeoutMs = 5000) {
+  const until = Date.now() + timeoutMs;
+  let got = await locator.inputValue();
+  while (got !== value && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 100));
+    got = await locator.inputValue();
+  }
+  return got;
+}

@@ -5,7 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { e2eSuite, advanceServerClock, login, screenshot, VIEWPORTS, DEMO, DEMO2, root } from "./harness.mjs";
+import { e2eSuite, advanceServerClock, login, screenshot, settledValue, VIEWPORTS, DEMO, DEMO2, root } from "./harness.mjs";
 
 const env = e2eSuite({ before, after }, { serverArgs: ["--test-clock"] });
 
@@ -105,7 +105,7 @@ test("changing the e-mail: current password, pending on the account page, confir
     await profile.getByRole("button", { name: "Save" }).click();
     const pending = page.getByRole("status").filter({ hasText: `will change to ${newAddr}` });
     await pending.waitFor();
-    assert.equal(await email.inputValue(), DEMO2.email, "the form keeps the address in force");
+    assert.equal(await settledValue(email, DEMO2.email), DEMO2.email, "the form keeps the address in force");
     await screenshot(page, `account-email-pending-${name}`);
 
     // The link from the mail, opened in another browser without a session.
@@ -118,7 +118,7 @@ test("changing the e-mail: current password, pending on the account page, confir
 
     await page.reload();
     await page.getByLabel(/^E-mail address/).waitFor();
-    assert.equal(await page.getByLabel(/^E-mail address/).inputValue(), newAddr);
+    assert.equal(await settledValue(page.getByLabel(/^E-mail address/), newAddr), newAddr);
     assert.equal(await pending.count(), 0);
 
     // Put it back through the undo link sent to the old address.
