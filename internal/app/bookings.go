@@ -36,6 +36,7 @@ func (a *App) wireBookings(ctx context.Context, cfg Config, f *Features) error {
 			BaseRouter: mux, ErrorHandlerFunc: s.ParamError,
 		})
 	})
+	f.Anonymous = append(f.Anonymous, httpapi.BookingAnonymous...)
 	// The booking site redeems each hand-over token once (server to server).
 	f.RootMounts = append(f.RootMounts, func(mux *http.ServeMux) {
 		mux.Handle("POST "+HandoverRedeemPath, httpapi.HandoverRedeem(handover, a.DB.Now))

@@ -51,14 +51,46 @@ func (h *Handover) WithRedemptions(r Redemptions) *Handover {
 // Redeem checks a token and records it as used: the booking site's one
 // call per hand-over. ErrBadToken for a bad, expired or replayed token.
 func (h *Handover) Redeem(ctx context.Context, token string, now time.Time) (HandoverClaims, error) {
-	c, err := h.Verify(token, now)
+	return h.redeemAs(ctx, outbound, token, now)
+}
+
+// RedeemLogin checks a sign-on token the booking site issued for a member
+// who is logged in there (IssueLogin) and records it as used: the member
+// arrives at POST /api/session/complete and gets a session here.
+// ErrBadToken for a bad, expired, replayed or outbound token.
+func (h *Handover) RedeemLogin(ctx context.Context, token string, now time.Time) (HandoverClaims, error) {
+	return h.redeemAs(ctx, inbound, token, now)
+}
+
+// IssueLogin is the booking site's side of RedeemLogin (the same secret,
+// the inbound purpose): a token that logs memberID in here once, within
+// HandoverTTL. The server never sends it; tests and tools use it.
+func (h *Handover) IssueLogin(memberID string, lang i18n.Lang, now time.Time) (string, error) {
+	id := make([]byte, 16)
+	if _, err := rand.Read(id); err != nil {
+		return "", fmt.Errorf("sign-on id: %w", err)
+	}
+	body, err := json.Marshal(HandoverClaims{ID: hex.EncodeToString(id), MemberID: memberID, Lang: string(lang), IssuedAt: now.Unix(), ExpiresAt: now.Add(HandoverTTL).Unix()})
+	if err != nil {
+		return "", fmt.Errorf("sign-on: %w", err)
+	}
+	payload := base64.RawURLEncoding.EncodeToString(body)
+	return payload + "." + base64.RawURLEncoding.EncodeToString(h.signAs(inbound, payload)), nil
+}
+
+func (h *Handover) redeemAs(ctx context.Context, purpose, token string, now time.Time) (HandoverClaims, error) {
+	c, err := h.verifyAs(purpose, token, now)
 	if err != nil {
 		return c, err
 	}
 	if c.ID == "" || h.redemptions == nil {
 		return HandoverClaims{}, ErrBadToken
 	}
-	switch err := h.redemptions.Redeem(ctx, c.ID, time.Unix(c.ExpiresAt, 0), now); {
+	key := c.ID
+	if purpose == inbound {
+		key = "login:" + c.ID // the two directions never share an id
+	}
+	switch err := h.redemptions.Redeem(ctx, key, time.Unix(c.ExpiresAt, 0), now); {
 	case errors.Is(err, ErrReplayed):
 		return HandoverClaims{}, ErrBadToken
 	case err != nil:
@@ -104,9 +136,18 @@ func (h *Handover) Issue(memberID, pnr string, lang i18n.Lang, now time.Time) (H
 	return HandoverResult{URL: h.siteURL + path + "?" + q.Encode(), Token: token, ExpiresAt: exp.UTC().Format(time.RFC3339)}, nil
 }
 
-func (h *Handover) sign(payload string) []byte {
+func (h *Handover) sign(payload string) []byte { return h.signAs(outbound, payload) }
+
+// The purposes a token is signed for: a token for one direction never
+// verifies for the other (the label is part of the signed text).
+const (
+	outbound = "booking-handover:" // members → booking site
+	inbound  = "booking-login:"    // booking site → members (session completion)
+)
+
+func (h *Handover) signAs(purpose, payload string) []byte {
 	m := hmac.New(sha256.New, h.secret)
-	m.Write([]byte("booking-handover:" + payload))
+	m.Write([]byte(purpose + payload))
 	return m.Sum(nil)
 }
 
@@ -115,13 +156,17 @@ var ErrBadToken = errors.New("handover: invalid or expired token")
 
 // Verify checks a token (what the booking site does) and returns its claims.
 func (h *Handover) Verify(token string, now time.Time) (HandoverClaims, error) {
+	return h.verifyAs(outbound, token, now)
+}
+
+func (h *Handover) verifyAs(purpose, token string, now time.Time) (HandoverClaims, error) {
 	var c HandoverClaims
 	payload, sig, ok := strings.Cut(token, ".")
 	if !ok {
 		return c, ErrBadToken
 	}
 	got, err := base64.RawURLEncoding.DecodeString(sig)
-	if err != nil || !hmac.Equal(got, h.sign(payload)) {
+	if err != nil || !hmac.Equal(got, h.signAs(purpose, payload)) {
 		return c, ErrBadToken
 	}
 	body, err := base64.RawURLEncoding.DecodeString(payload)

@@ -399,6 +399,24 @@ func (s *Service) SSO(ctx context.Context, memberID, pnr string, lang i18n.Lang)
 	return s.handover.Issue(memberID, "", lang, s.now())
 }
 
+// CompleteSignOn redeems the booking site's sign-on token (inbound single
+// sign-on, POST /api/session/complete) and returns the member it names.
+// A bad, expired or used token is Unauthenticated ("auth.sso_failed").
+func (s *Service) CompleteSignOn(ctx context.Context, token string) (string, error) {
+	errs := validate.Errors{}
+	if !errs.Required("token", token) {
+		return "", apperr.FromFields(errs)
+	}
+	c, err := s.handover.RedeemLogin(ctx, strings.TrimSpace(token), s.now())
+	switch {
+	case errors.Is(err, ErrBadToken) || (err == nil && c.MemberID == ""):
+		return "", apperr.New(apperr.Unauthenticated, "auth.sso_failed")
+	case err != nil:
+		return "", fmt.Errorf("complete sign-on: %w", err)
+	}
+	return c.MemberID, nil
+}
+
 // Offers returns hotel or rental-car offers at a segment's destination.
 func (s *Service) Offers(ctx context.Context, memberID, pnr, key, kind string, lang i18n.Lang) (OfferList, error) {
 	_, seg, err := s.segment(ctx, memberID, pnr, key)

@@ -109,6 +109,30 @@ func (h *BookingHandlers) SsoBooking(w http.ResponseWriter, r *http.Request) {
 	h.reply(w, r, res, err)
 }
 
+// BookingAnonymous is the booking call that works without a session: the
+// inbound single sign-on (its signed token is the credential).
+var BookingAnonymous = []string{"POST /api/session/complete"}
+
+// CompleteSession is the inbound single sign-on (spec §7 /session/complete):
+// the booking site's one-time token opens a session, like a login.
+func (h *BookingHandlers) CompleteSession(w http.ResponseWriter, r *http.Request) {
+	var body bookingapi.CompleteSessionJSONRequestBody
+	if !h.DecodeJSON(w, r, &body) {
+		return
+	}
+	memberID, err := h.svc.CompleteSignOn(r.Context(), body.Token)
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	token, _, err := h.Auth.SignOn(r.Context(), memberID, h.clientAddr(r), r.UserAgent())
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	h.startSession(w, r, token)
+}
+
 func (h *BookingHandlers) GetSegment(w http.ResponseWriter, r *http.Request, pnr, key string) {
 	res, err := h.svc.Segment(r.Context(), member(r), pnr, key, Lang(r))
 	h.reply(w, r, res, err)

@@ -38,15 +38,20 @@ func (h *platformHandlers) Login(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
+	h.startSession(w, r, token)
+}
+
+// startSession ends the caller's current session, if any (a new login
+// never reuses its id), sets the new session's cookie and answers 204.
+func (s *Server) startSession(w http.ResponseWriter, r *http.Request, token string) {
 	if old, ok := SessionFrom(r.Context()); ok {
-		// A new login replaces the current session: never reuse its id.
-		if err := h.Auth.Logout(r.Context(), old); err != nil {
-			h.writeError(w, r, err)
+		if err := s.Auth.Logout(r.Context(), old); err != nil {
+			s.writeError(w, r, err)
 			return
 		}
 	}
-	h.setCookie(w, r, SessionCookie, token, int(auth.AbsoluteLifetime.Seconds()))
-	h.setCookie(w, r, AnonCookie, "", -1)
+	s.setCookie(w, r, SessionCookie, token, int(auth.AbsoluteLifetime.Seconds()))
+	s.setCookie(w, r, AnonCookie, "", -1)
 	w.WriteHeader(http.StatusNoContent)
 }
 

@@ -35,13 +35,21 @@ func (s *AuthStore) CredentialsByEmail(ctx context.Context, email string) (auth.
 	return c, nil
 }
 
+// CreateSession inserts the session only for an existing member
+// (auth.ErrNoMember otherwise: a sign-on for a deleted account).
 func (s *AuthStore) CreateSession(ctx context.Context, ss auth.Session) error {
-	_, err := s.db.ExecContext(ctx,
+	res, err := s.db.ExecContext(ctx,
 		`INSERT INTO sessions (id_hash, member_id, log_id, created_at, last_seen_at, client_addr, user_agent)
-		 VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+		 SELECT CAST($1 AS TEXT), CAST($2 AS TEXT), CAST($3 AS TEXT), CAST($4 AS BIGINT), CAST($5 AS BIGINT), CAST($6 AS TEXT), CAST($7 AS TEXT)
+		 WHERE EXISTS (SELECT 1 FROM members WHERE id = $2)`,
 		ss.IDHash, ss.MemberID, ss.LogID, ss.CreatedAt.UnixMilli(), ss.LastSeenAt.UnixMilli(), ss.ClientAddr, ss.UserAgent)
 	if err != nil {
 		return fmt.Errorf("insert session: %w", Translate(err))
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("insert session: %w", err)
+	} else if n == 0 {
+		return auth.ErrNoMember
 	}
 	return nil
 }

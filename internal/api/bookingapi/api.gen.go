@@ -265,6 +265,11 @@ type GetReceiptPdfParams struct {
 	Addressee *string `form:"addressee,omitempty" json:"addressee,omitempty"`
 }
 
+// CompleteSessionJSONBody defines parameters for CompleteSession.
+type CompleteSessionJSONBody struct {
+	Token string `json:"token"`
+}
+
 // SsoBookingJSONBody defines parameters for SsoBooking.
 type SsoBookingJSONBody struct {
 	Pnr *string `json:"pnr,omitempty"`
@@ -272,6 +277,9 @@ type SsoBookingJSONBody struct {
 
 // AddReservationJSONRequestBody defines body for AddReservation for application/json ContentType.
 type AddReservationJSONRequestBody = AddReservationRequest
+
+// CompleteSessionJSONRequestBody defines body for CompleteSession for application/json ContentType.
+type CompleteSessionJSONRequestBody CompleteSessionJSONBody
 
 // SsoBookingJSONRequestBody defines body for SsoBooking for application/json ContentType.
 type SsoBookingJSONRequestBody SsoBookingJSONBody
@@ -320,6 +328,9 @@ type ServerInterface interface {
 
 	// (GET /api/reservations/{PNR}/{key}/widgets/rental)
 	GetRentalOffers(w http.ResponseWriter, r *http.Request, pnr string, key string)
+	// CompleteSession Inbound single sign-on: the booking site sends a member who is logged in there with a one-time token it signed; this opens a session here (no session needed).
+	// (POST /api/session/complete)
+	CompleteSession(w http.ResponseWriter, r *http.Request)
 	// SsoBooking Single sign-on to the booking site, optionally for one booking.
 	// (POST /api/sso/booking)
 	SsoBooking(w http.ResponseWriter, r *http.Request)
@@ -933,6 +944,20 @@ func (siw *ServerInterfaceWrapper) GetRentalOffers(w http.ResponseWriter, r *htt
 	handler.ServeHTTP(w, r)
 }
 
+// CompleteSession operation middleware
+func (siw *ServerInterfaceWrapper) CompleteSession(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CompleteSession(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // SsoBooking operation middleware
 func (siw *ServerInterfaceWrapper) SsoBooking(w http.ResponseWriter, r *http.Request) {
 
@@ -1082,6 +1107,7 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/reservations/{PNR}/{key}/widgets/hotel", wrapper.GetHotelOffers)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/reservations/{PNR}/{key}/widgets/rental", wrapper.GetRentalOffers)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/sso/booking", wrapper.SsoBooking)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/session/complete", wrapper.CompleteSession)
 
 	return m
 }

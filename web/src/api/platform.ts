@@ -98,6 +98,11 @@ export async function login(body: LoginRequest): Promise<void> {
   unwrap(await api.POST('/api/session', { body }))
 }
 
+/** Inbound single sign-on: the booking site's one-time token opens a session (spec §7 /session/complete). */
+export async function completeSession(token: string): Promise<void> {
+  unwrap(await api.POST('/api/session/complete', { body: { token } }))
+}
+
 export async function logout(): Promise<void> {
   const { response, error } = await api.DELETE('/api/session')
   if (!response.ok && response.status !== 403) throw apiError(response.status, error)

@@ -7,7 +7,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from 'zod/mini'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '@/api/errors'
-import { useLoginMutation } from '@/api/platform'
+import { completeSession, useLoginMutation } from '@/api/platform'
 import { Field } from '@/components/Field'
 import { handleServerValidation } from '@/components/serverValidation'
 import { useLang } from '@/i18n/useLang'
@@ -56,6 +56,30 @@ export default function LoginPage() {
     params.delete('sso')
     navigate({ pathname: location.pathname, search: `?${params.toString()}` }, { replace: true })
   }, [location.pathname, location.search, navigate])
+  // An inbound single sign-on arrives from the booking site with
+  // ?sso_token=: it is spent once on POST /api/session/complete and leaves
+  // the address at once; success continues as a login, failure says so.
+  const [ssoToken] = useState(() => new URLSearchParams(location.search).get('sso_token'))
+  useEffect(() => {
+    if (!ssoToken) return
+    const params = new URLSearchParams(location.search)
+    params.delete('sso_token')
+    navigate({ pathname: location.pathname, search: `?${params.toString()}` }, { replace: true })
+    let live = true
+    completeSession(ssoToken).then(
+      async () => {
+        if (live) await session.onLoggedIn()
+      },
+      () => {
+        if (live) setSsoFailed(true)
+      },
+    )
+    return () => {
+      live = false
+    }
+    // Once per page load: the token is single use.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [ssoToken])
   const schema = useMemo(() => loginSchema(t), [t])
   const {
     register,

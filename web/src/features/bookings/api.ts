@@ -138,20 +138,14 @@ export function useSendItinerary() {
 }
 
 /**
- * The booking site's own pages (its login and its booking search, spec §2)
- * are reached through single sign-on: POST /api/sso/booking gives a signed,
- * short-lived hand-over address, so the member arrives logged in.
+ * Every way to the booking site (its booking search, spec §2, and "Change
+ * booking" for one PNR) goes through single sign-on: POST /api/sso/booking
+ * gives a signed, short-lived hand-over address, so the member arrives
+ * logged in. A booking already flown is refused (409).
  */
 export function useBookingSiteSSO() {
   return useMutation({
-    mutationFn: async () => unwrap(await api.POST('/api/sso/booking', {})),
-  })
-}
-
-/** Edit: asks for a signed hand-over and goes to the booking site. */
-export function useEditReservation() {
-  return useMutation({
-    mutationFn: async (pnr: string) => unwrap(await api.POST('/api/reservations/{PNR}/edit', { params: { path: { PNR: pnr } } })),
+    mutationFn: async (pnr?: string) => unwrap(await api.POST('/api/sso/booking', { body: pnr ? { pnr } : {} })),
   })
 }
 

@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next'
 import { useLang } from '@/i18n/useLang'
 import { formatDate, formatMoney } from '@/i18n/format'
 import { useToast } from '@/app/toast'
-import { documentUrl, useEditReservation, useOffers, useSendItinerary, type Reservation, type Segment } from '../api'
+import { pageNavigation } from '@/app/pageNavigation'
+import { documentUrl, useBookingSiteSSO, useOffers, useSendItinerary, type Reservation, type Segment } from '../api'
 import { FORBIDDEN_ADDRESSEE } from '../schema'
 import { SegmentRow } from './SegmentRow'
 import { CalendarFileLink } from './CalendarFileLink'
@@ -56,7 +57,7 @@ function ReservationActions({ reservation: r }: { reservation: Reservation }) {
   const lang = useLang()
   const toast = useToast()
   const sendmail = useSendItinerary()
-  const edit = useEditReservation()
+  const edit = useBookingSiteSSO()
   const [mailNote, setMailNote] = useState<string | null>(null)
   const [panel, setPanel] = useState<Panel>(null)
   const base = `/api/reservations/${encodeURIComponent(r.pnr)}`
@@ -78,7 +79,7 @@ function ReservationActions({ reservation: r }: { reservation: Reservation }) {
   const onEdit = async () => {
     try {
       const res = await edit.mutateAsync(r.pnr)
-      window.location.assign(res.url)
+      pageNavigation.assign(res.url)
     } catch (e) {
       toast.showError(e instanceof Error && 'serverMessage' in e ? (e as { serverMessage?: string }).serverMessage : undefined)
     }

@@ -211,4 +211,24 @@ describe('bookings page', () => {
     await waitFor(() => expect(assign).toHaveBeenCalledWith('https://booking.example.com/booking/search?token=t&lang=en'))
     expect(stub.called('POST /api/sso/booking')).toBe(1)
   })
+
+  it('"Change booking" goes to the booking site through single sign-on for that booking (spec §2)', async () => {
+    const assign = vi.spyOn(pageNavigation, 'assign').mockImplementation(() => {})
+    const bodies: unknown[] = []
+    const stub = stubFetch({
+      'GET /api/session': 204,
+      'GET /api/masters/airports': [],
+      'GET /api/reservations': json({ reservations: reservations.slice(0, 1), perPage: 10, currentPage: 1, total: 1, totalPages: 1 }),
+      'POST /api/sso/booking': ({ body }) => {
+        bodies.push(JSON.parse(body ?? '{}'))
+        return json({ url: 'https://booking.example.com/booking/TPE3XY/edit?token=t&lang=en', token: 't', expiresAt: '2026-11-22T00:05:00Z' })
+      },
+    })
+    renderApp('/bookings?lang=en')
+    const card = await screen.findByRole('article', { name: /TPE3XY/ })
+    fireEvent.click(within(card).getByRole('button', { name: 'Change booking' }))
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://booking.example.com/booking/TPE3XY/edit?token=t&lang=en'))
+    expect(bodies).toEqual([{ pnr: 'TPE3XY' }])
+    expect(stub.called('POST /api/reservations/TPE3XY/edit')).toBe(0)
+  })
 })
