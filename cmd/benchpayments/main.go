@@ -31,6 +31,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"members/internal/app"
@@ -53,6 +54,9 @@ type options struct {
 	buyers int
 	dur    time.Duration
 	bin    string
+	// cpuprofile: a CPU profile of the server per engine (<file>.<engine>)
+	cpuprofile string
+	extra      []string // more serve flags
 }
 
 type result struct {
@@ -92,6 +96,7 @@ func run(args []string) error {
 	fs.StringVar(&o.bin, "bin", "bin/members", "the server binary")
 	pg := fs.String("pg", envOr("MEMBERS_TEST_PG", "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"), "PostgreSQL server (empty: skip)")
 	out := fs.String("out", "BENCHMARKS.md", "report file")
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the server to FILE.<engine>")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -220,7 +225,11 @@ func bench(engine, dsn string, o options) (result, error) {
 		return result{}, err
 	}
 	base := "http://" + addr
-	srv := exec.Command(o.bin, "serve", "--addr", addr, "--db", dsn)
+	sargs := []string{"serve", "--addr", addr, "--db", dsn}
+	if o.cpuprofile != "" {
+		sargs = append(sargs, "--cpuprofile", o.cpuprofile+"."+engine)
+	}
+	srv := exec.Command(o.bin, append(sargs, o.extra...)...) // #nosec G204 -- the bench's own server binary
 	srv.Env = append(os.Environ(), "MEMBERS_PUBLIC_URL="+base)
 	var log bytes.Buffer
 	srv.Stdout, srv.Stderr = &log, &log
@@ -335,7 +344,8 @@ func bench(engine, dsn string, o options) (result, error) {
 	r.sessP50, r.sessP99 = pct(sessLat, 50), pct(sessLat, 99)
 	time.Sleep(2 * time.Second) // webhooks still in flight settle nothing new, but let them land
 	r.cpu = cpuTime(srv.Process.Pid)
-	_ = srv.Process.Kill()
+	// SIGTERM: a profiling server writes its profile on shutdown
+	_ = srv.Process.Signal(syscall.SIGTERM)
 	_ = srv.Wait()
 
 	db, err := store.Open(ctx, dsn)

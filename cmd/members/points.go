@@ -92,7 +92,7 @@ func openPoints(ctx context.Context, dsn, currency, amount string, logger *slog.
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	svc, err := a.PointsService(app.Config{})
+	svc, err := a.PointsService(app.Config{PinKey: envOr("MEMBERS_PIN_KEY", "")})
 	if err != nil {
 		_ = a.Close()
 		return nil, 0, nil, err

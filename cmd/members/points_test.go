@@ -51,7 +51,8 @@ func TestPointsCommands(t *testing.T) {
 	defer a.Close()
 	ps := store.NewPointStore(a.DB)
 	v, err := ps.ByNumber(ctx, number)
-	if err != nil || v.Currency != "SGD" || v.Balance != 1250 || !a.Auth.Hasher().Verify(pin, v.PinHash) {
+	pins, herr := a.SecretHasher(ctx, app.Config{})
+	if err != nil || herr != nil || v.Currency != "SGD" || v.Balance != 1250 || !pins.Verify(pin, v.PinHash) {
 		t.Errorf("issued voucher %+v %v", v, err)
 	}
 	if v, _ := ps.ByNumber(ctx, expired); points.StatusOf(v, points.Today(a.DB.Now())) != points.StatusExpired {

@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -29,7 +31,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	trusted := fs.String("trusted-proxies", envOr("MEMBERS_TRUSTED_PROXIES", ""), "CIDR,… of reverse proxies whose X-Forwarded-For / Forwarded name the client (env MEMBERS_TRUSTED_PROXIES)")
 	withTestClock := fs.Bool("test-clock", false, "browser tests only: POST /_test/clock {\"advanceSeconds\": N} moves the server's clock (loopback --addr only)")
 	gatewayFlags(fs, &cfg)
+	fs.StringVar(&cfg.PinKey, "pin-key", envOr("MEMBERS_PIN_KEY", ""), "key of the voucher PIN hashes, base64 of 32 random bytes, kept outside the database (env MEMBERS_PIN_KEY); empty: a key kept in the database (docs/security.md)")
 	logRequests := fs.String("log-requests", envOr("MEMBERS_LOG_REQUESTS", ""), "log one line per request: on or off (env MEMBERS_LOG_REQUESTS); default on, off with --demo")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the server to this file until it shuts down (benchmarks: make bench)")
 	reminderDays := fs.String("points-reminder-days", envOr("MEMBERS_POINTS_REMINDER_DAYS", "30,7"), "days before expiry at which the points reminder mail goes out, comma-separated; empty: none (env MEMBERS_POINTS_REMINDER_DAYS)")
 	if err := parse(fs, args, stderr); err != nil {
 		return err
@@ -49,6 +53,16 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	if quiet {
 		// A first demo run shows its address and logins, not a page of request lines.
 		logger = slog.New(dropRequestLines{logger.Handler()})
+	}
+	if *cpuprofile != "" {
+		stop, err := startCPUProfile(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
+	if cfg.PinKey == "" && !cfg.Demo {
+		logger.Warn("no --pin-key (env MEMBERS_PIN_KEY): voucher PIN hashes use a key kept in the database (docs/security.md)")
 	}
 	opts := app.Options{DSN: *dsn, Logger: logger}
 	var clock *testClock
@@ -169,4 +183,21 @@ func demoBanner(url string, quiet bool) string {
 		b.WriteString("  Ctrl-C stops the server.\n\n")
 	}
 	return b.String()
+}
+
+// startCPUProfile profiles the process into path until the returned
+// function runs (at shutdown: SIGTERM or Ctrl-C, not SIGKILL).
+func startCPUProfile(path string) (func(), error) {
+	f, err := os.Create(path) // #nosec G304 -- the operator's own --cpuprofile path
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = f.Close()
+	}, nil
 }

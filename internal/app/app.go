@@ -74,6 +74,11 @@ type Config struct {
 	// PointsReminderDays are the days before expiry at which the points
 	// reminder mail goes out (nil: DefaultPointsReminderDays).
 	PointsReminderDays []int
+	// PinKey is the key of the keyed hash of server-generated secrets
+	// (voucher PINs, exchange-code passwords): base64 of at least 32 bytes,
+	// kept outside the database (--pin-key, env MEMBERS_PIN_KEY). Empty:
+	// a key kept in the database is used (demo, tests; see docs/security.md).
+	PinKey string
 }
 
 // App holds the migrated database and the core services.

@@ -2,12 +2,14 @@ package app
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"net/http"
 	"strings"
 	"time"
 
 	"members/internal/api/pointsapi"
+	"members/internal/auth"
 	"members/internal/httpapi"
 	"members/internal/i18n"
 	"members/internal/mail"
@@ -59,7 +61,11 @@ func (a *App) PointsService(cfg Config) (*points.Service, error) {
 	if days == nil {
 		days = DefaultPointsReminderDays
 	}
-	return points.NewService(store.NewPointStore(a.DB), a.Auth.Hasher(), &pointsMailer{cat: a.Catalog, tpl: tpl, mailer: m},
+	pins, err := a.SecretHasher(context.Background(), cfg)
+	if err != nil {
+		return nil, err
+	}
+	return points.NewService(store.NewPointStore(a.DB), pins, &pointsMailer{cat: a.Catalog, tpl: tpl, mailer: m},
 		a.Catalog, a.Counters, a.DB.Now, points.Config{ReminderDays: days}), nil
 }
 
@@ -91,4 +97,26 @@ func (m *pointsMailer) SendPoints(ctx context.Context, pm points.Mail) error {
 		return fmt.Errorf("points mail: %w", err)
 	}
 	return m.mailer.Send(ctx, msg)
+}
+
+// SecretHasher is the keyed hash of the secrets the server generates and
+// shows once (voucher PINs, exchange-code passwords): HMAC-SHA256 under
+// cfg.PinKey, which stays outside the database. The key kept in the
+// database (made on first use) hashes when no PinKey is given and keeps
+// verifying what it hashed once a PinKey is set. Hashes made before
+// (argon2id) verify with the password hasher.
+func (a *App) SecretHasher(ctx context.Context, cfg Config) (*auth.SecretHasher, error) {
+	stored, err := a.Secret(ctx, "voucher-pin")
+	if err != nil {
+		return nil, err
+	}
+	keys := [][]byte{stored}
+	if cfg.PinKey != "" {
+		k, err := base64.StdEncoding.DecodeString(strings.TrimSpace(cfg.PinKey))
+		if err != nil || len(k) < auth.MinSecretKeyLen {
+			return nil, fmt.Errorf("--pin-key: base64 of at least %d random bytes (openssl rand -base64 32)", auth.MinSecretKeyLen)
+		}
+		keys = [][]byte{k, stored}
+	}
+	return auth.NewSecretHasher(a.Auth.Hasher(), keys...)
 }

@@ -1,7 +1,9 @@
 package points_test
 
 import (
+	"bytes"
 	"database/sql"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -189,7 +191,13 @@ func TestLedgerConcurrentExchangesAndReissues(t *testing.T) {
 func TestPurchaseGrant(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		env := apitest.New(t, engine)
-		svc := service(t, env)
+		// the PIN key outside the database (--pin-key)
+		pinKey := bytes.Repeat([]byte{7}, 32)
+		cfg := app.Config{PinKey: base64.StdEncoding.EncodeToString(pinKey)}
+		svc, err := env.App.PointsService(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
 		p := svc.Product()
 		ctx := t.Context()
 		if p.Type() != "peachpoints" {
@@ -232,8 +240,22 @@ func TestPurchaseGrant(t *testing.T) {
 			t.Errorf("granted %s / %s", granted.Goods, granted.Secret)
 		}
 		v, err := store.NewPointStore(env.App.DB).ByNumber(ctx, goods.PointNumber)
-		if err != nil || v.MemberID != demo.Member1 || v.PaymentProcessID != "proc-1" || !auth.NewHasher().Verify(sec.Pin, v.PinHash) {
+		if err != nil || v.MemberID != demo.Member1 || v.PaymentProcessID != "proc-1" {
 			t.Errorf("voucher %+v %v", v, err)
+		}
+		// The PIN is kept under a keyed HMAC with the key given outside the
+		// database: what the database holds alone does not verify it.
+		withKey, err := env.App.SecretHasher(ctx, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dbOnly, err := env.App.SecretHasher(ctx, app.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(v.PinHash, "$hmac-sha256$k="+auth.KeyID(pinKey)+"$") || !withKey.Verify(sec.Pin, v.PinHash) ||
+			withKey.Verify(sec.Pin+"0", v.PinHash) || dbOnly.Verify(sec.Pin, v.PinHash) || auth.NewHasher().Verify(sec.Pin, v.PinHash) {
+			t.Errorf("pin hash %q of pin %q", v.PinHash, sec.Pin)
 		}
 		// A second grant for the same process fails and rolls back.
 		err = env.App.DB.Tx(ctx, func(tx *sql.Tx) error {
