@@ -71,6 +71,12 @@ type Config struct {
 	PaymentGateway payment.Gateway
 	// GatewayTimeout bounds each call to the gateway (zero: 10 s).
 	GatewayTimeout time.Duration
+	// PasskeyRPID is the WebAuthn relying party id (--passkey-rp-id);
+	// empty: the host of PublicURL. PasskeyOrigins are the origins a
+	// passkey ceremony may come from (--passkey-origins); empty: the
+	// origin of PublicURL.
+	PasskeyRPID    string
+	PasskeyOrigins []string
 	// PointsReminderDays are the days before expiry at which the points
 	// reminder mail goes out (nil: DefaultPointsReminderDays).
 	PointsReminderDays []int

@@ -55,5 +55,9 @@ func (a *App) wireFeatures(ctx context.Context, cfg Config) (*Features, error) {
 		return nil, err
 	}
 
+	if err := a.wirePasskeys(ctx, cfg, f); err != nil {
+		return nil, err
+	}
+
 	return f, nil
 }

@@ -70,6 +70,9 @@ type Credentials struct {
 type Store interface {
 	// CredentialsByEmail returns ErrNoMember when no member has the address.
 	CredentialsByEmail(ctx context.Context, email string) (Credentials, error)
+	// EmailOf returns the sign-in address of a member (for the login
+	// throttle keys of a sign-in that does not type it); ErrNoMember.
+	EmailOf(ctx context.Context, memberID string) (string, error)
 	CreateSession(ctx context.Context, s Session) error
 	// SessionByHash returns ErrNoSession when none.
 	SessionByHash(ctx context.Context, idHash string) (Session, error)

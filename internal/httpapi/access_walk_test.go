@@ -11,8 +11,9 @@ import (
 )
 
 // Tables a refused call may still touch: the caller's own session
-// (last-seen), throttle counters and client error reports.
-var volatileTables = []string{"sessions", "rate_counters", "exception_reports"}
+// (last-seen), throttle counters, client error reports and passkey
+// sign-in challenges (anonymous by design).
+var volatileTables = []string{"sessions", "rate_counters", "exception_reports", "webauthn_challenges"}
 
 // ownedValues are path parameter values that name the first demo member's
 // own things, read through the API as that member: another member asking

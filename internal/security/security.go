@@ -43,6 +43,8 @@ const (
 	KindEmailChanged    = "email_changed"
 	KindEmailRestored   = "email_restored"
 	KindDataExported    = "data_exported"
+	KindPasskeyAdded    = "passkey_added"
+	KindPasskeyRemoved  = "passkey_removed"
 )
 
 // ErrNotFound is what a Store returns for a missing member or session.
@@ -219,6 +221,19 @@ func (s *Service) Changed(ctx context.Context, memberID, kind, mailKind string) 
 	s.add(ctx, memberID, Event{Kind: kind, At: now})
 	if mailKind != "" {
 		s.mail(ctx, memberID, mailKind, nil, now)
+	}
+}
+
+// Record records an event of another feature (a passkey added or
+// removed) with the client that made it, and mails the member mailKind
+// with args (catalogue mail.<mailKind>.*) and the link to the centre.
+func (s *Service) Record(ctx context.Context, memberID string, e Event, mailKind string, args ...any) {
+	if e.At.IsZero() {
+		e.At = s.now()
+	}
+	s.add(ctx, memberID, e)
+	if mailKind != "" {
+		s.mail(ctx, memberID, mailKind, args, e.At)
 	}
 }
 

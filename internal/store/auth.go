@@ -35,6 +35,19 @@ func (s *AuthStore) CredentialsByEmail(ctx context.Context, email string) (auth.
 	return c, nil
 }
 
+func (s *AuthStore) EmailOf(ctx context.Context, memberID string) (string, error) {
+	var email string
+	err := s.db.QueryRowContext(ctx,
+		`SELECT email FROM members WHERE id = $1 AND deleted_at IS NULL`, memberID).Scan(&email)
+	if err = Translate(err); errors.Is(err, ErrNotFound) {
+		return "", auth.ErrNoMember
+	}
+	if err != nil {
+		return "", fmt.Errorf("member e-mail: %w", err)
+	}
+	return email, nil
+}
+
 // CreateSession inserts the session only for an existing member
 // (auth.ErrNoMember otherwise: a sign-on for a deleted account).
 func (s *AuthStore) CreateSession(ctx context.Context, ss auth.Session) error {

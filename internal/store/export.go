@@ -149,6 +149,9 @@ func ExportParts(db *DB) []privacy.Part {
 			ecol("kind", "kind", colText), ecol("at", "at", colInstant), ecol("client_addr", "clientAddress", colText),
 			ecol("user_agent", "userAgent", colText),
 		}, "FROM security_events WHERE member_id = $1 ORDER BY at")),
+		part("passkeys", list([]exportCol{
+			ecol("name", "name", colText), ecol("created_at", "createdAt", colInstant), ecol("last_used_at", "lastUsedAt", colInstant),
+		}, "FROM passkeys WHERE member_id = $1 ORDER BY created_at, id")),
 		part("calendarSubscription", list([]exportCol{
 			ecol("created_at", "createdAt", colInstant), ecol("last_used_at", "lastUsedAt", colInstant),
 		}, "FROM calendar_feeds WHERE member_id = $1")),

@@ -69,6 +69,8 @@ var eraseStatements = []string{
 	`DELETE FROM mail_outbox WHERE LOWER(to_addr) = (SELECT email_key FROM members WHERE id = $1)`,
 	`DELETE FROM sessions WHERE member_id = $1`,
 	`DELETE FROM security_events WHERE member_id = $1`,
+	`DELETE FROM passkeys WHERE member_id = $1`,
+	`DELETE FROM webauthn_challenges WHERE member_id = $1`,
 	`DELETE FROM passengers WHERE member_id = $1`,
 	`DELETE FROM password_resets WHERE member_id = $1`,
 	`DELETE FROM calendar_feeds WHERE member_id = $1`,

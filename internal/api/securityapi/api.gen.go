@@ -47,6 +47,8 @@ const (
 	EmailChanged       SecurityEventKind = "email_changed"
 	EmailRestored      SecurityEventKind = "email_restored"
 	OtherSessionsEnded SecurityEventKind = "other_sessions_ended"
+	PasskeyAdded       SecurityEventKind = "passkey_added"
+	PasskeyRemoved     SecurityEventKind = "passkey_removed"
 	PasswordChanged    SecurityEventKind = "password_changed"
 	PasswordReset      SecurityEventKind = "password_reset"
 	SessionEnded       SecurityEventKind = "session_ended"
@@ -65,6 +67,10 @@ func (e SecurityEventKind) Valid() bool {
 	case EmailRestored:
 		return true
 	case OtherSessionsEnded:
+		return true
+	case PasskeyAdded:
+		return true
+	case PasskeyRemoved:
 		return true
 	case PasswordChanged:
 		return true

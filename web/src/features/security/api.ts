@@ -25,6 +25,7 @@ export const EXPORT_PARTS = [
   'points',
   'sessions',
   'securityEvents',
+  'passkeys',
   'calendarSubscription',
   'mails',
 ] as const
