@@ -238,11 +238,18 @@ func (g *Gateway) handleCreate(w http.ResponseWriter, r *http.Request) {
 	g.answer(w, r, res, err)
 }
 
-// emptyBody is the body of authorise and capture (none expected).
+// emptyBody is the body of capture (none expected).
 type emptyBody struct{}
 
+// authorizeBody is the body of authorise: {"capture": "automatic"} captures
+// a card that needs no customer step in the same call.
+type authorizeBody struct {
+	Capture string `json:"capture"`
+}
+
 func (g *Gateway) handleAuthorize(w http.ResponseWriter, r *http.Request) {
-	raw, ok := decode(w, r, &emptyBody{})
+	var in authorizeBody
+	raw, ok := decode(w, r, &in)
 	if !ok {
 		return
 	}
@@ -250,8 +257,9 @@ func (g *Gateway) handleAuthorize(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	res, err := g.authorizeCall(r.Context(), key, hash, g.base(r), r.PathValue("id"))
-	if err == nil && !res.replayed && res.payment.behaviour == SlowAuthorize && res.payment.Status == StatusAuthorized {
+	res, err := g.authorizeCall(r.Context(), key, hash, g.base(r), r.PathValue("id"), in.Capture)
+	if err == nil && !res.replayed && res.payment.behaviour == SlowAuthorize &&
+		(res.payment.Status == StatusAuthorized || res.payment.Status == StatusCaptured) {
 		// Card 0119: the authorisation is recorded (committed above) but the
 		// answer comes only after the client has given up, so the outcome is
 		// known only by a status query.

@@ -327,12 +327,27 @@ func authorizeOutcome(p *Payment) (status, failure string) {
 	return StatusAuthorized, ""
 }
 
-func (g *Gateway) authorize(ctx context.Context, tx *sql.Tx, id string) (*Payment, error) {
+// Capture modes of the authorise call.
+const (
+	// CaptureManual (the default): an authorised payment waits for a
+	// capture call.
+	CaptureManual = "manual"
+	// CaptureAutomatic: a card authorised without a customer step is
+	// captured in the same call (Stripe's capture_method "automatic"); one
+	// that needs the challenge stays manual: it is authorised by the
+	// customer's approval and captured by a capture call.
+	CaptureAutomatic = "automatic"
+)
+
+func (g *Gateway) authorize(ctx context.Context, tx *sql.Tx, id string, capture string) (*Payment, error) {
 	p, err := g.getPayment(ctx, tx, id)
 	if err != nil {
 		return nil, err
 	}
 	status, failure := authorizeOutcome(p)
+	if status == StatusAuthorized && capture == CaptureAutomatic {
+		status = StatusCaptured
+	}
 	return g.transition(ctx, tx, id, []string{StatusCreated}, status, failure)
 }
 
@@ -436,8 +451,11 @@ func (g *Gateway) createCall(ctx context.Context, key, hash, base string, in Pay
 	return g.idempotent(ctx, key, hash, base, 200, func(tx *sql.Tx) (*Payment, error) { return g.createPayment(ctx, tx, in) })
 }
 
-func (g *Gateway) authorizeCall(ctx context.Context, key, hash, base, id string) (*result, error) {
-	return g.idempotent(ctx, key, hash, base, 200, func(tx *sql.Tx) (*Payment, error) { return g.authorize(ctx, tx, id) })
+func (g *Gateway) authorizeCall(ctx context.Context, key, hash, base, id, capture string) (*result, error) {
+	if capture != "" && capture != CaptureManual && capture != CaptureAutomatic {
+		return nil, FieldErrors{"capture": {CodeFormat}}
+	}
+	return g.idempotent(ctx, key, hash, base, 200, func(tx *sql.Tx) (*Payment, error) { return g.authorize(ctx, tx, id, capture) })
 }
 
 func (g *Gateway) captureCall(ctx context.Context, key, hash, base, id string) (*result, error) {

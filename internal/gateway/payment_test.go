@@ -165,3 +165,65 @@ func TestSavedCardExpiredSince(t *testing.T) {
 		}
 	})
 }
+
+// Authorise with {"capture": "automatic"}: a card that needs no customer
+// step is captured in the same call with one event (payment.captured); a
+// challenge, a decline and other methods behave as without it.
+func TestAuthorizeCaptureAutomatic(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		g := newGateway(t, engine)
+		auto := map[string]string{"capture": "automatic"}
+		cases := []struct {
+			name, method, number string
+			body                 any
+			status, failure      string
+			events               []string
+		}{
+			{"card, automatic", "card", "4242424242424242", auto, "captured", "", []string{"payment.captured"}},
+			{"card, manual", "card", "4242424242424242", map[string]string{"capture": "manual"}, "authorized", "", []string{"payment.authorized"}},
+			{"card, no body", "card", "4242424242424242", nil, "authorized", "", []string{"payment.authorized"}},
+			{"challenge stays for the customer", "card", "4000000000003220", auto, "requires_action", "", nil},
+			{"declined", "card", "4000000000000002", auto, "failed", "card_declined", []string{"payment.failed"}},
+			{"QR waits for the customer", "paypay", "", auto, "pending", "", nil},
+		}
+		for _, c := range cases {
+			tok := ""
+			if c.number != "" {
+				tok = g.tokenize(c.number)
+			}
+			p := g.action(g.create(c.method, tok, 1500).ID, "authorize", c.body, 200)
+			if p.Status != c.status || p.FailureCode != c.failure {
+				t.Fatalf("%s: %s/%s, want %s/%s", c.name, p.Status, p.FailureCode, c.status, c.failure)
+			}
+			rows, err := g.DB.Query(`SELECT type FROM gw_events WHERE payment_id = $1 ORDER BY created_at`, p.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var events []string
+			for rows.Next() {
+				var typ string
+				_ = rows.Scan(&typ)
+				events = append(events, typ)
+			}
+			rows.Close()
+			if strings.Join(events, ",") != strings.Join(c.events, ",") {
+				t.Errorf("%s: events %v, want %v", c.name, events, c.events)
+			}
+			if c.status == "captured" {
+				g.action(p.ID, "capture", nil, 409) // nothing left to capture
+				if r := g.action(p.ID, "refund", map[string]int64{"amount": 1500}, 200); r.Status != "refunded" {
+					t.Errorf("%s: refund of an automatic capture: %s", c.name, r.Status)
+				}
+			}
+		}
+		// an unknown capture mode is a field error and moves nothing
+		p := g.create("card", g.tokenize("4242424242424242"), 100)
+		if r := g.post("/v1/payments/"+p.ID+"/authorize", map[string]string{"capture": "later"}); r.Status != 400 ||
+			!strings.Contains(string(r.Body), `"capture"`) {
+			t.Fatalf("capture later: %d %s", r.Status, r.Body)
+		}
+		if got := g.get(p.ID); got.Status != "created" {
+			t.Fatalf("after a refused authorise: %s", got.Status)
+		}
+	})
+}

@@ -561,3 +561,72 @@ func TestCardMails(t *testing.T) {
 		}
 	})
 }
+
+// TestWebhookWhileLeased: while a request or a worker holds a pending
+// process's lease, an event that asks for a gateway call (authorised: the
+// capture is the holder's) is not acknowledged (409, sent again later),
+// and an event that ends the process without one (captured) is applied at
+// once, granting once, and not sent again.
+func TestWebhookWhileLeased(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		env := newPayEnv(t, engine)
+		c := env.Member(t)
+		lease := func(id string) {
+			t.Helper()
+			if _, err := env.App.DB.Exec(`UPDATE payment_processes SET lease_owner = 'another', lease_until = $1 WHERE id = $2`,
+				env.Clock.Now().Add(time.Minute).UnixMilli(), id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		undelivered := func() int {
+			t.Helper()
+			var n int
+			if err := env.App.DB.QueryRow(`SELECT COUNT(*) FROM gw_events WHERE delivered_at IS NULL`).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		cases := []struct {
+			name, event    string
+			body           map[string]any
+			status         string
+			grants, queued int
+		}{
+			{"authorised after the challenge: the holder captures", "payment.authorized",
+				cardBody(env.tokenize(t, "4000000000003220", "123")["token"].(string), 3000), "pending", 0, 1},
+			{"QR paid: settled at once", "payment.captured",
+				map[string]any{"amount": 3000, "currencyCode": "JPY", "paymentMethod": "otherPayment", "otherPaymentType": "paypay"}, "settled", 1, 0},
+		}
+		for _, tc := range cases {
+			tc.body["requestId"] = newRequestID()
+			p := buy(t, c, tc.body)
+			if got := cont(t, c, p.PaymentProcessID); got.Status != "pending" {
+				t.Fatalf("%s: %+v", tc.name, got)
+			}
+			lease(p.PaymentProcessID)
+			before := env.goods.grants.Load()
+			if _, err := env.App.Gateway.Sandbox.CustomerStep(context.Background(), env.gatewayPaymentID(t, p.PaymentProcessID), true); err != nil {
+				t.Fatal(err)
+			}
+			env.deliver(t)
+			var st string
+			if err := env.App.DB.QueryRow(`SELECT status FROM payment_processes WHERE id = $1`, p.PaymentProcessID).Scan(&st); err != nil {
+				t.Fatal(err)
+			}
+			if st != tc.status || int(env.goods.grants.Load()-before) != tc.grants || env.goodsRows(t, p.PaymentProcessID) != tc.grants || undelivered() != tc.queued {
+				t.Fatalf("%s: status %s, grants %d, undelivered events %d", tc.name, st, env.goods.grants.Load()-before, undelivered())
+			}
+			if tc.status == "pending" {
+				// the holder is gone: its lease runs out and the worker captures
+				env.Clock.Advance(2 * time.Minute)
+				if _, err := env.App.Payments.RunOnce(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+				if s := status(t, c, p.PaymentProcessID); s.Status != "settled" || env.goodsRows(t, p.PaymentProcessID) != 1 {
+					t.Fatalf("%s: after the lease: %+v", tc.name, s)
+				}
+				c = env.Member(t)
+			}
+		}
+	})
+}

@@ -491,7 +491,9 @@ func (e *Engine) apply(ctx context.Context, p *Process, gp GatewayPayment) error
 		}
 		switch gp.Status {
 		case GWCreated:
-			if gp, err = e.gw.Authorize(ctx, idemKey(p.ID, "authorize"), gp.ID); err != nil {
+			// capture in the same call when the customer has no step to do:
+			// the goods are granted at once anyway
+			if gp, err = e.gw.Authorize(ctx, idemKey(p.ID, "authorize"), gp.ID, true); err != nil {
 				return err
 			}
 		case GWAuthorized:

@@ -17,7 +17,11 @@ type Gateway interface {
 	// DeleteToken forgets a saved card's token (unknown tokens are not an error).
 	DeleteToken(ctx context.Context, token string) error
 	CreatePayment(ctx context.Context, key string, in CreatePayment) (GatewayPayment, error)
-	Authorize(ctx context.Context, key, paymentID string) (GatewayPayment, error)
+	// Authorize authorises a created payment; with autoCapture a card that
+	// needs no customer step is captured in the same call (one round trip
+	// instead of two; Stripe: capture_method "automatic"). A payment that
+	// needs the customer (challenge, QR, konbini) comes back as without it.
+	Authorize(ctx context.Context, key, paymentID string, autoCapture bool) (GatewayPayment, error)
 	Capture(ctx context.Context, key, paymentID string) (GatewayPayment, error)
 	Refund(ctx context.Context, key, paymentID string, amount int64) (GatewayPayment, error)
 	Payment(ctx context.Context, paymentID string) (GatewayPayment, error)

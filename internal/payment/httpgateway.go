@@ -118,7 +118,10 @@ func (g *HTTPGateway) step(ctx context.Context, key, id, step string, in any) (G
 	return p, err
 }
 
-func (g *HTTPGateway) Authorize(ctx context.Context, key, id string) (GatewayPayment, error) {
+func (g *HTTPGateway) Authorize(ctx context.Context, key, id string, autoCapture bool) (GatewayPayment, error) {
+	if autoCapture {
+		return g.step(ctx, key, id, "authorize", map[string]string{"capture": "automatic"})
+	}
 	return g.step(ctx, key, id, "authorize", nil)
 }
 

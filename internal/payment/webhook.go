@@ -104,10 +104,14 @@ func (e *Engine) HandleWebhook(ctx context.Context, body []byte, signature strin
 		return fmt.Errorf("payment: webhook: %w", err)
 	case p.GatewayPaymentID != "" && p.GatewayPaymentID != gp.ID:
 		e.log.Warn("payment: webhook for another payment of the process", "event", ev.ID, "process", p.ID)
-	case p.Status == Pending && p.LeaseUntil.After(e.now()):
-		// a request or a worker is driving this process right now (the
-		// event is usually about its own call): not acknowledged, so the
-		// gateway sends it again later, when the holder is done
+	case p.Status == Pending && p.LeaseUntil.After(e.now()) && !endsWithoutGateway(gp.Status):
+		// a request or a worker is driving this process right now and the
+		// event asks for a gateway call (a capture), which is the holder's
+		// to make: not acknowledged, so the gateway sends it again later,
+		// when the holder is done. A captured, failed or expired payment
+		// needs no gateway call: it is applied at once (below) by the same
+		// conditional move the holder makes, so one of them wins and the
+		// goods are granted once; the event is not sent again.
 		return ErrBusy
 	default:
 		if p.GatewayPaymentID == "" && p.Status == Pending {
@@ -124,4 +128,10 @@ func (e *Engine) HandleWebhook(ctx context.Context, body []byte, signature strin
 		return fmt.Errorf("payment: webhook: %w", err)
 	}
 	return nil
+}
+
+// endsWithoutGateway reports whether a gateway payment in status ends its
+// process with no further gateway call: settle (captured), fail or expire.
+func endsWithoutGateway(status string) bool {
+	return status == GWCaptured || status == GWFailed || status == GWExpired
 }
