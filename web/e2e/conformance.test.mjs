@@ -25,22 +25,53 @@ test("a date typed with the keyboard into a 'to' field stays, and one before its
   await page.getByRole("article").first().waitFor();
   const from = page.getByLabel("Departing from");
   const to = page.getByLabel("Departing to");
-  await from.fill("2026-03-10");
-  // The browser's locale is en-US: month, day, year, typed digit by digit.
-  await to.click();
-  await page.keyboard.type("04202026", { delay: 30 });
-  assert.equal(await to.inputValue(), "2026-04-20", "typing a whole date keeps it");
+  await from.fill("3/10/2026");
   await page.keyboard.press("Tab");
-  assert.equal(await to.inputValue(), "2026-04-20");
+  assert.equal(await from.inputValue(), "Mar 10, 2026");
+  // Typed key by key, the English way (month first), whatever the browser's locale.
+  await to.click();
+  await page.keyboard.type("4/20/2026", { delay: 30 });
+  assert.equal(await to.inputValue(), "4/20/2026", "typing a whole date keeps it");
+  await page.keyboard.press("Tab");
+  assert.equal(await to.inputValue(), "Apr 20, 2026", "the date is written the page's way once left");
   await to.fill("");
-  await to.click({ position: { x: 12, y: 20 } });
-  await page.keyboard.type("03012026", { delay: 30 });
-  assert.equal(await to.inputValue(), "2026-03-01", "nothing is cleared while typing");
+  await to.click();
+  await page.keyboard.type("3/1/2026", { delay: 30 });
+  assert.equal(await to.inputValue(), "3/1/2026", "nothing is cleared while typing");
   // Leaving the field (a click elsewhere) applies the rule.
   await page.getByRole("heading", { level: 1 }).click();
   assert.equal(await to.inputValue(), "", "a to-date before its from-date is cleared when the field is left");
   await page.getByText("Cleared: this date was before the start date.").waitFor();
   await context.close();
+});
+
+test("date fields show and read the member's language's format (en, jp, th), typed with the keyboard, sent as ISO", async () => {
+  const cases = [
+    // lang, label of "Booked from", typed, shown afterwards
+    ["en", /^Booked from/, "10/1/2026", "Oct 1, 2026"],
+    ["jp", /予約日（開始）/, "2026年10月1日", "2026年10月1日"],
+    ["jp", /予約日（開始）/, "２０２６/１０/１", "2026年10月1日"],
+    ["th", /วันที่จอง \(ตั้งแต่\)/, "1/10/2569", "1 ต.ค. 2569"],
+  ];
+  for (const [lang, label, typed, shown] of cases) {
+    const { context, page } = await memberPage(VIEWPORTS.desktop, lang);
+    await page.goto(`${env.server.url}/bookings?lang=${lang}`);
+    await page.getByRole("search").waitFor();
+    const from = page.getByLabel(label);
+    // The default (180 days ago) is already written the language's way.
+    const initial = await from.inputValue();
+    assert.ok(!/^\d{4}-\d{2}-\d{2}$/.test(initial) && initial !== "", `${lang}: default shown as ${initial}`);
+    await from.fill("");
+    await from.click();
+    await page.keyboard.type(typed, { delay: 20 });
+    await page.keyboard.press("Tab");
+    assert.equal(await from.inputValue(), shown, `${lang}: ${typed}`);
+    const request = page.waitForRequest((r) => r.url().includes("/api/reservations?") && r.url().includes("bookingDateFrom=2026-10-01"));
+    await page.getByRole("search").locator("button[type=submit]").click();
+    await request;
+    await screenshot(page, `date-field-${lang}`);
+    await context.close();
+  }
 });
 
 test("five bookings fit in far less height; 'Add a booking' is in the first screen; the receipt asks its addressee only when requested", async () => {

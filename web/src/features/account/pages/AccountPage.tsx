@@ -5,6 +5,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Field } from '@/components/Field'
+import { DateField } from '@/components/DateField'
 import { handleServerValidation } from '@/components/serverValidation'
 import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
@@ -105,7 +106,7 @@ export function ProfileSection({ user }: { user: User }) {
         <Field label={t('fields.firstname')} required autoComplete="given-name" registration={register('firstname')} error={errors.firstname} />
         <Select label={t('fields.gender')} required registration={register('gender')} error={errors.gender} placeholder={t('select')}
           options={[{ value: 'male', label: t('gender.male') }, { value: 'female', label: t('gender.female') }]} />
-        <Field label={t('fields.birth')} type="date" required registration={register('birth')} error={errors.birth} />
+        <DateField label={t('fields.birth')} required registration={register('birth')} error={errors.birth} />
         <Field label={t('fields.tel')} type="tel" inputMode="numeric" required hint={t('hints.tel')} registration={register('tel')} error={errors.tel} />
         <Field label={t('fields.email')} type="email" required autoComplete="email" maxLength={100} registration={emailReg} error={errors.email} />
         {changingEmail && (
@@ -134,7 +135,7 @@ export function ProfileSection({ user }: { user: User }) {
           options={countryOptions} placeholder={t('none')} />
         <Select label={t('fields.passportIssueCountry')} registration={register('passportIssueCountryCode')} error={errors.passportIssueCountryCode}
           options={countryOptions} placeholder={t('none')} />
-        <Field label={t('fields.passportExpirationDate')} type="date" registration={register('passportExpirationDate')} error={errors.passportExpirationDate} />
+        <DateField label={t('fields.passportExpirationDate')} registration={register('passportExpirationDate')} error={errors.passportExpirationDate} />
         <div className="field field--check">
           <label><input type="checkbox" {...register('optin1')} /> {t('fields.optin1')}</label>
         </div>

@@ -5,6 +5,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Field } from '@/components/Field'
+import { DateField } from '@/components/DateField'
 import { PageHeader } from '@/components/PageHeader'
 import { formatDate } from '@/i18n/format'
 import { useLang } from '@/i18n/useLang'
@@ -128,7 +129,7 @@ export function PassengerFormSection({ passenger, onDone, onCancel }: {
         <Field label={t('fields.firstname')} required registration={register('firstname')} error={errors.firstname} />
         <Select label={t('fields.gender')} required registration={register('gender')} error={errors.gender} placeholder={t('select')}
           options={[{ value: 'male', label: t('gender.male') }, { value: 'female', label: t('gender.female') }]} />
-        <Field label={t('fields.birth')} type="date" required registration={register('birth')} error={errors.birth} />
+        <DateField label={t('fields.birth')} required registration={register('birth')} error={errors.birth} />
         <Field label={t('fields.tel')} type="tel" inputMode="numeric" hint={t('hints.tel')} registration={register('tel')} error={errors.tel} />
         <Field label={t('fields.email')} type="email" maxLength={100} registration={register('email')} error={errors.email} />
         <Field label={t('fields.passportNo')} registration={register('passportNo')} error={errors.passportNo} />
@@ -136,7 +137,7 @@ export function PassengerFormSection({ passenger, onDone, onCancel }: {
           options={countryOptions} placeholder={t('none')} />
         <Select label={t('fields.passportIssueCountry')} registration={register('passportIssueCountryCode')} error={errors.passportIssueCountryCode}
           options={countryOptions} placeholder={t('none')} />
-        <Field label={t('fields.passportExpirationDate')} type="date" registration={register('passportExpirationDate')} error={errors.passportExpirationDate} />
+        <DateField label={t('fields.passportExpirationDate')} registration={register('passportExpirationDate')} error={errors.passportExpirationDate} />
         <button type="submit" className="button button--primary" disabled={save.isPending}>{t('passengers.save')}</button>
         <button type="button" className="button button--secondary" onClick={onCancel}>{t('cancel')}</button>
       </form>

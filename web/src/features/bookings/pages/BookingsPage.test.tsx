@@ -105,25 +105,50 @@ describe('bookings page', () => {
     await screen.findByText('No bookings match these conditions.')
     const from = screen.getByLabelText(/Departing from/) as HTMLInputElement
     const to = screen.getByLabelText(/Departing to/) as HTMLInputElement
-    fireEvent.change(from, { target: { value: '2026-03-10' } })
+    // The fields are written the English way, whatever the browser's locale.
+    expect(from.placeholder).toBe('Nov 22, 2026')
+    fireEvent.change(from, { target: { value: '3/10/2026' } })
     fireEvent.blur(from)
-    // While the year is typed the input reports 0002-…, 0020-…: nothing is cleared.
-    fireEvent.change(to, { target: { value: '0002-03-01' } })
-    fireEvent.change(to, { target: { value: '0202-03-01' } })
-    expect(to.value).toBe('0202-03-01')
-    fireEvent.change(to, { target: { value: '2026-03-01' } })
-    expect(to.value).toBe('2026-03-01')
+    expect(from.value).toBe('Mar 10, 2026')
+    // Typed character by character: nothing is cleared while the date is incomplete.
+    for (const partial of ['3', '3/', '3/1', '3/1/', '3/1/2', '3/1/20', '3/1/202']) {
+      fireEvent.change(to, { target: { value: partial } })
+      expect(to.value).toBe(partial)
+    }
+    fireEvent.change(to, { target: { value: '3/1/2026' } })
+    expect(to.value).toBe('3/1/2026')
     fireEvent.blur(to)
     await waitFor(() => expect(to.value).toBe(''))
     expect(screen.getByText('Cleared: this date was before the start date.')).toBeTruthy()
-    fireEvent.change(to, { target: { value: '2026-03-20' } })
+    fireEvent.change(to, { target: { value: 'Mar 20, 2026' } })
     fireEvent.blur(to)
-    expect(to.value).toBe('2026-03-20')
+    expect(to.value).toBe('Mar 20, 2026')
     expect(screen.queryByText('Cleared: this date was before the start date.')).toBeNull()
     // Moving the from-date past it clears it too.
     fireEvent.change(from, { target: { value: '2026-04-01' } })
     fireEvent.blur(from)
+    expect(from.value).toBe('Apr 1, 2026')
     await waitFor(() => expect(to.value).toBe(''))
+  })
+
+  it('shows and reads dates in the member\'s language, and sends them as ISO dates', async () => {
+    const queries: URLSearchParams[] = []
+    stubFetch({
+      'GET /api/session': 204,
+      'GET /api/masters/airports': [],
+      'GET /api/reservations': (req) => {
+        queries.push(req.url.searchParams)
+        return json({ reservations: [], perPage: 10, currentPage: 1, total: 0, totalPages: 0 })
+      },
+    })
+    renderApp('/bookings?lang=th')
+    const from = (await screen.findByLabelText(/วันที่จอง \(ตั้งแต่\)/)) as HTMLInputElement
+    await waitFor(() => expect(from.value).toMatch(/^\d{1,2} \S+ 25\d\d$/))
+    fireEvent.change(from, { target: { value: '1/10/2569' } })
+    fireEvent.blur(from)
+    expect(from.value).toBe('1 ต.ค. 2569')
+    fireEvent.submit(screen.getByRole('search'))
+    await waitFor(() => expect(queries.at(-1)?.get('bookingDateFrom')).toBe('2026-10-01'))
   })
 
   it('sends every submit, keeps results and condition on a 400, shows an empty list on a 500 (spec §4, §8)', async () => {

@@ -4,6 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import type { z } from 'zod'
 import { useTranslation } from 'react-i18next'
 import { Field } from '@/components/Field'
+import { DateField } from '@/components/DateField'
 import { PageHeader } from '@/components/PageHeader'
 import { handleServerValidation } from '@/components/serverValidation'
 import { ApiError } from '@/api/errors'
@@ -158,10 +159,10 @@ function SearchPanel({ onSearch, pending, error }: { onSearch: (f: SearchForm) =
               ))}
             </select>
           </div>
-          <Field label={t('search.bookingDateFrom')} type="date" required registration={booking.from} error={errors.bookingDateFrom} />
-          <Field label={t('search.bookingDateTo')} type="date" required registration={booking.to} error={errors.bookingDateTo} hint={clearedHint('bookingDateTo')} />
-          <Field label={t('search.departDateFrom')} type="date" registration={depart.from} error={errors.departDateFrom} />
-          <Field label={t('search.departDateTo')} type="date" registration={depart.to} error={errors.departDateTo} hint={clearedHint('departDateTo')} />
+          <DateField label={t('search.bookingDateFrom')} required registration={booking.from} error={errors.bookingDateFrom} />
+          <DateField label={t('search.bookingDateTo')} required registration={booking.to} error={errors.bookingDateTo} hint={clearedHint('bookingDateTo')} />
+          <DateField label={t('search.departDateFrom')} registration={depart.from} error={errors.departDateFrom} />
+          <DateField label={t('search.departDateTo')} registration={depart.to} error={errors.departDateTo} hint={clearedHint('departDateTo')} />
           <fieldset className="field">
             <legend className="field__label">{t('search.status')}</legend>
             <div className="choice-row">

@@ -2,6 +2,7 @@ import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { FieldError, UseFormReturn } from 'react-hook-form'
 import type { CouponForm } from '../rules'
+import { DateField } from '@/components/DateField'
 
 interface Props {
   form: UseFormReturn<CouponForm>
@@ -33,7 +34,7 @@ export function PassengerFields({ form, index, countries, onRemove }: Props) {
           <option value="male">{t('passenger.male')}</option>
           <option value="female">{t('passenger.female')}</option>
         </Select>
-        <Input type="date" label={label('dateOfBirth')} reg={form.register(name('dateOfBirth') as 'additionalPassengers.0.dateOfBirth')} error={errs?.dateOfBirth} />
+        <DateField label={label('dateOfBirth')} registration={form.register(name('dateOfBirth') as 'additionalPassengers.0.dateOfBirth')} error={errs?.dateOfBirth} />
         <Select label={label('inboundTransportMethod')} reg={form.register(name('inboundTransportMethod') as 'additionalPassengers.0.inboundTransportMethod')} error={errs?.inboundTransportMethod}>
           <option value="">{t('select')}</option>
           <option value="air">{t('passenger.air')}</option>
@@ -41,7 +42,7 @@ export function PassengerFields({ form, index, countries, onRemove }: Props) {
         </Select>
         <Input label={label('passportNo')} reg={form.register(name('passportNo') as 'additionalPassengers.0.passportNo')} error={errs?.passportNo} autoComplete="off" />
         <Input label={label('inboundFlightNo')} reg={form.register(name('inboundFlightNo') as 'additionalPassengers.0.inboundFlightNo')} error={errs?.inboundFlightNo} autoComplete="off" />
-        <Input type="date" label={label('dateOfEntry')} reg={form.register(name('dateOfEntry') as 'additionalPassengers.0.dateOfEntry')} error={errs?.dateOfEntry} />
+        <DateField label={label('dateOfEntry')} registration={form.register(name('dateOfEntry') as 'additionalPassengers.0.dateOfEntry')} error={errs?.dateOfEntry} />
         <Select label={label('nationalityCode')} reg={form.register(name('nationalityCode') as 'additionalPassengers.0.nationalityCode')} error={errs?.nationalityCode}>
           <option value="">{t('select')}</option>
           {countries.map((c) => (

@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useTranslation } from 'react-i18next'
 import { useQueryClient } from '@tanstack/react-query'
-import { Field } from '@/components/Field'
+import { DateField } from '@/components/DateField'
 import { handleServerValidation } from '@/components/serverValidation'
 import { useModals } from '@/app/modals/modalContext'
 import { pointKeys, useExpiredIn, usePointSearch, type PointQuery } from '../api'
@@ -117,8 +117,8 @@ function SearchPanel({ onSearch, pending, error }: { onSearch: (f: SearchForm) =
               ))}
             </select>
           </div>
-          <Field label={t('search.expireDate')} hint={t('search.expireDateHint')} type="date" registration={register('expireDate')} error={errors.expireDate} />
-          <Field label={t('search.travelExpireDate')} hint={t('search.travelExpireDateHint')} type="date" registration={register('travelExpireDate')} error={errors.travelExpireDate} />
+          <DateField label={t('search.expireDate')} hint={t('search.expireDateHint')} registration={register('expireDate')} error={errors.expireDate} />
+          <DateField label={t('search.travelExpireDate')} hint={t('search.travelExpireDateHint')} registration={register('travelExpireDate')} error={errors.travelExpireDate} />
           <fieldset className="field points-search__checks">
             <legend className="field__label">{t('search.show')}</legend>
             <label>

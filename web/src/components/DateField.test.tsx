@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest'
+import { useEffect } from 'react'
+import { act, fireEvent, render, screen } from '@testing-library/react'
+import { I18nextProvider } from 'react-i18next'
+import { useForm } from 'react-hook-form'
+import { createI18n } from '@/i18n/i18n'
+import { loadLanguage } from '@/i18n/catalogues'
+import type { Lang } from '@/i18n/languages'
+import { DateField } from './DateField'
+
+type Form = { day: string }
+const handle: { form?: ReturnType<typeof useForm<Form>> } = {}
+
+function Harness() {
+  const f = useForm<Form>({ defaultValues: { day: '2026-03-10' } })
+  useEffect(() => {
+    handle.form = f
+  })
+  return <DateField label="Day" registration={f.register('day')} />
+}
+
+async function renderIn(lang: Lang) {
+  await loadLanguage(lang)
+  render(
+    <I18nextProvider i18n={createI18n(lang)}>
+      <Harness />
+    </I18nextProvider>,
+  )
+  return screen.getByLabelText('Day') as HTMLInputElement
+}
+
+describe('DateField', () => {
+  it('shows the default, setValue and reset the language\'s way, and keeps ISO in the form', async () => {
+    const input = await renderIn('jp')
+    expect(input.value).toBe('2026年3月10日')
+    act(() => handle.form!.setValue('day', '2026-12-01'))
+    expect(input.value).toBe('2026年12月1日')
+    act(() => handle.form!.reset({ day: '2012-01-02' }))
+    expect(input.value).toBe('2012年1月2日')
+    fireEvent.change(input, { target: { value: '２０２６／４／５' } })
+    expect(handle.form!.getValues('day')).toBe('2026-04-05')
+    fireEvent.blur(input)
+    expect(input.value).toBe('2026年4月5日')
+  })
+
+  it('keeps what is half typed as the form value, so the validation says it is no date', async () => {
+    const input = await renderIn('en')
+    fireEvent.change(input, { target: { value: '4/5' } })
+    expect(handle.form!.getValues('day')).toBe('4/5')
+    fireEvent.blur(input)
+    expect(input.value).toBe('4/5')
+  })
+
+  it('takes a date chosen in the browser\'s calendar behind the button', async () => {
+    const input = await renderIn('th')
+    expect(screen.getByRole('button', { name: 'เลือกจากปฏิทิน' })).toBeTruthy()
+    const picker = document.querySelector('input[type=date]') as HTMLInputElement
+    fireEvent.change(picker, { target: { value: '2026-10-01' } })
+    expect(input.value).toBe('1 ต.ค. 2569')
+    expect(handle.form!.getValues('day')).toBe('2026-10-01')
+  })
+})
