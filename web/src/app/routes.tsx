@@ -29,6 +29,7 @@ const PointsReissuePage = lazy(() => import('@/features/points/pages/PointsReiss
 const PointsExchangePage = lazy(() => import('@/features/points/pages/PointsExchangePage'))
 const PointsExchangeAnaPage = lazy(() => import('@/features/points/pages/PointsExchangeAnaPage'))
 const SecurityCentrePage = lazy(() => import('@/features/security/pages/SecurityCentrePage'))
+const PasskeysPage = lazy(() => import('@/features/security/pages/PasskeysPage'))
 const YourDataPage = lazy(() => import('@/features/security/pages/YourDataPage'))
 const DeleteAccountPage = lazy(() => import('@/features/security/pages/DeleteAccountPage'))
 const AccountDeletedPage = lazy(() => import('@/features/security/pages/AccountDeletedPage'))
@@ -89,6 +90,7 @@ export const routes: AppRoute[] = [
 
   // security centre, your data
   { path: '/security', element: <SecurityCentrePage />, access: 'member' },
+  { path: '/security/passkeys', element: <PasskeysPage />, access: 'member' },
   { path: '/your-data', element: <YourDataPage />, access: 'member' },
   { path: '/delete-account/:token', element: <DeleteAccountPage />, access: 'member' },
   { path: '/account-deleted', element: <AccountDeletedPage />, access: 'static' },

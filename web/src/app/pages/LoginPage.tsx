@@ -16,6 +16,7 @@ import { useSession } from '../session/SessionProvider'
 import { AppLink } from '../routing/AppLink'
 import { memberRegistrationUrl, privacyPolicyUrl, termsUrl } from '../externalLinks'
 import { PageHeader } from '@/components/PageHeader'
+import { PasskeySignIn } from '@/features/security/components/PasskeySignIn'
 
 const MAX = 100
 
@@ -155,6 +156,7 @@ export default function LoginPage() {
           <AppLink to="/reset-password">{t('login.forgot')}</AppLink>
         </p>
       </form>
+      <PasskeySignIn />
       <section className="card register" aria-labelledby="register-heading">
         <h2 id="register-heading">{t('login.registerTitle')}</h2>
         <p>{t('login.registerText')}</p>

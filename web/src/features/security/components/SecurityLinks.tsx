@@ -11,6 +11,10 @@ export function SecurityLinks() {
         <strong>{t('centre.title')}</strong>
         <span>{t('links.centreHint')}</span>
       </AppLink>
+      <AppLink to="/security/passkeys" className="security-links__item">
+        <strong>{t('passkeys.title')}</strong>
+        <span>{t('links.passkeysHint')}</span>
+      </AppLink>
       <AppLink to="/your-data" className="security-links__item">
         <strong>{t('data.title')}</strong>
         <span>{t('links.dataHint')}</span>

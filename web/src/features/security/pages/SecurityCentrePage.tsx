@@ -21,6 +21,9 @@ export default function SecurityCentrePage() {
       <section className="card" aria-labelledby="centre-more">
         <h2 id="centre-more">{t('centre.moreTitle')}</h2>
         <div className="actions">
+          <AppLink to="/security/passkeys" className="button">
+            {t('passkeys.title')}
+          </AppLink>
           <AppLink to="/account" className="button">
             {t('centre.changePassword')}
           </AppLink>

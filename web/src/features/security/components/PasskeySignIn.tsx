@@ -1,0 +1,45 @@
+import '../security.css'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { ApiError } from '@/api/errors'
+import { useSession } from '@/app/session/SessionProvider'
+import { isCancelled, signInWithPasskey } from '../passkeysApi'
+
+/**
+ * The login page's passkey button: a discoverable sign-in (no address
+ * typed). Success continues exactly as a password login does.
+ */
+export function PasskeySignIn() {
+  const { t } = useTranslation('security')
+  const session = useSession()
+  const [busy, setBusy] = useState(false)
+  const [failure, setFailure] = useState<string | null>(null)
+  const run = async () => {
+    setFailure(null)
+    setBusy(true)
+    try {
+      await signInWithPasskey()
+      await session.onLoggedIn()
+    } catch (e) {
+      if (isCancelled(e)) setFailure(t('passkeys.cancelled'))
+      else if (e instanceof ApiError && e.serverMessage && (e.status === 401 || e.status === 429 || e.status === 503)) setFailure(e.serverMessage)
+      else setFailure(t('passkeys.signInError'))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <section className="card passkey-signin" aria-labelledby="passkey-signin-title">
+      <h2 id="passkey-signin-title">{t('passkeys.title')}</h2>
+      <p className="field__hint">{t('passkeys.signInHint')}</p>
+      {failure && (
+        <p className="form__error" role="alert">
+          {failure}
+        </p>
+      )}
+      <button type="button" className="button button--secondary button--block" onClick={run} disabled={busy}>
+        {busy ? t('passkeys.signingIn') : t('passkeys.signIn')}
+      </button>
+    </section>
+  )
+}
