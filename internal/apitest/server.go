@@ -29,6 +29,9 @@ type Env struct {
 	// Anonymous are the API calls ("METHOD /path") that work without a
 	// session: the platform's and every feature's.
 	Anonymous map[string]bool
+
+	dsn string
+	cfg []func(*app.Config)
 }
 
 // LogBuffer collects log output; safe for concurrent writers.
@@ -57,11 +60,23 @@ var Start = time.Date(2026, 11, 20, 6, 0, 0, 0, time.UTC)
 // cfg may change the Config before the server is built.
 func New(t testing.TB, engine store.Engine, cfg ...func(*app.Config)) *Env {
 	t.Helper()
+	return start(t, engine, DSN(t, engine), NewClock(Start), cfg)
+}
+
+// Instance starts another instance of the server on e's database (its own
+// pool, statement and answer caches) with the same clock and config, as
+// when several instances run behind one load balancer.
+func (e *Env) Instance(t testing.TB) *Env {
+	t.Helper()
+	return start(t, e.Engine, e.dsn, e.Clock, e.cfg)
+}
+
+func start(t testing.TB, engine store.Engine, dsn string, clock *Clock, cfg []func(*app.Config)) *Env {
+	t.Helper()
 	ctx := context.Background()
-	clock := NewClock(Start)
 	logs := &LogBuffer{}
 	a, err := app.Open(ctx, app.Options{
-		DSN: DSN(t, engine), Logger: slog.New(slog.NewJSONHandler(logs, nil)), Now: clock.Now,
+		DSN: dsn, Logger: slog.New(slog.NewJSONHandler(logs, nil)), Now: clock.Now,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -90,7 +105,7 @@ func New(t testing.TB, engine store.Engine, cfg ...func(*app.Config)) *Env {
 	for _, p := range append(append([]string{}, httpapi.AnonymousAPI...), feats.Anonymous...) {
 		anon[p] = true
 	}
-	return &Env{App: a, Server: srv, Clock: clock, Engine: engine, Log: logs, Anonymous: anon}
+	return &Env{App: a, Server: srv, Clock: clock, Engine: engine, Log: logs, Anonymous: anon, dsn: dsn, cfg: cfg}
 }
 
 // Client is a browser-like client: cookie jar, X-Lang, CSRF token fetched

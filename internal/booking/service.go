@@ -25,6 +25,15 @@ type Store interface {
 	// Search returns one page of the member's reservations matching q, in
 	// first-departure order, and the number of matches.
 	Search(ctx context.Context, q Query) ([]Reservation, int, error)
+	// SearchPage is Search with what tells how long the answer holds: the
+	// member's bookings version, read before the rows (in the same
+	// snapshot where the engine offers one), and, among all matches, the
+	// earliest last departure (what ends an ACTIVE match).
+	SearchPage(ctx context.Context, q Query) (Page, error)
+	// BookingsVersion is the member's bookings version: any change to the
+	// member's reservations, their segments or passengers, made by anyone,
+	// changes it in the same transaction (-1 for an unknown member).
+	BookingsVersion(ctx context.Context, memberID string) (int64, error)
 	// ByPNR returns the member's reservation with pnr; ErrNotFound when it
 	// does not exist or belongs to nobody or somebody else.
 	ByPNR(ctx context.Context, memberID, pnr string) (Reservation, error)
@@ -129,6 +138,17 @@ func (s *Service) reserve(ctx context.Context, key string, limit int) (ratelimit
 	return w, nil
 }
 
+// Page is one page of a search (see Store.SearchPage).
+type Page struct {
+	List  []Reservation
+	Total int
+	// Version is the member's bookings version the page was read at.
+	Version int64
+	// LastDepartMin is the earliest last departure among all matches
+	// (zero when there are none).
+	LastDepartMin time.Time
+}
+
 // SearchResult is the answer of a search (spec §3 reservation result).
 type SearchResult struct {
 	Reservations []ReservationView `json:"reservations"`
@@ -136,6 +156,62 @@ type SearchResult struct {
 	CurrentPage  int               `json:"currentPage"`
 	Total        int               `json:"total"`
 	TotalPages   int               `json:"totalPages"`
+	// Version and ValidUntil say how long the answer holds: while the
+	// member's bookings version is still Version and the clock is before
+	// ValidUntil, the same search gives the same answer.
+	Version    int64     `json:"-"`
+	ValidUntil time.Time `json:"-"`
+}
+
+// Holds reports whether res is still the answer of its search at now,
+// given the member's current bookings version.
+func (res SearchResult) Holds(version int64, now time.Time) bool {
+	return res.Version >= 0 && version == res.Version && now.Before(res.ValidUntil)
+}
+
+// StillHolds reports whether res, an earlier answer of a search of
+// memberID, is still what the search would answer now: it reads the
+// member's bookings version from the store (one primary-key read) and
+// checks the answer's time limit. A kept answer may be served again only
+// after this says so on the same request.
+func (s *Service) StillHolds(ctx context.Context, memberID string, res SearchResult) (bool, error) {
+	v, err := s.store.BookingsVersion(ctx, memberID)
+	if err != nil {
+		return false, fmt.Errorf("bookings version: %w", err)
+	}
+	return res.Holds(v, s.now()), nil
+}
+
+// validUntil is the first instant after now at which the answer of q over
+// page could change with the bookings unchanged: the search and its view
+// read the clock in these places only. A match of an ACTIVE search ends
+// at its last departure; a segment becomes past (and flown) at its
+// scheduled departure, flown at its actual departure; a booking becomes
+// outdated 180 days after its first departure; the booking-date limits
+// move with the day in Japan.
+func validUntil(q Query, page Page, now time.Time) time.Time {
+	y, m, d := now.In(JST).Date()
+	until := time.Date(y, m, d+1, 0, 0, 0, 0, JST)
+	next := func(t time.Time) {
+		if !t.IsZero() && !t.Before(now) && t.Before(until) {
+			until = t
+		}
+	}
+	if q.ActiveAt != nil {
+		next(page.LastDepartMin)
+	}
+	for _, r := range page.List {
+		if first := r.FirstDepartAt(); !first.IsZero() {
+			next(first.Add(OutdatedAfter))
+		}
+		for _, g := range r.Segments {
+			next(g.DepartAt)
+			if g.ActualDepartAt != nil {
+				next(*g.ActualDepartAt)
+			}
+		}
+	}
+	return until
 }
 
 // Search runs the member's booking search. Invalid conditions give an
@@ -146,13 +222,15 @@ func (s *Service) Search(ctx context.Context, memberID string, lang i18n.Lang, i
 	if !errs.Empty() {
 		return SearchResult{}, apperr.FromFields(errs)
 	}
-	rows, total, err := s.store.Search(ctx, q)
+	page, err := s.store.SearchPage(ctx, q)
 	if err != nil {
 		return SearchResult{}, fmt.Errorf("search reservations: %w", err)
 	}
-	out := SearchResult{Reservations: make([]ReservationView, 0, len(rows)), PerPage: opts.PerPage, CurrentPage: opts.Page, Total: total}
+	total := page.Total
+	out := SearchResult{Reservations: make([]ReservationView, 0, len(page.List)), PerPage: opts.PerPage, CurrentPage: opts.Page, Total: total,
+		Version: page.Version, ValidUntil: validUntil(q, page, now)}
 	out.TotalPages = (total + opts.PerPage - 1) / opts.PerPage
-	for _, r := range rows {
+	for _, r := range page.List {
 		out.Reservations = append(out.Reservations, View(r, s.catalog, lang, opts.Zone, now, opts.WithFlightStatus))
 	}
 	return out, nil

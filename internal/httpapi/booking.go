@@ -18,14 +18,15 @@ import (
 // member's PNR or segment is a 404.
 type BookingHandlers struct {
 	*Server
-	svc *booking.Service
+	svc    *booking.Service
+	search *searchCache
 }
 
 var _ bookingapi.ServerInterface = (*BookingHandlers)(nil)
 
 // NewBookingHandlers returns the handlers of the booking API.
 func NewBookingHandlers(s *Server, svc *booking.Service) *BookingHandlers {
-	return &BookingHandlers{Server: s, svc: svc}
+	return &BookingHandlers{Server: s, svc: svc, search: newSearchCache(searchCacheBudget)}
 }
 
 // member is the session's member id (the middleware guarantees a session).
@@ -58,8 +59,44 @@ func (h *BookingHandlers) SearchReservations(w http.ResponseWriter, r *http.Requ
 	if p.WithFlightStatus != nil {
 		in.WithFlightStatus = *p.WithFlightStatus
 	}
-	res, err := h.svc.Search(r.Context(), member(r), Lang(r), in)
-	h.reply(w, r, res, err)
+	memberID, lang := member(r), Lang(r)
+	key := memberID + "\x00" + string(lang) + "\x00" + r.URL.RawQuery
+	if e, ok := h.search.get(key); ok {
+		// The cached answer is served only if it still holds: the member's
+		// bookings version, read now from the database, is the one it was
+		// built at (no change on any instance since), and its time limit
+		// has not passed.
+		ok, err := h.svc.StillHolds(r.Context(), memberID, e.res)
+		if err != nil {
+			h.writeError(w, r, err)
+			return
+		}
+		if ok {
+			writeJSONBytes(w, e.body)
+			return
+		}
+	}
+	res, err := h.svc.Search(r.Context(), memberID, lang, in)
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	body, err := json.Marshal(res)
+	if err != nil {
+		h.writeError(w, r, fmt.Errorf("encode search: %w", err))
+		return
+	}
+	body = append(body, '\n')
+	h.search.put(&searchEntry{key: key, res: booking.SearchResult{Version: res.Version, ValidUntil: res.ValidUntil}, body: body})
+	writeJSONBytes(w, body)
+}
+
+// writeJSONBytes writes an encoded JSON answer (200) with WriteJSON's headers.
+func writeJSONBytes(w http.ResponseWriter, body []byte) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
 }
 
 func (h *BookingHandlers) GetReservationSearchDefaults(w http.ResponseWriter, r *http.Request) {

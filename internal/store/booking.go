@@ -69,27 +69,57 @@ func SearchSQL(q booking.Query) (string, []any) {
 }
 
 func (s *BookingStore) Search(ctx context.Context, q booking.Query) ([]booking.Reservation, int, error) {
-	var (
-		total int
-		list  = []booking.Reservation{}
-	)
+	p, err := s.SearchPage(ctx, q)
+	if err != nil {
+		return nil, 0, err
+	}
+	return p.List, p.Total, nil
+}
+
+// bookingsVersionSQL reads a member's bookings version (migration 00032),
+// -1 for an unknown member.
+const bookingsVersionSQL = `SELECT COALESCE((SELECT bookings_version FROM members WHERE id = $1), -1)`
+
+func (s *BookingStore) BookingsVersion(ctx context.Context, memberID string) (int64, error) {
+	var v int64
+	// A primary-key read: without the request's cancellation (no watcher
+	// goroutine per query), like the session lookup.
+	if err := s.db.queryRowHot(context.WithoutCancel(ctx), bookingsVersionSQL, memberID).Scan(&v); err != nil {
+		return 0, fmt.Errorf("bookings version: %w", err)
+	}
+	return v, nil
+}
+
+// SearchPage reads the version first: a change committed after it can
+// only make the version newer than the rows, never older, so an answer
+// cached under this version is never stale (on SQLite all reads are one
+// snapshot anyway).
+func (s *BookingStore) SearchPage(ctx context.Context, q booking.Query) (booking.Page, error) {
+	p := booking.Page{List: []booking.Reservation{}}
 	err := s.db.read(ctx, func(r reader) error {
+		if err := r.queryRow(ctx, bookingsVersionSQL, q.MemberID).Scan(&p.Version); err != nil {
+			return fmt.Errorf("bookings version: %w", err)
+		}
 		where, args := searchWhere(q)
-		if err := r.queryRow(ctx, `SELECT COUNT(*) FROM reservations r WHERE `+where, args...).Scan(&total); err != nil {
+		var lastMin sql.NullInt64
+		if err := r.queryRow(ctx, `SELECT COUNT(*), MIN(r.last_depart_at) FROM reservations r WHERE `+where, args...).Scan(&p.Total, &lastMin); err != nil {
 			return fmt.Errorf("count reservations: %w", err)
 		}
-		if total == 0 || q.Offset >= total {
+		if lastMin.Valid {
+			p.LastDepartMin = time.UnixMilli(lastMin.Int64).UTC()
+		}
+		if p.Total == 0 || q.Offset >= p.Total {
 			return nil
 		}
 		query, args := SearchSQL(q)
 		var err error
-		list, err = s.queryWith(ctx, r, query, args...)
+		p.List, err = s.queryWith(ctx, r, query, args...)
 		return err
 	})
 	if err != nil {
-		return nil, 0, err
+		return booking.Page{}, err
 	}
-	return list, total, nil
+	return p, nil
 }
 
 func (s *BookingStore) ByPNR(ctx context.Context, memberID, pnr string) (booking.Reservation, error) {

@@ -293,6 +293,7 @@ func (db *DB) Migrate(ctx context.Context) error {
 		}
 		opts = append(opts, goose.WithSessionLocker(locker))
 	}
+	opts = append(opts, goose.WithGoMigrations(bookingsVersionMigration(db.Engine)))
 	p, err := goose.NewProvider(dialect, db.DB, mustSub(migrations, "migrations"), opts...)
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)

@@ -1,0 +1,4 @@
+package booking
+
+// ValidUntil exposes validUntil to the tests.
+var ValidUntil = validUntil

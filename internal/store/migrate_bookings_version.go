@@ -1,0 +1,126 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/pressly/goose/v3"
+)
+
+// Migration 00032: a version of each member's bookings, bumped by triggers
+// in the transaction of every change to the member's reservations, their
+// segments or their passengers, whoever writes them (any instance, any
+// tool). An instance that cached an answer built from the bookings compares
+// the version it saw with the current one on every request: one
+// primary-key read tells it whether the answer still holds, so a change
+// made on one instance is seen at once on every other.
+//
+// The triggers differ between the engines, hence a Go migration: SQLite
+// has row triggers only; PostgreSQL gets statement triggers over the
+// transition tables, so a bulk insert bumps each member once, not once
+// per row.
+const migrationBookingsVersion = 32
+
+var bookingsVersionSQLite = []string{
+	`ALTER TABLE members ADD COLUMN bookings_version BIGINT NOT NULL DEFAULT 0`,
+	`CREATE TRIGGER reservations_version_ins AFTER INSERT ON reservations WHEN NEW.member_id IS NOT NULL BEGIN
+		UPDATE members SET bookings_version = bookings_version + 1 WHERE id = NEW.member_id; END`,
+	`CREATE TRIGGER reservations_version_upd AFTER UPDATE ON reservations BEGIN
+		UPDATE members SET bookings_version = bookings_version + 1 WHERE id IN (OLD.member_id, NEW.member_id); END`,
+	`CREATE TRIGGER reservations_version_del AFTER DELETE ON reservations WHEN OLD.member_id IS NOT NULL BEGIN
+		UPDATE members SET bookings_version = bookings_version + 1 WHERE id = OLD.member_id; END`,
+	`CREATE TRIGGER reservation_segments_version_ins AFTER INSERT ON reservation_segments BEGIN
+		UPDATE members SET bookings_version = bookings_version + 1
+		WHERE id = (SELECT member_id FROM reservations WHERE id = NEW.reservation_id); END`,
+	`CREATE TRIGGER reservation_segments_version_upd AFTER UPDATE ON reservation_segments BEGIN
+		UPDATE members SET bookings_version = bookings_version + 1
+		WHERE id IN (SELECT member_id FROM reservations WHERE id IN (OLD.reservation_id, NEW.reservation_id)); END`,
+	`CREATE TRIGGER reservation_segments_version_del AFTER DELETE ON reservation_segments BEGIN
+		UPDATE members SET bookings_version = bookings_version + 1
+		WHERE id = (SELECT member_id FROM reservations WHERE id = OLD.reservation_id); END`,
+	`CREATE TRIGGER reservation_passengers_version_ins AFTER INSERT ON reservation_passengers BEGIN
+		UPDATE members SET bookings_version = bookings_version + 1
+		WHERE id = (SELECT member_id FROM reservations WHERE id = NEW.reservation_id); END`,
+	`CREATE TRIGGER reservation_passengers_version_upd AFTER UPDATE ON reservation_passengers BEGIN
+		UPDATE members SET bookings_version = bookings_version + 1
+		WHERE id IN (SELECT member_id FROM reservations WHERE id IN (OLD.reservation_id, NEW.reservation_id)); END`,
+	`CREATE TRIGGER reservation_passengers_version_del AFTER DELETE ON reservation_passengers BEGIN
+		UPDATE members SET bookings_version = bookings_version + 1
+		WHERE id = (SELECT member_id FROM reservations WHERE id = OLD.reservation_id); END`,
+}
+
+var bookingsVersionSQLiteDown = []string{
+	`DROP TRIGGER reservation_passengers_version_del`, `DROP TRIGGER reservation_passengers_version_upd`,
+	`DROP TRIGGER reservation_passengers_version_ins`, `DROP TRIGGER reservation_segments_version_del`,
+	`DROP TRIGGER reservation_segments_version_upd`, `DROP TRIGGER reservation_segments_version_ins`,
+	`DROP TRIGGER reservations_version_del`, `DROP TRIGGER reservations_version_upd`, `DROP TRIGGER reservations_version_ins`,
+	`ALTER TABLE members DROP COLUMN bookings_version`,
+}
+
+// bookingsVersionPostgres: one function per table; each statement trigger
+// bumps the members named by the rows the statement touched (for the
+// segments and passengers, the members of their reservations).
+func bookingsVersionPostgres() []string {
+	out := []string{`ALTER TABLE members ADD COLUMN bookings_version BIGINT NOT NULL DEFAULT 0`}
+	// members of the rows in a transition table, per table
+	members := map[string]func(rows string) string{
+		"reservations": func(rows string) string { return `SELECT member_id FROM ` + rows },
+		"reservation_segments": func(rows string) string {
+			return `SELECT r.member_id FROM reservations r WHERE r.id IN (SELECT reservation_id FROM ` + rows + `)`
+		},
+		"reservation_passengers": func(rows string) string {
+			return `SELECT r.member_id FROM reservations r WHERE r.id IN (SELECT reservation_id FROM ` + rows + `)`
+		},
+	}
+	for _, table := range []string{"reservations", "reservation_segments", "reservation_passengers"} {
+		m := members[table]
+		out = append(out, `CREATE FUNCTION `+table+`_bump_version() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	IF TG_OP = 'INSERT' THEN
+		UPDATE members SET bookings_version = bookings_version + 1 WHERE id IN (`+m("new_rows")+`);
+	ELSIF TG_OP = 'DELETE' THEN
+		UPDATE members SET bookings_version = bookings_version + 1 WHERE id IN (`+m("old_rows")+`);
+	ELSE
+		UPDATE members SET bookings_version = bookings_version + 1
+		WHERE id IN (`+m("old_rows")+`) OR id IN (`+m("new_rows")+`);
+	END IF;
+	RETURN NULL;
+END $$`)
+		for _, ev := range []struct{ name, op, ref string }{
+			{"ins", "INSERT", "NEW TABLE AS new_rows"},
+			{"upd", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"},
+			{"del", "DELETE", "OLD TABLE AS old_rows"},
+		} {
+			out = append(out, `CREATE TRIGGER `+table+`_version_`+ev.name+` AFTER `+ev.op+` ON `+table+
+				` REFERENCING `+ev.ref+` FOR EACH STATEMENT EXECUTE FUNCTION `+table+`_bump_version()`)
+		}
+	}
+	return out
+}
+
+var bookingsVersionPostgresDown = []string{
+	`DROP FUNCTION reservation_passengers_bump_version() CASCADE`,
+	`DROP FUNCTION reservation_segments_bump_version() CASCADE`,
+	`DROP FUNCTION reservations_bump_version() CASCADE`,
+	`ALTER TABLE members DROP COLUMN bookings_version`,
+}
+
+// bookingsVersionMigration is migration 00032 for engine.
+func bookingsVersionMigration(engine Engine) *goose.Migration {
+	up, down := bookingsVersionSQLite, bookingsVersionSQLiteDown
+	if engine == Postgres {
+		up, down = bookingsVersionPostgres(), bookingsVersionPostgresDown
+	}
+	run := func(stmts []string) func(ctx context.Context, tx *sql.Tx) error {
+		return func(ctx context.Context, tx *sql.Tx) error {
+			for _, s := range stmts {
+				if _, err := tx.ExecContext(ctx, s); err != nil {
+					return fmt.Errorf("bookings version: %w", err)
+				}
+			}
+			return nil
+		}
+	}
+	return goose.NewGoMigration(migrationBookingsVersion, &goose.GoFunc{RunTx: run(up)}, &goose.GoFunc{RunTx: run(down)})
+}
