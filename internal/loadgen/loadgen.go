@@ -28,6 +28,10 @@ type Load struct {
 	Connections int
 	Threads     int
 	Duration    time.Duration
+	// Distinct adds a parameter of random value to each request's query
+	// string, so that no two requests are alike and no answer cache can
+	// serve them (the URL must have a query string already).
+	Distinct bool
 }
 
 // Result is what wrk measured.
@@ -51,10 +55,13 @@ func Check() error {
 const script = `
 local cookies = {%s}
 local path = %q
+local distinct = %t
 request = function()
   local h = {}
   if #cookies > 0 then h["Cookie"] = "members_session=" .. cookies[math.random(#cookies)] end
-  return wrk.format("GET", path, h)
+  local p = path
+  if distinct then p = p .. "&nocache=" .. math.random(1000000000) end
+  return wrk.format("GET", p, h)
 end
 done = function(summary, latency, requests)
   local e = summary.errors
@@ -81,7 +88,7 @@ func Run(ctx context.Context, l Load) (Result, error) {
 	}
 	defer os.RemoveAll(dir)
 	lua := filepath.Join(dir, "load.lua")
-	if err := os.WriteFile(lua, fmt.Appendf(nil, script, strings.Join(quoted, ","), path), 0o600); err != nil {
+	if err := os.WriteFile(lua, fmt.Appendf(nil, script, strings.Join(quoted, ","), path, l.Distinct), 0o600); err != nil {
 		return Result{}, err
 	}
 	cmd := exec.CommandContext(ctx, "wrk", "-t", strconv.Itoa(max(1, l.Threads)), "-c", strconv.Itoa(l.Connections),
