@@ -62,9 +62,6 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 		}
 		defer stop()
 	}
-	if cfg.PinKey == "" && !cfg.Demo {
-		logger.Warn("no --pin-key (env MEMBERS_PIN_KEY): voucher PIN hashes use a key kept in the database (docs/security.md)")
-	}
 	opts := app.Options{DSN: *dsn, Logger: logger}
 	var clock *testClock
 	if *withTestClock {
@@ -87,6 +84,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	}
 	defer ln.Close()
 	cfg.ServerURL = selfURL(ln.Addr())
+	if cfg.PinKey == "" && !cfg.Demo {
+		// once the server is sure to start (a failed start prints its error alone)
+		logger.Warn("no --pin-key (env MEMBERS_PIN_KEY): voucher PIN hashes use a key kept in the database (docs/security.md)")
+	}
 	handler, feats, err := a.Server(ctx, cfg)
 	if err != nil {
 		return err

@@ -103,10 +103,12 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		if strings.Contains(path, "?") {
 			sep = "&"
 		}
-		db, err = sql.Open("sqlite", path+sep+q.Encode())
+		conn, err := sqlite.NewConnector(path + sep + q.Encode())
 		if err != nil {
 			return nil, fmt.Errorf("open sqlite: %w", err)
 		}
+		// each connection keeps its compiled statements (sqlitestmts.go)
+		db = sql.OpenDB(statementCachingConnector{conn})
 		// One writer at a time is SQLite's model; a small pool keeps readers
 		// concurrent under WAL without piling up busy writers.
 		db.SetMaxOpenConns(sqliteMaxConns)
