@@ -122,6 +122,11 @@ func TestAccountDeletion(t *testing.T) {
 			t.Fatalf("card unknown at the gateway before: %v", err)
 		}
 
+		// A passkey, and a registration left unfinished (its challenge row).
+		key := newSoftKey(memberID)
+		registerPasskey(t, env, c, key, "Laptop")
+		options(t, c, "/api/passkeys/registration/options")
+
 		// Re-authentication: CSRF, a wrong password, then the right one.
 		noCSRF := env.Member(t)
 		noCSRF.NoCSRF = true
@@ -196,6 +201,8 @@ func TestAccountDeletion(t *testing.T) {
 		for q, want := range map[string]int{
 			`SELECT COUNT(*) FROM passengers WHERE member_id = $1`:                              0,
 			`SELECT COUNT(*) FROM sessions WHERE member_id = $1`:                                0,
+			`SELECT COUNT(*) FROM passkeys WHERE member_id = $1`:                                0,
+			`SELECT COUNT(*) FROM webauthn_challenges WHERE member_id = $1`:                     0,
 			`SELECT COUNT(*) FROM saved_cards WHERE member_id = $1`:                             0,
 			`SELECT COUNT(*) FROM reservations WHERE member_id = $1`:                            0,
 			`SELECT COUNT(*) FROM payment_processes WHERE member_id = $1`:                       payments,
@@ -216,6 +223,9 @@ func TestAccountDeletion(t *testing.T) {
 			if n != want {
 				t.Fatalf("%s = %d, want %d", q, n, want)
 			}
+		}
+		if _, st := passkeyLogin(t, env, key); st != http.StatusUnauthorized {
+			t.Errorf("passkey sign-in after deletion: %d", st)
 		}
 		if _, err := gw.Token(ctx, cardToken); !errors.Is(err, payment.ErrUnknownToken) {
 			t.Fatalf("the saved card is still at the gateway: %v", err)
