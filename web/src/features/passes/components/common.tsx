@@ -4,12 +4,12 @@ import { formatDate, formatMoney } from '@/i18n/format'
 import { useLang } from '@/i18n/useLang'
 import { usePassStatus } from '@/api/platform'
 
-/** A calendar range "1 Dec 2026 – 28 Feb 2027" in the page language. */
+/** A calendar range "1 Dec 2026 – 28 Feb 2027" in the page language; a line breaks only between the two dates. */
 export function DateRangeText({ range }: { range: { begin: string; end: string } }) {
   const lang = useLang()
   return (
     <>
-      {formatDate(range.begin, lang)} – {formatDate(range.end, lang)}
+      <span className="nowrap">{formatDate(range.begin, lang)} –</span> <span className="nowrap">{formatDate(range.end, lang)}</span>
     </>
   )
 }
