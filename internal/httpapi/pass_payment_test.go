@@ -1,8 +1,10 @@
 package httpapi_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -94,6 +96,70 @@ func TestPassPurchasesThroughTheEngine(t *testing.T) {
 		st := decodeProcess(t, c.Get("/api/payment_processes/"+p.PaymentProcessID+"/status"))
 		if st.RefundedAmount != 21600 || st.Status != "refunded" {
 			t.Errorf("process after refund: %s refunded %d", st.Status, st.RefundedAmount)
+		}
+	})
+}
+
+// TestCouponRefundOnceInParallel: many refund requests for one coupon at
+// the same moment (double clicks, two tabs) refund it once: one 200, the
+// others 409, one gateway refund of the refund amount, one refund record.
+func TestCouponRefundOnceInParallel(t *testing.T) {
+	t.Parallel()
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		env := newPayEnv(t, engine)
+		setFlags(t, env.Env, platform.GogoPassStatus{IsGogoPassPublic: true, IsGogoPassPurchasable: true}, true)
+		c, c2 := env.Member(t), env.Member(t) // two sessions (tabs or devices) of the member
+		p := settle(t, env, c, "coupon_ticket", map[string]any{
+			"productId": demo.DemoCouponKansai, "periodId": demo.DemoCouponPeriodWin, "fareType": "lite", "agreeTerms": true,
+			"additionalPassengers": []any{passenger("adult", "1990-01-01")},
+		})
+		var cg struct{ CouponTicket struct{ ID string } }
+		if err := json.Unmarshal(p.Goods, &cg); err != nil || cg.CouponTicket.ID == "" {
+			t.Fatalf("coupon goods = %s %v", p.Goods, err)
+		}
+		const n = 16
+		codes := make([]int, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				cl := c
+				if i%2 == 1 {
+					cl = c2
+				}
+				codes[i] = cl.Do(http.MethodPost, "/api/user/coupon_ticket/refund", map[string]string{"id": cg.CouponTicket.ID}).Status
+			}()
+		}
+		wg.Wait()
+		ok := 0
+		for _, code := range codes {
+			switch code {
+			case http.StatusOK:
+				ok++
+			case http.StatusConflict:
+			default:
+				t.Errorf("refund answered %d (codes %v)", code, codes)
+			}
+		}
+		if ok != 1 {
+			t.Fatalf("%d refunds succeeded, want 1 (codes %v)", ok, codes)
+		}
+		gp, err := env.App.Gateway.Sandbox.Payment(context.Background(), env.gatewayPaymentID(t, p.PaymentProcessID), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var refunds, keys int
+		if err := env.App.DB.QueryRow(`SELECT COUNT(*) FROM payment_refunds WHERE process_id = $1`, p.PaymentProcessID).Scan(&refunds); err != nil {
+			t.Fatal(err)
+		}
+		if err := env.App.DB.QueryRow(`SELECT COUNT(*) FROM gw_idempotency WHERE idem_key LIKE $1`, "pp_"+p.PaymentProcessID+"_refund%").Scan(&keys); err != nil {
+			t.Fatal(err)
+		}
+		st := decodeProcess(t, c.Get("/api/payment_processes/"+p.PaymentProcessID+"/status"))
+		if gp.RefundedAmount != 21600 || gp.Status != "refunded" || refunds != 1 || keys != 1 || st.RefundedAmount != 21600 || st.Status != "refunded" {
+			t.Fatalf("gateway refunded %d (%s), %d refund records, %d gateway refund calls, process %s refunded %d",
+				gp.RefundedAmount, gp.Status, refunds, keys, st.Status, st.RefundedAmount)
 		}
 	})
 }
