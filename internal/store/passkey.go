@@ -25,7 +25,7 @@ var _ passkey.Store = (*PasskeyStore)(nil)
 
 func credentialKey(id []byte) string { return base64.RawURLEncoding.EncodeToString(id) }
 
-const passkeyCols = `id, member_id, name, credential, created_at, last_used_at`
+const passkeyCols = `id, member_id, name, credential, created_at, last_used_at` // #nosec G101 -- a column list, not a credential
 
 func scanPasskey(sc interface{ Scan(...any) error }) (passkey.Passkey, error) {
 	var p passkey.Passkey
