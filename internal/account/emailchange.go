@@ -185,21 +185,32 @@ func validLinkToken(token string) bool {
 	return token != "" && len(token) <= 200
 }
 
-// ConfirmEmailChange applies the change of a confirmation link and returns
-// the new address. Errors: NotFound (unknown, used, cancelled or expired
-// link), Conflict (the address was registered meanwhile).
-func (s *Service) ConfirmEmailChange(ctx context.Context, token string) (string, error) {
+// followLink checks the token of an e-mail change link, runs the store's
+// step (confirm or undo) with its hash and words the store's errors:
+// NotFound (unknown, used, cancelled or expired link), Conflict (the
+// address was registered meanwhile).
+func (s *Service) followLink(ctx context.Context, token, what string, step func(context.Context, string, time.Time) (EmailChange, error)) (EmailChange, error) {
 	if !validLinkToken(token) {
-		return "", apperr.New(apperr.NotFound, "account.email_change_invalid")
+		return EmailChange{}, apperr.New(apperr.NotFound, "account.email_change_invalid")
 	}
-	c, err := s.EmailChanges.ConfirmEmailChange(ctx, auth.HashToken(token), s.Now())
+	c, err := step(ctx, auth.HashToken(token), s.Now())
 	switch {
 	case errors.Is(err, ErrNotFound):
-		return "", apperr.New(apperr.NotFound, "account.email_change_invalid")
+		return EmailChange{}, apperr.New(apperr.NotFound, "account.email_change_invalid")
 	case errors.Is(err, ErrEmailTaken):
-		return "", apperr.New(apperr.Conflict, "account.email_taken")
+		return EmailChange{}, apperr.New(apperr.Conflict, "account.email_taken")
 	case err != nil:
-		return "", fmt.Errorf("confirm e-mail change: %w", err)
+		return EmailChange{}, fmt.Errorf("%s e-mail change: %w", what, err)
+	}
+	return c, nil
+}
+
+// ConfirmEmailChange applies the change of a confirmation link and returns
+// the new address. Errors: NotFound, Conflict (followLink).
+func (s *Service) ConfirmEmailChange(ctx context.Context, token string) (string, error) {
+	c, err := s.followLink(ctx, token, "confirm", s.EmailChanges.ConfirmEmailChange)
+	if err != nil {
+		return "", err
 	}
 	s.recordChange(ctx, c.MemberID, "email_changed", "security_email_changed")
 	return c.NewEmail, nil
@@ -208,19 +219,11 @@ func (s *Service) ConfirmEmailChange(ctx context.Context, token string) (string,
 // UndoEmailChange follows the undo link sent to the old address: a pending
 // change is cancelled; a confirmed one is reverted and every session of the
 // member ends (whoever changed it is logged out). Returns the address in
-// force afterwards. Errors: NotFound, Conflict.
+// force afterwards. Errors: NotFound, Conflict (followLink).
 func (s *Service) UndoEmailChange(ctx context.Context, token string) (string, error) {
-	if !validLinkToken(token) {
-		return "", apperr.New(apperr.NotFound, "account.email_change_invalid")
-	}
-	c, err := s.EmailChanges.UndoEmailChange(ctx, auth.HashToken(token), s.Now())
-	switch {
-	case errors.Is(err, ErrNotFound):
-		return "", apperr.New(apperr.NotFound, "account.email_change_invalid")
-	case errors.Is(err, ErrEmailTaken):
-		return "", apperr.New(apperr.Conflict, "account.email_taken")
-	case err != nil:
-		return "", fmt.Errorf("undo e-mail change: %w", err)
+	c, err := s.followLink(ctx, token, "undo", s.EmailChanges.UndoEmailChange)
+	if err != nil {
+		return "", err
 	}
 	if err := s.Sessions.EndAllSessions(ctx, c.MemberID); err != nil {
 		return "", fmt.Errorf("end sessions: %w", err)

@@ -120,22 +120,16 @@ func (s *Service) onSale(ctx context.Context, lang string) ([]Product, error) {
 		return nil, fmt.Errorf("coupon products: %w", err)
 	}
 	today := pass.TodayJST(s.d.Now())
-	out := []Product{}
-	for _, p := range all {
-		p.Name, p.Description = s.d.Translate(lang, p.Name), s.d.Translate(lang, p.Description)
-		periods := []Period{}
-		for _, pe := range p.Periods {
-			if today <= pe.AvailablePeriodToBook.End {
-				pe.Description = s.d.Translate(lang, pe.Description)
-				periods = append(periods, pe)
-			}
-		}
-		if len(periods) > 0 {
-			p.Periods = periods
-			out = append(out, p)
-		}
+	for i := range all {
+		all[i].Name, all[i].Description = s.d.Translate(lang, all[i].Name), s.d.Translate(lang, all[i].Description)
 	}
-	return out, nil
+	return pass.KeepPeriods(all, func(p *Product) *[]Period { return &p.Periods }, func(pe *Period) bool {
+		if today > pe.AvailablePeriodToBook.End {
+			return false
+		}
+		pe.Description = s.d.Translate(lang, pe.Description)
+		return true
+	}), nil
 }
 
 // Selection is the coupon purchase body's product fields.

@@ -132,21 +132,33 @@ func (s *Service) plans(ctx context.Context, lang string, keep func(Period) bool
 		return nil, fmt.Errorf("pass plans: %w", err)
 	}
 	today := TodayJST(s.d.Now())
-	out := []Plan{}
-	for _, p := range all {
-		p.Name, p.NameAlt = s.d.Translate(lang, p.Name), s.d.Translate(lang, p.NameAlt)
-		periods := []Period{}
-		for _, pe := range p.Periods {
-			if pe.OnSale(today) && (keep == nil || keep(pe)) {
-				periods = append(periods, pe)
+	for i := range all {
+		all[i].Name, all[i].NameAlt = s.d.Translate(lang, all[i].Name), s.d.Translate(lang, all[i].NameAlt)
+	}
+	return KeepPeriods(all, func(p *Plan) *[]Period { return &p.Periods }, func(pe *Period) bool {
+		return pe.OnSale(today) && (keep == nil || keep(*pe))
+	}), nil
+}
+
+// KeepPeriods is the catalogue filter of the pass and the coupon pass: each
+// item keeps only the periods keep accepts (keep may change a period, to
+// word it), and an item left without periods is dropped.
+func KeepPeriods[I, P any](items []I, periods func(*I) *[]P, keep func(*P) bool) []I {
+	out := []I{}
+	for _, it := range items {
+		ps := periods(&it)
+		kept := []P{}
+		for _, pe := range *ps {
+			if keep(&pe) {
+				kept = append(kept, pe)
 			}
 		}
-		if len(periods) > 0 {
-			p.Periods = periods
-			out = append(out, p)
+		if len(kept) > 0 {
+			*ps = kept
+			out = append(out, it)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // Catalogue is the purchase page: the plans on sale and what the member
