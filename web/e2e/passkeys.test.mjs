@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { chromium } from "playwright-core";
+import { AxeBuilder } from "@axe-core/playwright";
 import { startServer, screenshot, VIEWPORTS, root, DEMO } from "./harness.mjs";
 
 const bin = process.env.MEMBERS_BIN || path.join(root, "bin/members");
@@ -59,6 +60,12 @@ async function passwordLogin(page, lang = "en") {
   await page.waitForURL((u) => !u.pathname.startsWith("/login"));
 }
 
+/** axe-core's violations on the page, one line each. */
+async function violations(page, where) {
+  const r = await new AxeBuilder({ page }).analyze();
+  return r.violations.map((v) => `${where}: ${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
+}
+
 function mails() {
   return execFileSync(bin, ["mail", "list", "--db", server.dsn], { encoding: "utf8" });
 }
@@ -84,6 +91,7 @@ test("register, sign in with, rename and remove a passkey", async () => {
   assert.equal(credentials[0].isResidentCredential, true, "a discoverable credential");
   assert.match(mails(), /security_passkey_added\s+demo@example\.com/);
   await screenshot(page, "passkeys-desktop");
+  const axe = await violations(page, "passkeys (desktop, en)");
 
   // Log out, then sign in with the passkey alone.
   await page.getByRole("button", { name: "Log out" }).click();
@@ -114,6 +122,7 @@ test("register, sign in with, rename and remove a passkey", async () => {
   await phonePage.goto(`${base}/security/passkeys?lang=jp`);
   await phonePage.getByText("Office laptop").waitFor();
   await screenshot(phonePage, "passkeys-phone-jp");
+  axe.push(...(await violations(phonePage, "passkeys (phone, jp)")));
   await phonePage.goto(`${base}/security/passkeys?lang=en`);
   await phonePage.getByText("Office laptop").waitFor();
   await screenshot(phonePage, "passkeys-phone");
@@ -132,6 +141,7 @@ test("register, sign in with, rename and remove a passkey", async () => {
   await list.getByRole("alert").filter({ hasText: "The password is not correct." }).waitFor();
   await list.getByText("Office laptop", { exact: true }).waitFor();
   await screenshot(page, "passkeys-remove-desktop");
+  axe.push(...(await violations(page, "passkeys removal (desktop, en)")));
   await list.getByRole("button", { name: "Confirm with a passkey instead" }).click();
   await page.getByRole("status").filter({ hasText: "Passkey “Office laptop” removed" }).waitFor();
   await list.getByText("You have no passkeys yet.").waitFor();
@@ -149,5 +159,7 @@ test("register, sign in with, rename and remove a passkey", async () => {
   await page.getByRole("button", { name: "Sign in with a passkey" }).click();
   await page.getByRole("alert").filter({ hasText: "did not succeed" }).waitFor();
   assert.ok(new URL(page.url()).pathname.startsWith("/login"));
+  axe.push(...(await violations(page, "login with a passkey failure (desktop, en)")));
+  assert.deepEqual(axe, []);
   await context.close();
 });
