@@ -61,6 +61,10 @@ type Options struct {
 	// RetryBase and RetryMax bound the webhook backoff: attempt n waits
 	// RetryBase·2^(n-1), at most RetryMax (defaults 10 s and 1 h).
 	RetryBase, RetryMax time.Duration
+	// KeepKeys is how long idempotency keys are kept, KeepEvents how long
+	// delivered events are (defaults 30 days each); PurgeEvery is how often
+	// Run deletes older ones (default 1 h).
+	KeepKeys, KeepEvents, PurgeEvery time.Duration
 	// Poll is the background work's period (default 1 s).
 	Poll time.Duration
 	// Client sends the webhooks (default: 10 s timeout).
@@ -113,6 +117,9 @@ func New(ctx context.Context, o Options) (*Gateway, error) {
 	def(&o.RetryBase, 10*time.Second)
 	def(&o.RetryMax, time.Hour)
 	def(&o.Poll, time.Second)
+	def(&o.KeepKeys, 30*24*time.Hour)
+	def(&o.KeepEvents, 30*24*time.Hour)
+	def(&o.PurgeEvery, time.Hour)
 	if o.Client == nil {
 		o.Client = &http.Client{Timeout: 10 * time.Second}
 	}

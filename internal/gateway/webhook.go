@@ -335,11 +335,15 @@ func (g *Gateway) ExpireDue(ctx context.Context) (int, error) {
 
 // Run does the gateway's background work until ctx ends: expiry of unpaid
 // payments and webhook delivery, every Poll and at once after a change made
-// by this instance. Several instances may run it on one database.
+// by this instance, and the purge of old idempotency keys and delivered
+// events (Purge, every PurgeEvery). Several instances may run it on one
+// database.
 func (g *Gateway) Run(ctx context.Context) {
 	t := time.NewTicker(g.opt.Poll)
 	defer t.Stop()
+	var purged time.Time
 	for {
+		g.purgeDue(ctx, &purged)
 		if _, err := g.ExpireDue(ctx); err != nil && ctx.Err() == nil {
 			g.log.Warn("gateway expiry", "err", err)
 		}
