@@ -106,3 +106,52 @@ export function Dialog({ title, children, actions, onDismiss, active = true, rol
     </div>
   )
 }
+
+export interface ConfirmDialogProps {
+  title: ReactNode
+  children?: ReactNode
+  /** The modal stack's close (what useModals().open hands the render function). */
+  close: () => void
+  active?: boolean
+  cancelLabel: ReactNode
+  confirmLabel: ReactNode
+  /** Runs after the dialog has closed. */
+  onConfirm: () => void
+  /** The confirm button takes the focus (for actions that are easy to undo). */
+  autoFocusConfirm?: boolean
+}
+
+/**
+ * "Are you sure?": the question, a secondary Cancel and the primary action
+ * side by side. Escape, the backdrop and Cancel close it; the action closes
+ * it, then runs.
+ */
+export function ConfirmDialog({ title, children, close, active, cancelLabel, confirmLabel, onConfirm, autoFocusConfirm }: ConfirmDialogProps) {
+  return (
+    <Dialog
+      title={title}
+      active={active}
+      onDismiss={close}
+      actions={
+        <>
+          <button type="button" className="button button--secondary" onClick={close}>
+            {cancelLabel}
+          </button>
+          <button
+            type="button"
+            className="button button--primary"
+            data-autofocus={autoFocusConfirm || undefined}
+            onClick={() => {
+              close()
+              onConfirm()
+            }}
+          >
+            {confirmLabel}
+          </button>
+        </>
+      }
+    >
+      {children}
+    </Dialog>
+  )
+}

@@ -1,7 +1,7 @@
 import '../calendar.css'
 import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Dialog } from '@/components/Dialog'
+import { ConfirmDialog } from '@/components/Dialog'
 import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
 import { formatDateTime } from '@/i18n/format'
@@ -39,31 +39,9 @@ export function CalendarSubscription() {
   }
   const confirm = (title: string, body: string, label: string, action: () => Promise<void>) =>
     modals.open((close, active) => (
-      <Dialog
-        title={title}
-        active={active}
-        onDismiss={close}
-        actions={
-          <>
-            <button type="button" className="button" onClick={close}>
-              {t('calendar.cancel')}
-            </button>
-            <button
-              type="button"
-              className="button button--primary"
-              data-autofocus
-              onClick={() => {
-                close()
-                void action()
-              }}
-            >
-              {label}
-            </button>
-          </>
-        }
-      >
+      <ConfirmDialog title={title} close={close} active={active} cancelLabel={t('calendar.cancel')} confirmLabel={label} onConfirm={() => void action()} autoFocusConfirm>
         <p>{body}</p>
-      </Dialog>
+      </ConfirmDialog>
     ))
   const onStop = async () => {
     try {

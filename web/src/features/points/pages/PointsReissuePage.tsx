@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useTranslation } from 'react-i18next'
 import { useParams } from 'react-router'
 import { ApiError } from '@/api/errors'
-import { Dialog } from '@/components/Dialog'
+import { ConfirmDialog } from '@/components/Dialog'
 import { Field } from '@/components/Field'
 import { handleServerValidation } from '@/components/serverValidation'
 import { useModals } from '@/app/modals/modalContext'
@@ -66,28 +66,7 @@ export default function PointsReissuePage() {
 
   const confirm = (form: ReissueForm, voucher: Peachpoint) => {
     modals.open((close, active) => (
-      <Dialog
-        title={t('reissue.confirmTitle')}
-        active={active}
-        onDismiss={close}
-        actions={
-          <>
-            <button type="button" className="button" onClick={close}>
-              {t('back')}
-            </button>
-            <button
-              type="button"
-              className="button button--primary"
-              onClick={() => {
-                close()
-                void doReissue(form)
-              }}
-            >
-              {t('reissue.submit')}
-            </button>
-          </>
-        }
-      >
+      <ConfirmDialog title={t('reissue.confirmTitle')} close={close} active={active} cancelLabel={t('back')} confirmLabel={t('reissue.submit')} onConfirm={() => void doReissue(form)}>
         <p>{t('reissue.confirmText')}</p>
         <dl className="issued__list">
           <div>
@@ -105,7 +84,7 @@ export default function PointsReissuePage() {
             <dd>{form.email}</dd>
           </div>
         </dl>
-      </Dialog>
+      </ConfirmDialog>
     ))
   }
 

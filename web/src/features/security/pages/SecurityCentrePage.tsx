@@ -1,6 +1,6 @@
 import '../security.css'
 import { useTranslation } from 'react-i18next'
-import { Dialog } from '@/components/Dialog'
+import { ConfirmDialog } from '@/components/Dialog'
 import { AppLink } from '@/app/routing/AppLink'
 import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
@@ -59,31 +59,9 @@ function Sessions() {
     })
   const confirmAll = () =>
     modals.open((close, active) => (
-      <Dialog
-        title={t('centre.endAllTitle')}
-        active={active}
-        onDismiss={close}
-        actions={
-          <>
-            <button type="button" className="button" onClick={close}>
-              {t('centre.cancel')}
-            </button>
-            <button
-              type="button"
-              className="button button--primary"
-              data-autofocus
-              onClick={() => {
-                close()
-                run()
-              }}
-            >
-              {t('centre.endAll')}
-            </button>
-          </>
-        }
-      >
+      <ConfirmDialog title={t('centre.endAllTitle')} close={close} active={active} cancelLabel={t('centre.cancel')} confirmLabel={t('centre.endAll')} onConfirm={() => run()} autoFocusConfirm>
         <p>{t('centre.endAllBody')}</p>
-      </Dialog>
+      </ConfirmDialog>
     ))
 
   const others = (sessions.data ?? []).filter((s) => !s.current).length
