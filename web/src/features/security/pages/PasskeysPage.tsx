@@ -71,6 +71,7 @@ function AddPasskey({ supported, onDone }: { supported: boolean | null; onDone: 
   const [error, setError] = useState<string | null>(null)
   const submit = (e: FormEvent) => {
     e.preventDefault()
+    onDone('')
     setError(null)
     add.mutate(name, {
       onSuccess: (p) => {
@@ -158,6 +159,7 @@ function PasskeyItem({ passkey: p, canAssert, onDone }: { passkey: Passkey; canA
   const [error, setError] = useState<string | null>(null)
 
   const open = (m: 'rename' | 'remove') => {
+    onDone('') // the last change's notice goes with the next one
     setError(null)
     setName(p.name)
     setPassword('')
