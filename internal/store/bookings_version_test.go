@@ -82,3 +82,43 @@ func TestBookingsVersion(t *testing.T) {
 		}
 	})
 }
+
+// TestMigrateOutOfOrder: a database that has the later migrations but not
+// 00032 (it landed after them) gets it on the next start.
+func TestMigrateOutOfOrder(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := apitest.OpenDB(t, store.SQLite)
+	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%version%'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var triggers []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		triggers = append(triggers, n)
+	}
+	rows.Close()
+	if len(triggers) != 9 {
+		t.Fatalf("triggers = %v", triggers)
+	}
+	for _, n := range triggers {
+		if _, err := db.ExecContext(ctx, `DROP TRIGGER `+n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, q := range []string{`ALTER TABLE members DROP COLUMN bookings_version`, `DELETE FROM goose_db_version WHERE version_id = 32`} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatalf("migrate with 00032 missing: %v", err)
+	}
+	if v, err := store.NewBookingStore(db).BookingsVersion(ctx, "nobody"); err != nil || v != -1 {
+		t.Fatalf("bookings version after migrating = %d, %v", v, err)
+	}
+}

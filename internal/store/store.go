@@ -295,7 +295,10 @@ func (db *DB) Migrate(ctx context.Context) error {
 		}
 		opts = append(opts, goose.WithSessionLocker(locker))
 	}
-	opts = append(opts, goose.WithGoMigrations(bookingsVersionMigration(db.Engine)))
+	// Migration numbers are handed out to pieces of work in advance, so a
+	// lower number can land after a higher one was applied: apply it
+	// then, instead of refusing to start (the migrations are independent).
+	opts = append(opts, goose.WithGoMigrations(bookingsVersionMigration(db.Engine)), goose.WithAllowOutofOrder(true))
 	p, err := goose.NewProvider(dialect, db.DB, mustSub(migrations, "migrations"), opts...)
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
