@@ -19,6 +19,7 @@ require (
 	github.com/wneessen/go-mail v0.8.1
 	golang.org/x/crypto v0.58.0
 	golang.org/x/text v0.43.0
+	golang.org/x/time v0.14.0
 	modernc.org/sqlite v1.60.1
 )
 

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"reflect"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -60,5 +61,31 @@ func TestCheckCard(t *testing.T) {
 		if errs == nil && (card.Last4 == "" || card.Brand == "") {
 			t.Errorf("%s: card %+v", c.name, card)
 		}
+	}
+}
+
+// Each address has its own bucket, and the map of addresses stays bounded.
+func TestTokenLimiterPerAddress(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
+	l := newTokenLimiter(time.Second, 2, func() time.Time { return now })
+	steps := []struct {
+		addr string
+		ok   bool
+	}{{"a", true}, {"a", true}, {"a", false}, {"b", true}, {"b", true}, {"b", false}, {"a", false}}
+	for i, s := range steps {
+		if ok, _ := l.allow(s.addr); ok != s.ok {
+			t.Fatalf("step %d (%s): allowed %v, want %v", i, s.addr, ok, s.ok)
+		}
+	}
+	now = now.Add(time.Second)
+	if ok, _ := l.allow("a"); !ok {
+		t.Fatal("a second later: refused")
+	}
+	for i := range maxTrackedClients + 5 {
+		l.allow(strconv.Itoa(i))
+	}
+	if n := len(l.clients); n > maxTrackedClients {
+		t.Fatalf("%d addresses tracked", n)
 	}
 }

@@ -65,6 +65,11 @@ type Options struct {
 	// delivered events are (defaults 30 days each); PurgeEvery is how often
 	// Run deletes older ones (default 1 h).
 	KeepKeys, KeepEvents, PurgeEvery time.Duration
+	// TokenBurst and TokenEvery limit browser tokenisation per client
+	// address: a burst of TokenBurst, then one per TokenEvery (defaults 100
+	// and 1 s).
+	TokenBurst int
+	TokenEvery time.Duration
 	// Poll is the background work's period (default 1 s).
 	Poll time.Duration
 	// Client sends the webhooks (default: 10 s timeout).
@@ -83,6 +88,8 @@ type Gateway struct {
 	// wake tells this instance's Run that a change may have queued an
 	// event, so webhooks leave at once instead of at the next tick.
 	wake chan struct{}
+	// tokenLimit limits browser tokenisation per client address.
+	tokenLimit *tokenLimiter
 }
 
 // Keys are the merchant's credentials at the gateway.
@@ -120,11 +127,15 @@ func New(ctx context.Context, o Options) (*Gateway, error) {
 	def(&o.KeepKeys, 30*24*time.Hour)
 	def(&o.KeepEvents, 30*24*time.Hour)
 	def(&o.PurgeEvery, time.Hour)
+	def(&o.TokenEvery, time.Second)
+	if o.TokenBurst <= 0 {
+		o.TokenBurst = 100
+	}
 	if o.Client == nil {
 		o.Client = &http.Client{Timeout: 10 * time.Second}
 	}
 	g := &Gateway{db: o.DB, dialect: o.Dialect, now: o.Now, log: o.Logger, opt: o, worker: "w_" + randomHex(8),
-		wake: make(chan struct{}, 1)}
+		wake: make(chan struct{}, 1), tokenLimit: newTokenLimiter(o.TokenEvery, o.TokenBurst, o.Now)}
 	if err := g.migrate(ctx); err != nil {
 		return nil, err
 	}

@@ -21,7 +21,7 @@ func (g *Gateway) Handler() http.Handler {
 	mux := http.NewServeMux()
 	b := g.opt.BasePath
 	mux.HandleFunc("OPTIONS "+b+"/v1/tokens", g.preflight)
-	mux.HandleFunc("POST "+b+"/v1/tokens", g.handleTokenize)
+	mux.HandleFunc("POST "+b+"/v1/tokens", g.limitTokenize(g.handleTokenize))
 	mux.HandleFunc("GET "+b+"/v1/tokens/{token}", g.server(g.handleGetToken))
 	mux.HandleFunc("DELETE "+b+"/v1/tokens/{token}", g.server(g.handleDeleteToken))
 	mux.HandleFunc("POST "+b+"/v1/payments", g.server(g.handleCreate))
