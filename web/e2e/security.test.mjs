@@ -38,6 +38,12 @@ test("a page load after the idle limit goes to /login with the redirect; login r
 test("a data call after the idle limit opens the timeout modal; login from it returns to the page", async () => {
   for (const [name, viewport] of Object.entries(VIEWPORTS)) {
   const { context, page } = await env.newPage(viewport);
+  // The API calls that did not succeed, so a stray error toast says which call it was.
+  const trail = [];
+  page.on("response", (r) => {
+    if (r.status() >= 400 && r.url().includes("/api")) trail.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
+  });
+  page.on("requestfailed", (r) => trail.push(`failed (${r.failure()?.errorText}) ${r.method()} ${new URL(r.url()).pathname}`));
   await login(page, env.server.url);
   await page.goto(`${env.server.url}/?lang=en`);
   await page.getByRole("heading", { level: 1 }).waitFor();
@@ -60,7 +66,7 @@ test("a data call after the idle limit opens the timeout modal; login from it re
   await page.waitForURL((u) => u.pathname === "/bookings");
   await page.getByRole("heading", { level: 1 }).waitFor();
   await screenshot(page, `session-timeout-relogin-${name}`);
-  assert.equal(await page.getByText("Processing was interrupted").count(), 0);
+  assert.equal(await page.getByText("Processing was interrupted").count(), 0, `error toast after re-login; calls that failed:\n${trail.join("\n")}`);
   await context.close();
   }
 });
