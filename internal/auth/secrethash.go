@@ -60,7 +60,8 @@ func NewSecretHasher(slow *Hasher, keys ...[]byte) (*SecretHasher, error) {
 	return h, nil
 }
 
-const secretPrefix = "$hmac-sha256$k="
+// secretPrefix starts a keyed hash (a format marker, not a credential).
+const secretPrefix = "$hmac-sha256$k=" // #nosec G101 -- the hash format's prefix, no secret
 
 func mac(key, salt []byte, secret string) []byte {
 	m := hmac.New(sha256.New, key)

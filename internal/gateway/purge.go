@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// purgeBatch bounds each DELETE, so the purge never holds the write lock
-// for long (SQLite has one writer).
+// purgeBatch bounds each DELETE (the LIMIT 500 written in its SQL), so the
+// purge never holds the write lock for long (SQLite has one writer).
 const purgeBatch = 500
 
 // Purge deletes what the gateway no longer needs: idempotency keys older
@@ -23,7 +23,7 @@ func (g *Gateway) Purge(ctx context.Context) (keys, events int64, err error) {
 	evCut := now.Add(-g.opt.KeepEvents).UnixMilli()
 	for {
 		res, err := g.db.ExecContext(ctx, `DELETE FROM gw_idempotency WHERE idem_key IN
-			(SELECT idem_key FROM gw_idempotency WHERE created_at < $1 LIMIT `+fmt.Sprint(purgeBatch)+`)`, keyCut)
+			(SELECT idem_key FROM gw_idempotency WHERE created_at < $1 LIMIT 500)`, keyCut)
 		if err != nil {
 			return keys, events, fmt.Errorf("gateway purge keys: %w", err)
 		}
@@ -37,11 +37,11 @@ func (g *Gateway) Purge(ctx context.Context) (keys, events int64, err error) {
 		var n int64
 		err := g.tx(ctx, func(tx *sql.Tx) error {
 			if _, err := tx.ExecContext(ctx, `DELETE FROM gw_deliveries WHERE event_id IN
-				(SELECT id FROM gw_events WHERE delivered_at IS NOT NULL AND delivered_at < $1 ORDER BY id LIMIT `+fmt.Sprint(purgeBatch)+`)`, evCut); err != nil {
+				(SELECT id FROM gw_events WHERE delivered_at IS NOT NULL AND delivered_at < $1 ORDER BY id LIMIT 500)`, evCut); err != nil {
 				return err
 			}
 			res, err := tx.ExecContext(ctx, `DELETE FROM gw_events WHERE id IN
-				(SELECT id FROM gw_events WHERE delivered_at IS NOT NULL AND delivered_at < $1 ORDER BY id LIMIT `+fmt.Sprint(purgeBatch)+`)`, evCut)
+				(SELECT id FROM gw_events WHERE delivered_at IS NOT NULL AND delivered_at < $1 ORDER BY id LIMIT 500)`, evCut)
 			if err != nil {
 				return err
 			}
