@@ -63,6 +63,8 @@ func run(args []string, stdout io.Writer) error {
 	threads := fs.Int("t", 2, "wrk threads")
 	lighthouse := fs.Bool("lighthouse", true, "run Lighthouse on the four pages")
 	lhRuns := fs.Int("lighthouse-runs", 3, "Lighthouse runs per page (median)")
+	lhPages := fs.String("lighthouse-pages", "", "only these pages, comma-separated (login,home,bookings,account); default all")
+	lhReports := fs.String("lighthouse-reports", "", "keep each run's Lighthouse JSON report in this folder (traces of long tasks, layout shifts)")
 	sessionBench := fs.Bool("session", true, "run the session benchmark")
 	out := fs.String("out", "BENCHMARKS.md", "report file")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the server during the session runs")
@@ -156,7 +158,7 @@ func run(args []string, stdout io.Writer) error {
 		}
 	}
 	if *lighthouse {
-		section, err := runLighthouse(ctx, base, cookie, *lhRuns)
+		section, err := runLighthouse(ctx, base, cookie, *lhRuns, *lhPages, *lhReports)
 		if err != nil {
 			return err
 		}
@@ -231,9 +233,19 @@ func sessionReport(rs []round, conns, threads int, dur time.Duration, conditions
 }
 
 // runLighthouse runs web/scripts/lighthouse.mjs, which prints the section.
-func runLighthouse(ctx context.Context, base, cookie string, runs int) (string, error) {
-	cmd := exec.CommandContext(ctx, "node", "scripts/lighthouse.mjs", "--base", base, "--cookie", "members_session="+cookie,
-		"--runs", fmt.Sprint(runs))
+func runLighthouse(ctx context.Context, base, cookie string, runs int, pages, reports string) (string, error) {
+	args := []string{"scripts/lighthouse.mjs", "--base", base, "--cookie", "members_session=" + cookie, "--runs", fmt.Sprint(runs)}
+	if pages != "" {
+		args = append(args, "--pages", pages)
+	}
+	if reports != "" {
+		abs, err := filepath.Abs(reports)
+		if err != nil {
+			return "", err
+		}
+		args = append(args, "--reports", abs)
+	}
+	cmd := exec.CommandContext(ctx, "node", args...)
 	cmd.Dir = "web"
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()

@@ -5,8 +5,9 @@
 // the median run of each page. Called by cmd/benchreport (`make bench`),
 // which starts the server with the demo data and logs in.
 // Usage: node scripts/lighthouse.mjs --base http://127.0.0.1:PORT --cookie members_session=… [--runs 3]
+//   [--pages login,bookings] [--reports DIR (keeps each run's JSON report: long tasks, layout shifts)]
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -28,6 +29,7 @@ if (!base || !cookie) {
   process.exit(2)
 }
 
+const reports = arg('reports')
 const only = arg('pages') // comma-separated names, for trying one page by hand
 const allPages = [
   { name: 'login', path: '/login', member: false },
@@ -48,6 +50,10 @@ function once(page, i) {
   if (page.member) args.push(`--extra-headers=${headers}`)
   execFileSync('npx', args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH || '/usr/bin/chromium' } })
   const r = JSON.parse(readFileSync(out, 'utf8'))
+  if (reports) {
+    mkdirSync(reports, { recursive: true })
+    copyFileSync(out, join(reports, `${page.name}-${i + 1}.json`))
+  }
   const a = r.audits
   const scripts = a['resource-summary'].details.items.find((x) => x.resourceType === 'script')
   const finalUrl = new URL(r.finalDisplayedUrl ?? r.finalUrl).pathname

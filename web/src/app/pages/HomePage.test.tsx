@@ -42,7 +42,7 @@ describe('home page', () => {
     renderApp('/?lang=en')
     await screen.findByRole('heading', { level: 1, name: /Hello/ })
     expect(screen.queryByRole('complementary', { name: 'News' })).toBeNull()
-    fireEvent.click(screen.getAllByRole('link', { name: /Saved passengers/ })[0])
+    fireEvent.click((await screen.findAllByRole('link', { name: /Saved passengers/ }))[0])
     const banner = await screen.findByRole('complementary', { name: 'News' })
     expect(within(banner).getByRole('link').getAttribute('href')).toBe('/bookings?lang=en')
   })

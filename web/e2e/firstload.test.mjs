@@ -1,0 +1,33 @@
+// What a phone downloads on its first visit (issue 13): the login page's
+// JavaScript, as the browser receives it from the real server, stays within
+// 100 KiB compressed, and every script comes precompressed. The build checks
+// the same budget from the bundler's graph (scripts/scriptBudget.ts); this
+// test also catches a script the page fetches at run time (an import() run
+// on mount, for instance).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { e2eSuite, VIEWPORTS } from "./harness.mjs";
+
+const env = e2eSuite({ before, after });
+const BUDGET = 100 * 1024;
+
+test("the login page loads at most 100 KiB of compressed JavaScript, all but the smallest files brotli", async () => {
+  const { context, page } = await env.newPage(VIEWPORTS.phone);
+  const scripts = [];
+  page.on("requestfinished", async (req) => {
+    if (req.resourceType() !== "script") return;
+    const res = await req.response();
+    const sizes = await req.sizes();
+    scripts.push({ url: new URL(req.url()).pathname, bytes: sizes.responseBodySize, encoding: res?.headers()["content-encoding"] });
+  });
+  await page.goto(`${env.server.url}/login?lang=en`);
+  await page.getByRole("button", { name: "Log in" }).waitFor();
+  await page.waitForLoadState("networkidle");
+  const total = scripts.reduce((n, s) => n + s.bytes, 0);
+  const list = scripts.map((s) => `${s.url} ${s.bytes} ${s.encoding}`).join("\n");
+  assert.ok(scripts.length > 0, "no script seen");
+  // (a file of a few hundred bytes is sent as it is: scripts/compress.mjs)
+  for (const s of scripts) if (s.bytes > 1024) assert.equal(s.encoding, "br", `${s.url} is not sent brotli-compressed`);
+  assert.ok(total <= BUDGET, `login page JavaScript: ${(total / 1024).toFixed(1)} KiB compressed, budget 100 KiB:\n${list}`);
+  await context.close();
+});
