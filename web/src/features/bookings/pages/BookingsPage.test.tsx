@@ -223,6 +223,23 @@ describe('bookings page', () => {
     expect(document.title).toBe('Bookings | Peach Members')
   })
 
+  it('shows the calendar block below the results only once the first search has answered (nothing below them moves)', async () => {
+    let answer: (r: Response) => void = () => {}
+    stubFetch({
+      'GET /api/session': 204,
+      'GET /api/masters/airports': [],
+      'GET /api/calendar/subscription': { active: false },
+      'GET /api/reservations': () => new Promise<Response>((resolve) => (answer = resolve)),
+    })
+    renderApp('/bookings?lang=en')
+    await screen.findByText('Searching…', { selector: 'p' })
+    // rendered (its own fetch runs) but not shown while the search is pending
+    expect(screen.queryByRole('region', { name: 'Your flights in your calendar' })).toBeNull()
+    answer(json({ reservations, perPage: 10, currentPage: 1, total: 2, totalPages: 1 }))
+    await screen.findByRole('article', { name: /TPE3XY/ })
+    expect(await screen.findByRole('region', { name: 'Your flights in your calendar' })).toBeTruthy()
+  })
+
   it('goes to the booking site through single sign-on (spec §2)', async () => {
     const assign = vi.spyOn(pageNavigation, 'assign').mockImplementation(() => {})
     const stub = stubFetch({

@@ -27,6 +27,12 @@ export default function BookingsPage() {
   const [adding, setAdding] = useState(false)
   const sso = useBookingSiteSSO()
   const addPanelId = useId()
+  // The results arrive after the first paint and take the place of a one-line
+  // status: whatever sits below them would be pushed down the screen (layout
+  // shift). The calendar block is rendered from the start (its fetch runs)
+  // but shown once the first search has answered; it then stays.
+  const [settled, setSettled] = useState(false)
+  if (!settled && (search.result || search.failure || search.validation)) setSettled(true)
 
   // The first search runs with the defaults (spec §9).
   useEffect(() => {
@@ -67,7 +73,9 @@ export default function BookingsPage() {
         loading={search.pending}
         onPage={(page) => search.condition && void submit({ ...search.condition, page })}
       />
-      <CalendarSubscription />
+      <div hidden={!settled}>
+        <CalendarSubscription />
+      </div>
     </div>
   )
 }
