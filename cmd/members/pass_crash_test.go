@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"sync"
+	"testing"
+	"time"
+
+	"members/internal/apitest"
+	"members/internal/demo"
+	"members/internal/store"
+)
+
+// TestPassPaymentCrashSafety does for the pass purchases what
+// TestPaymentCrashSafety does for points: the real server is killed with
+// SIGKILL after the tentative order of an unlimited pass and in the middle
+// of a burst of continues of a coupon pass, restarted, and every process
+// ends settled with exactly one pass or coupon and one captured payment.
+func TestPassPaymentCrashSafety(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the server")
+	}
+	bin := membersBinary(t)
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		dsn := apitest.DSN(t, engine)
+		addr := freeAddr(t)
+		srv := serveProc(t, bin, dsn, addr) // --demo seeds the catalogue
+		srv.kill()
+		for _, args := range [][]string{
+			{"admin", "gogo-pass", "--public", "--purchasable", "--maintenance", "off", "--db", dsn},
+			{"admin", "coupon-ticket", "--public", "--db", dsn},
+		} {
+			if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil { // #nosec G204 -- the test's own binary
+				t.Fatalf("%v: %v %s", args, err, out)
+			}
+		}
+		srv = serveProc(t, bin, dsn, addr)
+		defer func() { srv.kill() }()
+		m := newMember(t, "http://"+addr)
+		visa := m.tokenize("4242424242424242")
+		buy := func(product string, fields map[string]any) string {
+			t.Helper()
+			body := map[string]any{"paymentMethod": "creditCard", "creditCardToken": visa, "requestId": fmt.Sprintf("crash-%d", time.Now().UnixNano())}
+			for k, v := range fields {
+				body[k] = v
+			}
+			code, p := m.do("POST", "/api/"+product+"/buy", body)
+			if code != 200 || p["status"] != "prepared" {
+				t.Fatalf("%s buy: %d %v", product, code, p)
+			}
+			return p["paymentProcessId"].(string)
+		}
+		settle := func(product, id string) {
+			t.Helper()
+			deadline := time.Now().Add(40 * time.Second)
+			for time.Now().Before(deadline) {
+				code, p := m.do("GET", "/api/payment_processes/"+id+"/status", nil)
+				if code == 200 {
+					switch p["status"] {
+					case "prepared":
+						m.do("POST", "/api/"+product+"/buy/"+id+"/continue", nil)
+					case "settled":
+						return
+					case "failed", "expired":
+						t.Fatalf("%s %s: %v", product, id, p["status"])
+					}
+				}
+				time.Sleep(300 * time.Millisecond)
+			}
+			t.Fatalf("%s %s not settled", product, id)
+		}
+		type bought struct{ table, id string }
+		var all []bought
+
+		// 1. an unlimited pass, killed after the tentative order
+		id := buy("gogo_pass", map[string]any{"planId": demo.DemoPlanAll, "periodId": demo.DemoPeriodNext, "fareType": "happlus"})
+		all = append(all, bought{"gogo_passes", id})
+		srv.kill()
+		srv = serveProc(t, bin, dsn, addr)
+		settle("gogo_pass", id)
+
+		// 2. coupon passes, killed during a burst of continues
+		coupon := map[string]any{"productId": demo.DemoCouponKansai, "periodId": demo.DemoCouponPeriodWin, "fareType": "lite", "agreeTerms": true,
+			"additionalPassengers": []any{map[string]string{"passengerType": "adult", "lastname": "Lee", "firstname": "Mina", "gender": "female",
+				"dateOfBirth": "1990-01-01", "nationalityCode": "KR", "passportNo": "M1234567", "dateOfEntry": "2026-12-03",
+				"inboundTransportMethod": "air", "inboundFlightNo": "MM702"}}}
+		for round := range 2 {
+			id := buy("coupon_ticket", coupon)
+			all = append(all, bought{"coupons", id})
+			var wg sync.WaitGroup
+			for range 4 {
+				wg.Add(1)
+				go func() { defer wg.Done(); m.do("POST", "/api/coupon_ticket/buy/"+id+"/continue", nil) }()
+			}
+			time.Sleep(time.Duration(20+round*60) * time.Millisecond)
+			srv.kill()
+			wg.Wait()
+			srv = serveProc(t, bin, dsn, addr)
+			settle("coupon_ticket", id)
+		}
+		srv.kill()
+
+		db, err := store.Open(context.Background(), dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		for _, b := range all {
+			var status string
+			var goods, captured int
+			if err := db.QueryRow(`SELECT status FROM payment_processes WHERE id = $1`, b.id).Scan(&status); err != nil {
+				t.Fatal(err)
+			}
+			if err := db.QueryRow(`SELECT COUNT(*) FROM `+b.table+` WHERE payment_process_id = $1`, b.id).Scan(&goods); err != nil { // #nosec G202 -- b.table is one of this test's two table names
+				t.Fatal(err)
+			}
+			if err := db.QueryRow(`SELECT COUNT(*) FROM gw_payments WHERE reference = $1 AND status = 'captured'`, b.id).Scan(&captured); err != nil {
+				t.Fatal(err)
+			}
+			if status != "settled" || goods != 1 || captured != 1 {
+				t.Errorf("%s %s: %s, %d goods, %d captured payments", b.table, b.id, status, goods, captured)
+			}
+		}
+	})
+}
