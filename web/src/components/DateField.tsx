@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'rea
 import type { FieldError, UseFormRegisterReturn } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { useLang } from '@/i18n/useLang'
+import { FieldNotes } from './Field'
 import { dateInputExample, dateInputText, parseDateInput } from '@/i18n/dateInput'
 
 export interface DateFieldProps {
@@ -134,16 +135,7 @@ export function DateField({ label, registration, error, hint, required, classNam
       <span id={formatId} className="visually-hidden">
         {t('dateInput.format', { example: dateInputExample(lang) })}
       </span>
-      {hint && (
-        <p id={hintId} className="field__hint">
-          {hint}
-        </p>
-      )}
-      {error?.message && (
-        <p id={errorId} className="field__error" role="alert">
-          {error.message}
-        </p>
-      )}
+      <FieldNotes hint={hint} hintId={hintId} error={error} errorId={errorId} />
     </div>
   )
 }

@@ -39,6 +39,15 @@ export function Field({ label, registration, error, hint, required, className, .
         {...inputProps}
         {...registration}
       />
+      <FieldNotes hint={hint} hintId={hintId} error={error} errorId={errorId} />
+    </div>
+  )
+}
+
+/** The hint and the error under a field, with the ids its control's aria-describedby names. */
+export function FieldNotes({ hint, hintId, error, errorId }: { hint?: ReactNode; hintId: string; error?: FieldError; errorId: string }) {
+  return (
+    <>
       {hint && (
         <p id={hintId} className="field__hint">
           {hint}
@@ -49,6 +58,6 @@ export function Field({ label, registration, error, hint, required, className, .
           {error.message}
         </p>
       )}
-    </div>
+    </>
   )
 }
