@@ -47,6 +47,10 @@ test("a data call after the idle limit opens the timeout modal; login from it re
   await login(page, env.server.url);
   await page.goto(`${env.server.url}/?lang=en`);
   await page.getByRole("heading", { level: 1 }).waitFor();
+  // The home page's own data calls (banner, upcoming flights) must be done
+  // before the clock moves: one sent after it opens the modal on the home
+  // page, which makes the menu inert before the click below (seen under load).
+  await page.waitForLoadState("networkidle");
   await advanceServerClock(env.server, IDLE_LIMIT_SECONDS + 60);
   // In-app navigation: the next data call answers 403.
   await page.getByRole("navigation").getByRole("link", { name: "Bookings" }).first().click();
