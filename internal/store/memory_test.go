@@ -35,8 +35,8 @@ func TestSQLiteMemoryBudget(t *testing.T) {
 		if err := c.QueryRowContext(ctx, "PRAGMA soft_heap_limit").Scan(&heap); err != nil {
 			t.Fatal(err)
 		}
-		if cache != -4096 { // 16 MiB over 4 connections, in KiB (negative: KiB, not pages)
-			t.Errorf("connection %d: cache_size %d, want -4096", i, cache)
+		if cache != -2730 { // 16 MiB over the 4 + 2 connections of both pools, in KiB (negative: KiB, not pages)
+			t.Errorf("connection %d: cache_size %d, want -2730", i, cache)
 		}
 		if heap != 32<<20 {
 			t.Errorf("connection %d: soft_heap_limit %d, want %d", i, heap, 32<<20)

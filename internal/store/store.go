@@ -39,13 +39,18 @@ const (
 	Postgres Engine = "postgres"
 )
 
-// SQLite memory: the page cache budget of the whole pool, the pool's size,
-// and the limit of SQLite's whole heap (cache, statements, sorts).
+// SQLite memory: the page cache budget of every connection together, the
+// pools' sizes, and the limit of SQLite's whole heap (cache, statements,
+// sorts).
 const (
 	sqliteCacheBudgetKiB = 16 * 1024
 	sqliteMaxConns       = 4
+	sqliteReadConns      = 2
 	sqliteHeapLimitKiB   = 32 * 1024
 )
+
+// postgresReadConns is the size of PostgreSQL's pool of the hot reads.
+const postgresReadConns = 2
 
 // DB is the database handle shared by every store.
 type DB struct {
@@ -53,28 +58,41 @@ type DB struct {
 	Engine Engine
 	// Now is the clock; tests replace it.
 	Now func() time.Time
-	// stmts holds the prepared statements of the hot read paths (SQLite).
-	stmts *stmtCache
+	// reads is the pool of the hot reads (the session lookup on every
+	// request, the booking search): read-only, apart from the pool of
+	// every other statement, so that a read never waits for a connection
+	// behind write transactions (docs/speed.md, "Reads apart from
+	// writes"). It is the main pool for an in-memory SQLite database.
+	reads *sql.DB
+	// stmts and readStmts hold the prepared statements of the hot paths
+	// on the main pool and on the read pool (SQLite).
+	stmts, readStmts *stmtCache
 }
 
 // Open connects to dsn: "sqlite:<path>" (or a bare path) or "postgres://…".
 // It checks the connection but does not migrate.
 func Open(ctx context.Context, dsn string) (*DB, error) {
 	var (
-		db     *sql.DB
-		engine Engine
-		err    error
+		db, reads *sql.DB
+		engine    Engine
+		err       error
 	)
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		engine = Postgres
-		db, err = sql.Open("pgx", dsn)
-		if err != nil {
+		if db, err = sql.Open("pgx", dsn); err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
 		db.SetMaxOpenConns(8)
 		db.SetMaxIdleConns(8)
 		db.SetConnMaxIdleTime(5 * time.Minute)
+		if reads, err = sql.Open("pgx", dsn); err != nil {
+			_ = db.Close()
+			return nil, fmt.Errorf("open postgres: %w", err)
+		}
+		reads.SetMaxOpenConns(postgresReadConns)
+		reads.SetMaxIdleConns(postgresReadConns)
+		reads.SetConnMaxIdleTime(5 * time.Minute)
 	default:
 		engine = SQLite
 		path := strings.TrimPrefix(dsn, "sqlite:")
@@ -86,56 +104,93 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 				return nil, fmt.Errorf("open sqlite: create folder: %w", err)
 			}
 		}
-		q := url.Values{}
-		// One memory budget for SQLite, not one per pooled connection: the
-		// page cache budget is split over the pool (cache_size in KiB per
-		// connection), and the soft heap limit, which is process-wide, makes
-		// SQLite give back cache pages before its whole heap passes the
-		// budget. Pages beyond it come from the operating system's file
-		// cache, which is shared by every connection and process.
-		for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", "busy_timeout(10000)", "synchronous(NORMAL)",
-			fmt.Sprintf("cache_size(-%d)", sqliteCacheBudgetKiB/sqliteMaxConns), "temp_store(MEMORY)",
-			fmt.Sprintf("soft_heap_limit(%d)", sqliteHeapLimitKiB*1024)} {
-			q.Add("_pragma", p)
+		if db, err = openSQLite(path, sqliteMaxConns, false); err != nil {
+			return nil, err
 		}
-		q.Set("_txlock", "immediate")
-		sep := "?"
-		if strings.Contains(path, "?") {
-			sep = "&"
+		// An in-memory database is one per connection: its reads stay on
+		// the main pool.
+		if path != ":memory:" && !strings.Contains(path, "mode=memory") {
+			if reads, err = openSQLite(path, sqliteReadConns, true); err != nil {
+				_ = db.Close()
+				return nil, err
+			}
 		}
-		conn, err := sqlite.NewConnector(path + sep + q.Encode())
-		if err != nil {
-			return nil, fmt.Errorf("open sqlite: %w", err)
-		}
-		// each connection keeps its compiled statements (sqlitestmts.go)
-		db = sql.OpenDB(statementCachingConnector{conn})
-		// One writer at a time is SQLite's model; a small pool keeps readers
-		// concurrent under WAL without piling up busy writers.
-		db.SetMaxOpenConns(sqliteMaxConns)
-		// Keep every pooled connection open. database/sql keeps only 2 idle
-		// by default: under load the other two were closed after each use
-		// and opened again (pragmas, schema parse, statements prepared
-		// anew, page cache thrown away): a seventh of the session check's
-		// CPU and an eighth of the booking search's went there.
-		db.SetMaxIdleConns(sqliteMaxConns)
 	}
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if err := db.PingContext(pctx); err != nil {
 		_ = db.Close()
+		if reads != nil {
+			_ = reads.Close()
+		}
 		return nil, fmt.Errorf("connect to %s database: %w", engine, err)
 	}
-	out := &DB{DB: db, Engine: engine, Now: time.Now}
+	out := &DB{DB: db, Engine: engine, Now: time.Now, reads: reads}
+	if reads == nil {
+		out.reads = db
+	}
 	if engine == SQLite {
-		out.stmts = &stmtCache{m: map[string]*sql.Stmt{}}
+		out.stmts = &stmtCache{db: db, m: map[string]*sql.Stmt{}}
+		out.readStmts = out.stmts
+		if reads != nil {
+			out.readStmts = &stmtCache{db: reads, m: map[string]*sql.Stmt{}}
+		}
 	}
 	return out, nil
 }
 
-// Close closes the cached statements, then the pool.
+// openSQLite opens a pool of conns connections to the SQLite database at
+// path; readOnly pools refuse every write (query_only).
+func openSQLite(path string, conns int, readOnly bool) (*sql.DB, error) {
+	q := url.Values{}
+	// One memory budget for SQLite, not one per pooled connection: the
+	// page cache budget is split over every connection of both pools
+	// (cache_size in KiB per connection), and the soft heap limit, which
+	// is process-wide, makes SQLite give back cache pages before its whole
+	// heap passes the budget. Pages beyond it come from the operating
+	// system's file cache, which is shared by every connection and process.
+	for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", "busy_timeout(10000)", "synchronous(NORMAL)",
+		fmt.Sprintf("cache_size(-%d)", sqliteCacheBudgetKiB/(sqliteMaxConns+sqliteReadConns)), "temp_store(MEMORY)",
+		fmt.Sprintf("soft_heap_limit(%d)", sqliteHeapLimitKiB*1024)} {
+		q.Add("_pragma", p)
+	}
+	if readOnly {
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Set("_txlock", "immediate")
+	}
+	sep := "?"
+	if strings.Contains(path, "?") {
+		sep = "&"
+	}
+	conn, err := sqlite.NewConnector(path + sep + q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite: %w", err)
+	}
+	// each connection keeps its compiled statements (sqlitestmts.go)
+	db := sql.OpenDB(statementCachingConnector{conn})
+	// One writer at a time is SQLite's model; a small pool keeps readers
+	// concurrent under WAL without piling up busy writers.
+	db.SetMaxOpenConns(conns)
+	// Keep every pooled connection open. database/sql keeps only 2 idle
+	// by default: under load the other two were closed after each use
+	// and opened again (pragmas, schema parse, statements prepared
+	// anew, page cache thrown away): a seventh of the session check's
+	// CPU and an eighth of the booking search's went there.
+	db.SetMaxIdleConns(conns)
+	return db, nil
+}
+
+// Close closes the cached statements, then the pools.
 func (db *DB) Close() error {
+	if db.readStmts != nil && db.readStmts != db.stmts {
+		db.readStmts.closeAll()
+	}
 	if db.stmts != nil {
 		db.stmts.closeAll()
+	}
+	if db.reads != db.DB {
+		_ = db.reads.Close()
 	}
 	return db.DB.Close()
 }
@@ -146,6 +201,7 @@ func (db *DB) Close() error {
 // pooled connection as needed. PostgreSQL needs none of this: pgx already
 // caches prepared statements per connection.
 type stmtCache struct {
+	db *sql.DB // the pool the statements are prepared on
 	mu sync.Mutex
 	m  map[string]*sql.Stmt
 }
@@ -155,7 +211,7 @@ type stmtCache struct {
 // reached in practice; beyond it, statements are simply not cached.
 const maxCachedStmts = 512
 
-func (c *stmtCache) get(ctx context.Context, db *sql.DB, query string) (*sql.Stmt, error) {
+func (c *stmtCache) get(ctx context.Context, query string) (*sql.Stmt, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if st, ok := c.m[query]; ok {
@@ -164,7 +220,7 @@ func (c *stmtCache) get(ctx context.Context, db *sql.DB, query string) (*sql.Stm
 	if len(c.m) >= maxCachedStmts {
 		return nil, nil
 	}
-	st, err := db.PrepareContext(ctx, query)
+	st, err := c.db.PrepareContext(ctx, query)
 	if err != nil {
 		return nil, err
 	}
@@ -181,10 +237,11 @@ func (c *stmtCache) closeAll() {
 	}
 }
 
-// queryHot is QueryContext through the statement cache (hot read paths).
+// queryHot is QueryContext on the read pool, through the statement cache
+// (hot read paths).
 func (db *DB) queryHot(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	if db.stmts != nil {
-		st, err := db.stmts.get(ctx, db.DB, query)
+	if db.readStmts != nil {
+		st, err := db.readStmts.get(ctx, query)
 		if err != nil {
 			return nil, err
 		}
@@ -192,22 +249,24 @@ func (db *DB) queryHot(ctx context.Context, query string, args ...any) (*sql.Row
 			return st.QueryContext(ctx, args...)
 		}
 	}
-	return db.QueryContext(ctx, query, args...)
+	return db.reads.QueryContext(ctx, query, args...)
 }
 
-// queryRowHot is QueryRowContext through the statement cache.
+// queryRowHot is QueryRowContext on the read pool, through the statement
+// cache.
 func (db *DB) queryRowHot(ctx context.Context, query string, args ...any) *sql.Row {
-	if db.stmts != nil {
-		if st, err := db.stmts.get(ctx, db.DB, query); err == nil && st != nil {
+	if db.readStmts != nil {
+		if st, err := db.readStmts.get(ctx, query); err == nil && st != nil {
 			return st.QueryRowContext(ctx, args...)
 		}
 	}
-	return db.QueryRowContext(ctx, query, args...)
+	return db.reads.QueryRowContext(ctx, query, args...)
 }
 
-// reader runs the cached statements of one request's reads, inside one
-// read transaction on SQLite: the reads see one snapshot (a page and its
-// total agree) and SQLite takes its read lock once instead of per query.
+// reader runs the cached statements of one request's reads on the read
+// pool, inside one read transaction on SQLite: the reads see one snapshot
+// (a page and its total agree) and SQLite takes its read lock once instead
+// of per query.
 type reader struct {
 	db *DB
 	tx *sql.Tx
@@ -215,10 +274,10 @@ type reader struct {
 
 // read calls fn with a reader; on SQLite inside a read-only transaction.
 func (db *DB) read(ctx context.Context, fn func(r reader) error) error {
-	if db.stmts == nil {
+	if db.readStmts == nil {
 		return fn(reader{db: db})
 	}
-	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, err := db.reads.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return fmt.Errorf("begin read: %w", err)
 	}
@@ -233,7 +292,7 @@ func (r reader) query(ctx context.Context, query string, args ...any) (*sql.Rows
 	if r.tx == nil {
 		return r.db.queryHot(ctx, query, args...)
 	}
-	st, err := r.db.stmts.get(ctx, r.db.DB, query)
+	st, err := r.db.readStmts.get(ctx, query)
 	if err != nil {
 		return nil, err
 	}
@@ -247,16 +306,16 @@ func (r reader) queryRow(ctx context.Context, query string, args ...any) *sql.Ro
 	if r.tx == nil {
 		return r.db.queryRowHot(ctx, query, args...)
 	}
-	if st, err := r.db.stmts.get(ctx, r.db.DB, query); err == nil && st != nil {
+	if st, err := r.db.readStmts.get(ctx, query); err == nil && st != nil {
 		return r.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
 	}
 	return r.tx.QueryRowContext(ctx, query, args...)
 }
 
-// execHot is ExecContext through the statement cache.
+// execHot is ExecContext through the statement cache (main pool).
 func (db *DB) execHot(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	if db.stmts != nil {
-		st, err := db.stmts.get(ctx, db.DB, query)
+		st, err := db.stmts.get(ctx, query)
 		if err != nil {
 			return nil, err
 		}
