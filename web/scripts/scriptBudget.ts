@@ -67,7 +67,7 @@ export function scriptBudget(budget: ScriptBudget): Plugin {
             `(docs/speed.md: import what is not needed for the first render with import()):\n${detail}`,
         )
       }
-      this.info(`first load of ${budget.page}: ${kib(r.total)} brotli (budget ${kib(budget.maxBytes)})`)
+      this.info(`first load of ${budget.page}: ${kib(r.total)} brotli (budget ${kib(budget.maxBytes)}):\n${detail}`)
     },
   }
 }

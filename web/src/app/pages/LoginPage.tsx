@@ -1,10 +1,6 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
-// zod/mini (the same engine without the chained methods) keeps the login
-// page's script small: it is the first page most visitors load.
-import { z } from 'zod/mini'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '@/api/errors'
 import { completeSession, useLoginMutation } from '@/api/platform'
@@ -17,23 +13,7 @@ import { AppLink } from '../routing/AppLink'
 import { memberRegistrationUrl, privacyPolicyUrl, termsUrl } from '../externalLinks'
 import { PageHeader } from '@/components/PageHeader'
 import { PasskeySignIn } from '@/features/security/components/PasskeySignIn'
-
-const MAX = 100
-
-function loginSchema(t: (key: string, opts?: Record<string, unknown>) => string) {
-  return z.object({
-    email: z.string().check(
-      z.trim(),
-      z.minLength(1, t('validation.required')),
-      z.maxLength(MAX, t('validation.maxLength', { max: MAX })),
-    ),
-    password: z.string().check(
-      z.minLength(1, t('validation.required')),
-      z.maxLength(MAX, t('validation.maxLength', { max: MAX })),
-    ),
-  })
-}
-type LoginForm = z.infer<ReturnType<typeof loginSchema>>
+import { loginResolver, type LoginForm } from './loginForm'
 
 /** /login: after success the route guard returns to ?redirect= (sanitised) or "/". */
 export default function LoginPage() {
@@ -81,13 +61,13 @@ export default function LoginPage() {
     // Once per page load: the token is single use.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [ssoToken])
-  const schema = useMemo(() => loginSchema(t), [t])
+  const resolver = useMemo(() => loginResolver(t), [t])
   const {
     register,
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<LoginForm>({ resolver: zodResolver(schema), defaultValues: { email: '', password: '' } })
+  } = useForm<LoginForm>({ resolver, defaultValues: { email: '', password: '' } })
 
   const labels = { email: t('login.email'), password: t('login.password') }
 
