@@ -3,7 +3,7 @@ import { StrictMode, startTransition } from 'react'
 import { createRoot } from 'react-dom/client'
 import { Root } from './App'
 import { reportException } from './exceptionNotify'
-import { loadLanguage } from '@/i18n/catalogues'
+import { SHELL_NAMESPACE, loadCatalogue } from '@/i18n/catalogues'
 import { initialLanguage, readStoredLang } from '@/i18n/languages'
 import '../styles/global.css'
 import { applyBrandColors } from '@/brand'
@@ -19,13 +19,14 @@ window.addEventListener('unhandledrejection', (e) => {
   }
 })
 
-// The first render waits for the catalogues of the page's language (one
-// small chunk); the other languages load only when the member switches.
+// The first render waits for the shell's catalogue in the page's language
+// (one small chunk); a page's own catalogues load with its chunk
+// (routing/lazyPage.tsx), other languages only when the member switches.
 const lang = initialLanguage(window.location.search, readStoredLang(), navigator.languages ?? [navigator.language])
 // The first render runs as a transition: React renders it in slices and
 // yields to the browser between them instead of blocking the main thread
 // for the whole tree (a phone's slow CPU turns that into a long freeze).
-void loadLanguage(lang).then(() => {
+void loadCatalogue(lang, SHELL_NAMESPACE).then(() => {
   const root = createRoot(document.getElementById('root')!)
   startTransition(() =>
     root.render(

@@ -1,45 +1,49 @@
 /**
  * Every page of the app, one line each. To add a page:
- *   const MyPage = lazy(() => import('@/features/<feature>/pages/MyPage'))   // default export
+ *   const MyPage = lazyPage(() => import('@/features/<feature>/pages/MyPage'), ['<feature>'])   // default export
  *   { path: '/my-path', element: <MyPage />, access: 'member' },
+ * The list after import() names the catalogue namespaces the page uses
+ * besides "common" (its feature's, and those of other features' components
+ * it shows): they load with the page's chunk (routing/lazyPage.tsx).
  * access: 'member' (needs a session), 'anonymous' (login, reset: a logged-in
  * member is sent to "/"), 'static' (no session check).
  * Unknown paths get the 404 page (see AppRoutes).
  */
-import { lazy, type ReactNode } from 'react'
+import type { ReactNode } from 'react'
 import type { Access } from './routing/RouteGuard'
+import { lazyPage } from './routing/lazyPage'
 
-const HomePage = lazy(() => import('./pages/HomePage'))
-const LoginPage = lazy(() => import('./pages/LoginPage'))
-const SorryPage = lazy(() => import('./pages/SorryPage'))
-const AccountPage = lazy(() => import('@/features/account/pages/AccountPage'))
-const PassengersPage = lazy(() => import('@/features/account/pages/PassengersPage'))
-const ResetPasswordPage = lazy(() => import('@/features/account/pages/ResetPasswordPage'))
-const ResetPasswordTokenPage = lazy(() => import('@/features/account/pages/ResetPasswordTokenPage'))
-const ResetPasswordInvalidPage = lazy(() => import('@/features/account/pages/ResetPasswordInvalidPage'))
-const EmailChangeLinkPage = lazy(() => import('@/features/account/pages/EmailChangeLinkPage'))
-const BookingsPage = lazy(() => import('@/features/bookings/pages/BookingsPage'))
-const PaymentMethodsPage = lazy(() => import('@/features/payment/pages/PaymentMethodsPage'))
-const PaymentPreparedPage = lazy(() => import('@/features/payment/pages/PaymentPreparedPage'))
-const PaymentResultPage = lazy(() => import('@/features/payment/pages/PaymentResultPage'))
-const PaymentCompletedPage = lazy(() => import('@/features/payment/pages/PaymentCompletedPage'))
-const PointsPage = lazy(() => import('@/features/points/pages/PointsPage'))
-const PointsSalePage = lazy(() => import('@/features/points/pages/PointsSalePage'))
-const PointsReissuePage = lazy(() => import('@/features/points/pages/PointsReissuePage'))
-const PointsExchangePage = lazy(() => import('@/features/points/pages/PointsExchangePage'))
-const PointsExchangeAnaPage = lazy(() => import('@/features/points/pages/PointsExchangeAnaPage'))
-const SecurityCentrePage = lazy(() => import('@/features/security/pages/SecurityCentrePage'))
-const PasskeysPage = lazy(() => import('@/features/security/pages/PasskeysPage'))
-const YourDataPage = lazy(() => import('@/features/security/pages/YourDataPage'))
-const DeleteAccountPage = lazy(() => import('@/features/security/pages/DeleteAccountPage'))
-const AccountDeletedPage = lazy(() => import('@/features/security/pages/AccountDeletedPage'))
-const GogoPassPage = lazy(() => import('@/features/passes/pages/GogoPassPage'))
-const LotteryPage = lazy(() => import('@/features/passes/pages/LotteryPage'))
-const LotteryCompletePage = lazy(() => import('@/features/passes/pages/LotteryCompletePage'))
-const PassExchangePage = lazy(() => import('@/features/passes/pages/ExchangePage'))
-const PassMaintenancePage = lazy(() => import('@/features/passes/pages/MaintenancePage'))
-const CouponPassPage = lazy(() => import('@/features/passes/pages/CouponPassPage'))
-const MyPassesPage = lazy(() => import('@/features/passes/pages/MyPassesPage'))
+const HomePage = lazyPage(() => import('./pages/HomePage'), ['bookings', 'passes'])
+const LoginPage = lazyPage(() => import('./pages/LoginPage'), [])
+const SorryPage = lazyPage(() => import('./pages/SorryPage'), [])
+const AccountPage = lazyPage(() => import('@/features/account/pages/AccountPage'), ['account', 'security'])
+const PassengersPage = lazyPage(() => import('@/features/account/pages/PassengersPage'), ['account'])
+const ResetPasswordPage = lazyPage(() => import('@/features/account/pages/ResetPasswordPage'), ['account'])
+const ResetPasswordTokenPage = lazyPage(() => import('@/features/account/pages/ResetPasswordTokenPage'), ['account'])
+const ResetPasswordInvalidPage = lazyPage(() => import('@/features/account/pages/ResetPasswordInvalidPage'), ['account'])
+const EmailChangeLinkPage = lazyPage(() => import('@/features/account/pages/EmailChangeLinkPage'), ['account'])
+const BookingsPage = lazyPage(() => import('@/features/bookings/pages/BookingsPage'), ['bookings'])
+const PaymentMethodsPage = lazyPage(() => import('@/features/payment/pages/PaymentMethodsPage'), ['payment'])
+const PaymentPreparedPage = lazyPage(() => import('@/features/payment/pages/PaymentPreparedPage'), ['payment'])
+const PaymentResultPage = lazyPage(() => import('@/features/payment/pages/PaymentResultPage'), ['payment'])
+const PaymentCompletedPage = lazyPage(() => import('@/features/payment/pages/PaymentCompletedPage'), ['payment'])
+const PointsPage = lazyPage(() => import('@/features/points/pages/PointsPage'), ['points'])
+const PointsSalePage = lazyPage(() => import('@/features/points/pages/PointsSalePage'), ['points', 'payment'])
+const PointsReissuePage = lazyPage(() => import('@/features/points/pages/PointsReissuePage'), ['points'])
+const PointsExchangePage = lazyPage(() => import('@/features/points/pages/PointsExchangePage'), ['points'])
+const PointsExchangeAnaPage = lazyPage(() => import('@/features/points/pages/PointsExchangeAnaPage'), ['points'])
+const SecurityCentrePage = lazyPage(() => import('@/features/security/pages/SecurityCentrePage'), ['security'])
+const PasskeysPage = lazyPage(() => import('@/features/security/pages/PasskeysPage'), ['security'])
+const YourDataPage = lazyPage(() => import('@/features/security/pages/YourDataPage'), ['security'])
+const DeleteAccountPage = lazyPage(() => import('@/features/security/pages/DeleteAccountPage'), ['security'])
+const AccountDeletedPage = lazyPage(() => import('@/features/security/pages/AccountDeletedPage'), ['security'])
+const GogoPassPage = lazyPage(() => import('@/features/passes/pages/GogoPassPage'), ['passes', 'payment'])
+const LotteryPage = lazyPage(() => import('@/features/passes/pages/LotteryPage'), ['passes'])
+const LotteryCompletePage = lazyPage(() => import('@/features/passes/pages/LotteryCompletePage'), ['passes'])
+const PassExchangePage = lazyPage(() => import('@/features/passes/pages/ExchangePage'), ['passes'])
+const PassMaintenancePage = lazyPage(() => import('@/features/passes/pages/MaintenancePage'), ['passes'])
+const CouponPassPage = lazyPage(() => import('@/features/passes/pages/CouponPassPage'), ['passes', 'payment'])
+const MyPassesPage = lazyPage(() => import('@/features/passes/pages/MyPassesPage'), ['passes'])
 
 export interface AppRoute {
   path: string

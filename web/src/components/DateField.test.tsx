@@ -4,7 +4,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react'
 import { I18nextProvider } from 'react-i18next'
 import { useForm } from 'react-hook-form'
 import { createI18n } from '@/i18n/i18n'
-import { loadLanguage } from '@/i18n/catalogues'
+import { SHELL_NAMESPACE, loadCatalogue } from '@/i18n/catalogues'
 import type { Lang } from '@/i18n/languages'
 import { DateField } from './DateField'
 
@@ -20,7 +20,7 @@ function Harness() {
 }
 
 async function renderIn(lang: Lang) {
-  await loadLanguage(lang)
+  await loadCatalogue(lang, SHELL_NAMESPACE)
   render(
     <I18nextProvider i18n={createI18n(lang)}>
       <Harness />

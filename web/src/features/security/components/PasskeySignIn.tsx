@@ -7,10 +7,12 @@ import { isCancelled, signInWithPasskey } from '../passkeysApi'
 
 /**
  * The login page's passkey button: a discoverable sign-in (no address
- * typed). Success continues exactly as a password login does.
+ * typed). Success continues exactly as a password login does. Its text is
+ * the login page's (the shell's catalogue, login.passkey), so the first load
+ * of /login needs no feature catalogue (docs/speed.md).
  */
 export function PasskeySignIn() {
-  const { t } = useTranslation('security')
+  const { t } = useTranslation()
   const session = useSession()
   const [busy, setBusy] = useState(false)
   const [failure, setFailure] = useState<string | null>(null)
@@ -21,24 +23,24 @@ export function PasskeySignIn() {
       await signInWithPasskey()
       await session.onLoggedIn()
     } catch (e) {
-      if (isCancelled(e)) setFailure(t('passkeys.cancelled'))
+      if (isCancelled(e)) setFailure(t('login.passkey.cancelled'))
       else if (e instanceof ApiError && e.serverMessage && (e.status === 401 || e.status === 429 || e.status === 503)) setFailure(e.serverMessage)
-      else setFailure(t('passkeys.signInError'))
+      else setFailure(t('login.passkey.error'))
     } finally {
       setBusy(false)
     }
   }
   return (
     <section className="card passkey-signin" aria-labelledby="passkey-signin-title">
-      <h2 id="passkey-signin-title">{t('passkeys.title')}</h2>
-      <p className="field__hint">{t('passkeys.signInHint')}</p>
+      <h2 id="passkey-signin-title">{t('login.passkey.title')}</h2>
+      <p className="field__hint">{t('login.passkey.hint')}</p>
       {failure && (
         <p className="form__error" role="alert">
           {failure}
         </p>
       )}
       <button type="button" className="button button--secondary button--block" onClick={run} disabled={busy}>
-        {busy ? t('passkeys.signingIn') : t('passkeys.signIn')}
+        {busy ? t('login.passkey.signingIn') : t('login.passkey.signIn')}
       </button>
     </section>
   )

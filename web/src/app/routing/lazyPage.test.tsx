@@ -1,0 +1,59 @@
+import { describe, expect, it, vi } from 'vitest'
+import { Suspense, type ComponentType } from 'react'
+import { render, screen, waitFor } from '@testing-library/react'
+import { I18nextProvider, useTranslation } from 'react-i18next'
+import { createI18n, setLanguage } from '@/i18n/i18n'
+import { loadedResources } from '@/i18n/catalogues'
+import { lazyPage } from './lazyPage'
+
+// The test setup loads every catalogue; an app starts with the shell's only.
+const shellOnly = () => ({ en: { common: loadedResources().en.common } })
+
+function PasskeysTitle() {
+  const { t } = useTranslation('security')
+  return <h1>{t('passkeys.title')}</h1>
+}
+
+function show(i18n: ReturnType<typeof createI18n>, Page: ComponentType) {
+  render(
+    <I18nextProvider i18n={i18n}>
+      <Suspense fallback={<p>loading</p>}>
+        <Page />
+      </Suspense>
+    </I18nextProvider>,
+  )
+}
+
+describe('lazyPage', () => {
+  it("asks for the page's chunk and its catalogues together, and renders once both are in", async () => {
+    const i18n = createI18n('en', shellOnly())
+    // Like import(): every call answers the same module.
+    let deliver = () => {}
+    const chunk = new Promise<{ default: ComponentType }>((r) => (deliver = () => r({ default: PasskeysTitle })))
+    const load = vi.fn(() => chunk)
+    show(i18n, lazyPage(load, ['security']))
+    screen.getByText('loading')
+    expect(load).toHaveBeenCalled() // at once, not after the catalogue
+    await waitFor(() => expect(i18n.hasResourceBundle('en', 'security')).toBe(true))
+    screen.getByText('loading') // the catalogue alone does not show the page
+    deliver()
+    expect((await screen.findByRole('heading')).textContent).toBe('Passkeys')
+  })
+
+  it('never shows a raw key for a namespace the route did not name: useTranslation waits for it', async () => {
+    const i18n = createI18n('en', shellOnly())
+    show(i18n, lazyPage(() => Promise.resolve({ default: PasskeysTitle }), []))
+    expect((await screen.findByRole('heading')).textContent).toBe('Passkeys')
+  })
+
+  it('a language switch loads every namespace in use in the new language first, and no other', async () => {
+    const i18n = createI18n('en', shellOnly())
+    show(i18n, lazyPage(() => Promise.resolve({ default: PasskeysTitle }), ['security']))
+    await screen.findByRole('heading')
+    await setLanguage(i18n, 'jp')
+    expect(i18n.hasResourceBundle('jp', 'common')).toBe(true)
+    expect(i18n.hasResourceBundle('jp', 'security')).toBe(true)
+    expect(i18n.hasResourceBundle('jp', 'bookings')).toBe(false)
+    await waitFor(() => expect(screen.getByRole('heading').textContent).toBe('パスキー'))
+  })
+})

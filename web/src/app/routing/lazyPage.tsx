@@ -1,0 +1,27 @@
+import { lazy, type ComponentType } from 'react'
+import { useTranslation } from 'react-i18next'
+
+/**
+ * A page loaded when first shown, with the catalogues of the namespaces it
+ * uses (its feature's, and those of what it includes from other features):
+ * the chunk and the catalogues are fetched in parallel, and the page renders
+ * once both have arrived (the route's Suspense shows its overlay meanwhile),
+ * so it never shows raw keys nor moves when its text arrives. The shell's
+ * namespace ("common") is always loaded. A namespace left out here is still
+ * loaded by react-i18next's useTranslation, which suspends until it has it,
+ * only later (after the chunk).
+ *
+ *   const AccountPage = lazyPage(() => import('@/features/account/pages/AccountPage'), ['account', 'security'])
+ */
+export function lazyPage<P extends object>(load: () => Promise<{ default: ComponentType<P> }>, namespaces: readonly string[]): ComponentType<P> {
+  const Page = lazy(load)
+  function PageWithCatalogues(props: P) {
+    const { i18n } = useTranslation()
+    const missing = namespaces.filter((ns) => !i18n.hasLoadedNamespace(ns))
+    // Suspense: thrown, it holds the route's fallback until both are in; i18next's loadNamespaces always resolves
+    // (a catalogue that fails to load is then counted as loaded), a chunk that fails reaches the error boundary through lazy().
+    if (missing.length > 0) throw Promise.all([i18n.loadNamespaces(missing), load()])
+    return <Page {...props} />
+  }
+  return PageWithCatalogues
+}
