@@ -35,10 +35,11 @@ export default defineConfig(({ mode }) => {
   const backend = loadEnv(mode, '.', '').MEMBERS_API_URL || 'http://127.0.0.1:8080'
   return {
     base: '/',
-    // The build fails when the login page's first load is over 100 KiB of
-    // compressed JavaScript (issue 13; docs/speed.md): its chunks and the English
+    // The build fails when the login page's first load is over 90 KiB of
+    // compressed JavaScript (issue 13: 100 KiB; 78.4 KiB in November 2026, so the
+    // shell has room to grow; docs/speed.md): its chunks and the English
     // catalogue it loads (the shell's: the login page uses no feature's).
-    plugins: [scriptBudget({ page: 'src/app/pages/LoginPage.tsx', catalogues: ['locale-en-common'], maxBytes: 100 * 1024 })],
+    plugins: [scriptBudget({ page: 'src/app/pages/LoginPage.tsx', catalogues: ['locale-en-common'], maxBytes: 90 * 1024 })],
     oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
     resolve: {
       alias: [{ find: '@', replacement: new URL('./src', import.meta.url).pathname }, ...preactAliases],

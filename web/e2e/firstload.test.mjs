@@ -1,6 +1,6 @@
 // What a phone downloads on its first visit (issue 13): the login page's
 // JavaScript, as the browser receives it from the real server, stays within
-// 100 KiB compressed, and every script comes precompressed. The build checks
+// 90 KiB compressed, and every script comes precompressed. The build checks
 // the same budget from the bundler's graph (scripts/scriptBudget.ts); this
 // test also catches a script the page fetches at run time (an import() run
 // on mount, for instance).
@@ -9,9 +9,9 @@ import assert from "node:assert/strict";
 import { e2eSuite, VIEWPORTS } from "./harness.mjs";
 
 const env = e2eSuite({ before, after });
-const BUDGET = 100 * 1024;
+const BUDGET = 90 * 1024;
 
-test("the login page loads at most 100 KiB of compressed JavaScript, all but the smallest files brotli", async () => {
+test("the login page loads at most 90 KiB of compressed JavaScript, all but the smallest files brotli", async (t) => {
   const { context, page } = await env.newPage(VIEWPORTS.phone);
   const scripts = [];
   page.on("requestfinished", async (req) => {
@@ -28,6 +28,7 @@ test("the login page loads at most 100 KiB of compressed JavaScript, all but the
   assert.ok(scripts.length > 0, "no script seen");
   // (a file of a few hundred bytes is sent as it is: scripts/compress.mjs)
   for (const s of scripts) if (s.bytes > 1024) assert.equal(s.encoding, "br", `${s.url} is not sent brotli-compressed`);
-  assert.ok(total <= BUDGET, `login page JavaScript: ${(total / 1024).toFixed(1)} KiB compressed, budget 100 KiB:\n${list}`);
+  assert.ok(total <= BUDGET, `login page JavaScript: ${(total / 1024).toFixed(1)} KiB compressed, budget 90 KiB:\n${list}`);
+  t.diagnostic(`login page JavaScript: ${(total / 1024).toFixed(1)} KiB compressed in ${scripts.length} files`);
   await context.close();
 });
