@@ -3,8 +3,9 @@ import { cleanup, configure, fireEvent } from '@testing-library/react'
 import { options } from 'preact'
 import { loadAllResources } from '@/i18n/catalogues'
 
-// The app loads one language's catalogues before its first render; tests
-// render in any language at once, so every catalogue is loaded up front.
+// The app loads the shell's catalogue before its first render and a page's
+// with its chunk (routing/lazyPage.tsx); tests render any page in any
+// language at once, so every catalogue is loaded up front.
 await loadAllResources()
 
 // findBy…/waitFor give up after 15 s instead of 1 s: the whole app renders in
