@@ -1,5 +1,5 @@
 import '../account.css'
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useSuspenseQuery } from '@tanstack/react-query'
@@ -16,7 +16,7 @@ import { useToast } from '@/app/toast'
 import { ApiError } from '@/api/errors'
 import { countriesQuery, useDeletePassenger, usePassengers, useSavePassenger, type Passenger, type PassengerInput } from '../api'
 import { passengerSchema, type PassengerForm } from '../schemas'
-import { Select } from '../components/Select'
+import { OptionList, Select } from '../components/Select'
 import { SavedNotice } from '../components/Notice'
 import { MAX_PASSENGERS } from '../rules'
 
@@ -97,7 +97,7 @@ export function PassengerFormSection({ passenger, onDone, onCancel }: {
   // Suspends until the list is there: a select rendered before its options
   // would lose the member's saved country.
   const countries = useSuspenseQuery(countriesQuery(i18n.language))
-  const countryOptions = countries.data.map((c) => ({ value: c.code, label: c.name }))
+  const countryOptions = useMemo(() => new OptionList(countries.data.map((c) => ({ value: c.code, label: c.name }))), [countries.data])
   const { register, handleSubmit, setError, formState: { errors } } = useForm<PassengerForm>({
     resolver: zodResolver(passengerSchema(t)), defaultValues: passenger ? { ...empty, ...passenger } : empty,
   })
