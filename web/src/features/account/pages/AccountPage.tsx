@@ -1,5 +1,5 @@
 import '../account.css'
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useSuspenseQuery } from '@tanstack/react-query'
@@ -11,11 +11,12 @@ import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
 import { countriesQuery, lookupPostalCode, mailSuggestion, useChangePassword, useUpdateUser, useUser, type User, type UserUpdate } from '../api'
 import { isEmailChange, passwordSchema, profileSchema, type PasswordForm, type ProfileForm } from '../schemas'
-import { Select } from '../components/Select'
+import { OptionList, Select } from '../components/Select'
 import { SavedNotice } from '../components/Notice'
 import { PendingEmailChange } from '../components/PendingEmailChange'
 import { AccountSecuritySlot } from '@/app/pages/AccountSecuritySlot'
 import { PageHeader } from '@/components/PageHeader'
+import { Later } from '@/components/Later'
 
 /** /account: the member profile and the password change. */
 export default function AccountPage() {
@@ -25,8 +26,13 @@ export default function AccountPage() {
     <div className="page account-page">
       <PageHeader title={t('account.title')} />
       {user.data ? <ProfileSection user={user.data} /> : <p>{t('loading')}</p>}
-      <PasswordSection />
-      <AccountSecuritySlot />
+      {/* Below the profile form, out of sight on a phone: rendered in later tasks. */}
+      <Later>
+        <PasswordSection />
+      </Later>
+      <Later>
+        <AccountSecuritySlot />
+      </Later>
     </div>
   )
 }
@@ -65,7 +71,8 @@ export function ProfileSection({ user }: { user: User }) {
     optin1: t('fields.optin1'), autoLoginNoticeMail: t('fields.autoLoginNoticeMail'), something: t('fields.something'),
     currentPassword: t('fields.currentPassword'),
   }
-  const countryOptions = countries.data.map((c) => ({ value: c.code, label: c.name }))
+  // One list for the three country selects, built once per language.
+  const countryOptions = useMemo(() => new OptionList(countries.data.map((c) => ({ value: c.code, label: c.name }))), [countries.data])
   const onSubmit = handleSubmit(
     (values) => {
       setMailSent(null)
@@ -121,28 +128,31 @@ export function ProfileSection({ user }: { user: User }) {
             </button>
           </p>
         )}
-        <Select label={t('fields.addressCountry')} required registration={register('addressCountryCode')} error={errors.addressCountryCode}
-          options={countryOptions} placeholder={t('select')} />
-        {/* "Find address" sits beside the postal code it reads. */}
-        <div className="field-with-action">
-          <Field label={t('fields.addressPostalCode')} required autoComplete="postal-code" registration={register('addressPostalCode')} error={errors.addressPostalCode} />
-          <button type="button" className="button button--secondary" onClick={() => void fillAddress()}>{t('postal.lookup')}</button>
-        </div>
-        <Field label={t('fields.addressStateAndCity')} required registration={register('addressStateAndCity')} error={errors.addressStateAndCity} />
-        <Field label={t('fields.address1')} registration={register('address1')} error={errors.address1} />
-        <Field label={t('fields.passportNo')} registration={register('passportNo')} error={errors.passportNo} />
-        <Select label={t('fields.passportNationality')} registration={register('passportNationalityCode')} error={errors.passportNationalityCode}
-          options={countryOptions} placeholder={t('none')} />
-        <Select label={t('fields.passportIssueCountry')} registration={register('passportIssueCountryCode')} error={errors.passportIssueCountryCode}
-          options={countryOptions} placeholder={t('none')} />
-        <DateField label={t('fields.passportExpirationDate')} registration={register('passportExpirationDate')} error={errors.passportExpirationDate} />
-        <div className="field field--check">
-          <label><input type="checkbox" {...register('optin1')} /> {t('fields.optin1')}</label>
-        </div>
-        <div className="field field--check">
-          <label><input type="checkbox" {...register('autoLoginNoticeMail')} /> {t('fields.autoLoginNoticeMail')}</label>
-        </div>
-        <button type="submit" className="button button--primary" disabled={save.isPending}>{t('account.save')}</button>
+        {/* The address onwards is below the fold on a phone: a task of its own. */}
+        <Later>
+          <Select label={t('fields.addressCountry')} required registration={register('addressCountryCode')} error={errors.addressCountryCode}
+            options={countryOptions} placeholder={t('select')} />
+          {/* "Find address" sits beside the postal code it reads. */}
+          <div className="field-with-action">
+            <Field label={t('fields.addressPostalCode')} required autoComplete="postal-code" registration={register('addressPostalCode')} error={errors.addressPostalCode} />
+            <button type="button" className="button button--secondary" onClick={() => void fillAddress()}>{t('postal.lookup')}</button>
+          </div>
+          <Field label={t('fields.addressStateAndCity')} required registration={register('addressStateAndCity')} error={errors.addressStateAndCity} />
+          <Field label={t('fields.address1')} registration={register('address1')} error={errors.address1} />
+          <Field label={t('fields.passportNo')} registration={register('passportNo')} error={errors.passportNo} />
+          <Select label={t('fields.passportNationality')} registration={register('passportNationalityCode')} error={errors.passportNationalityCode}
+            options={countryOptions} placeholder={t('none')} />
+          <Select label={t('fields.passportIssueCountry')} registration={register('passportIssueCountryCode')} error={errors.passportIssueCountryCode}
+            options={countryOptions} placeholder={t('none')} />
+          <DateField label={t('fields.passportExpirationDate')} registration={register('passportExpirationDate')} error={errors.passportExpirationDate} />
+          <div className="field field--check">
+            <label><input type="checkbox" {...register('optin1')} /> {t('fields.optin1')}</label>
+          </div>
+          <div className="field field--check">
+            <label><input type="checkbox" {...register('autoLoginNoticeMail')} /> {t('fields.autoLoginNoticeMail')}</label>
+          </div>
+          <button type="submit" className="button button--primary" disabled={save.isPending}>{t('account.save')}</button>
+        </Later>
         <SavedNotice mailSent={mailSent} />
       </form>
     </section>

@@ -23,7 +23,7 @@ describe('account pages', () => {
     renderApp('/account?lang=en')
     const tel = await screen.findByLabelText(/^Phone number/)
     fireEvent.change(tel, { target: { value: '03-1234' } })
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Save' }))
     expect(await screen.findAllByText('Enter digits only, without symbols or hyphens.')).not.toHaveLength(0)
     await screen.findByText('input error', { exact: false }).catch(() => undefined)
     fireEvent.change(tel, { target: { value: '0312345678' } })
@@ -39,7 +39,7 @@ describe('account pages', () => {
     })
     renderApp('/account?lang=jp')
     await screen.findByLabelText(/^電話番号/)
-    fireEvent.click(screen.getByRole('button', { name: '保存する' }))
+    fireEvent.click(await screen.findByRole('button', { name: '保存する' }))
     expect(await screen.findAllByText('このメールアドレスはすでに登録されています。')).not.toHaveLength(0)
   })
 
