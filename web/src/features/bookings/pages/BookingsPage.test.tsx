@@ -75,7 +75,7 @@ describe('bookings page', () => {
     expect(queries[0].get('order')).toBe('asc')
     expect(queries[0].get('bookingDateFrom')).toMatch(/^\d{4}-\d{2}-\d{2}$/)
 
-    fireEvent.click(screen.getByRole('button', { name: 'Next page' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Next page' }))
     await waitFor(() => expect(queries.at(-1)?.get('page')).toBe('2'))
     expect(queries.at(-1)?.get('bookingDateFrom')).toBe(queries[0].get('bookingDateFrom'))
   })

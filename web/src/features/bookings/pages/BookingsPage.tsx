@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next'
 import { Field } from '@/components/Field'
 import { DateField } from '@/components/DateField'
 import { PageHeader } from '@/components/PageHeader'
+import { Later } from '@/components/Later'
 import { handleServerValidation } from '@/components/serverValidation'
 import { ApiError } from '@/api/errors'
 import { useModals } from '@/app/modals/modalContext'
@@ -17,6 +18,8 @@ import { ReservationCard } from '../components/ReservationCard'
 import { CalendarSubscription } from '../components/CalendarSubscription'
 
 const PER_PAGE = 10
+// Result cards rendered with the page; the rest follow in a later task (Later).
+const FIRST_CARDS = 2
 
 /** Booking management: "Add a booking" at the top, the search with the spec's defaults, results with paging. */
 export default function BookingsPage() {
@@ -228,20 +231,26 @@ function Results({
         {t('results.heading')}
       </h2>
       <p role="status">{data.total === 0 ? t('results.none') : t('results.count', { count: data.total })}</p>
-      {data.reservations.map((r) => (
+      {data.reservations.slice(0, FIRST_CARDS).map((r) => (
         <ReservationCard key={r.pnr} reservation={r} />
       ))}
-      {data.totalPages > 1 && (
-        <nav className="pagination" aria-label={t('results.pagination')}>
-          <button type="button" className="button button--secondary" disabled={page <= 1 || loading} onClick={() => onPage(page - 1)}>
-            {t('results.previous')}
-          </button>
-          <span aria-current="page">{t('results.page', { page, pages: data.totalPages })}</span>
-          <button type="button" className="button button--secondary" disabled={page >= data.totalPages || loading} onClick={() => onPage(page + 1)}>
-            {t('results.next')}
-          </button>
-        </nav>
-      )}
+      {/* The other cards and the paging are below the fold: tasks of their own. */}
+      <Later>
+        {data.reservations.slice(FIRST_CARDS).map((r) => (
+          <ReservationCard key={r.pnr} reservation={r} />
+        ))}
+        {data.totalPages > 1 && (
+          <nav className="pagination" aria-label={t('results.pagination')}>
+            <button type="button" className="button button--secondary" disabled={page <= 1 || loading} onClick={() => onPage(page - 1)}>
+              {t('results.previous')}
+            </button>
+            <span aria-current="page">{t('results.page', { page, pages: data.totalPages })}</span>
+            <button type="button" className="button button--secondary" disabled={page >= data.totalPages || loading} onClick={() => onPage(page + 1)}>
+              {t('results.next')}
+            </button>
+          </nav>
+        )}
+      </Later>
     </section>
   )
 }
