@@ -20,19 +20,27 @@ import { Later } from '@/components/Later'
 
 /** /account: the member profile and the password change. */
 export default function AccountPage() {
-  const { t } = useTranslation('account')
+  const { t, i18n } = useTranslation('account')
   const user = useUser()
+  // The page waits for the country list as a whole (the profile's selects
+  // need it), so what follows the profile never shows before it.
+  useSuspenseQuery(countriesQuery(i18n.language))
   return (
     <div className="page account-page">
       <PageHeader title={t('account.title')} />
       {user.data ? <ProfileSection user={user.data} /> : <p>{t('loading')}</p>}
-      {/* Below the profile form, out of sight on a phone: rendered in later tasks. */}
-      <Later>
-        <PasswordSection />
-      </Later>
-      <Later>
-        <AccountSecuritySlot />
-      </Later>
+      {/* Below the profile form, out of sight on a phone: rendered in later
+          tasks, after the form's own lower half (nothing on screen moves). */}
+      {!user.isPending && (
+        <>
+          <Later>
+            <PasswordSection />
+          </Later>
+          <Later>
+            <AccountSecuritySlot />
+          </Later>
+        </>
+      )}
     </div>
   )
 }
