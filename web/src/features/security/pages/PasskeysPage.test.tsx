@@ -40,6 +40,13 @@ describe('passkeys page', () => {
     fireEvent.click(within(items[0]).getByRole('button', { name: 'Save' }))
     await within(list).findByText('Office laptop')
     expect(await screen.findByText('Passkey renamed.')).toBeTruthy()
+    // Opened again, the field starts from the passkey's name, not from what was typed last.
+    fireEvent.click(within(items[0]).getByRole('button', { name: 'Rename Office laptop' }))
+    fireEvent.change(within(items[0]).getByLabelText('New name'), { target: { value: 'Not saved' } })
+    fireEvent.click(within(items[0]).getByRole('button', { name: 'Cancel' }))
+    fireEvent.click(within(items[0]).getByRole('button', { name: 'Rename Office laptop' }))
+    expect((within(items[0]).getByLabelText('New name') as HTMLInputElement).value).toBe('Office laptop')
+    fireEvent.click(within(items[0]).getByRole('button', { name: 'Cancel' }))
 
     const phone = within(list).getAllByRole('listitem')[1]
     fireEvent.click(within(phone).getByRole('button', { name: 'Remove Phone' }))

@@ -1,8 +1,10 @@
 import '../security.css'
-import { useEffect, useId, useState, type FormEvent } from 'react'
+import { useEffect, useId, useState } from 'react'
+import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { AppLink } from '@/app/routing/AppLink'
 import { ApiError, ValidationError } from '@/api/errors'
+import { Field } from '@/components/Field'
 import { PageHeader } from '@/components/PageHeader'
 import { formatDateTime } from '@/i18n/format'
 import { useLang } from '@/i18n/useLang'
@@ -67,20 +69,20 @@ function AddPasskey({ supported, onDone }: { supported: boolean | null; onDone: 
   const id = useId()
   const add = useAddPasskey()
   const failure = useFailureText()
-  const [name, setName] = useState('')
+  const { register, handleSubmit, reset } = useForm<{ name: string }>({ defaultValues: { name: '' } })
   const [error, setError] = useState<string | null>(null)
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
+  // No rule of the page's own: the name is optional, and the server's answer (too long, say) shows under the form.
+  const submit = handleSubmit(({ name }) => {
     onDone('')
     setError(null)
     add.mutate(name, {
       onSuccess: (p) => {
-        setName('')
+        reset()
         onDone(t('passkeys.added', { name: p.name }))
       },
       onError: (err) => setError(failure(err)),
     })
-  }
+  })
   return (
     <section className="card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{t('passkeys.addTitle')}</h2>
@@ -90,23 +92,7 @@ function AddPasskey({ supported, onDone }: { supported: boolean | null; onDone: 
         </p>
       ) : (
         <form className="form passkey-add" onSubmit={submit} noValidate>
-          <div className="field">
-            <label htmlFor={`${id}-name`} className="field__label">
-              {t('passkeys.nameLabel')}
-            </label>
-            <input
-              id={`${id}-name`}
-              className="field__input"
-              value={name}
-              maxLength={MAX_NAME}
-              autoComplete="off"
-              aria-describedby={`${id}-hint`}
-              onChange={(e) => setName(e.target.value)}
-            />
-            <p id={`${id}-hint`} className="field__hint">
-              {t('passkeys.nameHint')}
-            </p>
-          </div>
+          <Field label={t('passkeys.nameLabel')} hint={t('passkeys.nameHint')} maxLength={MAX_NAME} autoComplete="off" registration={register('name')} />
           {error && (
             <p className="form__error" role="alert">
               {error}
@@ -154,19 +140,19 @@ function PasskeyItem({ passkey: p, canAssert, onDone }: { passkey: Passkey; canA
   const rename = useRenamePasskey()
   const remove = useRemovePasskey()
   const [mode, setMode] = useState<'view' | 'rename' | 'remove'>('view')
-  const [name, setName] = useState(p.name)
-  const [password, setPassword] = useState('')
+  const renameForm = useForm<{ name: string }>({ defaultValues: { name: p.name } })
+  const removeForm = useForm<{ password: string }>({ defaultValues: { password: '' } })
   const [error, setError] = useState<string | null>(null)
 
   const open = (m: 'rename' | 'remove') => {
     onDone('') // the last change's notice goes with the next one
     setError(null)
-    setName(p.name)
-    setPassword('')
+    renameForm.reset({ name: p.name })
+    removeForm.reset({ password: '' })
     setMode(m)
   }
-  const saveName = (e: FormEvent) => {
-    e.preventDefault()
+  // No rules of the page's own: the server checks the name and the password, and its message shows under the form.
+  const saveName = renameForm.handleSubmit(({ name }) => {
     setError(null)
     rename.mutate(
       { id: p.id, name },
@@ -178,7 +164,7 @@ function PasskeyItem({ passkey: p, canAssert, onDone }: { passkey: Passkey; canA
         onError: (err) => setError(failure(err)),
       },
     )
-  }
+  })
   const removeWith = (currentPassword?: string) => {
     setError(null)
     remove.mutate(
@@ -214,21 +200,8 @@ function PasskeyItem({ passkey: p, canAssert, onDone }: { passkey: Passkey; canA
       )}
       {mode === 'rename' && (
         <form className="form passkey__panel" onSubmit={saveName} noValidate>
-          <div className="field">
-            <label htmlFor={`${id}-rename`} className="field__label">
-              {t('passkeys.newName')}
-            </label>
-            <input
-              id={`${id}-rename`}
-              className="field__input"
-              value={name}
-              maxLength={MAX_NAME}
-              required
-              aria-required
-              autoComplete="off"
-              onChange={(e) => setName(e.target.value)}
-            />
-          </div>
+          {/* aria-required without Field's `required`: the label stays as it was, without the asterisk */}
+          <Field label={t('passkeys.newName')} maxLength={MAX_NAME} aria-required autoComplete="off" registration={renameForm.register('name')} />
           {error && (
             <p className="form__error" role="alert">
               {error}
@@ -248,27 +221,12 @@ function PasskeyItem({ passkey: p, canAssert, onDone }: { passkey: Passkey; canA
         <form
           className="form passkey__panel"
           aria-labelledby={`${id}-remove-title`}
-          onSubmit={(e) => {
-            e.preventDefault()
-            removeWith(password)
-          }}
+          onSubmit={removeForm.handleSubmit(({ password }) => removeWith(password))}
           noValidate
         >
           <h3 id={`${id}-remove-title`}>{t('passkeys.removeTitle')}</h3>
           <p>{t('passkeys.removeBody', { name: p.name })}</p>
-          <div className="field">
-            <label htmlFor={`${id}-password`} className="field__label">
-              {t('passkeys.password')}
-            </label>
-            <input
-              id={`${id}-password`}
-              className="field__input"
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </div>
+          <Field label={t('passkeys.password')} type="password" autoComplete="current-password" registration={removeForm.register('password')} />
           {error && (
             <p className="form__error" role="alert">
               {error}
