@@ -253,6 +253,8 @@ func serve(dsn string) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	// as `members serve` does by default (--go-memory-limit)
+	app.SetGoMemoryLimit(app.DefaultGoMemoryLimitMiB)
 	a, err := openApp(ctx, dsn)
 	if err != nil {
 		return err

@@ -36,6 +36,7 @@ func TestRunFailures(t *testing.T) {
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`, false},
 		{"bad flag", []string{"migrate", "--nope"}, "flag provided but not defined: -nope", true},
 		{"bad serve flag", []string{"serve", "--demo=maybe"}, "invalid boolean value", true},
+		{"bad memory limit", []string{"serve", "--db", dsn, "--go-memory-limit", "lots"}, `--go-memory-limit: "lots" is not a number of MiB`, true},
 		{"stray argument", []string{"migrate", "--db", dsn, "extra"}, `unexpected argument "extra"`, true},
 		{"unreachable postgres", []string{"migrate", "--db", "postgres://postgres@127.0.0.1:1/x"}, "connect to postgres database", true},
 		{"unknown admin setting", []string{"admin", "nope", "--db", dsn}, `unknown setting "nope"`, false},

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"time"
 
@@ -34,6 +35,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	fs.StringVar(&cfg.PinKey, "pin-key", envOr("MEMBERS_PIN_KEY", ""), "key of the voucher PIN hashes, base64 of 32 random bytes, kept outside the database (env MEMBERS_PIN_KEY); empty: a key kept in the database (docs/security.md)")
 	passkeyFlags(fs, &cfg)
 	logRequests := fs.String("log-requests", envOr("MEMBERS_LOG_REQUESTS", ""), "log one line per request: on or off (env MEMBERS_LOG_REQUESTS); default on, off with --demo")
+	memLimit := fs.String("go-memory-limit", envOr("MEMBERS_GO_MEMORY_LIMIT", strconv.Itoa(app.DefaultGoMemoryLimitMiB)), "soft limit of the Go runtime's memory in MiB, 0 for none (env MEMBERS_GO_MEMORY_LIMIT; GOMEMLIMIT wins when set); SQLite's memory is outside it (docs/speed.md)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the server to this file until it shuts down (benchmarks: make bench)")
 	reminderDays := fs.String("points-reminder-days", envOr("MEMBERS_POINTS_REMINDER_DAYS", "30,7"), "days before expiry at which the points reminder mail goes out, comma-separated; empty: none (env MEMBERS_POINTS_REMINDER_DAYS)")
 	if err := parse(fs, args, stderr); err != nil {
@@ -47,6 +49,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	if cfg.PointsReminderDays, err = parseDays(*reminderDays); err != nil {
 		return err
 	}
+	mib, err := strconv.Atoi(strings.TrimSpace(*memLimit))
+	if err != nil || mib < 0 {
+		return fmt.Errorf("--go-memory-limit: %q is not a number of MiB", *memLimit)
+	}
+	app.SetGoMemoryLimit(mib)
 	quiet, err := quietRequests(*logRequests, cfg.Demo)
 	if err != nil {
 		return err
