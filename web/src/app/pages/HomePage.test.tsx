@@ -31,6 +31,28 @@ describe('home page', () => {
     expect(screen.getByRole('heading', { level: 2, name: 'Your upcoming flights' })).toBeTruthy()
   })
 
+  it('holds the placeholder until the pass panel has its passes too (it sits above the flights)', async () => {
+    let answer: (r: Response) => void = () => {}
+    const pending = new Promise<Response>((resolve) => (answer = resolve))
+    stubFetch({
+      'GET /api/session': 204,
+      'GET /api/coupon_ticket_status': { isCouponTicketPublic: true },
+      'GET /api/user/coupon_ticket': { couponTickets: [] },
+      'GET /api/user/gogo_pass': () => pending,
+      'GET /api/reservations': { reservations: [], perPage: 5, currentPage: 1, total: 0, totalPages: 0 },
+    })
+    renderApp('/?lang=en')
+    await screen.findByRole('heading', { level: 1, name: 'Hello, Hanako Sora' })
+    // The flights have answered (rendered, still hidden); the passes have not.
+    await screen.findByText('You have no upcoming flights.')
+    expect(document.querySelector('.home__placeholder')).not.toBeNull()
+    expect(screen.queryByRole('navigation', { name: 'Shortcuts' })).toBeNull()
+    answer(json({ gogoPasses: [] }))
+    await screen.findByRole('navigation', { name: 'Shortcuts' })
+    expect(document.querySelector('.home__placeholder')).toBeNull()
+    expect(screen.getByRole('heading', { level: 2, name: 'Your passes' })).toBeTruthy()
+  })
+
   it('shows the banner on its target page only, with a relative link kept in the app', async () => {
     stubFetch({
       'GET /api/session': 204,

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { useSession } from '../session/SessionProvider'
 import { AppLink } from '../routing/AppLink'
 import { RecentBookingsSlot, useRecentBookingsSettled } from './RecentBookingsSlot'
-import { PassStatusSlot } from './PassStatusSlot'
+import { PassStatusSlot, usePassStatusSettled } from './PassStatusSlot'
 import { PageHeader } from '@/components/PageHeader'
 import { useTopicBanner } from '@/api/platform'
 import { TopicBanner } from '../layout/TopicBanner'
@@ -21,18 +21,20 @@ export default function HomePage() {
   const { t } = useTranslation()
   const { user } = useSession()
   const name = user?.firstname || user?.lastname ? { firstname: user?.firstname ?? '', lastname: user?.lastname ?? '' } : null
-  // The banner and the upcoming flights arrive after the first paint. Until
-  // both have (or have failed), a placeholder holds their place and the
-  // shortcuts wait below it, so nothing on screen moves when they come in
+  // The banner, the pass panel and the upcoming flights arrive after the
+  // first paint. Until all have (or have failed), a placeholder holds their
+  // place and the shortcuts wait below it, so nothing on screen moves when they come in
   // (layout shift); the page below the fold is out of sight meanwhile.
   const banner = useTopicBanner()
   const recentSettled = useRecentBookingsSettled()
+  const passesSettled = usePassStatusSettled()
   const bannerSettled = !banner.isPending || banner.failureCount > 0
   // Once shown, the sections stay: a failed call that is retried goes back
   // to pending, which must not swap them for the placeholder again.
   const [shown, setShown] = useState(false)
-  if (bannerSettled && recentSettled && !shown) setShown(true)
-  const ready = shown || (bannerSettled && recentSettled)
+  const settled = bannerSettled && recentSettled && passesSettled
+  if (settled && !shown) setShown(true)
+  const ready = shown || settled
   return (
     <div className="page">
       <PageHeader title={name ? t('home.greeting', name) : t('home.greetingNoName')} />
