@@ -55,8 +55,11 @@ test-go:
 test-web: deps
 	cd web && npm test
 
+# The browser test files run E2E_JOBS at a time: each has its own server,
+# port, database (its mail outbox too) and browser (web/e2e/harness.mjs).
+E2E_JOBS ?= 2
 test-e2e: build
-	cd web && MEMBERS_BIN=$(CURDIR)/bin/members npm run e2e
+	cd web && MEMBERS_BIN=$(CURDIR)/bin/members E2E_JOBS=$(E2E_JOBS) npm run e2e
 
 # Fuzz targets: the validators and decoders for a few seconds each in make
 # test; every target (the whole API's request bodies too) for FUZZTIME in
