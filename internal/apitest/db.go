@@ -86,6 +86,12 @@ func DSN(t testing.TB, engine store.Engine) string {
 	}
 	q := u.Query()
 	q.Set("search_path", schema)
+	// A commit does not wait for its WAL flush: a throwaway test schema needs
+	// no durability across a PostgreSQL crash, and the many small commits of
+	// the migrations and fixtures were the tests' main wait.
+	if !q.Has("synchronous_commit") {
+		q.Set("synchronous_commit", "off")
+	}
 	u.RawQuery = q.Encode()
 	return u.String()
 }
