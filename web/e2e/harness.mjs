@@ -1,8 +1,6 @@
 // Browser test harness: starts the real server (bin/members serve --demo)
 // on a fresh SQLite database and a free port, and drives Debian's Chromium
-// with playwright-core. Every test file gets its own server, port, database
-// (whose outbox holds its mails), temp folder and browser, so the files run
-// side by side (make test-e2e, E2E_JOBS at a time).
+// with playwright-core. Every test file gets its own server and browser.
 import { spawn } from "node:child_process";
 import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -29,22 +27,8 @@ function freePort() {
   });
 }
 
-/**
- * Starts the server; resolves when it listens. The browser test files run
- * side by side (make test-e2e), so a port picked free may be taken by another
- * file's server before this one binds it: then it starts again on another.
- */
+/** Starts the server; resolves when it listens. */
 export async function startServer(extraArgs = []) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startServerOnce(extraArgs);
-    } catch (e) {
-      if (attempt >= 5 || !/address already in use/.test(String(e.message))) throw e;
-    }
-  }
-}
-
-async function startServerOnce(extraArgs) {
   const bin = process.env.MEMBERS_BIN || path.join(root, "bin/members");
   const dir = mkdtempSync(path.join(tmpdir(), "members-e2e-"));
   const port = await freePort();
@@ -55,20 +39,13 @@ async function startServerOnce(extraArgs) {
   });
   let log = "";
   proc.stderr.on("data", (d) => { log += d; });
-  try {
-    await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 30000);
-      proc.stdout.on("data", (d) => {
-        if (String(d).includes("listening")) { clearTimeout(timer); resolve(); }
-      });
-      // "close", not "exit": the error on stderr has been read by then
-      proc.on("close", (code) => { clearTimeout(timer); reject(new Error(`server exited ${code}:\n${log}`)); });
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 30000);
+    proc.stdout.on("data", (d) => {
+      if (String(d).includes("listening")) { clearTimeout(timer); resolve(); }
     });
-  } catch (e) {
-    if (proc.exitCode === null) proc.kill("SIGKILL");
-    rmSync(dir, { recursive: true, force: true });
-    throw e;
-  }
+    proc.on("exit", (code) => { clearTimeout(timer); reject(new Error(`server exited ${code}:\n${log}`)); });
+  });
   return {
     url: `http://${addr}`,
     dir,
