@@ -130,6 +130,9 @@ func safeMethod(m string) bool {
 	return m == http.MethodGet || m == http.MethodHead || m == http.MethodOptions
 }
 
+// CSRFRefusedKey is the errorKey of a call refused for its CSRF token.
+const CSRFRefusedKey = "csrf_token_mismatch"
+
 // withCSRF refuses every non-GET call whose X-Csrf-Token is not the token
 // of the caller's live session (or of the pre-login cookie). A session
 // cookie that names no live session counts as absent: the token is then
@@ -143,7 +146,9 @@ func (s *Server) withCSRF(next http.Handler) http.Handler {
 		got := r.Header.Get("X-Csrf-Token")
 		bound := s.csrfBinding(r)
 		if bound == "" || got == "" || subtle.ConstantTimeCompare([]byte(got), []byte(s.csrfToken(bound))) != 1 {
-			s.writeMessage(w, r, http.StatusForbidden, "error.csrf")
+			// The errorKey lets the page fetch a token for the cookie it now
+			// holds and send the call once more (web/src/api/client.ts).
+			s.WriteJSON(w, http.StatusForbidden, errorBody{Message: s.Catalog.T(Lang(r), "error.csrf"), ErrorKey: CSRFRefusedKey})
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -13,6 +13,7 @@ import (
 	"members/internal/apitest"
 	"members/internal/app"
 	"members/internal/auth"
+	"members/internal/httpapi"
 	"members/internal/i18n"
 	"members/internal/store"
 )
@@ -61,6 +62,9 @@ func TestCSRFRefusals(t *testing.T) {
 				}
 				if got := r.Map(t)["message"]; got != msg(env, i18n.EN, "error.csrf") {
 					t.Errorf("%s %s: message %v", call.method, call.path, got)
+				}
+				if got := r.Map(t)["errorKey"]; got != httpapi.CSRFRefusedKey {
+					t.Errorf("%s %s: errorKey %v, want %q", call.method, call.path, got, httpapi.CSRFRefusedKey)
 				}
 			}
 		}

@@ -139,6 +139,43 @@ test("changing the e-mail: current password, pending on the account page, confir
   }
 });
 
+test("a new visitor's first call is not refused when its two first answers set different pre-login cookies", async () => {
+  // A page that posts as it opens (here an e-mail change link) in a browser
+  // without cookies: the session info and the CSRF token each set a pre-login
+  // cookie. The session info's answer is held back until the token's has set
+  // its cookie, and the post until the session info's has replaced it: the
+  // post then carries a token for a cookie the browser no longer holds, which
+  // the server refuses; the page fetches a token again and sends it once more.
+  const { context, page } = await env.newPage();
+  let tokenAnswered, infoAnswered;
+  const tokenDone = new Promise((r) => { tokenAnswered = r; });
+  const infoDone = new Promise((r) => { infoAnswered = r; });
+  const posts = []; // the statuses of the page's posts
+  await page.route("**/api/csrf_token", async (route) => {
+    await route.continue();
+    // the browser stores the cookie as the answer arrives; a moment for it
+    setTimeout(tokenAnswered, 300);
+  });
+  await page.route("**/api/session/info", async (route) => {
+    const req = route.request();
+    // fetched outside the browser (no cookie), answered with its Set-Cookie once the token's cookie is in
+    const res = await fetch(req.url(), { headers: { ...req.headers(), cookie: "" } });
+    const body = await res.text();
+    await tokenDone;
+    await route.fulfill({ status: res.status, headers: Object.fromEntries(res.headers), body });
+    setTimeout(infoAnswered, 300);
+  });
+  await page.route("**/api/email_change/confirm", async (route) => {
+    await infoDone;
+    await route.continue();
+  });
+  page.on("response", (r) => { if (r.url().includes("/api/email_change/confirm")) posts.push(r.status()); });
+  await page.goto(`${env.server.url}/email-change/confirm/not-a-real-token?lang=en`);
+  await page.getByText("This link is invalid, has already been used or has expired.").waitFor();
+  assert.deepEqual(posts, [403, 404], "refused for the first cookie's token, then answered");
+  await context.close();
+});
+
 test("no Content-Security-Policy violation while logging in and using the forms", async () => {
   const { context, page } = await env.newPage();
   const violations = [];

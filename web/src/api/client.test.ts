@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
-import { api, apiEvents, isSessionProbe } from './client'
-import { stubFetch, json } from '@/test/fetchStub'
+import { api, apiEvents, CSRF_REFUSED, isSessionProbe } from './client'
+import { stubFetch, json, status } from '@/test/fetchStub'
 import { setActiveLang } from '@/i18n/i18n'
 import { SessionTimedOutError } from './errors'
 import { unwrap } from './errors'
@@ -31,6 +31,34 @@ describe('API client middleware', () => {
     expect(listener).toHaveBeenCalledWith({ type: 'sessionTimedOut' })
     expect(() => unwrap(result)).toThrow(SessionTimedOutError)
     off()
+  })
+
+  it('sends a call refused for its CSRF token once more with a fresh token, and no more than once', async () => {
+    // The token first fetched was for a pre-login cookie the browser no longer holds.
+    let tokens = 0
+    const listener = vi.fn()
+    const off = apiEvents.subscribe(listener)
+    const calls = stubFetch({
+      'GET /api/csrf_token': () => json({ csrfToken: `csrf-${++tokens}` }),
+      'POST /api/session/token': ({ headers }) =>
+        headers.get('X-Csrf-Token') === 'csrf-2' ? status(204) : json({ message: 'refused', errorKey: CSRF_REFUSED }, 403),
+    })
+    const ok = await api.POST('/api/session/token')
+    expect(ok.response.status).toBe(204)
+    expect(calls.called('POST /api/session/token')).toBe(2)
+    expect(listener).not.toHaveBeenCalled()
+
+    // Refused again: the second answer is the caller's, the call is not sent a third time.
+    const refused = await api.POST('/api/session/token')
+    expect(refused.response.status).toBe(403)
+    expect(calls.called('POST /api/session/token')).toBe(4)
+    off()
+  })
+
+  it('does not send again a 403 that is not a CSRF refusal', async () => {
+    const calls = stubFetch({ 'POST /api/session/token': json({ message: 'x' }, 403) })
+    await api.POST('/api/session/token')
+    expect(calls.called('POST /api/session/token')).toBe(1)
   })
 
   it('knows which calls are session probes', () => {

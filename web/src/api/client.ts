@@ -53,9 +53,23 @@ export async function waitingRoomReason(res: Response): Promise<string | undefin
   }
 }
 
+/** The errorKey of a call the server refused for its CSRF token (internal/httpapi CSRFRefusedKey). */
+export const CSRF_REFUSED = 'csrf_token_mismatch'
+
+async function csrfRefused(res: Response): Promise<boolean> {
+  if (res.status !== 403 || !isJSON(res)) return false
+  try {
+    const body = (await res.clone().json()) as { errorKey?: unknown }
+    return body.errorKey === CSRF_REFUSED
+  } catch {
+    return false
+  }
+}
+
 /**
  * Fetch through the global fetch at call time (so tests can stub it) with
- * the request timeout. A waiting-room block whose reason says the access
+ * the request timeout. A call refused for its CSRF token is sent once more
+ * with a fresh token. A waiting-room block whose reason says the access
  * token expired or was not given drops the cached admission, asks again and,
  * when admitted, sends the request once more.
  */
@@ -67,6 +81,15 @@ async function timedFetch(input: Request, init?: RequestInit): Promise<Response>
   }
   const again = input.clone()
   const res = await send(input)
+  if (await csrfRefused(res)) {
+    // The token was for a cookie this browser no longer holds: a new visitor's
+    // first calls each set a pre-login cookie, and the answer that arrived last
+    // won. A token for the cookie now held, and the call once more.
+    const token = await fetchCsrfToken()
+    if (!token) return res
+    again.headers.set('X-Csrf-Token', token)
+    return send(again)
+  }
   if (!(await waitingRoomReason(res))) return res
   forgetOriginAccess()
   const state = await checkOriginAccess()
