@@ -50,7 +50,7 @@ gosec:
 	$(GOSEC) -quiet -exclude-generated $$(go list -deps ./cmd/members | sed -n 's|^members/|./|p')
 
 test-go:
-	go test -count=1 ./...
+	go test -count=1 -timeout 20m ./...
 
 test-web: deps
 	cd web && npm test
