@@ -57,7 +57,7 @@ test-web: deps
 
 # The browser test files run E2E_JOBS at a time: each has its own server,
 # port, database (its mail outbox too) and browser (web/e2e/harness.mjs).
-# 1 until E2E_JOBS=2 has passed three whole runs (README, "How long").
+# 1: on 2 cores two at a time gained little (README, "How long").
 E2E_JOBS ?= 1
 test-e2e: build
 	cd web && MEMBERS_BIN=$(CURDIR)/bin/members E2E_JOBS=$(E2E_JOBS) npm run e2e
