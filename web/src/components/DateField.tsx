@@ -1,7 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react'
 import type { FieldError, UseFormRegisterReturn } from 'react-hook-form'
-import { useTranslation } from 'react-i18next'
-import { useLang } from '@/i18n/useLang'
+import { useLang, useTranslation } from '@/i18n/translation'
 import { FieldNotes } from './Field'
 import { dateInputExample, dateInputText, parseDateInput } from '@/i18n/dateInput'
 
@@ -24,7 +23,8 @@ export interface DateFieldProps {
  * browser's own calendar opens from the button beside it. A drop-in for
  * <Field type="date">: the form keeps ISO values, and setValue / reset show
  * in the field (the field registers a small object whose value setter
- * updates the text).
+ * updates the text). The date input behind the button becomes one when
+ * the calendar is first opened.
  */
 export function DateField({ label, registration, error, hint, required, className, autoComplete = 'off' }: DateFieldProps) {
   const { t } = useTranslation()
@@ -72,6 +72,11 @@ export function DateField({ label, registration, error, hint, required, classNam
   const openPicker = () => {
     const p = pickerRef.current
     if (!p) return
+    // The picker is a plain input until first opened: Chromium's first date
+    // inputs of a page cost about 25 ms to create and 30 ms to lay out (its
+    // date editor), a tenth of a search form's render on a phone, for a
+    // calendar most members never open (docs/speed.md).
+    p.type = 'date'
     p.value = /^\d{4}-\d{2}-\d{2}$/.test(value.current) ? value.current : ''
     try {
       p.showPicker()
@@ -118,7 +123,6 @@ export function DateField({ label, registration, error, hint, required, classNam
         </button>
         <input
           ref={pickerRef}
-          type="date"
           className="date-field__picker"
           tabIndex={-1}
           aria-hidden="true"
