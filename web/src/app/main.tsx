@@ -5,6 +5,7 @@ import { Root } from './App'
 import { reportException } from './exceptionNotify'
 import { SHELL_NAMESPACE, loadCatalogue } from '@/i18n/catalogues'
 import { initialLanguage, readStoredLang } from '@/i18n/languages'
+import { addressWithLang } from './routing/paths'
 import '../styles/global.css'
 import { applyBrandColors } from '@/brand'
 
@@ -23,6 +24,11 @@ window.addEventListener('unhandledrejection', (e) => {
 // (one small chunk); a page's own catalogues load with its chunk
 // (routing/lazyPage.tsx), other languages only when the member switches.
 const lang = initialLanguage(window.location.search, readStoredLang(), navigator.languages ?? [navigator.language])
+// The address carries the language from the first render on: LangGate would
+// otherwise redirect to it once the app is up: a second render of the whole
+// tree (every link follows the location) while the page loads.
+const address = addressWithLang(window.location, lang)
+if (address) window.history.replaceState(window.history.state, '', address)
 // The first render runs as a transition: React renders it in slices and
 // yields to the browser between them instead of blocking the main thread
 // for the whole tree (a phone's slow CPU turns that into a long freeze).

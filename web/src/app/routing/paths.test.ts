@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isCurrentPage, loginPathFor, sanitizeRedirect, withLang } from './paths'
+import { addressWithLang, isCurrentPage, loginPathFor, sanitizeRedirect, withLang } from './paths'
 
 describe('redirect sanitising', () => {
   it.each([
@@ -38,5 +38,15 @@ describe('current page', () => {
     expect(isCurrentPage('/account/', { pathname: '/account', search: '?lang=jp&rev=abc' })).toBe(true)
     expect(isCurrentPage('/bookings?page=2', { pathname: '/bookings', search: '?page=1&lang=en' })).toBe(false)
     expect(isCurrentPage('/', { pathname: '/account', search: '' })).toBe(false)
+  })
+})
+
+describe('first address', () => {
+  it.each([
+    [{ pathname: '/bookings', search: '', hash: '' }, '/bookings?lang=jp'],
+    [{ pathname: '/account', search: '?x=1&lang=xx', hash: '#top' }, '/account?x=1&lang=jp#top'],
+    [{ pathname: '/account', search: '?lang=en', hash: '' }, null],
+  ])('%o → %s', (location, want) => {
+    expect(addressWithLang(location, 'jp')).toBe(want)
   })
 })

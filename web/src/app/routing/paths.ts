@@ -1,5 +1,5 @@
 /** Pure helpers for the routing rules of spec §2. */
-import type { Lang } from '@/i18n/languages'
+import { isLang, type Lang } from '@/i18n/languages'
 
 export const LOGIN_PATH = '/login'
 export const HOME_PATH = '/'
@@ -41,6 +41,16 @@ export function withLang(to: string, lang: Lang): string {
   const params = new URLSearchParams(qAt >= 0 ? rest.slice(qAt + 1) : '')
   params.set('lang', lang)
   return `${path}?${params.toString()}${hash}`
+}
+
+/**
+ * The address to replace the first one with when it has no valid lang
+ * parameter (main.tsx, before the first render), else null: "/account" →
+ * "/account?lang=jp".
+ */
+export function addressWithLang(location: { pathname: string; search: string; hash: string }, lang: Lang): string | null {
+  if (isLang(new URLSearchParams(location.search).get('lang'))) return null
+  return withLang(location.pathname + location.search + location.hash, lang)
 }
 
 /** The search string without lang and rev, for "is this the current page" comparisons. */
