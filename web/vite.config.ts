@@ -6,7 +6,7 @@ import { scriptBudget } from './scripts/scriptBudget.ts'
 // about 45 KiB less compressed script on every first load than React DOM
 // (docs/speed.md). The aliases apply to the build, `npm run dev` and the
 // Vitest suite alike; the libraries that import React (react-router,
-// TanStack Query, react-hook-form, react-i18next, Testing Library) are
+// TanStack Query, react-hook-form, Testing Library) are
 // bundled/inlined so that they get Preact too.
 const preactAliases = [
   { find: /^react-dom\/test-utils$/, replacement: 'preact/test-utils' },
@@ -18,8 +18,6 @@ const preactAliases = [
   // react-router's package exports only its development build (warnings
   // and checks); the production build beside it is smaller.
   { find: /^react-router$/, replacement: new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url).pathname },
-  // react-i18next's shim for React < 18: preact/compat has the hook itself.
-  { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: 'preact/compat' },
 ]
 
 /** The chunk of one catalogue: src/locales/en.json → locale-en-common, src/features/x/locales/en.json → locale-en-x. */
@@ -83,7 +81,7 @@ export default defineConfig(({ mode }) => {
       ],
       // Inlined (transformed by Vite, so the aliases above apply) instead of
       // loaded by Node, which would find the real react/react-dom packages.
-      server: { deps: { inline: [/@testing-library\/react/, /react-router/, /@tanstack\/react-query/, /react-hook-form/, /@hookform/, /react-i18next/] } },
+      server: { deps: { inline: [/@testing-library\/react/, /react-router/, /@tanstack\/react-query/, /react-hook-form/, /@hookform/] } },
       testTimeout: 20000,
     },
   }

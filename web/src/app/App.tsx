@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react'
 import { BrowserRouter } from 'react-router'
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
-import { I18nextProvider } from 'react-i18next'
+import { TranslationProvider } from '@/i18n/translation'
 import type { i18n as I18n } from 'i18next'
 import { createI18n } from '@/i18n/i18n'
 import { initialLanguage, readStoredLang, storeLang } from '@/i18n/languages'
@@ -34,7 +34,7 @@ export function createAppServices(): AppServices {
 export function App({ services }: { services: AppServices }) {
   return (
     <QueryClientProvider client={services.queryClient}>
-      <I18nextProvider i18n={services.i18n}>
+      <TranslationProvider i18n={services.i18n}>
         <BrowserRouter basename="/">
           <ToastProvider>
             <QueryErrorToasts sink={services.querySink} />
@@ -49,7 +49,7 @@ export function App({ services }: { services: AppServices }) {
             </SessionProvider>
           </ToastProvider>
         </BrowserRouter>
-      </I18nextProvider>
+      </TranslationProvider>
     </QueryClientProvider>
   )
 }

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode, type KeyboardEvent, type MouseEvent } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
 

@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { useLang } from '@/i18n/useLang'
+import { useLang } from '@/i18n/translation'
 import { brandName } from '@/brand'
 
 /** Sets the browser-tab title to "<page> | <brand>" in the member's language (just the brand without a page). */

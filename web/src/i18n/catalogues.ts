@@ -79,7 +79,7 @@ export async function loadAllResources(): Promise<Resources> {
 /**
  * An i18next backend over the catalogues above: i18next asks it for a
  * namespace it has not got in the current language (a page's, or every
- * namespace in use on a language switch), and react-i18next suspends the
+ * namespace in use on a language switch), and useTranslation (i18n/translation.tsx) suspends the
  * component that needs it until it has arrived (no raw keys on screen).
  */
 export function catalogueBackend(): BackendModule {

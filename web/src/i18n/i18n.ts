@@ -1,5 +1,4 @@
 import i18next, { type i18n as I18n } from 'i18next'
-import { initReactI18next } from 'react-i18next'
 import { SHELL_NAMESPACE, catalogueBackend, loadCatalogues, loadedResources, type Resources } from './catalogues'
 import { BCP47, DEFAULT_LANG, LANGUAGES, isLang, storeLang, type Lang } from './languages'
 
@@ -8,7 +7,7 @@ import { BCP47, DEFAULT_LANG, LANGUAGES, isLang, storeLang, type Lang } from './
  * "common" by default) with the catalogues loaded so far: load the shell's
  * catalogue of the language first (main.tsx does before the first render).
  * The others come through catalogueBackend when a page asks for them
- * (app/routing/lazyPage.tsx, react-i18next's useTranslation). Tests may
+ * (app/routing/lazyPage.tsx, useTranslation in i18n/translation.tsx). Tests may
  * start it with fewer catalogues than are loaded.
  */
 export function createI18n(lang: Lang, loaded: Resources = loadedResources()): I18n {
@@ -17,7 +16,6 @@ export function createI18n(lang: Lang, loaded: Resources = loadedResources()): I
   const resources = Object.fromEntries(Object.entries(loaded).map(([l, r]) => [l, { ...r }]))
   void instance
     .use(catalogueBackend())
-    .use(initReactI18next)
     .init({
       resources,
       // The catalogues given are only some: the backend loads the rest.

@@ -1,6 +1,5 @@
-import { useTranslation } from 'react-i18next'
+import { useLang, useTranslation } from '@/i18n/translation'
 import { useCookieConsent, useSessionInfo } from '@/api/platform'
-import { useLang } from '@/i18n/useLang'
 import { AIRLINE_NAME } from '@/brand'
 import { cookiePolicyUrl, cookieSettingsUrl } from '@/app/externalLinks'
 

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useLang, useTranslation } from '@/i18n/translation'
 import { useModals, MODAL_IDS } from '../modals/modalContext'
 import { useSession } from '../session/SessionProvider'
 import { AppLink } from '../routing/AppLink'
@@ -6,7 +6,6 @@ import { LanguageSelect } from './LanguageSelect'
 import { GlobalMenuModal } from './GlobalMenuModal'
 import { NAV_ITEMS } from './navItems'
 import { brandName } from '@/brand'
-import { useLang } from '@/i18n/useLang'
 
 export function Header({ memberChrome }: { memberChrome: boolean }) {
   const { t } = useTranslation()

@@ -1,10 +1,9 @@
 import { useId } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useLang, useTranslation } from '@/i18n/translation'
 import { useLocation, useNavigate } from 'react-router'
 import { useQueryClient } from '@tanstack/react-query'
 import { BCP47, LANGUAGES, LANGUAGE_NAMES, isLang } from '@/i18n/languages'
 import { setLanguage } from '@/i18n/i18n'
-import { useLang } from '@/i18n/useLang'
 import { withLang } from '../routing/paths'
 
 /** The language pulldown: switches language, remembers it and rewrites the lang query parameter. */

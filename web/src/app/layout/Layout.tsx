@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 import { useQuery } from '@tanstack/react-query'
 import { useLocation } from 'react-router'
 import { sessionQuery } from '@/api/platform'

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 
 /** Full-screen loading overlay (navigation to another path, session check, lazy pages). */
 export function LoadingOverlay() {

@@ -1,5 +1,5 @@
 import { useLocation } from 'react-router'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 import { useTopicBanner } from '@/api/platform'
 import { AppLink } from '../routing/AppLink'
 import { bannerLink, bannerTargetsPath } from './topicBanner'

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
-import { I18nextProvider } from 'react-i18next'
+import { TranslationProvider } from '@/i18n/translation'
 import { MemoryRouter } from 'react-router'
 import { createI18n } from '@/i18n/i18n'
 import { renderApp, currentUrl } from '@/test/renderApp'
@@ -16,13 +16,13 @@ function withModals(lang: 'en' | 'jp' = 'en') {
     return null
   }
   render(
-    <I18nextProvider i18n={createI18n(lang)}>
+    <TranslationProvider i18n={createI18n(lang)}>
       <MemoryRouter>
         <ModalProvider>
           <Grab />
         </ModalProvider>
       </MemoryRouter>
-    </I18nextProvider>,
+    </TranslationProvider>,
   )
   return () => modals!
 }

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 import { AppLink } from '../routing/AppLink'
 import { PageHeader } from '@/components/PageHeader'
 

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 import { useSession } from '../session/SessionProvider'
 import { AppLink } from '../routing/AppLink'
 import { RecentBookingsSlot, useRecentBookingsSettled } from './RecentBookingsSlot'

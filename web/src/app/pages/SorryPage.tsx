@@ -1,5 +1,4 @@
-import { useTranslation } from 'react-i18next'
-import { useLang } from '@/i18n/useLang'
+import { useLang, useTranslation } from '@/i18n/translation'
 import { withLang } from '../routing/paths'
 import { PageHeader } from '@/components/PageHeader'
 

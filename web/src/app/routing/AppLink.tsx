@@ -1,6 +1,6 @@
 import { forwardRef, type AnchorHTMLAttributes, type ReactNode } from 'react'
 import { Link, useLocation } from 'react-router'
-import { useLang } from '@/i18n/useLang'
+import { useLang } from '@/i18n/translation'
 import { isCurrentPage, withLang } from './paths'
 
 export interface AppLinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> {

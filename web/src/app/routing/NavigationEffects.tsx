@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react'
 import { Navigate, useLocation, useNavigationType } from 'react-router'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 import { useQueryClient } from '@tanstack/react-query'
 import { isLang, readStoredLang, DEFAULT_LANG, type Lang } from '@/i18n/languages'
 import { setLanguage } from '@/i18n/i18n'

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { Suspense, type ComponentType } from 'react'
 import { render, screen, waitFor } from '@testing-library/react'
-import { I18nextProvider, useTranslation } from 'react-i18next'
+import { TranslationProvider, useTranslation } from '@/i18n/translation'
 import { createI18n, setLanguage } from '@/i18n/i18n'
 import { loadedResources } from '@/i18n/catalogues'
 import { lazyPage } from './lazyPage'
@@ -16,11 +16,11 @@ function PasskeysTitle() {
 
 function show(i18n: ReturnType<typeof createI18n>, Page: ComponentType) {
   render(
-    <I18nextProvider i18n={i18n}>
+    <TranslationProvider i18n={i18n}>
       <Suspense fallback={<p>loading</p>}>
         <Page />
       </Suspense>
-    </I18nextProvider>,
+    </TranslationProvider>,
   )
 }
 

@@ -1,5 +1,5 @@
 import { lazy, type ComponentType } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useLang, useTranslation } from '@/i18n/translation'
 
 /**
  * A page loaded when first shown, with the catalogues of the namespaces it
@@ -8,8 +8,8 @@ import { useTranslation } from 'react-i18next'
  * once both have arrived (the route's Suspense shows its overlay meanwhile),
  * so it never shows raw keys nor moves when its text arrives. The shell's
  * namespace ("common") is always loaded. A namespace left out here is still
- * loaded by react-i18next's useTranslation, which suspends until it has it,
- * only later (after the chunk).
+ * loaded by useTranslation (i18n/translation.tsx), which suspends until it
+ * has it, only later (after the chunk).
  *
  *   const AccountPage = lazyPage(() => import('@/features/account/pages/AccountPage'), ['account', 'security'])
  */
@@ -17,7 +17,9 @@ export function lazyPage<P extends object>(load: () => Promise<{ default: Compon
   const Page = lazy(load)
   function PageWithCatalogues(props: P) {
     const { i18n } = useTranslation()
-    const missing = namespaces.filter((ns) => !i18n.hasLoadedNamespace(ns))
+    const lang = useLang()
+    // hasResourceBundle first: a lookup, where hasLoadedNamespace walks i18next's load state.
+    const missing = namespaces.filter((ns) => !i18n.hasResourceBundle(lang, ns) && !i18n.hasLoadedNamespace(ns))
     // Suspense: thrown, it holds the route's fallback until both are in; i18next's loadNamespaces always resolves
     // (a catalogue that fails to load is then counted as loaded), a chunk that fails reaches the error boundary through lazy().
     if (missing.length > 0) throw Promise.all([i18n.loadNamespaces(missing), load()])

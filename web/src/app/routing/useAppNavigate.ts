@@ -1,6 +1,6 @@
 import { useCallback } from 'react'
 import { useNavigate } from 'react-router'
-import { useLang } from '@/i18n/useLang'
+import { useLang } from '@/i18n/translation'
 import { withLang } from './paths'
 
 /** navigate() that keeps the lang query parameter: const go = useAppNavigate(); go('/bookings'). */

@@ -4,7 +4,7 @@ import { useLocation, useNavigate } from 'react-router'
 import { couponTicketStatusQuery, gogoPassStatusQuery, logout as apiLogout, refreshSessionToken, sessionQuery } from '@/api/platform'
 import { shellUserQuery, type ShellUser } from '@/api/user'
 import { platformKeys } from '@/api/queryKeys'
-import { useLang } from '@/i18n/useLang'
+import { useLang } from '@/i18n/translation'
 import { LOGIN_PATH, withLang } from '../routing/paths'
 import { shouldRefreshToken, type RefreshClock, type RefreshTrigger } from './tokenRefresh'
 

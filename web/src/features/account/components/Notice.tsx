@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 
 /** After a save: "saved", or "saved but the notification e-mail may not have been sent" (spec §8). */
 export function SavedNotice({ mailSent }: { mailSent: boolean | null }) {

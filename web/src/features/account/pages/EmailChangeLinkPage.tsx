@@ -1,7 +1,7 @@
 import '../account.css'
 import { useEffect, useRef } from 'react'
 import { useParams } from 'react-router'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 import { AppLink } from '@/app/routing/AppLink'
 import { ApiError } from '@/api/errors'
 import { useEmailChangeLink } from '../api'

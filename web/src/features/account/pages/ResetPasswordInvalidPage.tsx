@@ -1,5 +1,5 @@
 import '../account.css'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 import { AppLink } from '@/app/routing/AppLink'
 import { PageHeader } from '@/components/PageHeader'
 

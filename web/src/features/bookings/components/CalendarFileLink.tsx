@@ -1,5 +1,4 @@
-import { useTranslation } from 'react-i18next'
-import { useLang } from '@/i18n/useLang'
+import { useLang, useTranslation } from '@/i18n/translation'
 import { calendarFileUrl } from '../calendarApi'
 
 /** "Add to calendar": the booking's .ics file (every flight as an event). */

@@ -1,11 +1,10 @@
 import '../calendar.css'
 import { useId, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useLang, useTranslation } from '@/i18n/translation'
 import { ConfirmDialog } from '@/components/Dialog'
 import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
 import { formatDateTime } from '@/i18n/format'
-import { useLang } from '@/i18n/useLang'
 import {
   useCalendarSubscription,
   useRenewCalendarSubscription,

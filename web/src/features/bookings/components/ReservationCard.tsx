@@ -1,7 +1,6 @@
 import '../bookings.css'
 import { useId, useState, type FormEvent } from 'react'
-import { useTranslation } from 'react-i18next'
-import { useLang } from '@/i18n/useLang'
+import { useLang, useTranslation } from '@/i18n/translation'
 import { formatDate, formatMoney } from '@/i18n/format'
 import { useToast } from '@/app/toast'
 import { pageNavigation } from '@/app/pageNavigation'

@@ -1,7 +1,6 @@
 import { Fragment } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useLang, useTranslation } from '@/i18n/translation'
 import type { Segment } from '../api'
-import { useLang } from '@/i18n/useLang'
 import { formatDate } from '@/i18n/format'
 import { durationMinutes, localDate, localTime } from '../format'
 

@@ -1,6 +1,5 @@
-import { useTranslation } from 'react-i18next'
+import { useLang, useTranslation } from '@/i18n/translation'
 import { formatDateTime } from '@/i18n/format'
-import { useLang } from '@/i18n/useLang'
 import type { PurchasedGogoPass } from '../api'
 import { DateRangeText, Money } from './common'
 

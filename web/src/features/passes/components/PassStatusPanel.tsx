@@ -1,9 +1,8 @@
 import '../passes.css'
-import { useTranslation } from 'react-i18next'
+import { useLang, useTranslation } from '@/i18n/translation'
 import { usePassStatus } from '@/api/platform'
 import { AppLink } from '@/app/routing/AppLink'
 import { formatDate } from '@/i18n/format'
-import { useLang } from '@/i18n/useLang'
 import { useGogoPassCatalogue, useMyCoupons, useMyPasses, type GogoPassPlan, type PurchasedGogoPass } from '../api'
 import { daysBetween, todayJST } from '../rules'
 

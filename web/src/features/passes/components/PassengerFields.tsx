@@ -1,5 +1,5 @@
 import { useId } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 import type { FieldError, UseFormReturn } from 'react-hook-form'
 import type { CouponForm } from '../rules'
 import { DateField } from '@/components/DateField'

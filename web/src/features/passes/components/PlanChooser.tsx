@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 import { useWatch, type UseFormReturn } from 'react-hook-form'
 import type { GogoPassPlan } from '../api'
 import type { EntryForm } from '../rules'

@@ -1,7 +1,6 @@
-import { useTranslation } from 'react-i18next'
+import { useLang, useTranslation } from '@/i18n/translation'
 import { AppLink } from '@/app/routing/AppLink'
 import { formatDate, formatMoney } from '@/i18n/format'
-import { useLang } from '@/i18n/useLang'
 import { usePassStatus } from '@/api/platform'
 
 /** A calendar range "1 Dec 2026 – 28 Feb 2027" in the page language; a line breaks only between the two dates. */

@@ -1,5 +1,5 @@
 import '../passes.css'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 import { AppLink } from '@/app/routing/AppLink'
 import { useMyPasses } from '../api'
 import { DateRangeText } from '../components/common'

@@ -1,5 +1,5 @@
 import '../passes.css'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 import { MaintenanceNotice } from '../components/common'
 import { PageHeader } from '@/components/PageHeader'
 

@@ -1,5 +1,5 @@
 import '../passes.css'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 import { useMyCoupons, useMyPasses } from '../api'
 import { CouponCard } from '../components/CouponCard'
 import { PassCard } from '../components/PassCard'

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 import type { FieldErrors, UseFormRegister } from 'react-hook-form'
 import { Field } from '@/components/Field'
 import type { CardForm } from '../rules'

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 import type { SavedCard } from '../api'
 
 /** Short marks on the brand badges (logos, not text: aria-hidden). */

@@ -1,6 +1,5 @@
-import { useTranslation } from 'react-i18next'
+import { useLang, useTranslation } from '@/i18n/translation'
 import { formatMoney } from '@/i18n/format'
-import { useLang } from '@/i18n/useLang'
 import type { PaymentProcess } from '../api'
 
 /** What is being paid: description, amount, method. */

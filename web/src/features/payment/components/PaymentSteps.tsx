@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 
 /** The 3 payment steps of the display (spec §4): details, confirmation, completion. */
 export function PaymentSteps({ current }: { current: 1 | 2 | 3 }) {

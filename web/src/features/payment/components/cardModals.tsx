@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 import { Dialog } from '@/components/Dialog'
 import { useModals } from '@/app/modals/modalContext'
 import { SessionTimedOutError } from '@/api/errors'

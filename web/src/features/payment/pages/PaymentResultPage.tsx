@@ -1,7 +1,7 @@
 import '../payment.css'
 import { useEffect } from 'react'
 import { useParams } from 'react-router'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 import { AppLink } from '@/app/routing/AppLink'
 import { useAppNavigate } from '@/app/routing/useAppNavigate'
 import { useProcessPoll } from '../api'

@@ -1,8 +1,7 @@
-import { useTranslation } from 'react-i18next'
+import { useLang, useTranslation } from '@/i18n/translation'
 import type { Peachpoint } from '../api'
 import { Money } from './Money'
 import { formatDate } from '@/i18n/format'
-import { useLang } from '@/i18n/useLang'
 
 /** A newly issued voucher with its PIN, shown this once. */
 export function IssuedVoucher({ voucher, pin }: { voucher: Peachpoint; pin: string }) {

@@ -1,5 +1,5 @@
 import { formatAmount } from '@/i18n/format'
-import { useLang } from '@/i18n/useLang'
+import { useLang } from '@/i18n/translation'
 
 /** An amount in minor units with its currency: "JPY 3,000", "SGD 50.00"; NaN shows "-". */
 export function Money({ amount, currency }: { amount: number; currency: string }) {

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 import { AppLink } from '@/app/routing/AppLink'
 
 /** The points pages: overview, buy, exchange (codes, partner miles), reissue (CNY, TWD). */

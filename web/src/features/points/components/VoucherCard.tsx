@@ -1,7 +1,6 @@
 import { useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useLang, useTranslation } from '@/i18n/translation'
 import { formatDate, formatDateTime } from '@/i18n/format'
-import { useLang } from '@/i18n/useLang'
 import { useVoucher, type Peachpoint } from '../api'
 import { ruleText } from '../model'
 import { Money } from './Money'

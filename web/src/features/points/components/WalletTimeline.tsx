@@ -1,7 +1,6 @@
-import { useTranslation } from 'react-i18next'
+import { useLang, useTranslation } from '@/i18n/translation'
 import { AppLink } from '@/app/routing/AppLink'
 import { formatDate, formatMonth } from '@/i18n/format'
-import { useLang } from '@/i18n/useLang'
 import { useTimeline } from '../api'
 import { monthJST } from '../model'
 import { Money } from './Money'

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 import { useQueryClient } from '@tanstack/react-query'
 import { DateField } from '@/components/DateField'
 import { handleServerValidation } from '@/components/serverValidation'

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 import { useParams } from 'react-router'
 import { ApiError } from '@/api/errors'
 import { ConfirmDialog } from '@/components/Dialog'

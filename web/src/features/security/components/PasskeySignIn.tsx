@@ -1,6 +1,6 @@
 import '../security.css'
 import { useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 import { ApiError } from '@/api/errors'
 import { useSession } from '@/app/session/SessionProvider'
 import { isCancelled, signInWithPasskey } from '../passkeysApi'

@@ -1,5 +1,5 @@
 import '../security.css'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 import { AppLink } from '@/app/routing/AppLink'
 
 /** The account page's links to the security feature's pages. */

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '@/i18n/translation'
 
 const GOES = ['profile', 'passengers', 'sessions', 'cards', 'calendar', 'lottery', 'mails', 'bookingLink'] as const
 const STAYS = ['payments', 'vouchers', 'bookings'] as const

@@ -1,13 +1,12 @@
 import '../security.css'
 import { useEffect, useId, useState } from 'react'
 import { useForm } from 'react-hook-form'
-import { useTranslation } from 'react-i18next'
+import { useLang, useTranslation } from '@/i18n/translation'
 import { AppLink } from '@/app/routing/AppLink'
 import { ApiError, ValidationError } from '@/api/errors'
 import { Field } from '@/components/Field'
 import { PageHeader } from '@/components/PageHeader'
 import { formatDateTime } from '@/i18n/format'
-import { useLang } from '@/i18n/useLang'
 import {
   isCancelled,
   passkeysSupported,

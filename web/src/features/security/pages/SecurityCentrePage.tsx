@@ -1,11 +1,10 @@
 import '../security.css'
-import { useTranslation } from 'react-i18next'
+import { useLang, useTranslation } from '@/i18n/translation'
 import { ConfirmDialog } from '@/components/Dialog'
 import { AppLink } from '@/app/routing/AppLink'
 import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
 import { formatDateTime } from '@/i18n/format'
-import { useLang } from '@/i18n/useLang'
 import { useEndSessions, useSecurityEvents, useSecuritySessions, type SecurityDevice, type SecuritySession } from '../api'
 import { PageHeader } from '@/components/PageHeader'
 
