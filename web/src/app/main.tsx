@@ -6,6 +6,7 @@ import { reportException } from './exceptionNotify'
 import { SHELL_NAMESPACE, loadCatalogue } from '@/i18n/catalogues'
 import { initialLanguage, readStoredLang } from '@/i18n/languages'
 import { addressWithLang } from './routing/paths'
+import { checkOriginAccess } from '@/api/originAccess'
 import '../styles/global.css'
 import { applyBrandColors } from '@/brand'
 
@@ -29,6 +30,10 @@ const lang = initialLanguage(window.location.search, readStoredLang(), navigator
 // tree (every link follows the location) while the page loads.
 const address = addressWithLang(window.location, lang)
 if (address) window.history.replaceState(window.history.state, '', address)
+// Every API call waits for the origin access check (spec §4): asked now, it
+// runs beside the catalogue's load instead of before the session check, one
+// round trip later (the answer is cached, and a call in flight is shared).
+void checkOriginAccess()
 // The first render runs as a transition: React renders it in slices and
 // yields to the browser between them instead of blocking the main thread
 // for the whole tree (a phone's slow CPU turns that into a long freeze).

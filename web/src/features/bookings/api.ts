@@ -70,35 +70,37 @@ export interface SearchState {
  * The booking search (spec §4): every submit sends a request, even with the
  * same condition, and cancels the one in flight; success stores results,
  * paging and the condition; a 400 stores only its errors; a 500 is an empty
- * list (searchReservations).
+ * list (searchReservations). `first` is searched when the page opens, with
+ * the state pending from the start: the page renders again for the answer
+ * only (a mutation and a pending state had re-rendered it three times
+ * more; docs/speed.md).
  */
-export function useReservationSearch() {
-  const [state, setState] = useState<SearchState>({ condition: null, result: null, validation: null, failure: null, pending: false })
+export function useReservationSearch(first?: ReservationQuery) {
+  const [state, setState] = useState<SearchState>({ condition: null, result: null, validation: null, failure: null, pending: first !== undefined })
   const inflight = useRef<AbortController | null>(null)
-  const { mutateAsync } = useMutation({
-    mutationFn: ({ q, signal }: { q: ReservationQuery; signal: AbortSignal }) => searchReservations(q, signal),
-  })
-  const submit = useCallback(
-    async (q: ReservationQuery) => {
-      inflight.current?.abort()
-      const ctrl = new AbortController()
-      inflight.current = ctrl
-      setState((s) => ({ ...s, validation: null, failure: null, pending: true }))
-      try {
-        const result = await mutateAsync({ q, signal: ctrl.signal })
-        if (ctrl.signal.aborted) return
-        setState({ condition: q, result, validation: null, failure: null, pending: false })
-      } catch (e) {
-        if (ctrl.signal.aborted) return
-        const validation = e instanceof ValidationError ? e : null
-        // A 403 is the session timeout: the shell's modal handles it, no toast (spec §4).
-        const failure = validation || e instanceof SessionTimedOutError ? null : e
-        setState((s) => ({ ...s, pending: false, validation, failure }))
-      }
-    },
-    [mutateAsync],
-  )
-  useEffect(() => () => inflight.current?.abort(), [])
+  const submit = useCallback(async (q: ReservationQuery) => {
+    inflight.current?.abort()
+    const ctrl = new AbortController()
+    inflight.current = ctrl
+    // The same state object when nothing changes: no render.
+    setState((s) => (s.pending && !s.validation && !s.failure ? s : { ...s, validation: null, failure: null, pending: true }))
+    try {
+      const result = await searchReservations(q, ctrl.signal)
+      if (ctrl.signal.aborted) return
+      setState({ condition: q, result, validation: null, failure: null, pending: false })
+    } catch (e) {
+      if (ctrl.signal.aborted) return
+      const validation = e instanceof ValidationError ? e : null
+      // A 403 is the session timeout: the shell's modal handles it, no toast (spec §4).
+      const failure = validation || e instanceof SessionTimedOutError ? null : e
+      setState((s) => ({ ...s, pending: false, validation, failure }))
+    }
+  }, [])
+  const firstRef = useRef(first)
+  useEffect(() => {
+    if (firstRef.current) void submit(firstRef.current)
+    return () => inflight.current?.abort()
+  }, [submit])
   return { ...state, submit }
 }
 

@@ -66,7 +66,8 @@ export function ProfileSection({ user }: { user: User }) {
   const save = useUpdateUser()
   const [mailSent, setMailSent] = useState<boolean | null>(null)
   const [suggestion, setSuggestion] = useState<string>()
-  const form = useForm<ProfileForm>({ resolver: zodResolver(profileSchema(t, undefined, user.email)), defaultValues: toForm(user) })
+  const profileResolver = useMemo(() => zodResolver(profileSchema(t, undefined, user.email)), [t, user.email])
+  const form = useForm<ProfileForm>({ resolver: profileResolver, defaultValues: toForm(user) })
   const { register, handleSubmit, setError, setValue, getValues, reset, control, formState: { errors } } = form
   // A new address needs the current password; it takes effect from the link mailed to it.
   const changingEmail = isEmailChange(user.email, useWatch({ control, name: 'email' }))
@@ -173,8 +174,9 @@ export function PasswordSection() {
   const toast = useToast()
   const change = useChangePassword()
   const [mailSent, setMailSent] = useState<boolean | null>(null)
+  const passwordResolver = useMemo(() => zodResolver(passwordSchema(t)), [t])
   const { register, handleSubmit, setError, reset, formState: { errors } } = useForm<PasswordForm>({
-    resolver: zodResolver(passwordSchema(t)), defaultValues: { passwordOld: '', passwordNew: '', passwordReenter: '' },
+    resolver: passwordResolver, defaultValues: { passwordOld: '', passwordNew: '', passwordReenter: '' },
   })
   const labels = {
     passwordOld: t('fields.passwordOld'), passwordNew: t('fields.passwordNew'), passwordReenter: t('fields.passwordReenter'),

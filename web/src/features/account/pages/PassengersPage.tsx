@@ -97,8 +97,9 @@ export function PassengerFormSection({ passenger, onDone, onCancel }: {
   // would lose the member's saved country.
   const countries = useSuspenseQuery(countriesQuery(i18n.language))
   const countryOptions = useMemo(() => new OptionList(countries.data.map((c) => ({ value: c.code, label: c.name }))), [countries.data])
+  const resolver = useMemo(() => zodResolver(passengerSchema(t)), [t])
   const { register, handleSubmit, setError, formState: { errors } } = useForm<PassengerForm>({
-    resolver: zodResolver(passengerSchema(t)), defaultValues: passenger ? { ...empty, ...passenger } : empty,
+    resolver, defaultValues: passenger ? { ...empty, ...passenger } : empty,
   })
   const labels: Record<keyof PassengerForm | 'something', string> = {
     passengerType: t('fields.passengerType'), lastname: t('fields.lastname'), firstname: t('fields.firstname'),

@@ -1,5 +1,5 @@
 import '../account.css'
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useTranslation } from '@/i18n/translation'
@@ -19,8 +19,9 @@ export default function ResetPasswordPage() {
   const toast = useToast()
   const request = useRequestReset()
   const [sent, setSent] = useState(false)
+  const resolver = useMemo(() => zodResolver(resetRequestSchema(t)), [t])
   const { register, handleSubmit, setError, formState: { errors } } = useForm<ResetRequestForm>({
-    resolver: zodResolver(resetRequestSchema(t)), defaultValues: { email: '' },
+    resolver, defaultValues: { email: '' },
   })
   const onSubmit = handleSubmit(({ email }) =>
     request.mutate(email, {

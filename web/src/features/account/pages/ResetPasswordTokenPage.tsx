@@ -1,5 +1,5 @@
 import '../account.css'
-import { useEffect, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { useParams } from 'react-router'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
@@ -34,8 +34,9 @@ export default function ResetPasswordTokenPage() {
     })
     return () => { live = false }
   }, [token, navigate])
+  const resolver = useMemo(() => zodResolver(resetSchema(t)), [t])
   const { register, handleSubmit, setError, formState: { errors } } = useForm<ResetForm>({
-    resolver: zodResolver(resetSchema(t)), defaultValues: { password: '', passwordReenter: '' },
+    resolver, defaultValues: { password: '', passwordReenter: '' },
   })
   const labels = { password: t('fields.passwordNew'), passwordReenter: t('fields.passwordReenter'), something: t('fields.something') }
   const onSubmit = handleSubmit((values) =>

@@ -18,14 +18,15 @@ import { ReservationCard } from '../components/ReservationCard'
 import { CalendarSubscription } from '../components/CalendarSubscription'
 
 const PER_PAGE = 10
-// Result cards rendered with the page; the rest follow in a later task (Later).
-const FIRST_CARDS = 2
+// Result cards rendered with the results; the others follow, a task each (Later).
+const FIRST_CARDS = 1
 
 /** Booking management: "Add a booking" at the top, the search with the spec's defaults, results with paging. */
 export default function BookingsPage() {
   const { t } = useTranslation('bookings')
   const toast = useToast()
-  const search = useReservationSearch()
+  // The first search runs with the defaults (spec §9).
+  const search = useReservationSearch(toQuery(searchDefaults(), 1, PER_PAGE))
   const { submit } = search
   const [adding, setAdding] = useState(false)
   const sso = useBookingSiteSSO()
@@ -37,10 +38,6 @@ export default function BookingsPage() {
   const [settled, setSettled] = useState(false)
   if (!settled && (search.result || search.failure || search.validation)) setSettled(true)
 
-  // The first search runs with the defaults (spec §9).
-  useEffect(() => {
-    void submit(toQuery(searchDefaults(), 1, PER_PAGE))
-  }, [submit])
   // Failures other than 400 and 500 get the generic toast (spec §8).
   useEffect(() => {
     if (search.failure) toast.showError()
@@ -234,11 +231,13 @@ function Results({
       {data.reservations.slice(0, FIRST_CARDS).map((r) => (
         <ReservationCard key={r.pnr} reservation={r} />
       ))}
-      {/* The other cards and the paging are below the fold: tasks of their own. */}
+      {/* The other cards and the paging are below the fold: a task each. */}
+      {data.reservations.slice(FIRST_CARDS).map((r) => (
+        <Later key={r.pnr}>
+          <ReservationCard reservation={r} />
+        </Later>
+      ))}
       <Later>
-        {data.reservations.slice(FIRST_CARDS).map((r) => (
-          <ReservationCard key={r.pnr} reservation={r} />
-        ))}
         {data.totalPages > 1 && (
           <nav className="pagination" aria-label={t('results.pagination')}>
             <button type="button" className="button button--secondary" disabled={page <= 1 || loading} onClick={() => onPage(page - 1)}>

@@ -1,5 +1,5 @@
 import '../passes.css'
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useTranslation } from '@/i18n/translation'
@@ -26,7 +26,8 @@ export default function ExchangePage() {
   const validate = useValidateExchange()
   const exchange = useExchange()
   const [step, setStep] = useState<Step>({ kind: 'input' })
-  const form = useForm<ExchangeForm>({ resolver: zodResolver(exchangeSchema((k) => t(`errors.${k}`))), defaultValues: { code: '', password: '' } })
+  const resolver = useMemo(() => zodResolver(exchangeSchema((k) => t(`errors.${k}`))), [t])
+  const form = useForm<ExchangeForm>({ resolver, defaultValues: { code: '', password: '' } })
   const labels = { code: t('exchange.code'), password: t('exchange.password') }
   const { errors } = form.formState
 

@@ -1,3 +1,4 @@
+import { useMemo } from 'react'
 import '../passes.css'
 import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
@@ -18,7 +19,8 @@ export default function GogoPassPage() {
   const lang = useLang()
   const status = usePassStatus()
   const catalogue = useGogoPassCatalogue(status.isGogoPassPublic)
-  const form = useForm<EntryForm>({ resolver: zodResolver(entrySchema((k) => t(`errors.${k}`))), defaultValues: { planId: '', periodId: '' } })
+  const resolver = useMemo(() => zodResolver(entrySchema((k) => t(`errors.${k}`))), [t])
+  const form = useForm<EntryForm>({ resolver, defaultValues: { planId: '', periodId: '' } })
   const periodId = useWatch({ control: form.control, name: 'periodId' })
   const fareType = useWatch({ control: form.control, name: 'fareType' })
   const c = catalogue.data

@@ -1,5 +1,5 @@
 import '../passes.css'
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useTranslation } from '@/i18n/translation'
@@ -25,7 +25,8 @@ export default function LotteryPage() {
   const modals = useModals()
   const go = useAppNavigate()
   const [confirm, setConfirm] = useState<GogoPassEntryConfirmation | null>(null)
-  const form = useForm<EntryForm>({ resolver: zodResolver(entrySchema((k) => t(`errors.${k}`))), defaultValues: { planId: '', periodId: '' } })
+  const resolver = useMemo(() => zodResolver(entrySchema((k) => t(`errors.${k}`))), [t])
+  const form = useForm<EntryForm>({ resolver, defaultValues: { planId: '', periodId: '' } })
   const labels = { planId: t('lottery.passType'), periodId: t('lottery.lotteryType'), fareType: t('plan.fareType') }
 
   const fail = (e: unknown) => {

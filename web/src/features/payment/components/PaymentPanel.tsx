@@ -61,8 +61,9 @@ export function PaymentPanel({ productType, currency, amount, productFields, onV
   const [paymentErrors, setPaymentErrors] = useState<string[]>([])
   const [busy, setBusy] = useState(false)
   const msg = (key: string) => t(`card.errors.${key}`)
+  const resolver = useMemo(() => zodResolver(cardSchema((key: string) => t(`card.errors.${key}`))), [t])
   const form = useForm<CardForm>({
-    resolver: zodResolver(cardSchema(msg)),
+    resolver,
     defaultValues: { cardNumber: '', expirationDate: '', cvv: '', holderName: '', saveCard: false },
   })
 

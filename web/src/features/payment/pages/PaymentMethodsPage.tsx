@@ -1,5 +1,5 @@
 import '../payment.css'
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useTranslation } from '@/i18n/translation'
@@ -64,8 +64,9 @@ function RegisterCard({ onDone, onCancel }: { onDone: (mailSent: boolean) => voi
   const [scope, setScope] = useState<(typeof CURRENCY_SCOPES)[number]>('JPY')
   const [busy, setBusy] = useState(false)
   const msg = (key: string) => t(`card.errors.${key}`)
+  const resolver = useMemo(() => zodResolver(cardSchema((key: string) => t(`card.errors.${key}`))), [t])
   const form = useForm<CardForm>({
-    resolver: zodResolver(cardSchema(msg)),
+    resolver,
     defaultValues: { cardNumber: '', expirationDate: '', cvv: '', holderName: '', saveCard: true },
   })
 

@@ -1,5 +1,5 @@
 import '../security.css'
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useTranslation } from '@/i18n/translation'
@@ -46,13 +46,14 @@ function DeleteAccount() {
   const toast = useToast()
   const request = useRequestDeletion()
   const [sent, setSent] = useState<boolean | null>(null)
+  const resolver = useMemo(() => zodResolver(deletionSchema(t)), [t])
   const {
     register,
     handleSubmit,
     setError,
     reset,
     formState: { errors },
-  } = useForm<DeletionForm>({ resolver: zodResolver(deletionSchema(t)), defaultValues: { password: '' } })
+  } = useForm<DeletionForm>({ resolver, defaultValues: { password: '' } })
   const onSubmit = handleSubmit(({ password }) =>
     request.mutate(password, {
       onSuccess: (res) => {
