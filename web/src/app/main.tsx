@@ -7,6 +7,7 @@ import { SHELL_NAMESPACE, loadCatalogue } from '@/i18n/catalogues'
 import { initialLanguage, readStoredLang } from '@/i18n/languages'
 import { addressWithLang } from './routing/paths'
 import { checkOriginAccess } from '@/api/originAccess'
+import { preloadPage } from './routes'
 import '../styles/global.css'
 import { applyBrandColors } from '@/brand'
 
@@ -34,6 +35,10 @@ if (address) window.history.replaceState(window.history.state, '', address)
 // runs beside the catalogue's load instead of before the session check, one
 // round trip later (the answer is cached, and a call in flight is shared).
 void checkOriginAccess()
+// The page's chunk and catalogues load beside the shell's and the session
+// check (routes.tsx): a member page renders once the session is known, and
+// its chunk was asked for only then, a round trip later.
+preloadPage(window.location.pathname, lang)
 // The first render runs as a transition: React renders it in slices and
 // yields to the browser between them instead of blocking the main thread
 // for the whole tree (a phone's slow CPU turns that into a long freeze).

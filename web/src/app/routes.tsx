@@ -9,9 +9,10 @@
  * member is sent to "/"), 'static' (no session check).
  * Unknown paths get the 404 page (see AppRoutes).
  */
-import type { ReactNode } from 'react'
+import { isValidElement, type ReactNode } from 'react'
+import { matchPath } from 'react-router'
 import type { Access } from './routing/RouteGuard'
-import { lazyPage } from './routing/lazyPage'
+import { lazyPage, type LazyPage } from './routing/lazyPage'
 
 const HomePage = lazyPage(() => import('./pages/HomePage'), ['bookings', 'passes'])
 const LoginPage = lazyPage(() => import('./pages/LoginPage'), [])
@@ -99,3 +100,13 @@ export const routes: AppRoute[] = [
   { path: '/delete-account/:token', element: <DeleteAccountPage />, access: 'member' },
   { path: '/account-deleted', element: <AccountDeletedPage />, access: 'static' },
 ]
+
+/**
+ * Starts loading the page of the first address (main.tsx), beside the
+ * session check: a member page renders only once the session is known, and
+ * its chunk would otherwise be asked for after it, one round trip later.
+ */
+export function preloadPage(pathname: string, lang: string): void {
+  const route = routes.find((r) => matchPath(r.path, pathname))
+  if (route && isValidElement(route.element)) (route.element.type as Partial<LazyPage<object>>).preload?.(lang)
+}

@@ -46,6 +46,16 @@ describe('lazyPage', () => {
     expect((await screen.findByRole('heading')).textContent).toBe('Passkeys')
   })
 
+  it('preload starts the chunk and the catalogues before the page is rendered', async () => {
+    const i18n = createI18n('en', shellOnly())
+    const load = vi.fn(() => Promise.resolve({ default: PasskeysTitle }))
+    const Page = lazyPage(load, ['security'])
+    Page.preload('jp')
+    expect(load).toHaveBeenCalledTimes(1) // (the test setup has every catalogue loaded already)
+    show(i18n, Page)
+    expect((await screen.findByRole('heading')).textContent).toBe('Passkeys')
+  })
+
   it('a language switch loads every namespace in use in the new language first, and no other', async () => {
     const i18n = createI18n('en', shellOnly())
     show(i18n, lazyPage(() => Promise.resolve({ default: PasskeysTitle }), ['security']))

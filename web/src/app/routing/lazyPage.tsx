@@ -1,4 +1,5 @@
 import { lazy, type ComponentType } from 'react'
+import { loadCatalogues } from '@/i18n/catalogues'
 import { useLang, useTranslation } from '@/i18n/translation'
 
 /**
@@ -13,7 +14,12 @@ import { useLang, useTranslation } from '@/i18n/translation'
  *
  *   const AccountPage = lazyPage(() => import('@/features/account/pages/AccountPage'), ['account', 'security'])
  */
-export function lazyPage<P extends object>(load: () => Promise<{ default: ComponentType<P> }>, namespaces: readonly string[]): ComponentType<P> {
+export type LazyPage<P extends object> = ComponentType<P> & {
+  /** Starts loading the chunk and the catalogues in `lang`, before the page is rendered (routes.tsx preloadPage). */
+  preload(lang: string): void
+}
+
+export function lazyPage<P extends object>(load: () => Promise<{ default: ComponentType<P> }>, namespaces: readonly string[]): LazyPage<P> {
   const Page = lazy(load)
   function PageWithCatalogues(props: P) {
     const { i18n } = useTranslation()
@@ -24,6 +30,11 @@ export function lazyPage<P extends object>(load: () => Promise<{ default: Compon
     // (a catalogue that fails to load is then counted as loaded), a chunk that fails reaches the error boundary through lazy().
     if (missing.length > 0) throw Promise.all([i18n.loadNamespaces(missing), load()])
     return <Page {...props} />
+  }
+  // import() and loadCatalogues load once: what starts here is what the render waits for.
+  PageWithCatalogues.preload = (lang: string) => {
+    void load().catch(() => {}) // a failed chunk reaches the error boundary when the page renders
+    void loadCatalogues(lang, namespaces).catch(() => {})
   }
   return PageWithCatalogues
 }
