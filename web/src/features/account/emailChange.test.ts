@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { isEmailChange, profileSchema } from './schemas'
+import { profileSchema } from './schemas'
+import { isEmailChange } from './rules'
 
 const t = (key: string) => key
 const profile = {

@@ -136,3 +136,8 @@ export function checkPassengerType(type: string, birth: string, now: Date = new 
   if (!type || !isDate(birth)) return null
   return passengerTypeFor(birth, todayJST(now)) === type ? null : { key: 'passengerTypeMismatch' }
 }
+
+/** Whether the form's address differs from the saved one (letter case aside, as on the server). */
+export function isEmailChange(currentEmail: string | undefined, email: string): boolean {
+  return currentEmail !== undefined && email.trim().toLowerCase() !== currentEmail.trim().toLowerCase()
+}

@@ -36,16 +36,12 @@ export function profileSchema(t: T, now: () => Date = () => new Date(), currentE
     autoLoginNoticeMail: z.boolean(),
     currentPassword: z.string().max(100),
   }).superRefine((v, ctx) => {
-    if (isEmailChange(currentEmail, v.email) && v.currentPassword === '') {
+    if (r.isEmailChange(currentEmail, v.email) && v.currentPassword === '') {
       ctx.addIssue({ code: 'custom', path: ['currentPassword'], message: t('emailChange.passwordRequired') })
     }
   })
 }
 
-/** Whether the form's address differs from the saved one (letter case aside, as on the server). */
-export function isEmailChange(currentEmail: string | undefined, email: string): boolean {
-  return currentEmail !== undefined && email.trim().toLowerCase() !== currentEmail.trim().toLowerCase()
-}
 export type ProfileForm = z.infer<ReturnType<typeof profileSchema>>
 
 export function passwordSchema(t: T) {

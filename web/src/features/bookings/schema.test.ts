@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { addDays, addSchema, keepRangeEnd, searchDefaults, toQuery, todayJST, validateSearch } from './schema'
+import { addDays, keepRangeEnd, searchDefaults, toQuery, todayJST } from './schema'
+import { addSchema, validateSearch } from './rules'
 import { recentQuery } from './api'
 
 const t = (key: string) => key

@@ -1,9 +1,10 @@
 /**
  * The booking search form: its defaults (spec §9, today in Japan time) and
- * its rules (spec §5), the same as the server's.
+ * its resolver; the rules themselves (spec §5, the same as the server's) are
+ * in rules.ts, loaded on the first validation (lazyResolver).
  */
-import { z } from 'zod'
 import type { Resolver } from 'react-hook-form'
+import { lazyResolver } from '@/components/lazyResolver'
 import type { ReservationQuery } from './api'
 
 const DAY = 86_400_000
@@ -57,98 +58,28 @@ export function searchDefaults(now: Date = new Date()): SearchForm {
   return { pnr: '', airportCode: '', bookingDateFrom: from, bookingDateTo: today, departDateFrom: from, departDateTo: '', status: 'ACTIVE', order: 'asc' }
 }
 
-type T = (key: string, opts?: Record<string, unknown>) => string
+export type T = (key: string, opts?: Record<string, unknown>) => string
 const ISO = /^\d{4}-\d{2}-\d{2}$/
 
-function isDate(s: string): boolean {
+export function isDate(s: string): boolean {
   return ISO.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s)
 }
 
-/** The form's rules; first failing rule per field, like the server. */
-export function searchSchema(t: T, now: () => Date = () => new Date()) {
-  const bookingDate = z
-    .string()
-    .trim()
-    .min(1, { message: t('validation.required'), abort: true })
-    .refine(isDate, { message: t('validation.date'), abort: true })
-    .refine((s) => s >= EARLIEST_DATE, { message: t('validation.after2012'), abort: true })
-    .refine((s) => s <= todayJST(now()), { message: t('validation.pastDate'), abort: true })
-  const optionalDate = z
-    .string()
-    .trim()
-    .refine((s) => s === '' || isDate(s), { message: t('validation.date'), abort: true })
-  return z
-    .object({
-      // Spec order, as the server checks: single-byte alphanumerics, then the length.
-      pnr: z
-        .string()
-        .trim()
-        .refine((s) => s === '' || /^[A-Za-z0-9]+$/.test(s), { message: t('validation.pnr'), abort: true })
-        .refine((s) => s.length <= 20, { message: t('validation.maxLength', { max: 20 }), abort: true }),
-      airportCode: z.string(),
-      bookingDateFrom: bookingDate,
-      bookingDateTo: bookingDate,
-      departDateFrom: optionalDate,
-      departDateTo: optionalDate,
-      status: z.enum(['ACTIVE', 'all']),
-      order: z.enum(['asc', 'desc']),
-    })
-}
-
-/**
- * Every field's first failing rule, the date-order rule included even when
- * other fields failed (zod skips object-level rules then), so the form shows
- * all errors at once, as the server reports them.
- */
-export function validateSearch(v: SearchForm, t: T, now: () => Date = () => new Date()): Partial<Record<keyof SearchForm, string>> {
-  const errors: Partial<Record<keyof SearchForm, string>> = {}
-  const r = searchSchema(t, now).safeParse(v)
-  if (!r.success) {
-    for (const issue of r.error.issues) {
-      const field = issue.path[0] as keyof SearchForm
-      errors[field] ??= issue.message
-    }
-  }
-  const order = (from: keyof SearchForm, to: keyof SearchForm) => {
-    const f = String(v[from]).trim()
-    const tt = String(v[to]).trim()
-    if (!errors[from] && !errors[to] && isDate(f) && isDate(tt) && tt < f) errors[to] = t('validation.dateOrder')
-  }
-  order('bookingDateFrom', 'bookingDateTo')
-  order('departDateFrom', 'departDateTo')
-  return errors
-}
-
-/** react-hook-form resolver for the search form, from validateSearch. */
+/** react-hook-form resolver for the search form, from validateSearch (rules.ts, loaded on first use). */
 export function searchResolver(t: T, now: () => Date = () => new Date()): Resolver<SearchForm> {
-  return async (values) => {
-    const errors = validateSearch(values, t, now)
-    if (Object.keys(errors).length === 0) return { values, errors: {} }
-    return {
-      values: {},
-      errors: Object.fromEntries(Object.entries(errors).map(([k, message]) => [k, { type: 'validate', message }])),
-    }
-  }
+  return lazyResolver(() =>
+    import('./rules').then(({ validateSearch }) => async (values: SearchForm) => {
+      const errors = validateSearch(values, t, now)
+      if (Object.keys(errors).length === 0) return { values, errors: {} }
+      return {
+        values: {},
+        errors: Object.fromEntries(Object.entries(errors).map(([k, message]) => [k, { type: 'validate', message }])),
+      }
+    }),
+  )
 }
 
 /** The request of a submitted form (page 1 unless given). */
 export function toQuery(f: SearchForm, page = 1, perPage = 10): ReservationQuery {
   return { ...f, pnr: f.pnr.trim().toUpperCase(), form: 'search', page, perPage, withFlightStatus: true, timeZone: '+09:00' }
-}
-
-/** The add-a-booking form: PNR (single-byte alphanumerics, max 20) and a passenger's last name. */
-export function addSchema(t: T) {
-  return z.object({
-    pnr: z
-      .string()
-      .trim()
-      .min(1, { message: t('validation.required'), abort: true })
-      .refine((s) => /^[A-Za-z0-9]*$/.test(s), { message: t('validation.pnr'), abort: true })
-      .refine((s) => s.length <= 20, { message: t('validation.maxLength', { max: 20 }), abort: true }),
-    lastname: z
-      .string()
-      .trim()
-      .min(1, { message: t('validation.required'), abort: true })
-      .max(100, t('validation.maxLength', { max: 100 })),
-  })
 }

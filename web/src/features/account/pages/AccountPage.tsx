@@ -1,7 +1,6 @@
 import '../account.css'
 import { useMemo, useState } from 'react'
 import { useForm, useWatch } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from '@/i18n/translation'
 import { Field } from '@/components/Field'
@@ -10,7 +9,9 @@ import { handleServerValidation } from '@/components/serverValidation'
 import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
 import { countriesQuery, lookupPostalCode, mailSuggestion, useChangePassword, useUpdateUser, useUser, type User, type UserUpdate } from '../api'
-import { isEmailChange, passwordSchema, profileSchema, type PasswordForm, type ProfileForm } from '../schemas'
+import type { PasswordForm, ProfileForm } from '../schemas'
+import { isEmailChange } from '../rules'
+import { lazyResolver } from '@/components/lazyResolver'
 import { OptionList, Select } from '../components/Select'
 import { SavedNotice } from '../components/Notice'
 import { PendingEmailChange } from '../components/PendingEmailChange'
@@ -66,7 +67,11 @@ export function ProfileSection({ user }: { user: User }) {
   const save = useUpdateUser()
   const [mailSent, setMailSent] = useState<boolean | null>(null)
   const [suggestion, setSuggestion] = useState<string>()
-  const profileResolver = useMemo(() => zodResolver(profileSchema(t, undefined, user.email)), [t, user.email])
+  // The rules (zod) load when the form is first validated, not with the page.
+  const profileResolver = useMemo(
+    () => lazyResolver<ProfileForm>(() => Promise.all([import('../schemas'), import('@hookform/resolvers/zod')]).then(([s, { zodResolver }]) => zodResolver(s.profileSchema(t, undefined, user.email)))),
+    [t, user.email],
+  )
   const form = useForm<ProfileForm>({ resolver: profileResolver, defaultValues: toForm(user) })
   const { register, handleSubmit, setError, setValue, getValues, reset, control, formState: { errors } } = form
   // A new address needs the current password; it takes effect from the link mailed to it.
@@ -174,7 +179,10 @@ export function PasswordSection() {
   const toast = useToast()
   const change = useChangePassword()
   const [mailSent, setMailSent] = useState<boolean | null>(null)
-  const passwordResolver = useMemo(() => zodResolver(passwordSchema(t)), [t])
+  const passwordResolver = useMemo(
+    () => lazyResolver<PasswordForm>(() => Promise.all([import('../schemas'), import('@hookform/resolvers/zod')]).then(([s, { zodResolver }]) => zodResolver(s.passwordSchema(t)))),
+    [t],
+  )
   const { register, handleSubmit, setError, reset, formState: { errors } } = useForm<PasswordForm>({
     resolver: passwordResolver, defaultValues: { passwordOld: '', passwordNew: '', passwordReenter: '' },
   })

@@ -1,7 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
-import type { z } from 'zod'
 import { useTranslation } from '@/i18n/translation'
 import { Field } from '@/components/Field'
 import { DateField } from '@/components/DateField'
@@ -13,7 +11,9 @@ import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
 import { pageNavigation } from '@/app/pageNavigation'
 import { useAddReservation, useAirports, useBookingSiteSSO, useReservationSearch, type ReservationQuery, type ReservationResult } from '../api'
-import { addSchema, keepRangeEnd, searchDefaults, searchResolver, toQuery, type SearchForm } from '../schema'
+import { keepRangeEnd, searchDefaults, searchResolver, toQuery, type SearchForm } from '../schema'
+import type { AddForm } from '../rules'
+import { lazyResolver } from '@/components/lazyResolver'
 import { ReservationCard } from '../components/ReservationCard'
 import { CalendarSubscription } from '../components/CalendarSubscription'
 
@@ -254,11 +254,14 @@ function Results({
   )
 }
 
-type AddForm = z.infer<ReturnType<typeof addSchema>>
 
 function AddBooking({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation('bookings')
-  const schema = useMemo(() => addSchema(t), [t])
+  // The rules (zod) load when the form is first sent, not with the page.
+  const resolver = useMemo(
+    () => lazyResolver<AddForm>(() => Promise.all([import('../rules'), import('@hookform/resolvers/zod')]).then(([rules, { zodResolver }]) => zodResolver(rules.addSchema(t)))),
+    [t],
+  )
   const modals = useModals()
   const toast = useToast()
   const add = useAddReservation()
@@ -270,7 +273,7 @@ function AddBooking({ onClose }: { onClose: () => void }) {
     setError,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm<AddForm>({ resolver: zodResolver(schema), defaultValues: { pnr: '', lastname: '' } })
+  } = useForm<AddForm>({ resolver, defaultValues: { pnr: '', lastname: '' } })
   const labels = { pnr: t('add.pnr'), lastname: t('add.lastname') }
   const onSubmit = handleSubmit(async (v) => {
     setDone(null)
