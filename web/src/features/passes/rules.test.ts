@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ageOn, couponSchema, couponTotal, daysBetween, emptyPassenger, fitsType, inMaintenanceWindow, isAdultOn, refundOf, todayJST } from './rules'
+import { ageOn, couponTotal, daysBetween, emptyPassenger, fitsType, inMaintenanceWindow, isAdultOn, refundOf, todayJST } from './rules'
+import { couponSchema } from './schemas'
 
 describe('pass rules', () => {
   it('counts ages on boundary days', () => {

@@ -1,7 +1,7 @@
 import { useId } from 'react'
 import { useTranslation } from '@/i18n/translation'
 import type { FieldError, UseFormReturn } from 'react-hook-form'
-import type { CouponForm } from '../rules'
+import type { CouponForm } from '../schemas'
 import { DateField } from '@/components/DateField'
 
 interface Props {

@@ -1,7 +1,7 @@
 import { useTranslation } from '@/i18n/translation'
 import { useWatch, type UseFormReturn } from 'react-hook-form'
 import type { GogoPassPlan } from '../api'
-import type { EntryForm } from '../rules'
+import type { EntryForm } from '../schemas'
 import { DateRangeText, Money } from './common'
 
 /**

@@ -11,7 +11,7 @@ import { AppLink } from '@/app/routing/AppLink'
 import { Field } from '@/components/Field'
 import { handleServerValidation } from '@/components/serverValidation'
 import { useExchange, useValidateExchange, type GogoPassExchangeOffer, type PurchasedGogoPass } from '../api'
-import { exchangeSchema, type ExchangeForm } from '../rules'
+import { exchangeSchema, type ExchangeForm } from '../schemas'
 import { DateRangeText, MaintenanceNotice, PassNav } from '../components/common'
 import { PageHeader } from '@/components/PageHeader'
 
