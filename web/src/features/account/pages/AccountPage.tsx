@@ -1,14 +1,14 @@
 import '../account.css'
 import { useMemo, useState } from 'react'
 import { useForm, useWatch } from 'react-hook-form'
-import { useSuspenseQuery } from '@tanstack/react-query'
+import { usePrefetchQuery, useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from '@/i18n/translation'
 import { Field } from '@/components/Field'
 import { DateField } from '@/components/DateField'
 import { handleServerValidation } from '@/components/serverValidation'
 import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
-import { countriesQuery, lookupPostalCode, mailSuggestion, useChangePassword, useUpdateUser, useUser, type User, type UserUpdate } from '../api'
+import { countriesQuery, emailChangeQuery, lookupPostalCode, mailSuggestion, useChangePassword, useUpdateUser, useUser, userQuery, type User, type UserUpdate } from '../api'
 import type { PasswordForm, ProfileForm } from '../schemas'
 import { isEmailChange } from '../rules'
 import { lazyResolver } from '@/components/lazyResolver'
@@ -22,6 +22,12 @@ import { Later } from '@/components/Later'
 /** /account: the member profile and the password change. */
 export default function AccountPage() {
   const { t, i18n } = useTranslation('account')
+  // The profile's other fetches start now, beside the country list's: the
+  // page suspends on that list, and the user's and the pending e-mail
+  // change's would otherwise only start once it is in (one round trip more).
+  // (Before useUser: a query already in the cache is not prefetched.)
+  usePrefetchQuery(userQuery)
+  usePrefetchQuery(emailChangeQuery)
   const user = useUser()
   // The page waits for the country list as a whole (the profile's selects
   // need it), so what follows the profile never shows before it.

@@ -43,6 +43,20 @@ describe('account pages', () => {
     expect(await screen.findAllByText('このメールアドレスはすでに登録されています。')).not.toHaveLength(0)
   })
 
+  it("asks for the member's record and a pending e-mail change while the country list is still loading", async () => {
+    let countriesAnswer = () => {}
+    const api = stubFetch({
+      'GET /api/session': 204, 'GET /api/user': user, 'GET /api/user/email_change': {},
+      'GET /api/masters/countries': () => new Promise<Response>((r) => (countriesAnswer = () => r(json(countries)))),
+    })
+    renderApp('/account?lang=en')
+    await waitFor(() => expect(api.called('GET /api/masters/countries')).toBe(1))
+    await waitFor(() => expect(api.calls.filter((c) => c.path === '/api/user').length).toBe(2)) // the shell's and the page's
+    await waitFor(() => expect(api.called('GET /api/user/email_change')).toBe(1))
+    countriesAnswer()
+    await screen.findByLabelText(/^Phone number/)
+  })
+
   it('password form: re-entered password must match', async () => {
     stubFetch({ 'GET /api/session': 204, 'GET /api/user': user, 'GET /api/masters/countries': countries })
     renderApp('/account?lang=en')
