@@ -7,7 +7,8 @@ import { GlobalMenuModal } from './GlobalMenuModal'
 import { NAV_ITEMS } from './navItems'
 import { brandName } from '@/brand'
 
-export function Header({ memberChrome }: { memberChrome: boolean }) {
+/** The header; `reserveMenu` renders the member menu bar invisible and inert (its room kept while the session is checked). */
+export function Header({ memberChrome, reserveMenu = false }: { memberChrome: boolean; reserveMenu?: boolean }) {
   const { t } = useTranslation()
   const modals = useModals()
   const { logout } = useSession()
@@ -46,8 +47,8 @@ export function Header({ memberChrome }: { memberChrome: boolean }) {
           )}
         </div>
       </div>
-      {memberChrome && (
-        <nav className="nav desktop-only" aria-label={t('nav.label')}>
+      {(memberChrome || reserveMenu) && (
+        <nav className={`nav desktop-only${memberChrome ? '' : ' nav--reserved'}`} aria-label={t('nav.label')} aria-hidden={memberChrome ? undefined : true} inert={!memberChrome}>
           <ul className="nav__list">
             {NAV_ITEMS.map((item) => (
               <li key={item.to}>

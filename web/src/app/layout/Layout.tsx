@@ -16,7 +16,7 @@ import { TopicBanner } from './TopicBanner'
  */
 export function Layout({ access, memberChromeIfLoggedIn = false, children }: { access: Access; memberChromeIfLoggedIn?: boolean; children: ReactNode }) {
   const { t } = useTranslation()
-  const { loggedIn } = useSession()
+  const { loggedIn, status } = useSession()
   const { pathname } = useLocation()
   // The 404 page is not guarded, yet a member who mistypes an address keeps the menu.
   useQuery({ ...sessionQuery, enabled: memberChromeIfLoggedIn })
@@ -26,7 +26,8 @@ export function Layout({ access, memberChromeIfLoggedIn = false, children }: { a
       <a className="skip-link" href="#main">
         {t('layout.skipToContent')}
       </a>
-      <Header memberChrome={memberChrome} />
+      {/* While a member page checks the session, the menu bar's room is kept (desktop): it would push the page down on arrival. */}
+      <Header memberChrome={memberChrome} reserveMenu={access === 'member' && status === 'checking'} />
       <main id="main" className="main" tabIndex={-1}>
         {/* The home page places the banner itself, in the block that waits for it (no layout shift). */}
         {memberChrome && pathname !== '/' && <TopicBanner />}

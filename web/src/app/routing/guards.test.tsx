@@ -29,6 +29,23 @@ describe('routing rules (spec §2)', () => {
     expect(currentUrl()).toBe('/account?lang=kr')
   })
 
+  it("keeps the member menu bar's room, hidden and inert, while a member page checks the session", async () => {
+    let answer = () => {}
+    stubFetch({ 'GET /api/session': () => new Promise<Response>((r) => (answer = () => r(new Response(null, { status: 204 })))) })
+    renderApp('/bookings?lang=en')
+    const reserved = await waitFor(() => {
+      const nav = document.querySelector('nav.nav')
+      if (!nav) throw new Error('no menu bar yet')
+      return nav as HTMLElement
+    })
+    expect(reserved.classList.contains('nav--reserved')).toBe(true)
+    expect(reserved.hasAttribute('inert')).toBe(true)
+    expect(screen.queryByRole('navigation', { name: 'Main menu' })).toBeNull() // hidden from assistive technology
+    answer()
+    await waitFor(() => expect(document.querySelector('nav.nav--reserved')).toBeNull())
+    expect(document.querySelector('nav.nav')!.hasAttribute('inert')).toBe(false)
+  })
+
   it('does not check the session on a static page', async () => {
     const api = stubFetch({ 'GET /api/session': 403 })
     renderApp('/sorry?lang=en')

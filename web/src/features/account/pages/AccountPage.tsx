@@ -13,6 +13,7 @@ import type { PasswordForm, ProfileForm } from '../schemas'
 import { isEmailChange } from '../rules'
 import { lazyResolver } from '@/components/lazyResolver'
 import { OptionList, Select } from '../components/Select'
+import { PassportFields } from '../components/PassportFields'
 import { SavedNotice } from '../components/Notice'
 import { PendingEmailChange } from '../components/PendingEmailChange'
 import { AccountSecuritySlot } from '@/app/pages/AccountSecuritySlot'
@@ -159,12 +160,7 @@ export function ProfileSection({ user }: { user: User }) {
           </div>
           <Field label={t('fields.addressStateAndCity')} required registration={register('addressStateAndCity')} error={errors.addressStateAndCity} />
           <Field label={t('fields.address1')} registration={register('address1')} error={errors.address1} />
-          <Field label={t('fields.passportNo')} registration={register('passportNo')} error={errors.passportNo} />
-          <Select label={t('fields.passportNationality')} registration={register('passportNationalityCode')} error={errors.passportNationalityCode}
-            options={countryOptions} placeholder={t('none')} />
-          <Select label={t('fields.passportIssueCountry')} registration={register('passportIssueCountryCode')} error={errors.passportIssueCountryCode}
-            options={countryOptions} placeholder={t('none')} />
-          <DateField label={t('fields.passportExpirationDate')} registration={register('passportExpirationDate')} error={errors.passportExpirationDate} />
+          <PassportFields register={register} errors={errors} countries={countryOptions} />
           <div className="field field--check">
             <label><input type="checkbox" {...register('optin1')} /> {t('fields.optin1')}</label>
           </div>

@@ -16,6 +16,7 @@ import { ApiError } from '@/api/errors'
 import { countriesQuery, useDeletePassenger, usePassengers, useSavePassenger, type Passenger, type PassengerInput } from '../api'
 import { passengerSchema, type PassengerForm } from '../schemas'
 import { OptionList, Select } from '../components/Select'
+import { PassportFields } from '../components/PassportFields'
 import { SavedNotice } from '../components/Notice'
 import { MAX_PASSENGERS } from '../rules'
 
@@ -132,12 +133,7 @@ export function PassengerFormSection({ passenger, onDone, onCancel }: {
         <DateField label={t('fields.birth')} required registration={register('birth')} error={errors.birth} />
         <Field label={t('fields.tel')} type="tel" inputMode="numeric" hint={t('hints.tel')} registration={register('tel')} error={errors.tel} />
         <Field label={t('fields.email')} type="email" maxLength={100} registration={register('email')} error={errors.email} />
-        <Field label={t('fields.passportNo')} registration={register('passportNo')} error={errors.passportNo} />
-        <Select label={t('fields.passportNationality')} registration={register('passportNationalityCode')} error={errors.passportNationalityCode}
-          options={countryOptions} placeholder={t('none')} />
-        <Select label={t('fields.passportIssueCountry')} registration={register('passportIssueCountryCode')} error={errors.passportIssueCountryCode}
-          options={countryOptions} placeholder={t('none')} />
-        <DateField label={t('fields.passportExpirationDate')} registration={register('passportExpirationDate')} error={errors.passportExpirationDate} />
+        <PassportFields register={register} errors={errors} countries={countryOptions} />
         <button type="submit" className="button button--primary" disabled={save.isPending}>{t('passengers.save')}</button>
         <button type="button" className="button button--secondary" onClick={onCancel}>{t('cancel')}</button>
       </form>
