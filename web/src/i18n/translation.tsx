@@ -11,8 +11,9 @@ import { DEFAULT_LANG, isLang, type Lang } from './languages'
  * and copies the i18next instance into a wrapper on first use: about a
  * tenth of a page's render time on a phone, in ~80 components. Here one
  * provider follows the language and passes it down by context; a
- * component's `t` is i18next's own fixed-language function, made once per
- * language and namespace.
+ * component's `t` is i18next's own fixed-language function, kept across
+ * renders until the language changes (so what is built from it, a form's
+ * resolver, is built once).
  *
  * A namespace the page's route did not load (routes.tsx) is loaded here:
  * the component suspends until it is in, as with react-i18next.

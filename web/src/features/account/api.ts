@@ -8,6 +8,7 @@ import type { components } from '@/api/schema'
 export type User = components['schemas']['User']
 export type UserUpdate = components['schemas']['UserUpdate']
 export type Passenger = components['schemas']['Passenger']
+export type Country = components['schemas']['Country']
 export type PassengerInput = components['schemas']['PassengerInput']
 
 export const accountKeys = featureKeys('account')

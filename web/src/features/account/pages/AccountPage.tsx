@@ -8,7 +8,7 @@ import { DateField } from '@/components/DateField'
 import { handleServerValidation } from '@/components/serverValidation'
 import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
-import { countriesQuery, emailChangeQuery, lookupPostalCode, mailSuggestion, useChangePassword, useUpdateUser, useUser, userQuery, type User, type UserUpdate } from '../api'
+import { countriesQuery, emailChangeQuery, lookupPostalCode, mailSuggestion, useChangePassword, useUpdateUser, useUser, userQuery, type Country, type User, type UserUpdate } from '../api'
 import type { PasswordForm, ProfileForm } from '../schemas'
 import { isEmailChange } from '../rules'
 import { lazyResolver } from '@/components/lazyResolver'
@@ -31,12 +31,15 @@ export default function AccountPage() {
   usePrefetchQuery(emailChangeQuery)
   const user = useUser()
   // The page waits for the country list as a whole (the profile's selects
-  // need it), so what follows the profile never shows before it.
-  useSuspenseQuery(countriesQuery(i18n.language))
+  // need it), so what follows the profile never shows before it. The form
+  // gets it from here: a section that suspended on its own could be
+  // re-rendered on a language switch after the page had suspended, outside
+  // any Suspense boundary (Preact), and its thrown promise went uncaught.
+  const countries = useSuspenseQuery(countriesQuery(i18n.language))
   return (
     <div className="page account-page">
       <PageHeader title={t('account.title')} />
-      {user.data ? <ProfileSection user={user.data} /> : <p>{t('loading')}</p>}
+      {user.data ? <ProfileSection user={user.data} countries={countries.data} /> : <p>{t('loading')}</p>}
       {/* Below the profile form, out of sight on a phone: rendered in later
           tasks, after the form's own lower half (nothing on screen moves). */}
       {!user.isPending && (
@@ -64,13 +67,10 @@ function toForm(u: User): ProfileForm {
   }
 }
 
-export function ProfileSection({ user }: { user: User }) {
-  const { t, i18n } = useTranslation('account')
+export function ProfileSection({ user, countries }: { user: User; countries: Country[] }) {
+  const { t } = useTranslation('account')
   const modals = useModals()
   const toast = useToast()
-  // Suspends until the list is there: a select rendered before its options
-  // would lose the member's saved country.
-  const countries = useSuspenseQuery(countriesQuery(i18n.language))
   const save = useUpdateUser()
   const [mailSent, setMailSent] = useState<boolean | null>(null)
   const [suggestion, setSuggestion] = useState<string>()
@@ -93,7 +93,7 @@ export function ProfileSection({ user }: { user: User }) {
     currentPassword: t('fields.currentPassword'),
   }
   // One list for the three country selects, built once per language.
-  const countryOptions = useMemo(() => new OptionList(countries.data.map((c) => ({ value: c.code, label: c.name }))), [countries.data])
+  const countryOptions = useMemo(() => new OptionList(countries.map((c) => ({ value: c.code, label: c.name }))), [countries])
   const onSubmit = handleSubmit(
     (values) => {
       setMailSent(null)

@@ -13,7 +13,7 @@ import { handleServerValidation } from '@/components/serverValidation'
 import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
 import { ApiError } from '@/api/errors'
-import { countriesQuery, useDeletePassenger, usePassengers, useSavePassenger, type Passenger, type PassengerInput } from '../api'
+import { countriesQuery, useDeletePassenger, usePassengers, useSavePassenger, type Country, type Passenger, type PassengerInput } from '../api'
 import { passengerSchema, type PassengerForm } from '../schemas'
 import { OptionList, Select } from '../components/Select'
 import { PassportFields } from '../components/PassportFields'
@@ -29,8 +29,9 @@ const empty: PassengerForm = {
 export default function PassengersPage() {
   const { t, i18n } = useTranslation('account')
   const lang = useLang()
-  // Loaded with the page so the passenger form opens without waiting.
-  useSuspenseQuery(countriesQuery(i18n.language))
+  // Loaded with the page so the passenger form opens without waiting (and
+  // given to it: see AccountPage on sections that suspend on their own).
+  const countries = useSuspenseQuery(countriesQuery(i18n.language))
   const list = usePassengers()
   const del = useDeletePassenger()
   const modals = useModals()
@@ -78,26 +79,24 @@ export default function PassengersPage() {
           : <button type="button" className="button button--primary" onClick={() => setEditing('new')}>{t('passengers.add')}</button>
       )}
       {editing !== null && (
-        <PassengerFormSection key={editing === 'new' ? 'new' : editing.id} passenger={editing === 'new' ? undefined : editing}
+        <PassengerFormSection key={editing === 'new' ? 'new' : editing.id} passenger={editing === 'new' ? undefined : editing} countries={countries.data}
           onDone={(sent) => { setEditing(null); setMailSent(sent) }} onCancel={() => setEditing(null)} />
       )}
     </div>
   )
 }
 
-export function PassengerFormSection({ passenger, onDone, onCancel }: {
+export function PassengerFormSection({ passenger, countries, onDone, onCancel }: {
   passenger?: Passenger
+  countries: Country[]
   onDone: (mailSent: boolean) => void
   onCancel: () => void
 }) {
-  const { t, i18n } = useTranslation('account')
+  const { t } = useTranslation('account')
   const modals = useModals()
   const toast = useToast()
   const save = useSavePassenger()
-  // Suspends until the list is there: a select rendered before its options
-  // would lose the member's saved country.
-  const countries = useSuspenseQuery(countriesQuery(i18n.language))
-  const countryOptions = useMemo(() => new OptionList(countries.data.map((c) => ({ value: c.code, label: c.name }))), [countries.data])
+  const countryOptions = useMemo(() => new OptionList(countries.map((c) => ({ value: c.code, label: c.name }))), [countries])
   const resolver = useMemo(() => zodResolver(passengerSchema(t)), [t])
   const { register, handleSubmit, setError, formState: { errors } } = useForm<PassengerForm>({
     resolver, defaultValues: passenger ? { ...empty, ...passenger } : empty,
