@@ -1,5 +1,5 @@
 import '../payment.css'
-import { useMemo, useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useLang, useTranslation } from '@/i18n/translation'
@@ -60,8 +60,8 @@ export function PaymentPanel({ productType, currency, amount, productFields, onV
   const [message, setMessage] = useState<string | null>(null)
   const [paymentErrors, setPaymentErrors] = useState<string[]>([])
   const [busy, setBusy] = useState(false)
-  const msg = (key: string) => t(`card.errors.${key}`)
-  const resolver = useMemo(() => zodResolver(cardSchema((key: string) => t(`card.errors.${key}`))), [t])
+  const msg = useCallback((key: string) => t(`card.errors.${key}`), [t])
+  const resolver = useMemo(() => zodResolver(cardSchema(msg)), [msg])
   const form = useForm<CardForm>({
     resolver,
     defaultValues: { cardNumber: '', expirationDate: '', cvv: '', holderName: '', saveCard: false },

@@ -1,5 +1,5 @@
 import '../payment.css'
-import { useMemo, useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useTranslation } from '@/i18n/translation'
@@ -63,8 +63,8 @@ function RegisterCard({ onDone, onCancel }: { onDone: (mailSent: boolean) => voi
   const register = useRegisterCard()
   const [scope, setScope] = useState<(typeof CURRENCY_SCOPES)[number]>('JPY')
   const [busy, setBusy] = useState(false)
-  const msg = (key: string) => t(`card.errors.${key}`)
-  const resolver = useMemo(() => zodResolver(cardSchema((key: string) => t(`card.errors.${key}`))), [t])
+  const msg = useCallback((key: string) => t(`card.errors.${key}`), [t])
+  const resolver = useMemo(() => zodResolver(cardSchema(msg)), [msg])
   const form = useForm<CardForm>({
     resolver,
     defaultValues: { cardNumber: '', expirationDate: '', cvv: '', holderName: '', saveCard: true },
