@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { api, apiEvents, CSRF_REFUSED, isSessionProbe } from './client'
+import { api, apiEvents, beforeSession, CSRF_REFUSED, isSessionProbe } from './client'
 import { stubFetch, json, status } from '@/test/fetchStub'
 import { setActiveLang } from '@/i18n/i18n'
 import { SessionTimedOutError } from './errors'
@@ -30,6 +30,19 @@ describe('API client middleware', () => {
     const result = await api.GET('/api/topic_banner')
     expect(listener).toHaveBeenCalledWith({ type: 'sessionTimedOut' })
     expect(() => unwrap(result)).toThrow(SessionTimedOutError)
+    off()
+  })
+
+  it('does not report the 403 of a call sent before the session was known, and still reports the same call sent later', async () => {
+    const listener = vi.fn()
+    const off = apiEvents.subscribe(listener)
+    stubFetch({ 'GET /api/topic_banner': json({ message: 'x' }, 403) })
+    const early = await api.GET('/api/topic_banner', { middleware: [beforeSession] })
+    expect(early.response.status).toBe(403)
+    expect(() => unwrap(early)).toThrow(SessionTimedOutError)
+    expect(listener).not.toHaveBeenCalled()
+    await api.GET('/api/topic_banner')
+    expect(listener).toHaveBeenCalledWith({ type: 'sessionTimedOut' })
     off()
   })
 

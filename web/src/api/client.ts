@@ -27,6 +27,22 @@ export function isSessionProbe(method: string, pathname: string): boolean {
   return pathname === '/api/session' && ['GET', 'POST', 'DELETE'].includes(method.toUpperCase())
 }
 
+// Requests sent before the session is known (beforeSession).
+const sentBeforeSession = new WeakSet<Request>()
+
+/**
+ * For a page's data asked for at startup, beside the session check
+ * (routing/lazyPage.tsx, a page module's `prefetchData`): when there is no
+ * session, its 403 is the same answer the session check gives, and the
+ * member was never on a page, so it does not open the "session timed out"
+ * dialog. Pass it per request: `api.GET(path, { middleware: [beforeSession] })`.
+ */
+export const beforeSession: Middleware = {
+  onRequest({ request }) {
+    sentBeforeSession.add(request)
+  },
+}
+
 function origin(): string {
   return typeof window !== 'undefined' ? window.location.origin : 'http://localhost'
 }
@@ -141,7 +157,7 @@ export const shellMiddleware: Middleware = {
       apiEvents.emit({ type: 'revisionMismatch', ours: PAGE_REVISION, theirs })
       throw new RevisionMismatchError(PAGE_REVISION, theirs)
     }
-    if (response.status === 403 && !isSessionProbe(request.method, new URL(request.url).pathname)) {
+    if (response.status === 403 && !isSessionProbe(request.method, new URL(request.url).pathname) && !sentBeforeSession.has(request)) {
       apiEvents.emit({ type: 'sessionTimedOut' })
     }
     return response

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react'
+import { useEffect, type ReactNode } from 'react'
 import { BrowserRouter } from 'react-router'
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
 import { TranslationProvider } from '@/i18n/translation'
@@ -22,12 +22,22 @@ export interface AppServices {
   i18n: I18n
 }
 
-/** Creates the per-app objects (a fresh set per test). */
-export function createAppServices(): AppServices {
+export type QueryServices = Pick<AppServices, 'queryClient' | 'querySink'>
+
+export function createQueryServices(): QueryServices {
+  const querySink = createQueryErrorSink()
+  return { queryClient: createAppQueryClient(querySink), querySink }
+}
+
+/**
+ * Creates the per-app objects: a fresh set per test; in main.tsx once the
+ * shell's catalogue is in (the i18next instance starts with it), with the
+ * query client made at startup for the first page's data.
+ */
+export function createAppServices(query: QueryServices = createQueryServices()): AppServices {
   const lang = initialLanguage(window.location.search, readStoredLang(), navigator.languages ?? [navigator.language])
   storeLang(lang)
-  const querySink = createQueryErrorSink()
-  return { queryClient: createAppQueryClient(querySink), querySink, i18n: createI18n(lang) }
+  return { ...query, i18n: createI18n(lang) }
 }
 
 /** The whole app: providers, router (history mode, base /), chrome and routes. */
@@ -73,10 +83,4 @@ function QueryErrorToasts({ sink }: { sink: QueryErrorSink }) {
   const toast = useToast()
   useEffect(() => sink.connect(() => toast.showError()), [sink, toast])
   return null
-}
-
-/** For main.tsx: services created once. */
-export function Root() {
-  const [services] = useState(createAppServices)
-  return <App services={services} />
 }

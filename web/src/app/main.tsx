@@ -1,10 +1,11 @@
 import './zodConfig'
 import { StrictMode, startTransition } from 'react'
 import { createRoot } from 'react-dom/client'
-import { Root } from './App'
+import { App, createAppServices, createQueryServices } from './App'
 import { reportException } from './exceptionNotify'
 import { SHELL_NAMESPACE, loadCatalogue } from '@/i18n/catalogues'
 import { initialLanguage, readStoredLang } from '@/i18n/languages'
+import { setActiveLang } from '@/i18n/i18n'
 import { addressWithLang } from './routing/paths'
 import { checkOriginAccess } from '@/api/originAccess'
 import { preloadPage } from './routes'
@@ -35,19 +36,23 @@ if (address) window.history.replaceState(window.history.state, '', address)
 // runs beside the catalogue's load instead of before the session check, one
 // round trip later (the answer is cached, and a call in flight is shared).
 void checkOriginAccess()
-// The page's chunk and catalogues load beside the shell's and the session
-// check (routes.tsx): a member page renders once the session is known, and
-// its chunk was asked for only then, a round trip later.
-preloadPage(window.location.pathname, lang)
+// The API calls sent before the first render (the first page's data) carry the page's language.
+setActiveLang(lang)
+const query = createQueryServices()
+// The page's chunk, catalogues and first data load beside the shell's
+// catalogue and the session check (routes.tsx): a member page renders once
+// the session is known, and they were asked for only then, a round trip later.
+preloadPage(window.location.pathname, lang, query.queryClient)
 // The first render runs as a transition: React renders it in slices and
 // yields to the browser between them instead of blocking the main thread
 // for the whole tree (a phone's slow CPU turns that into a long freeze).
 void loadCatalogue(lang, SHELL_NAMESPACE).then(() => {
+  const services = createAppServices(query)
   const root = createRoot(document.getElementById('root')!)
   startTransition(() =>
     root.render(
       <StrictMode>
-        <Root />
+        <App services={services} />
       </StrictMode>,
     ),
   )

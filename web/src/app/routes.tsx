@@ -11,6 +11,7 @@
  */
 import { isValidElement, type ReactNode } from 'react'
 import { matchPath } from 'react-router'
+import type { QueryClient } from '@tanstack/react-query'
 import type { Access } from './routing/RouteGuard'
 import { lazyPage, type LazyPage } from './routing/lazyPage'
 
@@ -104,9 +105,10 @@ export const routes: AppRoute[] = [
 /**
  * Starts loading the page of the first address (main.tsx), beside the
  * session check: a member page renders only once the session is known, and
- * its chunk would otherwise be asked for after it, one round trip later.
+ * its chunk and data would otherwise be asked for after it, one round trip
+ * later (routing/lazyPage.tsx).
  */
-export function preloadPage(pathname: string, lang: string): void {
+export function preloadPage(pathname: string, lang: string, queryClient: QueryClient): void {
   const route = routes.find((r) => matchPath(r.path, pathname))
-  if (route && isValidElement(route.element)) (route.element.type as Partial<LazyPage<object>>).preload?.(lang)
+  if (route && isValidElement(route.element)) (route.element.type as Partial<LazyPage<object>>).preload?.(lang, queryClient)
 }

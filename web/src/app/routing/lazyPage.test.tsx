@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { Suspense, type ComponentType } from 'react'
 import { render, screen, waitFor } from '@testing-library/react'
+import { QueryClient } from '@tanstack/react-query'
 import { TranslationProvider, useTranslation } from '@/i18n/translation'
 import { createI18n, setLanguage } from '@/i18n/i18n'
 import { loadedResources } from '@/i18n/catalogues'
@@ -46,12 +47,15 @@ describe('lazyPage', () => {
     expect((await screen.findByRole('heading')).textContent).toBe('Passkeys')
   })
 
-  it('preload starts the chunk and the catalogues before the page is rendered', async () => {
+  it("preload starts the chunk and the catalogues before the page is rendered, then the module's data prefetch", async () => {
     const i18n = createI18n('en', shellOnly())
-    const load = vi.fn(() => Promise.resolve({ default: PasskeysTitle }))
+    const queryClient = new QueryClient()
+    const prefetchData = vi.fn()
+    const load = vi.fn(() => Promise.resolve({ default: PasskeysTitle, prefetchData }))
     const Page = lazyPage(load, ['security'])
-    Page.preload('jp')
+    Page.preload('jp', queryClient)
     expect(load).toHaveBeenCalledTimes(1) // (the test setup has every catalogue loaded already)
+    await waitFor(() => expect(prefetchData).toHaveBeenCalledWith(queryClient, 'jp'))
     show(i18n, Page)
     expect((await screen.findByRole('heading')).textContent).toBe('Passkeys')
   })

@@ -1,4 +1,5 @@
 import { lazy, type ComponentType } from 'react'
+import type { QueryClient } from '@tanstack/react-query'
 import { loadCatalogues } from '@/i18n/catalogues'
 import { useLang, useTranslation } from '@/i18n/translation'
 
@@ -15,11 +16,29 @@ import { useLang, useTranslation } from '@/i18n/translation'
  *   const AccountPage = lazyPage(() => import('@/features/account/pages/AccountPage'), ['account', 'security'])
  */
 export type LazyPage<P extends object> = ComponentType<P> & {
-  /** Starts loading the chunk and the catalogues in `lang`, before the page is rendered (routes.tsx preloadPage). */
-  preload(lang: string): void
+  /**
+   * Starts loading the chunk and the catalogues in `lang`, before the page is
+   * rendered (routes.tsx preloadPage), and, once the chunk is in, the page's
+   * data (its module's `prefetchData`).
+   */
+  preload(lang: string, queryClient: QueryClient): void
 }
 
-export function lazyPage<P extends object>(load: () => Promise<{ default: ComponentType<P> }>, namespaces: readonly string[]): LazyPage<P> {
+/**
+ * A page module: the page (default export) and, optionally, what the page
+ * will ask for first, started by preload on the first address of a visit,
+ * beside the session check. A member page renders only once the session is
+ * known, and its queries would otherwise start then, a round trip later.
+ * Requests that need a session go with `beforeSession` (api/client.ts): a
+ * visitor without one is sent to the login page by the session check, with
+ * no "session timed out" dialog.
+ */
+export interface PageModule<P extends object> {
+  default: ComponentType<P>
+  prefetchData?: (queryClient: QueryClient, lang: string) => void
+}
+
+export function lazyPage<P extends object>(load: () => Promise<PageModule<P>>, namespaces: readonly string[]): LazyPage<P> {
   const Page = lazy(load)
   function PageWithCatalogues(props: P) {
     const { i18n } = useTranslation()
@@ -32,8 +51,9 @@ export function lazyPage<P extends object>(load: () => Promise<{ default: Compon
     return <Page {...props} />
   }
   // import() and loadCatalogues load once: what starts here is what the render waits for.
-  PageWithCatalogues.preload = (lang: string) => {
-    void load().catch(() => {}) // a failed chunk reaches the error boundary when the page renders
+  PageWithCatalogues.preload = (lang: string, queryClient: QueryClient) => {
+    // A failed chunk reaches the error boundary when the page renders.
+    void load().then((m) => m.prefetchData?.(queryClient, lang), () => {})
     void loadCatalogues(lang, namespaces).catch(() => {})
   }
   return PageWithCatalogues

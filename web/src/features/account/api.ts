@@ -1,6 +1,7 @@
 /** The account calls: one queryOptions or mutation hook per call (see src/api/platform.ts). */
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/api/client'
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import type { Middleware } from 'openapi-fetch'
+import { api, beforeSession } from '@/api/client'
 import { unwrap } from '@/api/errors'
 import { featureKeys, platformKeys } from '@/api/queryKeys'
 import type { components } from '@/api/schema'
@@ -13,16 +14,28 @@ export type PassengerInput = components['schemas']['PassengerInput']
 
 export const accountKeys = featureKeys('account')
 
-export const userQuery = queryOptions({
-  queryKey: [...platformKeys.user, 'full'] as const,
-  queryFn: async ({ signal }) => unwrap(await api.GET('/api/user', { params: { query: { disableCache: true } }, signal })),
-})
+/** Per-request middleware: `beforeSession` for the account page's startup prefetch (prefetchAccountPage). */
+interface Sent {
+  middleware?: Middleware[]
+}
+
+// Data the startup prefetch brought a moment before the page mounts is not
+// asked for again on mount; a save invalidates it whatever its age.
+const PREFETCHED_FRESH_MS = 10_000
+
+const userOptions = (sent: Sent = {}) =>
+  queryOptions({
+    queryKey: [...platformKeys.user, 'full'] as const,
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/user', { params: { query: { disableCache: true } }, signal, ...sent })),
+    staleTime: PREFETCHED_FRESH_MS,
+  })
+export const userQuery = userOptions()
 export const useUser = () => useQuery(userQuery)
 
-export const countriesQuery = (lang: string) =>
+export const countriesQuery = (lang: string, sent: Sent = {}) =>
   queryOptions({
     queryKey: accountKeys.key('countries', lang),
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/masters/countries', { signal })),
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/masters/countries', { signal, ...sent })),
     staleTime: Infinity,
   })
 
@@ -46,11 +59,29 @@ export function useUpdateUser() {
 export type PendingEmail = components['schemas']['PendingEmail']
 
 /** The e-mail change waiting for its confirmation link (null when none). */
-export const emailChangeQuery = queryOptions({
-  queryKey: accountKeys.key('emailChange'),
-  queryFn: async ({ signal }) => unwrap(await api.GET('/api/user/email_change', { signal })).pending ?? null,
-})
+const emailChangeOptions = (sent: Sent = {}) =>
+  queryOptions({
+    queryKey: accountKeys.key('emailChange'),
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/user/email_change', { signal, ...sent })).pending ?? null,
+    staleTime: PREFETCHED_FRESH_MS,
+  })
+export const emailChangeQuery = emailChangeOptions()
 export const useEmailChange = () => useQuery(emailChangeQuery)
+
+/**
+ * The account page's data, asked for when /account is the first address of a
+ * visit, beside the session check (AccountPage's prefetchData). Without a
+ * session the answers are 403s that nobody shows: silent, not retried, and
+ * cleared by the login (SessionProvider); the session check sends the
+ * visitor to the login page.
+ */
+export function prefetchAccountPage(qc: QueryClient, lang: string): void {
+  const early = { meta: { silent: true }, retry: false } as const
+  const sent = { middleware: [beforeSession] }
+  void qc.prefetchQuery({ ...userOptions(sent), ...early })
+  void qc.prefetchQuery({ ...emailChangeOptions(sent), ...early })
+  void qc.prefetchQuery({ ...countriesQuery(lang, sent), ...early })
+}
 
 export function useCancelEmailChange() {
   const qc = useQueryClient()

@@ -15,13 +15,19 @@ export interface SelectOption {
  * (useMemo on the list), share it between the selects.
  */
 export class OptionList {
-  private readonly template: DocumentFragment
+  // Built by the first fill: the page that makes the list may show its selects in a later task (Later).
+  private template: DocumentFragment | undefined
   // The placeholder each select was filled with, so a re-render changes nothing.
   private readonly filled = new WeakMap<HTMLSelectElement, string | undefined>()
 
-  constructor(options: readonly SelectOption[]) {
-    this.template = document.createDocumentFragment()
-    for (const o of options) this.template.append(new Option(o.label, o.value))
+  constructor(private readonly options: readonly SelectOption[]) {}
+
+  private nodes(): DocumentFragment {
+    if (!this.template) {
+      this.template = document.createDocumentFragment()
+      for (const o of this.options) this.template.append(new Option(o.label, o.value))
+    }
+    return this.template
   }
 
   /** Puts the placeholder and the options into select (once; again after a change of list or placeholder), keeping its value. */
@@ -29,7 +35,7 @@ export class OptionList {
     if (this.filled.has(select) && this.filled.get(select) === placeholder) return
     const value = select.value
     const nodes: Node[] = placeholder !== undefined ? [new Option(placeholder, '')] : []
-    select.replaceChildren(...nodes, this.template.cloneNode(true))
+    select.replaceChildren(...nodes, this.nodes().cloneNode(true))
     if (value) select.value = value
     this.filled.set(select, placeholder)
   }

@@ -57,6 +57,40 @@ describe('account pages', () => {
     await screen.findByLabelText(/^Phone number/)
   })
 
+  it("on a visit's first address, asks for the page's data beside the session check, once", async () => {
+    let sessionAnswer = () => {}
+    const api = stubFetch({
+      'GET /api/session': () => new Promise<Response>((r) => (sessionAnswer = () => r(new Response(null, { status: 204 })))),
+      'GET /api/user': user, 'GET /api/user/email_change': {}, 'GET /api/masters/countries': countries,
+    })
+    renderApp('/account?lang=en', { preload: true })
+    await waitFor(() => expect(api.called('GET /api/session')).toBe(1))
+    // Still waiting for the session: the page's record, pending change and country list are asked for already.
+    await waitFor(() => expect(api.called('GET /api/masters/countries')).toBe(1))
+    await waitFor(() => expect(api.called('GET /api/user/email_change')).toBe(1))
+    await waitFor(() => expect(api.called('GET /api/user')).toBe(1))
+    sessionAnswer()
+    await screen.findByLabelText(/^Phone number/)
+    expect(screen.getByLabelText<HTMLInputElement>(/^Last name/).value).toBe('Yamada')
+    // The page uses what was prefetched: only the shell's own user call comes on top.
+    await waitFor(() => expect(api.called('GET /api/user')).toBe(2))
+    expect(api.called('GET /api/masters/countries')).toBe(1)
+    expect(api.called('GET /api/user/email_change')).toBe(1)
+  })
+
+  it("without a session, the early requests' 403s open no dialog: the visitor goes to the login page", async () => {
+    const api = stubFetch({
+      'GET /api/session': 403, 'GET /api/user': 403, 'GET /api/user/email_change': 403, 'GET /api/masters/countries': 403,
+    })
+    renderApp('/account?lang=en', { preload: true })
+    await waitFor(() => expect(currentUrl()).toMatch(/^\/login\?/))
+    await waitFor(() => expect(api.called('GET /api/masters/countries')).toBe(1))
+    await waitFor(() => expect(api.called('GET /api/user')).toBe(1))
+    await screen.findByRole('button', { name: 'Log in' })
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(screen.queryByText('Please try to log in again')).toBeNull()
+  })
+
   it('password form: re-entered password must match', async () => {
     stubFetch({ 'GET /api/session': 204, 'GET /api/user': user, 'GET /api/masters/countries': countries })
     renderApp('/account?lang=en')
