@@ -12,6 +12,7 @@
 import { isValidElement, type ReactNode } from 'react'
 import { matchPath } from 'react-router'
 import type { QueryClient } from '@tanstack/react-query'
+import { sessionQuery } from '@/api/platform'
 import type { Access } from './routing/RouteGuard'
 import { lazyPage, type LazyPage } from './routing/lazyPage'
 
@@ -103,12 +104,16 @@ export const routes: AppRoute[] = [
 ]
 
 /**
- * Starts loading the page of the first address (main.tsx), beside the
- * session check: a member page renders only once the session is known, and
- * its chunk and data would otherwise be asked for after it, one round trip
- * later (routing/lazyPage.tsx).
+ * Starts what the page of the first address (main.tsx) waits for, all at
+ * once, beside the shell's catalogue: the session check of a guarded page
+ * (RouteGuard takes its answer from the cache), and the page's chunk,
+ * catalogues and data (routing/lazyPage.tsx). A member page renders only
+ * once the session is known; started by the first render, the check came a
+ * round trip after the catalogue, and the page's chunk and data one more.
  */
 export function preloadPage(pathname: string, lang: string, queryClient: QueryClient): void {
   const route = routes.find((r) => matchPath(r.path, pathname))
-  if (route && isValidElement(route.element)) (route.element.type as Partial<LazyPage<object>>).preload?.(lang, queryClient)
+  if (!route) return
+  if (route.access !== 'static') void queryClient.prefetchQuery(sessionQuery)
+  if (isValidElement(route.element)) (route.element.type as Partial<LazyPage<object>>).preload?.(lang, queryClient)
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { screen, waitFor } from '@testing-library/react'
+import { render, screen, waitFor } from '@testing-library/react'
+import { App, createAppServices } from '@/app/App'
+import { preloadPage } from '@/app/routes'
 import { renderApp, currentUrl } from '@/test/renderApp'
 import { stubFetch } from '@/test/fetchStub'
 
@@ -46,9 +48,21 @@ describe('routing rules (spec §2)', () => {
     expect(document.querySelector('nav.nav')!.hasAttribute('inert')).toBe(false)
   })
 
-  it('does not check the session on a static page', async () => {
+  it("starts a guarded first address's session check before the first render, and checks it once", async () => {
+    const api = stubFetch({ 'GET /api/session': 204 })
+    const services = createAppServices()
+    preloadPage('/bookings', 'en', services.queryClient)
+    // Asked for before anything rendered.
+    expect(services.queryClient.getQueryState(['session'])?.fetchStatus).toBe('fetching')
+    window.history.replaceState(null, '', '/bookings?lang=en')
+    render(<App services={services} />)
+    await screen.findByRole('heading', { level: 1, name: 'Bookings' })
+    expect(api.called('GET /api/session')).toBe(1)
+  })
+
+  it('does not check the session on a static page, first address or not', async () => {
     const api = stubFetch({ 'GET /api/session': 403 })
-    renderApp('/sorry?lang=en')
+    renderApp('/sorry?lang=en', { preload: true })
     await screen.findByRole('heading', { level: 1, name: 'Sorry, the site is busy' })
     expect(api.called('GET /api/session')).toBe(0)
     expect(currentUrl()).toBe('/sorry?lang=en')

@@ -3,9 +3,8 @@
  * Query keys live in bookingKeys; mutations invalidate by them.
  */
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
-import type { Middleware } from 'openapi-fetch'
-import { api, beforeSession } from '@/api/client'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/api/client'
 import { ApiError, SessionTimedOutError, ValidationError, unwrap } from '@/api/errors'
 import { featureKeys } from '@/api/queryKeys'
 import type { components } from '@/api/schema'
@@ -47,44 +46,13 @@ export function emptyResult(q: ReservationQuery): ReservationResult {
   return { reservations: [], perPage: q.perPage ?? 10, currentPage: q.page ?? 1, total: 0, totalPages: 0 }
 }
 
-/** Per-request middleware: `beforeSession` for the page's startup prefetch (prefetchFirstSearch). */
-interface Sent {
-  middleware?: Middleware[]
-}
-
-export async function searchReservations(q: ReservationQuery, signal?: AbortSignal, sent: Sent = {}): Promise<ReservationResult> {
+export async function searchReservations(q: ReservationQuery, signal?: AbortSignal): Promise<ReservationResult> {
   try {
-    return unwrap(await api.GET('/api/reservations', { params: { query: compact(q) }, signal, ...sent }))
+    return unwrap(await api.GET('/api/reservations', { params: { query: compact(q) }, signal }))
   } catch (e) {
     if (e instanceof ApiError && e.status === 500) return emptyResult(q)
     throw e
   }
-}
-
-/**
- * The bookings page's first search (the defaults), as a query: asked for
- * beside the session check when /bookings is a visit's first address
- * (prefetchFirstSearch), and taken from there when the page opens. Fresh for
- * a few seconds only: a later visit of the page searches again.
- */
-const firstSearchQuery = (q: ReservationQuery, sent: Sent = {}) =>
-  queryOptions({
-    queryKey: bookingKeys.key('firstSearch', q),
-    queryFn: ({ signal }) => searchReservations(q, signal, sent),
-    staleTime: 10_000,
-    // useReservationSearch shows a failure itself, once; no second toast, no retries.
-    meta: { silent: true },
-    retry: false,
-  })
-
-/**
- * Starts the page's first search before the session is known (BookingsPage's
- * prefetchData). Without a session its 403 is shown by nobody: silent, not
- * retried, cleared by the login; the session check sends the visitor to the
- * login page.
- */
-export function prefetchFirstSearch(qc: QueryClient, q: ReservationQuery): void {
-  void qc.prefetchQuery(firstSearchQuery(q, { middleware: [beforeSession] }))
 }
 
 export interface SearchState {
@@ -108,18 +76,16 @@ export interface SearchState {
  * more; docs/speed.md).
  */
 export function useReservationSearch(first?: ReservationQuery) {
-  const qc = useQueryClient()
   const [state, setState] = useState<SearchState>({ condition: null, result: null, validation: null, failure: null, pending: first !== undefined })
   const inflight = useRef<AbortController | null>(null)
-  // `opening`: the first search, which a startup prefetch may have answered or started already.
-  const run = useCallback(async (q: ReservationQuery, opening: boolean) => {
+  const submit = useCallback(async (q: ReservationQuery) => {
     inflight.current?.abort()
     const ctrl = new AbortController()
     inflight.current = ctrl
     // The same state object when nothing changes: no render.
     setState((s) => (s.pending && !s.validation && !s.failure ? s : { ...s, validation: null, failure: null, pending: true }))
     try {
-      const result = opening ? await qc.fetchQuery(firstSearchQuery(q)) : await searchReservations(q, ctrl.signal)
+      const result = await searchReservations(q, ctrl.signal)
       if (ctrl.signal.aborted) return
       setState({ condition: q, result, validation: null, failure: null, pending: false })
     } catch (e) {
@@ -129,13 +95,12 @@ export function useReservationSearch(first?: ReservationQuery) {
       const failure = validation || e instanceof SessionTimedOutError ? null : e
       setState((s) => ({ ...s, pending: false, validation, failure }))
     }
-  }, [qc])
-  const submit = useCallback((q: ReservationQuery) => run(q, false), [run])
+  }, [])
   const firstRef = useRef(first)
   useEffect(() => {
-    if (firstRef.current) void run(firstRef.current, true)
+    if (firstRef.current) void submit(firstRef.current)
     return () => inflight.current?.abort()
-  }, [run])
+  }, [submit])
   return { ...state, submit }
 }
 

@@ -41,30 +41,6 @@ const reservations = [
 ]
 
 describe('bookings page', () => {
-  it("on a visit's first address, sends the first search beside the session check, once", async () => {
-    let sessionAnswer = () => {}
-    const api = stubFetch({
-      'GET /api/session': () => new Promise<Response>((r) => (sessionAnswer = () => r(new Response(null, { status: 204 })))),
-      'GET /api/masters/airports': [],
-      'GET /api/reservations': json({ reservations, perPage: 10, currentPage: 1, total: 2, totalPages: 1 }),
-    })
-    renderApp('/bookings?lang=en', { preload: true })
-    await waitFor(() => expect(api.called('GET /api/session')).toBe(1))
-    await waitFor(() => expect(api.called('GET /api/reservations')).toBe(1))
-    sessionAnswer()
-    await screen.findByRole('article', { name: /TPE3XY/ })
-    expect(api.called('GET /api/reservations')).toBe(1)
-  })
-
-  it("without a session, the early search's 403 opens no dialog: the visitor goes to the login page", async () => {
-    const api = stubFetch({ 'GET /api/session': 403, 'GET /api/reservations': 403 })
-    renderApp('/bookings?lang=en', { preload: true })
-    await waitFor(() => expect(window.location.pathname).toBe('/login'))
-    await waitFor(() => expect(api.called('GET /api/reservations')).toBe(1))
-    await screen.findByRole('button', { name: 'Log in' })
-    expect(screen.queryByRole('dialog')).toBeNull()
-  })
-
   it('searches with the defaults, marks irregular flights in words, hides actions of outdated bookings and pages with the last condition', async () => {
     const queries: URLSearchParams[] = []
     stubFetch({

@@ -10,8 +10,7 @@ import { ApiError } from '@/api/errors'
 import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
 import { pageNavigation } from '@/app/pageNavigation'
-import type { QueryClient } from '@tanstack/react-query'
-import { prefetchFirstSearch, useAddReservation, useAirports, useBookingSiteSSO, useReservationSearch, type ReservationQuery, type ReservationResult } from '../api'
+import { useAddReservation, useAirports, useBookingSiteSSO, useReservationSearch, type ReservationQuery, type ReservationResult } from '../api'
 import { keepRangeEnd, searchDefaults, searchResolver, toQuery, type SearchForm } from '../schema'
 import type { AddForm } from '../rules'
 import { lazyResolver } from '@/components/lazyResolver'
@@ -22,19 +21,12 @@ const PER_PAGE = 10
 // Result cards rendered with the results; the others follow, a task each (Later).
 const FIRST_CARDS = 1
 
-/** The first search: the spec's defaults (§9). */
-const firstSearch = () => toQuery(searchDefaults(), 1, PER_PAGE)
-
-/** What /bookings asks for first, started with its chunk on a visit's first address (routing/lazyPage.tsx). */
-export function prefetchData(qc: QueryClient): void {
-  prefetchFirstSearch(qc, firstSearch())
-}
-
 /** Booking management: "Add a booking" at the top, the search with the spec's defaults, results with paging. */
 export default function BookingsPage() {
   const { t } = useTranslation('bookings')
   const toast = useToast()
-  const search = useReservationSearch(firstSearch())
+  // The first search runs with the defaults (spec §9).
+  const search = useReservationSearch(toQuery(searchDefaults(), 1, PER_PAGE))
   const { submit } = search
   const [adding, setAdding] = useState(false)
   const sso = useBookingSiteSSO()
