@@ -2,6 +2,10 @@ package httpapi_test
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -29,9 +33,31 @@ type softKey struct {
 
 func newSoftKey(memberID string) *softKey {
 	a := virtualwebauthn.NewAuthenticatorWithOptions(virtualwebauthn.AuthenticatorOptions{UserHandle: []byte(memberID)})
-	k := &softKey{auth: a, cred: virtualwebauthn.NewCredential(virtualwebauthn.KeyTypeEC2)}
+	k := &softKey{auth: a, cred: virtualwebauthn.NewCredentialWithImportedKey(virtualwebauthn.KeyTypeEC2, p256KeyFullWidth())}
 	k.auth.AddCredential(k.cred)
 	return k
+}
+
+// p256KeyFullWidth returns a new P-256 private key (PKCS #8) whose public
+// coordinates are both 32 bytes long without padding. virtualwebauthn puts
+// each coordinate in the attested key as big.Int.Bytes(), which drops leading
+// zero bytes (one key in about 128); go-webauthn then rightly refuses the key
+// ("x or y coordinate has invalid length"), and a test failed now and then.
+func p256KeyFullWidth() []byte {
+	for {
+		key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		if err != nil {
+			panic(err)
+		}
+		if len(key.X.Bytes()) != 32 || len(key.Y.Bytes()) != 32 {
+			continue
+		}
+		der, err := x509.MarshalPKCS8PrivateKey(key)
+		if err != nil {
+			panic(err)
+		}
+		return der
+	}
 }
 
 type pkOptions struct {
