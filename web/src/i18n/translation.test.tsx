@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { Suspense } from 'react'
 import { act, render, screen } from '@testing-library/react'
-import { loadedResources } from './catalogues'
+import { loadedResources, type Catalogue } from './catalogues'
 import { createI18n, setLanguage } from './i18n'
-import { TranslationProvider, useLang, useTranslation } from './translation'
+import { TranslationProvider, fixedT, useLang, useTranslation } from './translation'
+import { LANGUAGES } from './languages'
 
 // The test setup loads every catalogue; an app starts with the shell's only.
 const shellOnly = () => ({ en: { common: loadedResources().en.common } })
@@ -71,5 +72,37 @@ describe('useTranslation', () => {
 
   it('needs the provider', () => {
     expect(() => render(<Menu />)).toThrow(/TranslationProvider/)
+  })
+})
+
+/** Every key of a catalogue, nested ones as a.b.c. */
+function keysOf(cat: Catalogue, prefix = ''): string[] {
+  return Object.entries(cat).flatMap(([k, v]) => (typeof v === 'string' ? [prefix + k] : keysOf(v, `${prefix}${k}.`)))
+}
+
+describe('fixedT', () => {
+  it("answers every key of every catalogue as i18next's t does", () => {
+    const all = loadedResources()
+    let compared = 0
+    for (const lang of LANGUAGES) {
+      const i18n = createI18n(lang, all)
+      for (const [ns, cat] of Object.entries(all[lang])) {
+        const mine = fixedT(i18n, lang, ns)
+        const theirs = i18n.getFixedT(lang, ns)
+        for (const key of keysOf(cat)) {
+          expect(mine(key), `${lang} ${ns} ${key}`).toBe(theirs(key))
+          compared++
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(1000)
+  })
+
+  it('interpolates, falls back to the shell namespace and shows a missing key as i18next does', () => {
+    const i18n = createI18n('en', loadedResources())
+    const t = fixedT(i18n, 'en', 'security')
+    expect(t('nav.menu')).toBe('Menu')
+    expect(t('nav.homeOf', { name: 'Pink' })).toContain('Pink')
+    expect(t('no.such.key')).toBe(i18n.getFixedT('en', 'security')('no.such.key'))
   })
 })
