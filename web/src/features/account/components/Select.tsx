@@ -13,12 +13,21 @@ export interface SelectOption {
  * insertion per option on every render (three country selects on the account
  * page were about 750 options in the page's first render). Make one per list
  * (useMemo on the list), share it between the selects.
+ *
+ * A select's first fill is lazy: the placeholder and the saved choice only,
+ * the whole list when the browser is next idle or as soon as the member
+ * reaches the select (pointer, focus, key), whichever comes first. Creating
+ * and styling 750 options was about 65 ms of a phone's CPU while the page
+ * loads. react-hook-form sets the saved choice through the select's `value`
+ * property, so until the list is in, setting `value` adds that one option.
  */
 export class OptionList {
-  // Built by the first fill: the page that makes the list may show its selects in a later task (Later).
+  // Built by the first full fill: the page may show its selects in a later task (Later).
   private template: DocumentFragment | undefined
-  // The placeholder each select was filled with, so a re-render changes nothing.
+  // The placeholder each select was completely filled with, so a re-render changes nothing.
   private readonly filled = new WeakMap<HTMLSelectElement, string | undefined>()
+  // Selects whose first fill is waiting for the whole list, and how to end the wait.
+  private readonly waiting = new WeakMap<HTMLSelectElement, () => void>()
 
   constructor(private readonly options: readonly SelectOption[]) {}
 
@@ -30,15 +39,67 @@ export class OptionList {
     return this.template
   }
 
-  /** Puts the placeholder and the options into select (once; again after a change of list or placeholder), keeping its value. */
+  /**
+   * Puts the placeholder and the options into select, keeping its value: a
+   * new select gets them lazily (above), a select filled before (from another
+   * list, or with another placeholder: a language switch) at once.
+   */
   fill(select: HTMLSelectElement, placeholder: string | undefined): void {
     if (this.filled.has(select) && this.filled.get(select) === placeholder) return
+    if (this.waiting.has(select)) return
+    if (select.options.length === 0) this.fillLater(select, placeholder)
+    else this.fillNow(select, placeholder)
+  }
+
+  private fillNow(select: HTMLSelectElement, placeholder: string | undefined): void {
+    // Back to the element's own value property: a lazy fill still waiting
+    // (this list's, or another language's) then finds it is not needed.
+    delete (select as { value?: string }).value
     const value = select.value
-    const nodes: Node[] = placeholder !== undefined ? [new Option(placeholder, '')] : []
-    select.replaceChildren(...nodes, this.nodes().cloneNode(true))
+    select.replaceChildren(...placeholderOption(placeholder), this.nodes().cloneNode(true))
     if (value) select.value = value
     this.filled.set(select, placeholder)
   }
+
+  private fillLater(select: HTMLSelectElement, placeholder: string | undefined): void {
+    select.replaceChildren(...placeholderOption(placeholder))
+    const native = Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value')!
+    const set = (v: string) => {
+      this.addOption(select, String(v))
+      native.set!.call(select, v)
+    }
+    Object.defineProperty(select, 'value', { configurable: true, get: () => native.get!.call(select), set })
+    const events = ['pointerdown', 'focus', 'keydown'] as const
+    const complete = () => {
+      cancelIdle(idle)
+      for (const type of events) select.removeEventListener(type, complete)
+      this.waiting.delete(select)
+      if (Object.getOwnPropertyDescriptor(select, 'value')?.set === set) this.fillNow(select, placeholder)
+    }
+    const idle = whenIdle(complete)
+    for (const type of events) select.addEventListener(type, complete)
+    this.waiting.set(select, complete)
+  }
+
+  /** The option of value, if the list has it and the select does not yet. */
+  private addOption(select: HTMLSelectElement, value: string): void {
+    if (!value || [...select.options].some((o) => o.value === value)) return
+    const o = this.options.find((x) => x.value === value)
+    if (o) select.append(new Option(o.label, o.value))
+  }
+}
+
+function placeholderOption(placeholder: string | undefined): HTMLOptionElement[] {
+  return placeholder !== undefined ? [new Option(placeholder, '')] : []
+}
+
+// requestIdleCallback where the browser has it (not Safari), else a task.
+function whenIdle(run: () => void): number {
+  return typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 2000 }) : Number(setTimeout(run, 50))
+}
+function cancelIdle(id: number): void {
+  if (typeof cancelIdleCallback === 'function') cancelIdleCallback(id)
+  else clearTimeout(id)
 }
 
 interface Props extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id' | 'name'> {
