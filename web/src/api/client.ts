@@ -32,7 +32,7 @@ const sentBeforeSession = new WeakSet<Request>()
 
 /**
  * For a page's data asked for at startup, beside the session check
- * (routing/lazyPage.tsx, a page module's `prefetchData`): when there is no
+ * (routing/lazyPage.tsx, a route's prefetch): when there is no
  * session, its 403 is the same answer the session check gives, and the
  * member was never on a page, so it does not open the "session timed out"
  * dialog. Pass it per request: `api.GET(path, { middleware: [beforeSession] })`.

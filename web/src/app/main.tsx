@@ -42,11 +42,18 @@ const query = createQueryServices()
 // The page's chunk, catalogues and first data load beside the shell's
 // catalogue and the session check (routes.tsx): a member page renders once
 // the session is known, and they were asked for only then, a round trip later.
-preloadPage(window.location.pathname, lang, query.queryClient)
+const pageReady = preloadPage(window.location.pathname, lang, query.queryClient)
+// The first render waits for the page too, up to FIRST_PAGE_WAIT_MS: the
+// shell and the page then appear together, in one render. Rendered as soon
+// as the shell could be, the header and the loading overlay showed a moment
+// before the page replaced the overlay, and the page's rendering came after
+// the first paint in several long tasks (a phone freezes through them).
+const FIRST_PAGE_WAIT_MS = 1000
+const pageOrTimeout = Promise.race([pageReady, new Promise((resolve) => setTimeout(resolve, FIRST_PAGE_WAIT_MS))])
 // The first render runs as a transition: React renders it in slices and
 // yields to the browser between them instead of blocking the main thread
 // for the whole tree (a phone's slow CPU turns that into a long freeze).
-void loadCatalogue(lang, SHELL_NAMESPACE).then(() => {
+void Promise.all([loadCatalogue(lang, SHELL_NAMESPACE), pageOrTimeout]).then(() => {
   const services = createAppServices(query)
   const root = createRoot(document.getElementById('root')!)
   startTransition(() =>

@@ -13,13 +13,14 @@ import { isValidElement, type ReactNode } from 'react'
 import { matchPath } from 'react-router'
 import type { QueryClient } from '@tanstack/react-query'
 import { sessionQuery } from '@/api/platform'
+import { prefetchAccountPage } from '@/features/account/api'
 import type { Access } from './routing/RouteGuard'
 import { lazyPage, type LazyPage } from './routing/lazyPage'
 
 const HomePage = lazyPage(() => import('./pages/HomePage'), ['bookings', 'passes'])
 const LoginPage = lazyPage(() => import('./pages/LoginPage'), [])
 const SorryPage = lazyPage(() => import('./pages/SorryPage'), [])
-const AccountPage = lazyPage(() => import('@/features/account/pages/AccountPage'), ['account', 'security'])
+const AccountPage = lazyPage(() => import('@/features/account/pages/AccountPage'), ['account', 'security'], prefetchAccountPage)
 const PassengersPage = lazyPage(() => import('@/features/account/pages/PassengersPage'), ['account'])
 const ResetPasswordPage = lazyPage(() => import('@/features/account/pages/ResetPasswordPage'), ['account'])
 const ResetPasswordTokenPage = lazyPage(() => import('@/features/account/pages/ResetPasswordTokenPage'), ['account'])
@@ -110,10 +111,21 @@ export const routes: AppRoute[] = [
  * catalogues and data (routing/lazyPage.tsx). A member page renders only
  * once the session is known; started by the first render, the check came a
  * round trip after the catalogue, and the page's chunk and data one more.
+ *
+ * Settles, never rejecting, once the page can render as it will be seen:
+ * the session known and, if the page is the one shown (a member page with a
+ * session, an anonymous page without one, a static page), its chunk,
+ * catalogues and first data in. A page the guard redirects from is not waited for.
  */
-export function preloadPage(pathname: string, lang: string, queryClient: QueryClient): void {
+export async function preloadPage(pathname: string, lang: string, queryClient: QueryClient): Promise<void> {
   const route = routes.find((r) => matchPath(r.path, pathname))
   if (!route) return
-  if (route.access !== 'static') void queryClient.prefetchQuery(sessionQuery)
-  if (isValidElement(route.element)) (route.element.type as Partial<LazyPage<object>>).preload?.(lang, queryClient)
+  const session = route.access !== 'static' ? queryClient.prefetchQuery(sessionQuery) : undefined
+  const page = isValidElement(route.element) ? (route.element.type as Partial<LazyPage<object>>).preload?.(lang, queryClient) : undefined
+  if (session) {
+    await session
+    const loggedIn = queryClient.getQueryData(sessionQuery.queryKey) === true
+    if (loggedIn !== (route.access === 'member')) return
+  }
+  await page
 }

@@ -10,7 +10,7 @@ import { preloadPage } from '@/app/routes'
 export function renderApp(url: string, { preload = false }: { preload?: boolean } = {}) {
   window.history.replaceState(null, '', url)
   const services = createAppServices()
-  if (preload) preloadPage(window.location.pathname, services.i18n.language, services.queryClient)
+  if (preload) void preloadPage(window.location.pathname, services.i18n.language, services.queryClient)
   const view = render(<App services={services} />)
   return { ...view, services }
 }

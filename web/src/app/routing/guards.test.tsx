@@ -3,7 +3,7 @@ import { render, screen, waitFor } from '@testing-library/react'
 import { App, createAppServices } from '@/app/App'
 import { preloadPage } from '@/app/routes'
 import { renderApp, currentUrl } from '@/test/renderApp'
-import { stubFetch } from '@/test/fetchStub'
+import { json, stubFetch } from '@/test/fetchStub'
 
 describe('routing rules (spec §2)', () => {
   it('sends a logged-out visitor of a member page to /login with the full original path', async () => {
@@ -51,13 +51,33 @@ describe('routing rules (spec §2)', () => {
   it("starts a guarded first address's session check before the first render, and checks it once", async () => {
     const api = stubFetch({ 'GET /api/session': 204 })
     const services = createAppServices()
-    preloadPage('/bookings', 'en', services.queryClient)
+    void preloadPage('/bookings', 'en', services.queryClient)
     // Asked for before anything rendered.
     expect(services.queryClient.getQueryState(['session'])?.fetchStatus).toBe('fetching')
     window.history.replaceState(null, '', '/bookings?lang=en')
     render(<App services={services} />)
     await screen.findByRole('heading', { level: 1, name: 'Bookings' })
     expect(api.called('GET /api/session')).toBe(1)
+  })
+
+  it("preloadPage settles once a member's first page has its data, and at once for a visitor the guard sends away", async () => {
+    let answerCountries = () => {}
+    const countries = new Promise<Response>((r) => (answerCountries = () => r(json([{ code: 'JP', name: 'Japan' }]))))
+    stubFetch({ 'GET /api/session': 204, 'GET /api/masters/countries': () => countries })
+    const member = createAppServices()
+    let settled = false
+    void preloadPage('/account', 'en', member.queryClient).then(() => (settled = true))
+    await waitFor(() => expect(member.queryClient.getQueryData(['session'])).toBe(true))
+    await new Promise((r) => setTimeout(r, 20))
+    expect(settled).toBe(false) // the country list is still on its way
+    answerCountries()
+    await waitFor(() => expect(settled).toBe(true))
+
+    stubFetch({ 'GET /api/session': 403, 'GET /api/masters/countries': () => new Promise<Response>(() => {}) })
+    const visitor = createAppServices()
+    // Sent to the login page: the account page's data is not waited for.
+    await preloadPage('/account', 'en', visitor.queryClient)
+    expect(visitor.queryClient.getQueryData(['session'])).toBe(false)
   })
 
   it('does not check the session on a static page, first address or not', async () => {

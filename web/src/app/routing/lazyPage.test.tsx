@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { Suspense, type ComponentType } from 'react'
+import { Component, Suspense, type ComponentType, type ReactNode } from 'react'
 import { render, screen, waitFor } from '@testing-library/react'
 import { QueryClient } from '@tanstack/react-query'
 import { TranslationProvider, useTranslation } from '@/i18n/translation'
@@ -15,12 +15,24 @@ function PasskeysTitle() {
   return <h1>{t('passkeys.title')}</h1>
 }
 
+class Boundary extends Component<{ children: ReactNode }, { error?: Error }> {
+  state: { error?: Error } = {}
+  static getDerivedStateFromError(error: Error) {
+    return { error }
+  }
+  render() {
+    return this.state.error ? <p role="alert">{this.state.error.message}</p> : this.props.children
+  }
+}
+
 function show(i18n: ReturnType<typeof createI18n>, Page: ComponentType) {
   render(
     <TranslationProvider i18n={i18n}>
-      <Suspense fallback={<p>loading</p>}>
-        <Page />
-      </Suspense>
+      <Boundary>
+        <Suspense fallback={<p>loading</p>}>
+          <Page />
+        </Suspense>
+      </Boundary>
     </TranslationProvider>,
   )
 }
@@ -47,17 +59,36 @@ describe('lazyPage', () => {
     expect((await screen.findByRole('heading')).textContent).toBe('Passkeys')
   })
 
-  it("preload starts the chunk and the catalogues before the page is rendered, then the module's data prefetch", async () => {
-    const i18n = createI18n('en', shellOnly())
+  it("preload starts the chunk, the catalogues and the page's data prefetch together, and settles once all are in", async () => {
     const queryClient = new QueryClient()
-    const prefetchData = vi.fn()
-    const load = vi.fn(() => Promise.resolve({ default: PasskeysTitle, prefetchData }))
-    const Page = lazyPage(load, ['security'])
-    Page.preload('jp', queryClient)
-    expect(load).toHaveBeenCalledTimes(1) // (the test setup has every catalogue loaded already)
-    await waitFor(() => expect(prefetchData).toHaveBeenCalledWith(queryClient, 'jp'))
+    let deliverData = () => {}
+    const prefetch = vi.fn(() => new Promise<void>((resolve) => (deliverData = resolve)))
+    let deliverChunk = () => {}
+    const load = vi.fn(() => new Promise<{ default: typeof PasskeysTitle }>((resolve) => (deliverChunk = () => resolve({ default: PasskeysTitle }))))
+    const Page = lazyPage(load, ['security'], prefetch)
+    let settled = false
+    void Page.preload('jp', queryClient).then(() => (settled = true))
+    expect(load).toHaveBeenCalledTimes(1)
+    // The data does not wait for the chunk.
+    expect(prefetch).toHaveBeenCalledWith(queryClient, 'jp')
+    deliverChunk()
+    await new Promise((r) => setTimeout(r))
+    expect(settled).toBe(false)
+    deliverData()
+    await waitFor(() => expect(settled).toBe(true))
+    // The chunk is in: the page renders at once, without the route's fallback
+    // (the app starts i18next once the first catalogues are in: main.tsx).
+    show(createI18n('jp'), Page)
+    expect(screen.getByRole('heading').textContent).toBe('パスキー')
+    expect(load).toHaveBeenCalledTimes(1)
+  })
+
+  it('a chunk that fails to load reaches the error boundary', async () => {
+    const i18n = createI18n('en', shellOnly())
+    const Page = lazyPage(() => Promise.reject<{ default: ComponentType }>(new Error('chunk gone')), [])
+    await Page.preload('en', new QueryClient())
     show(i18n, Page)
-    expect((await screen.findByRole('heading')).textContent).toBe('Passkeys')
+    expect((await screen.findByRole('alert')).textContent).toContain('chunk gone')
   })
 
   it('a language switch loads every namespace in use in the new language first, and no other', async () => {

@@ -1,4 +1,4 @@
-import { lazy, type ComponentType } from 'react'
+import { createElement, type ComponentType } from 'react'
 import type { QueryClient } from '@tanstack/react-query'
 import { loadCatalogues } from '@/i18n/catalogues'
 import { useLang, useTranslation } from '@/i18n/translation'
@@ -13,48 +13,70 @@ import { useLang, useTranslation } from '@/i18n/translation'
  * loaded by useTranslation (i18n/translation.tsx), which suspends until it
  * has it, only later (after the chunk).
  *
- *   const AccountPage = lazyPage(() => import('@/features/account/pages/AccountPage'), ['account', 'security'])
+ *   const AccountPage = lazyPage(() => import('@/features/account/pages/AccountPage'), ['account', 'security'], prefetchAccountPage)
+ *
+ * The optional third argument starts what the page asks for first, on the
+ * first address of a visit, beside the session check and the chunk (preload).
+ * A member page renders only once the session is known, and its queries would
+ * otherwise start then, a round trip later; it lives outside the page's chunk
+ * (the feature's api.ts, in the shell's bundle) so that it need not wait for
+ * it. Requests that need a session go with `beforeSession` (api/client.ts): a
+ * visitor without one is sent to the login page by the session check, with no
+ * "session timed out" dialog.
  */
 export type LazyPage<P extends object> = ComponentType<P> & {
   /**
-   * Starts loading the chunk and the catalogues in `lang`, before the page is
-   * rendered (routes.tsx preloadPage), and, once the chunk is in, the page's
-   * data (its module's `prefetchData`).
+   * Starts loading the chunk, the catalogues in `lang` and the page's first
+   * data (the prefetch given to lazyPage), before the page is rendered
+   * (routes.tsx preloadPage). Settles, never rejecting, once all of them are
+   * in or have failed (the render shows the failure).
    */
-  preload(lang: string, queryClient: QueryClient): void
+  preload(lang: string, queryClient: QueryClient): Promise<void>
 }
 
-/**
- * A page module: the page (default export) and, optionally, what the page
- * will ask for first, started by preload on the first address of a visit,
- * beside the session check. A member page renders only once the session is
- * known, and its queries would otherwise start then, a round trip later.
- * Requests that need a session go with `beforeSession` (api/client.ts): a
- * visitor without one is sent to the login page by the session check, with
- * no "session timed out" dialog.
- */
-export interface PageModule<P extends object> {
-  default: ComponentType<P>
-  prefetchData?: (queryClient: QueryClient, lang: string) => void
-}
+/** What a page asks for first (lazyPage's prefetch); settles once the answers are in or have failed. */
+export type PagePrefetch = (queryClient: QueryClient, lang: string) => Promise<void>
 
-export function lazyPage<P extends object>(load: () => Promise<PageModule<P>>, namespaces: readonly string[]): LazyPage<P> {
-  const Page = lazy(load)
+export function lazyPage<P extends object>(
+  load: () => Promise<{ default: ComponentType<P> }>,
+  namespaces: readonly string[],
+  prefetch?: PagePrefetch,
+): LazyPage<P> {
+  // React.lazy, except that a chunk already in renders at once. Preact's lazy
+  // suspends on the first render whatever the state of the import, and
+  // resumes a task later: the first address's page, preloaded before the
+  // first render (main.tsx), showed the overlay for a frame, then rendered
+  // in a task of its own.
+  let page: ComponentType<P> | undefined
+  let failed: { error: unknown } | undefined
+  let loading: Promise<void> | undefined
+  const loadPage = () =>
+    (loading ??= load().then(
+      (m) => {
+        page = m.default
+      },
+      (error: unknown) => {
+        failed = { error }
+      },
+    ))
   function PageWithCatalogues(props: P) {
     const { i18n } = useTranslation()
     const lang = useLang()
     // hasResourceBundle first: a lookup, where hasLoadedNamespace walks i18next's load state.
     const missing = namespaces.filter((ns) => !i18n.hasResourceBundle(lang, ns) && !i18n.hasLoadedNamespace(ns))
     // Suspense: thrown, it holds the route's fallback until both are in; i18next's loadNamespaces always resolves
-    // (a catalogue that fails to load is then counted as loaded), a chunk that fails reaches the error boundary through lazy().
-    if (missing.length > 0) throw Promise.all([i18n.loadNamespaces(missing), load()])
-    return <Page {...props} />
+    // (a catalogue that fails to load is then counted as loaded), a chunk that fails reaches the route's error boundary.
+    if (missing.length > 0) throw Promise.all([i18n.loadNamespaces(missing), loadPage()])
+    if (failed) throw failed.error
+    if (!page) throw loadPage()
+    return createElement(page, props)
   }
   // import() and loadCatalogues load once: what starts here is what the render waits for.
-  PageWithCatalogues.preload = (lang: string, queryClient: QueryClient) => {
-    // A failed chunk reaches the error boundary when the page renders.
-    void load().then((m) => m.prefetchData?.(queryClient, lang), () => {})
-    void loadCatalogues(lang, namespaces).catch(() => {})
-  }
+  PageWithCatalogues.preload = (lang: string, queryClient: QueryClient) =>
+    Promise.all([
+      loadPage(),
+      loadCatalogues(lang, namespaces).catch(() => {}),
+      prefetch?.(queryClient, lang),
+    ]).then(() => {})
   return PageWithCatalogues
 }

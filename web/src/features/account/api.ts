@@ -70,17 +70,19 @@ export const useEmailChange = () => useQuery(emailChangeQuery)
 
 /**
  * The account page's data, asked for when /account is the first address of a
- * visit, beside the session check (AccountPage's prefetchData). Without a
+ * visit, beside the session check and the page's chunk (routes.tsx, lazyPage). Without a
  * session the answers are 403s that nobody shows: silent, not retried, and
  * cleared by the login (SessionProvider); the session check sends the
  * visitor to the login page.
  */
-export function prefetchAccountPage(qc: QueryClient, lang: string): void {
+export async function prefetchAccountPage(qc: QueryClient, lang: string): Promise<void> {
   const early = { meta: { silent: true }, retry: false } as const
   const sent = { middleware: [beforeSession] }
-  void qc.prefetchQuery({ ...userOptions(sent), ...early })
-  void qc.prefetchQuery({ ...emailChangeOptions(sent), ...early })
-  void qc.prefetchQuery({ ...countriesQuery(lang, sent), ...early })
+  await Promise.all([
+    qc.prefetchQuery({ ...userOptions(sent), ...early }),
+    qc.prefetchQuery({ ...emailChangeOptions(sent), ...early }),
+    qc.prefetchQuery({ ...countriesQuery(lang, sent), ...early }),
+  ])
 }
 
 export function useCancelEmailChange() {

@@ -8,7 +8,7 @@ import { DateField } from '@/components/DateField'
 import { handleServerValidation } from '@/components/serverValidation'
 import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
-import { countriesQuery, emailChangeQuery, lookupPostalCode, mailSuggestion, prefetchAccountPage, useChangePassword, useUpdateUser, useUser, userQuery, type Country, type User, type UserUpdate } from '../api'
+import { countriesQuery, emailChangeQuery, lookupPostalCode, mailSuggestion, useChangePassword, useUpdateUser, useUser, userQuery, type Country, type User, type UserUpdate } from '../api'
 import type { PasswordForm, ProfileForm } from '../schemas'
 import { isEmailChange } from '../rules'
 import { lazyResolver } from '@/components/lazyResolver'
@@ -19,9 +19,6 @@ import { PendingEmailChange } from '../components/PendingEmailChange'
 import { AccountSecuritySlot } from '@/app/pages/AccountSecuritySlot'
 import { PageHeader } from '@/components/PageHeader'
 import { Later } from '@/components/Later'
-
-/** What /account asks for first, started with its chunk on a visit's first address (routing/lazyPage.tsx). */
-export const prefetchData = prefetchAccountPage
 
 /** /account: the member profile and the password change. */
 export default function AccountPage() {
@@ -137,26 +134,24 @@ export function ProfileSection({ user, countries }: { user: User; countries: Cou
         <Field label={t('fields.firstname')} required autoComplete="given-name" registration={register('firstname')} error={errors.firstname} />
         <Select label={t('fields.gender')} required registration={register('gender')} error={errors.gender} placeholder={t('select')}
           options={[{ value: 'male', label: t('gender.male') }, { value: 'female', label: t('gender.female') }]} />
-        {/* The form is long: it renders in a few tasks, top first (Later), so that a phone's CPU is
-            never held for the whole of it. Each part appears where nothing visible sits under it. */}
-        <Later>
-          <DateField label={t('fields.birth')} required registration={register('birth')} error={errors.birth} />
-          <Field label={t('fields.tel')} type="tel" inputMode="numeric" required hint={t('hints.tel')} registration={register('tel')} error={errors.tel} />
-          <Field label={t('fields.email')} type="email" required autoComplete="email" maxLength={100} registration={emailReg} error={errors.email} />
-          {changingEmail && (
-            <Field label={t('fields.currentPassword')} type="password" required autoComplete="current-password" maxLength={100}
-              hint={t('emailChange.passwordHint')} registration={register('currentPassword')} error={errors.currentPassword} />
-          )}
-          {suggestion && (
-            <p role="status" className="field__hint">
-              {t('mailSuggest.didYouMean', { email: suggestion })}{' '}
-              <button type="button" className="link-button" onClick={() => { setValue('email', suggestion, { shouldValidate: true }); setSuggestion(undefined) }}>
-                {t('mailSuggest.use')}
-              </button>
-            </p>
-          )}
-        </Later>
-        {/* The address onwards is below the fold on a phone. */}
+        <DateField label={t('fields.birth')} required registration={register('birth')} error={errors.birth} />
+        <Field label={t('fields.tel')} type="tel" inputMode="numeric" required hint={t('hints.tel')} registration={register('tel')} error={errors.tel} />
+        <Field label={t('fields.email')} type="email" required autoComplete="email" maxLength={100} registration={emailReg} error={errors.email} />
+        {changingEmail && (
+          <Field label={t('fields.currentPassword')} type="password" required autoComplete="current-password" maxLength={100}
+            hint={t('emailChange.passwordHint')} registration={register('currentPassword')} error={errors.currentPassword} />
+        )}
+        {suggestion && (
+          <p role="status" className="field__hint">
+            {t('mailSuggest.didYouMean', { email: suggestion })}{' '}
+            <button type="button" className="link-button" onClick={() => { setValue('email', suggestion, { shouldValidate: true }); setSuggestion(undefined) }}>
+              {t('mailSuggest.use')}
+            </button>
+          </p>
+        )}
+        {/* The form is long: below what a phone shows first (the e-mail), it renders in a few tasks
+            (Later), so that a phone's CPU is never held for the whole of it. Each part appears where
+            nothing visible sits under it. */}
         <Later>
           <Select label={t('fields.addressCountry')} required registration={register('addressCountryCode')} error={errors.addressCountryCode}
             options={countryOptions} placeholder={t('select')} />
