@@ -2,10 +2,11 @@
  * Hooks for the platform calls the shell makes (spec §4, §7). This file is also
  * the pattern for features: one fetcher, one queryOptions and one hook per call.
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { api } from './client'
 import { apiError, unwrap } from './errors'
 import { platformKeys } from './queryKeys'
+import { shellUserBeforeSession } from './user'
 import type { components } from './schema'
 
 export type TopicBanner = components['schemas']['TopicBanner']
@@ -92,6 +93,27 @@ export function usePassStatus(enabled = true) {
   const gogo = useQuery(gogoPassStatusQuery(enabled))
   const coupon = useQuery(couponTicketStatusQuery(enabled))
   return { ...(gogo.data ?? NO_GOGO_PASS), ...(coupon.data ?? NO_COUPON) }
+}
+
+/**
+ * The shell's data on a visit's first address, asked for beside the session
+ * check (app/routes.tsx preloadPage) so that the first render has it and the
+ * header, banner and footer do not render again when it arrives: the
+ * footer's session id and cookie consent on every page; on a member page the
+ * pass flags, the topic banner and the member's name too. Settles, never
+ * rejecting, once all are in or have failed.
+ */
+export async function prefetchShellData(qc: QueryClient, memberPage: boolean): Promise<void> {
+  const calls = [qc.prefetchQuery(sessionInfoQuery), qc.prefetchQuery(cookieConsentQuery)]
+  if (memberPage) {
+    calls.push(
+      qc.prefetchQuery(gogoPassStatusQuery(true)),
+      qc.prefetchQuery(couponTicketStatusQuery(true)),
+      qc.prefetchQuery(topicBannerQuery),
+      qc.prefetchQuery(shellUserBeforeSession),
+    )
+  }
+  await Promise.all(calls)
 }
 
 export async function login(body: LoginRequest): Promise<void> {

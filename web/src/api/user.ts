@@ -4,7 +4,8 @@
  * fields the shell reads and calls it defensively (any failure → no data).
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { createApiClient } from './client'
+import type { Middleware } from 'openapi-fetch'
+import { beforeSession, createApiClient } from './client'
 import { platformKeys } from './queryKeys'
 
 /** The fields of the user record the shell needs (spec §3 "Member profile"). */
@@ -27,9 +28,9 @@ interface UserPaths {
 const userClient = createApiClient<UserPaths>()
 
 /** Loads the user, or null when there is none (403, 404, 501, network error…). */
-export async function fetchShellUser(signal?: AbortSignal): Promise<ShellUser | null> {
+export async function fetchShellUser(signal?: AbortSignal, middleware?: Middleware[]): Promise<ShellUser | null> {
   try {
-    const { data, response } = await userClient.GET('/api/user', { signal })
+    const { data, response } = await userClient.GET('/api/user', { signal, middleware })
     return response.ok && data ? data : null
   } catch {
     return null
@@ -49,3 +50,13 @@ export const shellUserQuery = (enabled: boolean) =>
 export function useShellUser(enabled = true) {
   return useQuery(shellUserQuery(enabled))
 }
+
+/**
+ * The member's record for the shell, asked for at startup beside the session
+ * check (api/platform.ts prefetchShellData): without a session its 403 is
+ * the session check's answer, not a timed-out session (beforeSession).
+ */
+export const shellUserBeforeSession = queryOptions({
+  ...shellUserQuery(true),
+  queryFn: ({ signal }) => fetchShellUser(signal, [beforeSession]),
+})

@@ -12,7 +12,7 @@
 import { isValidElement, type ReactNode } from 'react'
 import { matchPath } from 'react-router'
 import type { QueryClient } from '@tanstack/react-query'
-import { sessionQuery } from '@/api/platform'
+import { prefetchShellData, sessionQuery } from '@/api/platform'
 import { prefetchAccountPage } from '@/features/account/api'
 import type { Access } from './routing/RouteGuard'
 import { lazyPage, type LazyPage } from './routing/lazyPage'
@@ -107,25 +107,26 @@ export const routes: AppRoute[] = [
 /**
  * Starts what the page of the first address (main.tsx) waits for, all at
  * once, beside the shell's catalogue: the session check of a guarded page
- * (RouteGuard takes its answer from the cache), and the page's chunk,
- * catalogues and data (routing/lazyPage.tsx). A member page renders only
+ * (RouteGuard takes its answer from the cache), the page's chunk,
+ * catalogues and data (routing/lazyPage.tsx), and the shell's data. A member page renders only
  * once the session is known; started by the first render, the check came a
  * round trip after the catalogue, and the page's chunk and data one more.
  *
  * Settles, never rejecting, once the page can render as it will be seen:
  * the session known and, if the page is the one shown (a member page with a
  * session, an anonymous page without one, a static page), its chunk,
- * catalogues and first data in. A page the guard redirects from is not waited for.
+ * catalogues and first data in, and the shell's. A page the guard redirects from is not waited for.
  */
 export async function preloadPage(pathname: string, lang: string, queryClient: QueryClient): Promise<void> {
   const route = routes.find((r) => matchPath(r.path, pathname))
   if (!route) return
   const session = route.access !== 'static' ? queryClient.prefetchQuery(sessionQuery) : undefined
   const page = isValidElement(route.element) ? (route.element.type as Partial<LazyPage<object>>).preload?.(lang, queryClient) : undefined
+  const shell = prefetchShellData(queryClient, route.access === 'member')
   if (session) {
     await session
     const loggedIn = queryClient.getQueryData(sessionQuery.queryKey) === true
     if (loggedIn !== (route.access === 'member')) return
   }
-  await page
+  await Promise.all([page, shell])
 }

@@ -65,17 +65,22 @@ describe('account pages', () => {
     })
     renderApp('/account?lang=en', { preload: true })
     await waitFor(() => expect(api.called('GET /api/session')).toBe(1))
-    // Still waiting for the session: the page's record, pending change and country list are asked for already.
+    // Still waiting for the session: the page's record, pending change and country list are asked
+    // for already, and the shell's data (the member's name, the pass flags, the banner).
     await waitFor(() => expect(api.called('GET /api/masters/countries')).toBe(1))
     await waitFor(() => expect(api.called('GET /api/user/email_change')).toBe(1))
-    await waitFor(() => expect(api.called('GET /api/user')).toBe(1))
+    await waitFor(() => expect(api.called('GET /api/user')).toBe(2))
+    await waitFor(() => expect(api.called('GET /api/gogo_pass_status')).toBe(1))
+    await waitFor(() => expect(api.called('GET /api/topic_banner')).toBe(1))
     sessionAnswer()
     await screen.findByLabelText(/^Phone number/)
     expect(screen.getByLabelText<HTMLInputElement>(/^Last name/).value).toBe('Yamada')
-    // The page uses what was prefetched: only the shell's own user call comes on top.
-    await waitFor(() => expect(api.called('GET /api/user')).toBe(2))
-    expect(api.called('GET /api/masters/countries')).toBe(1)
-    expect(api.called('GET /api/user/email_change')).toBe(1)
+    // The page and the shell use what was prefetched: nothing is asked for twice.
+    await new Promise((r) => setTimeout(r, 50))
+    for (const call of ['GET /api/masters/countries', 'GET /api/user/email_change', 'GET /api/gogo_pass_status', 'GET /api/coupon_ticket_status', 'GET /api/topic_banner', 'GET /api/session/info', 'GET /api/cookie_consent']) {
+      expect(api.called(call), call).toBe(1)
+    }
+    expect(api.called('GET /api/user')).toBe(2)
   })
 
   it("without a session, the early requests' 403s open no dialog: the visitor goes to the login page", async () => {
@@ -85,7 +90,7 @@ describe('account pages', () => {
     renderApp('/account?lang=en', { preload: true })
     await waitFor(() => expect(currentUrl()).toMatch(/^\/login\?/))
     await waitFor(() => expect(api.called('GET /api/masters/countries')).toBe(1))
-    await waitFor(() => expect(api.called('GET /api/user')).toBe(1))
+    await waitFor(() => expect(api.called('GET /api/user')).toBe(2)) // the page's record and the shell's
     await screen.findByRole('button', { name: 'Log in' })
     expect(screen.queryByRole('dialog')).toBeNull()
     expect(screen.queryByText('Please try to log in again')).toBeNull()
