@@ -9,6 +9,7 @@ import { setActiveLang } from '@/i18n/i18n'
 import { addressWithLang } from './routing/paths'
 import { checkOriginAccess } from '@/api/originAccess'
 import { preloadPage } from './routes'
+import { ShellFirst } from './layout/ShellFirst'
 import '../styles/global.css'
 import { applyBrandColors } from '@/brand'
 
@@ -50,16 +51,21 @@ const pageReady = preloadPage(window.location.pathname, lang, query.queryClient)
 // the first paint in several long tasks (a phone freezes through them).
 const FIRST_PAGE_WAIT_MS = 1000
 const pageOrTimeout = Promise.race([pageReady, new Promise((resolve) => setTimeout(resolve, FIRST_PAGE_WAIT_MS))])
-// The first render runs as a transition: React renders it in slices and
-// yields to the browser between them instead of blocking the main thread
-// for the whole tree (a phone's slow CPU turns that into a long freeze).
-void Promise.all([loadCatalogue(lang, SHELL_NAMESPACE), pageOrTimeout]).then(() => {
-  const services = createAppServices(query)
+// The app's services (i18next's set-up among them) are built as soon as the
+// shell's catalogue is in, in that task rather than in the first render's.
+const services = loadCatalogue(lang, SHELL_NAMESPACE).then(() => createAppServices(query))
+// Preact renders a tree in one task (a transition does not slice it): a
+// phone's slow CPU turns a whole page into one long freeze. ShellFirst
+// renders the page a task after the shell, and long pages render their
+// lower parts later still (components/Later.tsx).
+void Promise.all([services, pageOrTimeout]).then(([services]) => {
   const root = createRoot(document.getElementById('root')!)
   startTransition(() =>
     root.render(
       <StrictMode>
-        <App services={services} />
+        <ShellFirst>
+          <App services={services} />
+        </ShellFirst>
       </StrictMode>,
     ),
   )
