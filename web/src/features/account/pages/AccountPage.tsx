@@ -134,24 +134,26 @@ export function ProfileSection({ user, countries }: { user: User; countries: Cou
         <Field label={t('fields.firstname')} required autoComplete="given-name" registration={register('firstname')} error={errors.firstname} />
         <Select label={t('fields.gender')} required registration={register('gender')} error={errors.gender} placeholder={t('select')}
           options={[{ value: 'male', label: t('gender.male') }, { value: 'female', label: t('gender.female') }]} />
-        <DateField label={t('fields.birth')} required registration={register('birth')} error={errors.birth} />
-        <Field label={t('fields.tel')} type="tel" inputMode="numeric" required hint={t('hints.tel')} registration={register('tel')} error={errors.tel} />
-        <Field label={t('fields.email')} type="email" required autoComplete="email" maxLength={100} registration={emailReg} error={errors.email} />
-        {changingEmail && (
-          <Field label={t('fields.currentPassword')} type="password" required autoComplete="current-password" maxLength={100}
-            hint={t('emailChange.passwordHint')} registration={register('currentPassword')} error={errors.currentPassword} />
-        )}
-        {suggestion && (
-          <p role="status" className="field__hint">
-            {t('mailSuggest.didYouMean', { email: suggestion })}{' '}
-            <button type="button" className="link-button" onClick={() => { setValue('email', suggestion, { shouldValidate: true }); setSuggestion(undefined) }}>
-              {t('mailSuggest.use')}
-            </button>
-          </p>
-        )}
-        {/* The form is long: below what a phone shows first (the e-mail), it renders in a few tasks
-            (Later), so that a phone's CPU is never held for the whole of it. Each part appears where
-            nothing visible sits under it. */}
+        {/* The form is long: it renders in a few tasks (Later), the first three fields with the
+            page, so that a phone's CPU is never held for the whole of it. Each part appears where
+            nothing visible sits under it (the page's end: the footer is a screen below). */}
+        <Later>
+          <DateField label={t('fields.birth')} required registration={register('birth')} error={errors.birth} />
+          <Field label={t('fields.tel')} type="tel" inputMode="numeric" required hint={t('hints.tel')} registration={register('tel')} error={errors.tel} />
+          <Field label={t('fields.email')} type="email" required autoComplete="email" maxLength={100} registration={emailReg} error={errors.email} />
+          {changingEmail && (
+            <Field label={t('fields.currentPassword')} type="password" required autoComplete="current-password" maxLength={100}
+              hint={t('emailChange.passwordHint')} registration={register('currentPassword')} error={errors.currentPassword} />
+          )}
+          {suggestion && (
+            <p role="status" className="field__hint">
+              {t('mailSuggest.didYouMean', { email: suggestion })}{' '}
+              <button type="button" className="link-button" onClick={() => { setValue('email', suggestion, { shouldValidate: true }); setSuggestion(undefined) }}>
+                {t('mailSuggest.use')}
+              </button>
+            </p>
+          )}
+        </Later>
         <Later>
           <Select label={t('fields.addressCountry')} required registration={register('addressCountryCode')} error={errors.addressCountryCode}
             options={countryOptions} placeholder={t('select')} />
