@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { defineConfig, loadEnv } from 'vite'
 import { scriptBudget } from './scripts/scriptBudget.ts'
+import { compileHints } from './scripts/compileHints.ts'
 
 // The app is written against React's API and runs on Preact (preact/compat):
 // about 45 KiB less compressed script on every first load than React DOM
@@ -37,7 +38,12 @@ export default defineConfig(({ mode }) => {
     // compressed JavaScript (issue 13: 100 KiB; 78.4 KiB in November 2026, so the
     // shell has room to grow; docs/speed.md): its chunks and the English
     // catalogue it loads (the shell's: the login page uses no feature's).
-    plugins: [scriptBudget({ page: 'src/app/pages/LoginPage.tsx', catalogues: ['locale-en-common'], maxBytes: 90 * 1024 })],
+    // The chunks a first load runs are marked for V8 to compile them as they
+    // stream in (scripts/compileHints.ts).
+    plugins: [
+      scriptBudget({ page: 'src/app/pages/LoginPage.tsx', catalogues: ['locale-en-common'], maxBytes: 90 * 1024 }),
+      compileHints({ isPage: /\/pages\/[A-Za-z]+Page\.tsx$/ }),
+    ],
     oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
     resolve: {
       alias: [{ find: '@', replacement: new URL('./src', import.meta.url).pathname }, ...preactAliases],
@@ -88,7 +94,7 @@ export default defineConfig(({ mode }) => {
       environment: 'jsdom',
       globals: true,
       setupFiles: ['./src/test/setup.ts'],
-      include: ['src/**/*.test.{ts,tsx}'],
+      include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
       restoreMocks: true,
       // Testing Library's ES module build (its CommonJS main would require the real react-dom).
       // Same for react-router: Node's "node" condition picks its CommonJS build.
