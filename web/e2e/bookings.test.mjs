@@ -128,3 +128,19 @@ test("screenshots of bookings and home at 375 px and 1280 px", async () => {
     await context.close();
   }
 });
+
+test("on a phone the search's dates show whole in every language, however long the language writes them", async () => {
+  for (const lang of ["jp", "kr", "th", "en"]) {
+    const { context, page } = await newPage(VIEWPORTS.phone, DEMO, lang);
+    await page.goto(`${env.server.url}/bookings?lang=${lang}`);
+    await results(page).getByRole("status").first().waitFor();
+    const fields = page.locator("form .date-field input.field__input");
+    assert.equal(await fields.count(), 4);
+    // A text input's scrollWidth passes its clientWidth when its text (or placeholder) is cut off.
+    const clipped = await fields.evaluateAll((inputs) =>
+      inputs.filter((i) => i.scrollWidth > i.clientWidth).map((i) => `${i.value || i.placeholder} (${i.scrollWidth} > ${i.clientWidth} px)`),
+    );
+    assert.deepEqual(clipped, [], `${lang}: date fields cut off at 375 px`);
+    await context.close();
+  }
+});

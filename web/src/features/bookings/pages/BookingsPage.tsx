@@ -167,10 +167,10 @@ function SearchPanel({ onSearch, pending, error }: { onSearch: (f: SearchForm) =
               ))}
             </select>
           </div>
-          <DateField label={t('search.bookingDateFrom')} required registration={booking.from} error={errors.bookingDateFrom} />
-          <DateField label={t('search.bookingDateTo')} required registration={booking.to} error={errors.bookingDateTo} hint={clearedHint('bookingDateTo')} />
-          <DateField label={t('search.departDateFrom')} registration={depart.from} error={errors.departDateFrom} />
-          <DateField label={t('search.departDateTo')} registration={depart.to} error={errors.departDateTo} hint={clearedHint('departDateTo')} />
+          <DateField className="search-form__date" label={t('search.bookingDateFrom')} required registration={booking.from} error={errors.bookingDateFrom} />
+          <DateField className="search-form__date" label={t('search.bookingDateTo')} required registration={booking.to} error={errors.bookingDateTo} hint={clearedHint('bookingDateTo')} />
+          <DateField className="search-form__date" label={t('search.departDateFrom')} registration={depart.from} error={errors.departDateFrom} />
+          <DateField className="search-form__date" label={t('search.departDateTo')} registration={depart.to} error={errors.departDateTo} hint={clearedHint('departDateTo')} />
           <fieldset className="field">
             <legend className="field__label">{t('search.status')}</legend>
             <div className="choice-row">
