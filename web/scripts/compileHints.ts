@@ -1,4 +1,5 @@
 import type { Plugin, Rolldown } from 'vite'
+import { withStaticImports } from './chunkGraph.ts'
 
 /** V8's explicit compile hint for a whole file (Chrome 136+; other engines read a comment). */
 export const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n'
@@ -10,17 +11,12 @@ export const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n'
  * import() (the form rules, for instance, load on the first submit).
  */
 export function firstLoadChunks(bundle: Rolldown.OutputBundle, isPage: RegExp): string[] {
-  const seen = new Set<string>()
-  const visit = (file: string) => {
-    const c = bundle[file]
-    if (seen.has(file) || c?.type !== 'chunk') return
-    seen.add(file)
-    c.imports.forEach(visit)
-  }
-  for (const c of Object.values(bundle)) {
-    if (c.type === 'chunk' && (c.isEntry || (c.isDynamicEntry && c.facadeModuleId != null && isPage.test(c.facadeModuleId)))) visit(c.fileName)
-  }
-  return [...seen].filter((file) => !/(^|\/)locale-/.test(file)).sort()
+  const roots = Object.values(bundle).filter(
+    (c) => c.type === 'chunk' && (c.isEntry || (c.isDynamicEntry && c.facadeModuleId != null && isPage.test(c.facadeModuleId))),
+  )
+  return withStaticImports(bundle, roots.map((c) => c.fileName))
+    .filter((file) => !/(^|\/)locale-/.test(file))
+    .sort()
 }
 
 /**

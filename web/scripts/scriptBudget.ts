@@ -10,6 +10,7 @@
 // when a button is pressed must be imported lazily.
 import type { Plugin, Rolldown } from 'vite'
 import { brotliCompressSync, constants } from 'node:zlib'
+import { withStaticImports } from './chunkGraph.ts'
 
 export interface ScriptBudget {
   /** The page module whose first load is measured, e.g. 'src/app/pages/LoginPage.tsx'. */
@@ -36,17 +37,8 @@ export function measureFirstLoad(bundle: Rolldown.OutputBundle, budget: Omit<Scr
   if (!entry || !page || missing.length > 0) {
     throw new Error(`script budget: missing chunk (entry ${!!entry}, ${budget.page} ${!!page}, catalogues missing: ${missing.join(', ') || 'none'})`)
   }
-  const seen = new Set<string>()
-  const visit = (c: Rolldown.OutputChunk) => {
-    if (seen.has(c.fileName)) return
-    seen.add(c.fileName)
-    for (const f of c.imports) {
-      const dep = byFile.get(f)
-      if (dep) visit(dep)
-    }
-  }
-  for (const c of [entry, page, ...catalogues]) if (c) visit(c)
-  const measured = [...seen].map((file) => ({
+  const files = withStaticImports(bundle, [entry, page, ...catalogues].flatMap((c) => (c ? [c.fileName] : [])))
+  const measured = files.map((file) => ({
     file,
     bytes: brotliCompressSync(byFile.get(file)!.code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
   }))

@@ -1,5 +1,5 @@
 import './zodConfig'
-import { StrictMode, startTransition } from 'react'
+import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App, createAppServices, createQueryServices } from './App'
 import { reportException } from './exceptionNotify'
@@ -54,19 +54,16 @@ const pageOrTimeout = Promise.race([pageReady, new Promise((resolve) => setTimeo
 // The app's services (i18next's set-up among them) are built as soon as the
 // shell's catalogue is in, in that task rather than in the first render's.
 const services = loadCatalogue(lang, SHELL_NAMESPACE).then(() => createAppServices(query))
-// Preact renders a tree in one task (a transition does not slice it): a
+// Preact renders a tree in one task (a transition would not slice it): a
 // phone's slow CPU turns a whole page into one long freeze. ShellFirst
 // renders the page a task after the shell, and long pages render their
 // lower parts later still (components/Later.tsx).
 void Promise.all([services, pageOrTimeout]).then(([services]) => {
-  const root = createRoot(document.getElementById('root')!)
-  startTransition(() =>
-    root.render(
-      <StrictMode>
-        <ShellFirst>
-          <App services={services} />
-        </ShellFirst>
-      </StrictMode>,
-    ),
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <ShellFirst>
+        <App services={services} />
+      </ShellFirst>
+    </StrictMode>,
   )
 })
