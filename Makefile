@@ -38,6 +38,7 @@ gen: deps
 	cd web && npm run gen:api
 
 lint: deps
+	scripts/check-tracked-files.sh
 	@test -z "$$(gofmt -l cmd internal)" || (gofmt -l cmd internal; echo "gofmt needed"; exit 1)
 	go vet ./...
 	$(MAKE) gosec
