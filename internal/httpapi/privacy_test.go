@@ -29,14 +29,18 @@ type dataExport struct {
 func TestDataExport(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		env := apitest.New(t, engine)
+		// 20:00 UTC on the 20th is already the 21st in Japan: the file is
+		// dated by the Japan calendar.
+		env.Clock.Set(time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC))
 		c := env.Member(t)
 		r := c.Get("/api/me/export")
 		if r.Status != http.StatusOK {
 			t.Fatalf("export: %d %s", r.Status, r.Body)
 		}
-		if cd := r.Header.Get("Content-Disposition"); !strings.Contains(cd, "attachment") || !strings.Contains(cd, "members-data-2026-11-20.json") {
+		if cd := r.Header.Get("Content-Disposition"); !strings.Contains(cd, "attachment") || !strings.Contains(cd, "members-data-2026-11-21.json") {
 			t.Fatalf("disposition %q", cd)
 		}
+
 		var ex dataExport
 		r.JSON(t, &ex)
 		var keys []string

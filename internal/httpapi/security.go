@@ -92,7 +92,7 @@ func (h *SecurityHandlers) ExportMyData(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	h.centre.Changed(r.Context(), member(r), security.KindDataExported, "")
-	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", "members-data-"+res.ExportedAt.Format("2006-01-02")+".json"))
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", res.FileName()))
 	h.WriteJSON(w, http.StatusOK, res)
 }
 

@@ -362,6 +362,19 @@ func newVoucher(memberID, currency string, amount int64, source string, day time
 	}
 }
 
+// newExpiredVoucher is a voucher whose validity ended yesterday on the
+// Japan calendar (the operator's way to try the reissue). Counting back from
+// the expiry, not forward from a shifted issue day, keeps it exact across
+// month ends and the UTC/Japan date change.
+func newExpiredVoucher(memberID, currency string, amount int64, source string, now time.Time) Voucher {
+	today := now.In(JST)
+	exp := time.Date(today.Year(), today.Month(), today.Day()-1, 0, 0, 0, 0, JST)
+	v := newVoucher(memberID, currency, amount, source, exp.AddDate(0, 0, 1).AddDate(0, -ValidMonths, 0))
+	v.ExpireDate = exp.Format(DateLayout)
+	v.TravelExpireDate = exp.AddDate(0, TravelExtraMonths, 0).Format(DateLayout)
+	return v
+}
+
 // create hashes a new PIN into v and stores it, retrying on the (rare)
 // number clash. It returns the PIN.
 func (s *Service) create(ctx context.Context, v *Voucher, ref string, store func(Voucher) error) (string, error) {
@@ -406,11 +419,10 @@ func (s *Service) Issue(ctx context.Context, in IssueInput) (Voucher, string, er
 	if err != nil {
 		return Voucher{}, "", err
 	}
-	day := s.now()
+	v := newVoucher(memberID, in.Currency, in.Amount, SourceIssue, s.now())
 	if in.Expired {
-		day = day.AddDate(0, -ValidMonths, -1)
+		v = newExpiredVoucher(memberID, in.Currency, in.Amount, SourceIssue, s.now())
 	}
-	v := newVoucher(memberID, in.Currency, in.Amount, SourceIssue, day)
 	if in.Rules != nil {
 		v.Rules = in.Rules
 	}

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"members/internal/account"
 	"members/internal/apperr"
 	"members/internal/i18n"
 	"members/internal/mail"
@@ -103,6 +104,12 @@ type Export struct {
 	ExportedAt time.Time      `json:"exportedAt"`
 	MemberID   string         `json:"memberId"`
 	Parts      map[string]any `json:"parts"`
+}
+
+// FileName is the download's name, dated on the Japan calendar like every
+// "today" of the product (an export at 23:30 UTC is the next day's).
+func (e Export) FileName() string {
+	return "members-data-" + account.TodayInJapan(e.ExportedAt).Format("2006-01-02") + ".json"
 }
 
 // Export collects every part for the member.
