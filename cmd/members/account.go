@@ -42,14 +42,15 @@ func mailCmd(ctx context.Context, args []string, stdout, stderr io.Writer, logge
 		fmt.Fprint(stderr, mailUsage)
 		return fmt.Errorf("mail: unknown command %q", name)
 	}
-	if err := fs.Parse(rest); err != nil {
+	ids, err := parseArgs(fs, rest, stderr)
+	if err != nil {
 		return err
 	}
-	if name == "show" && fs.NArg() != 1 {
+	if name == "show" && len(ids) != 1 {
 		return errors.New("mail show: give one message ID")
 	}
-	if name == "list" && fs.NArg() > 0 {
-		return fmt.Errorf("mail list: unexpected argument %q", fs.Arg(0))
+	if name == "list" && len(ids) > 0 {
+		return fmt.Errorf("mail list: unexpected argument %q", ids[0])
 	}
 	a, err := app.Open(ctx, app.Options{DSN: *dsn, Logger: logger})
 	if err != nil {
@@ -69,9 +70,9 @@ func mailCmd(ctx context.Context, args []string, stdout, stderr io.Writer, logge
 		}
 		return tw.Flush()
 	}
-	m, err := outbox.Get(ctx, fs.Arg(0))
+	m, err := outbox.Get(ctx, ids[0])
 	if errors.Is(err, mail.ErrNotFound) {
-		return fmt.Errorf("mail show: no message %q", fs.Arg(0))
+		return fmt.Errorf("mail show: no message %q", ids[0])
 	}
 	if err != nil {
 		return err

@@ -179,16 +179,17 @@ func dash(s string) string {
 }
 
 func gatewaySettle(ctx context.Context, verb string, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "" || args[0][0] == '-' {
-		fmt.Fprint(stderr, gatewayUsage)
-		return fmt.Errorf("gateway %s: missing payment ID", verb)
-	}
-	id := args[0]
 	fs := flag.NewFlagSet("gateway "+verb, flag.ContinueOnError)
 	dsn := dbFlag(fs)
-	if err := parse(fs, args[1:], stderr); err != nil {
+	ids, err := parseArgs(fs, args, stderr)
+	if err != nil {
 		return err
 	}
+	if len(ids) != 1 || ids[0] == "" {
+		fmt.Fprint(stderr, gatewayUsage)
+		return fmt.Errorf("gateway %s: give one payment ID", verb)
+	}
+	id := ids[0]
 	g, closeDB, err := openGateway(ctx, *dsn)
 	if err != nil {
 		return err

@@ -105,17 +105,42 @@ func oneLine(err error) string {
 // parse parses flags quietly, returning one-line errors; only -h prints
 // the flags.
 func parse(fs *flag.FlagSet, args []string, stderr io.Writer) error {
-	fs.SetOutput(io.Discard)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stderr)
-			fs.PrintDefaults()
-			return err
-		}
-		return fmt.Errorf("%s: %w (see members %s -h)", fs.Name(), err, fs.Name())
+	pos, err := parseArgs(fs, args, stderr)
+	if err != nil {
+		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	if len(pos) > 0 {
+		return fmt.Errorf("%s: unexpected argument %q", fs.Name(), pos[0])
 	}
 	return nil
+}
+
+// parseArgs parses flags quietly wherever they stand among the arguments,
+// so that `mail show ID --db X` works as `mail show --db X ID` does (the
+// flag package alone stops at the first argument that is not a flag). It
+// returns the other arguments in their order; those after "--" are taken
+// as they are.
+func parseArgs(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	var pos []string
+	for {
+		rest := args
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fs.SetOutput(stderr)
+				fs.PrintDefaults()
+				return nil, err
+			}
+			return nil, fmt.Errorf("%s: %w (see members %s -h)", fs.Name(), err, fs.Name())
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		// Parse stopped at "--" when it consumed one just before what is left.
+		if n := len(rest) - len(args); n > 0 && rest[n-1] == "--" {
+			return append(pos, args...), nil
+		}
+		pos, args = append(pos, args[0]), args[1:]
+	}
 }

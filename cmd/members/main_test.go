@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"io"
 	"log/slog"
 	"net/http"
@@ -150,5 +151,49 @@ func TestAdminSettingsAreServed(t *testing.T) {
 	gps, err := a.Platform.GogoPassStatus(ctx)
 	if err != nil || gps.IsGogoPassPublic || !gps.IsGogoPassLotteryPhase {
 		t.Errorf("after gogo-pass --lottery: %+v, %v", gps, err)
+	}
+}
+
+// Operator commands take their flags before or after the other arguments.
+func TestParseArgsAnyOrder(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		args    []string
+		wantPos []string
+		wantDB  string
+		wantErr string
+	}{
+		{"flags first", []string{"--db", "x.db", "ID1"}, []string{"ID1"}, "x.db", ""},
+		{"flags last", []string{"ID1", "--db", "x.db"}, []string{"ID1"}, "x.db", ""},
+		{"between", []string{"A", "--db=x.db", "B"}, []string{"A", "B"}, "x.db", ""},
+		{"after --", []string{"--db", "x.db", "--", "--not-a-flag"}, []string{"--not-a-flag"}, "x.db", ""},
+		{"unknown flag after an argument", []string{"ID1", "--nope"}, nil, "", "flag provided but not defined: -nope"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := flag.NewFlagSet("mail show", flag.ContinueOnError)
+			db := fs.String("db", "", "")
+			pos, err := parseArgs(fs, tt.args, io.Discard)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || strings.Join(pos, " ") != strings.Join(tt.wantPos, " ") || *db != tt.wantDB {
+				t.Fatalf("pos %q db %q err %v, want %q db %q", pos, *db, err, tt.wantPos, tt.wantDB)
+			}
+		})
+	}
+	// The command itself: the ID before --db reaches the outbox of that database.
+	dsn := "sqlite:" + filepath.Join(t.TempDir(), "m.db")
+	if _, _, err := call(t, "migrate", "--db", dsn); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"mail", "show", "nosuch", "--db", dsn}, {"mail", "show", "--db", dsn, "nosuch"}} {
+		if _, _, err := call(t, args...); err == nil || !strings.Contains(err.Error(), `no message "nosuch"`) {
+			t.Errorf("%q: err = %v, want the outbox's not-found", args, err)
+		}
 	}
 }
