@@ -130,6 +130,11 @@ func (e *Env) Client(t testing.TB) *Client {
 	}}, Lang: "en"}
 }
 
+// SetTimeout makes every later call of the client give up after d (the
+// client disconnects, and the call fails the test): a request that never
+// answers fails instead of hanging.
+func (c *Client) SetTimeout(d time.Duration) { c.http.Timeout = d }
+
 // Response is a finished call.
 type Response struct {
 	Status int

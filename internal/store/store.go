@@ -170,6 +170,15 @@ func openSQLite(path string, conns int, readOnly bool) (*sql.DB, error) {
 	return db, nil
 }
 
+// LimitPools bounds each of the two pools to n connections. Tests use one:
+// then a path that asks a pool for a second connection while it holds one
+// waits for itself, which a deadline turns into a failure, instead of
+// passing unnoticed until more members than connections do it at once.
+func (db *DB) LimitPools(n int) {
+	db.SetMaxOpenConns(n)
+	db.reads.SetMaxOpenConns(n)
+}
+
 // Close closes both pools.
 func (db *DB) Close() error {
 	if db.reads != db.DB {
