@@ -30,8 +30,8 @@ const deadlockTimeout = time.Minute
 // connection, such a path would wait for itself. The owner walks every
 // operation of the API (reads with their own ids, writes with empty
 // bodies), a first booking search, and a purchase settled through the
-// in-process sandbox gateway (which shares the main pool); each call
-// answers.
+// in-process sandbox gateway (which shares the main pool) with its
+// webhooks delivered; each call answers.
 func TestNoRequestTakesASecondConnection(t *testing.T) {
 	t.Parallel()
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
@@ -48,6 +48,13 @@ func TestNoRequestTakesASecondConnection(t *testing.T) {
 		p := buy(t, owner, cardBody(savedCard(t, owner, "visa")["token"].(string), 5000))
 		if done := cont(t, owner, p.PaymentProcessID); done.Status != "settled" {
 			t.Fatalf("purchase: %+v", done)
+		}
+		// the sandbox's webhooks, delivered to this server's handler
+		dctx, cancel := context.WithTimeout(context.Background(), deadlockTimeout)
+		n, err := env.App.Gateway.Sandbox.DeliverDue(dctx)
+		cancel()
+		if err != nil || n == 0 {
+			t.Fatalf("webhook delivery: %d delivered, %v", n, err)
 		}
 
 		owned := ownedValues(t, owner)
