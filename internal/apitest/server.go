@@ -63,6 +63,13 @@ func New(t testing.TB, engine store.Engine, cfg ...func(*app.Config)) *Env {
 	return start(t, engine, DSN(t, engine), NewClock(Start), cfg)
 }
 
+// NewOn starts the real server with demo data on the database at dsn
+// (made by DSN, perhaps filled before).
+func NewOn(t testing.TB, engine store.Engine, dsn string, cfg ...func(*app.Config)) *Env {
+	t.Helper()
+	return start(t, engine, dsn, NewClock(Start), cfg)
+}
+
 // Instance starts another instance of the server on e's database (its own
 // pool, statement and answer caches) with the same clock and config, as
 // when several instances run behind one load balancer.
@@ -129,6 +136,11 @@ func (e *Env) Client(t testing.TB) *Client {
 		return http.ErrUseLastResponse
 	}}, Lang: "en"}
 }
+
+// SetTimeout makes every later call of the client give up after d (the
+// client disconnects, and the call fails the test): a request that never
+// answers fails instead of hanging.
+func (c *Client) SetTimeout(d time.Duration) { c.http.Timeout = d }
 
 // Response is a finished call.
 type Response struct {

@@ -33,6 +33,11 @@ type Error struct {
 	MsgKey   string
 	Fields   validate.Errors
 	ErrorKey string
+	// Expected marks a catalogued answer to what the member did (a wrong
+	// exchange password, a used code, a voucher reissued already) that the
+	// API still answers with 500 and its ErrorKey: no fault of the server,
+	// so it is logged at INFO, and ERROR stays for real faults.
+	Expected bool
 	Err      error
 }
 

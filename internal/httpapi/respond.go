@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -99,16 +100,38 @@ var statusOf = map[apperr.Code]int{
 	apperr.Internal:        http.StatusInternalServerError,
 }
 
+// StatusClientClosedRequest is the status logged for a request whose
+// client went away before the answer (nginx's 499): nothing is sent.
+const StatusClientClosedRequest = 499
+
 // WriteError maps a domain error to its status and a translated body.
-// Internal errors are logged with the request id and answered generically.
+// Internal errors are logged with the request id and answered generically:
+// at ERROR for a fault, at INFO for a catalogued answer (apperr.Expected)
+// and for a request its client abandoned (context canceled), which gets no
+// answer.
 func (s *Server) WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	s.writeError(w, r, err)
 }
 
+// clientGone: the request failed because its client went away (the
+// request's context ended, and the error says so).
+func clientGone(r *http.Request, err error) bool {
+	return r.Context().Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
+}
+
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	if clientGone(r, err) {
+		s.Logger.Info("client gone", "request_id", RequestID(r.Context()), "err", err)
+		w.WriteHeader(StatusClientClosedRequest)
+		return
+	}
 	e := apperr.As(err)
 	if e == nil || e.Code == apperr.Internal {
-		s.Logger.Error("internal error", "request_id", RequestID(r.Context()), "err", err)
+		if e != nil && e.Expected {
+			s.Logger.Info("error key answered", "request_id", RequestID(r.Context()), "error_key", e.ErrorKey, "err", err)
+		} else {
+			s.Logger.Error("internal error", "request_id", RequestID(r.Context()), "err", err)
+		}
 		body := errorBody{Message: s.Catalog.T(Lang(r), "error.system")}
 		if e != nil {
 			body.ErrorKey = e.ErrorKey

@@ -37,8 +37,17 @@ const (
 	guessLimit  = 40
 )
 
+// errorWithKey is a fault (a store failure) answered with its catalogue
+// key: logged at ERROR.
 func errorWithKey(key string, err error) error {
 	return &apperr.Error{Code: apperr.Internal, MsgKey: "points.error." + key, ErrorKey: key, Err: err}
+}
+
+// answerWithKey is a catalogued answer to what the member did (a wrong
+// code or password, a used code, a voucher reissued already): the same
+// 500 with its key, logged at INFO since it is no fault of the server.
+func answerWithKey(key string, err error) error {
+	return &apperr.Error{Code: apperr.Internal, MsgKey: "points.error." + key, ErrorKey: key, Err: err, Expected: true}
 }
 
 // guard counts one check for the member and refuses it over the limit.
@@ -144,7 +153,7 @@ func (s *Service) ValidateReissue(ctx context.Context, memberID string, lang i18
 func (s *Service) Reissue(ctx context.Context, memberID string, lang i18n.Lang, in ReissueInput) (IssueResult, error) {
 	old, err := s.checkReissue(ctx, memberID, &in)
 	if errors.Is(err, errAlready) {
-		return IssueResult{}, errorWithKey(KeyReissueError, err)
+		return IssueResult{}, answerWithKey(KeyReissueError, err)
 	}
 	if err != nil {
 		return IssueResult{}, err
@@ -154,7 +163,7 @@ func (s *Service) Reissue(ctx context.Context, memberID string, lang i18n.Lang, 
 	pin, err := s.create(ctx, &nv, "reissue:"+old.Number, func(v Voucher) error { return s.store.Reissue(ctx, old, v) })
 	switch {
 	case errors.Is(err, ErrAlreadyReissued):
-		return IssueResult{}, errorWithKey(KeyReissueError, err)
+		return IssueResult{}, answerWithKey(KeyReissueError, err)
 	case err != nil:
 		return IssueResult{}, errorWithKey(KeyReissueUnknownError, err)
 	}
@@ -210,10 +219,10 @@ func (s *Service) checkExchange(ctx context.Context, memberID string, in *Exchan
 	// (partner miles on the code page or the other way round) are one
 	// answer: the mismatch screen of the page's variant.
 	if err != nil || !s.hasher.Verify(in.Password, c.PasswordHash) || c.Ana != in.Ana {
-		return ExchangeCode{}, errorWithKey(KeyExchangeMismatch, errors.New("code, password or kind do not match"))
+		return ExchangeCode{}, answerWithKey(KeyExchangeMismatch, errors.New("code, password or kind do not match"))
 	}
 	if c.UsedAt != nil {
-		return ExchangeCode{}, errorWithKey(KeyExchangeError, ErrCodeUsed)
+		return ExchangeCode{}, answerWithKey(KeyExchangeError, ErrCodeUsed)
 	}
 	return c, nil
 }
@@ -240,7 +249,7 @@ func (s *Service) Exchange(ctx context.Context, memberID string, lang i18n.Lang,
 	pin, err := s.create(ctx, &v, "exchange:"+c.Code, func(v Voucher) error { return s.store.Redeem(ctx, c.ID, memberID, v) })
 	switch {
 	case errors.Is(err, ErrCodeUsed):
-		return IssueResult{}, errorWithKey(KeyExchangeError, err)
+		return IssueResult{}, answerWithKey(KeyExchangeError, err)
 	case err != nil:
 		return IssueResult{}, errorWithKey(KeyExchangeUnknownError, err)
 	}

@@ -88,7 +88,7 @@ func (s *AuthStore) SessionByHash(ctx context.Context, idHash string) (auth.Sess
 }
 
 func (s *AuthStore) TouchSession(ctx context.Context, idHash string, at time.Time) error {
-	_, err := s.db.execHot(ctx, `UPDATE sessions SET last_seen_at = $1 WHERE id_hash = $2`, at.UnixMilli(), idHash)
+	_, err := s.db.ExecContext(ctx, `UPDATE sessions SET last_seen_at = $1 WHERE id_hash = $2`, at.UnixMilli(), idHash)
 	if err != nil {
 		return fmt.Errorf("touch session: %w", err)
 	}

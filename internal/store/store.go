@@ -16,7 +16,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -64,9 +63,6 @@ type DB struct {
 	// behind write transactions (docs/speed.md, "Reads apart from
 	// writes"). It is the main pool for an in-memory SQLite database.
 	reads *sql.DB
-	// stmts and readStmts hold the prepared statements of the hot paths
-	// on the main pool and on the read pool (SQLite).
-	stmts, readStmts *stmtCache
 }
 
 // Open connects to dsn: "sqlite:<path>" (or a bare path) or "postgres://…".
@@ -129,13 +125,6 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	if reads == nil {
 		out.reads = db
 	}
-	if engine == SQLite {
-		out.stmts = &stmtCache{db: db, m: map[string]*sql.Stmt{}}
-		out.readStmts = out.stmts
-		if reads != nil {
-			out.readStmts = &stmtCache{db: reads, m: map[string]*sql.Stmt{}}
-		}
-	}
 	return out, nil
 }
 
@@ -181,92 +170,44 @@ func openSQLite(path string, conns int, readOnly bool) (*sql.DB, error) {
 	return db, nil
 }
 
-// Close closes the cached statements, then the pools.
+// LimitPools bounds each of the two pools to n connections. Tests use one:
+// then a path that asks a pool for a second connection while it holds one
+// waits for itself, which a deadline turns into a failure, instead of
+// passing unnoticed until more members than connections do it at once.
+func (db *DB) LimitPools(n int) {
+	db.SetMaxOpenConns(n)
+	db.reads.SetMaxOpenConns(n)
+}
+
+// Close closes both pools.
 func (db *DB) Close() error {
-	if db.readStmts != nil && db.readStmts != db.stmts {
-		db.readStmts.closeAll()
-	}
-	if db.stmts != nil {
-		db.stmts.closeAll()
-	}
 	if db.reads != db.DB {
 		_ = db.reads.Close()
 	}
 	return db.DB.Close()
 }
 
-// stmtCache keeps one prepared statement per SQL text. SQLite compiles a
-// statement on every call otherwise: on the session lookup, parsing cost
-// more than running the query. database/sql prepares it again on each
-// pooled connection as needed. PostgreSQL needs none of this: pgx already
-// caches prepared statements per connection.
-type stmtCache struct {
-	db *sql.DB // the pool the statements are prepared on
-	mu sync.Mutex
-	m  map[string]*sql.Stmt
-}
-
-// maxCachedStmts bounds the cache: the hot queries have a handful of
-// shapes (search conditions, IN lists up to a page), so this is never
-// reached in practice; beyond it, statements are simply not cached.
-const maxCachedStmts = 512
-
-func (c *stmtCache) get(ctx context.Context, query string) (*sql.Stmt, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if st, ok := c.m[query]; ok {
-		return st, nil
-	}
-	if len(c.m) >= maxCachedStmts {
-		return nil, nil
-	}
-	st, err := c.db.PrepareContext(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	c.m[query] = st
-	return st, nil
-}
-
-func (c *stmtCache) closeAll() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for q, st := range c.m {
-		_ = st.Close()
-		delete(c.m, q)
-	}
-}
-
-// queryHot is QueryContext on the read pool, through the statement cache
-// (hot read paths).
+// queryHot is QueryContext on the read pool (hot read paths). On SQLite
+// the connection it takes keeps the statement compiled (sqlitestmts.go);
+// pgx caches prepared statements per connection on PostgreSQL.
 func (db *DB) queryHot(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	if db.readStmts != nil {
-		st, err := db.readStmts.get(ctx, query)
-		if err != nil {
-			return nil, err
-		}
-		if st != nil {
-			return st.QueryContext(ctx, args...)
-		}
-	}
 	return db.reads.QueryContext(ctx, query, args...)
 }
 
-// queryRowHot is QueryRowContext on the read pool, through the statement
-// cache.
+// queryRowHot is QueryRowContext on the read pool.
 func (db *DB) queryRowHot(ctx context.Context, query string, args ...any) *sql.Row {
-	if db.readStmts != nil {
-		if st, err := db.readStmts.get(ctx, query); err == nil && st != nil {
-			return st.QueryRowContext(ctx, args...)
-		}
-	}
 	return db.reads.QueryRowContext(ctx, query, args...)
 }
 
-// reader runs the cached statements of one request's reads on the read
-// pool, inside one read transaction on SQLite: the reads see one snapshot
-// (a page and its total agree) and SQLite takes its read lock once instead
-// of per query.
+// reader runs one request's reads on the read pool, inside one read
+// transaction on SQLite: the reads see one snapshot (a page and its total
+// agree) and SQLite takes its read lock once instead of per query.
+//
+// Every statement of a read transaction runs on the transaction's own
+// connection, compiled there when it is new: nothing inside it waits for a
+// second connection of the pool, which the other readers may hold while
+// they wait in turn (with 2 pooled connections and a few members' first
+// searches at once, that was a deadlock).
 type reader struct {
 	db *DB
 	tx *sql.Tx
@@ -274,7 +215,7 @@ type reader struct {
 
 // read calls fn with a reader; on SQLite inside a read-only transaction.
 func (db *DB) read(ctx context.Context, fn func(r reader) error) error {
-	if db.readStmts == nil {
+	if db.Engine != SQLite {
 		return fn(reader{db: db})
 	}
 	tx, err := db.reads.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
@@ -292,38 +233,14 @@ func (r reader) query(ctx context.Context, query string, args ...any) (*sql.Rows
 	if r.tx == nil {
 		return r.db.queryHot(ctx, query, args...)
 	}
-	st, err := r.db.readStmts.get(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	if st == nil {
-		return r.tx.QueryContext(ctx, query, args...)
-	}
-	return r.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+	return r.tx.QueryContext(ctx, query, args...)
 }
 
 func (r reader) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
 	if r.tx == nil {
 		return r.db.queryRowHot(ctx, query, args...)
 	}
-	if st, err := r.db.readStmts.get(ctx, query); err == nil && st != nil {
-		return r.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
-	}
 	return r.tx.QueryRowContext(ctx, query, args...)
-}
-
-// execHot is ExecContext through the statement cache (main pool).
-func (db *DB) execHot(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	if db.stmts != nil {
-		st, err := db.stmts.get(ctx, query)
-		if err != nil {
-			return nil, err
-		}
-		if st != nil {
-			return st.ExecContext(ctx, args...)
-		}
-	}
-	return db.ExecContext(ctx, query, args...)
 }
 
 // Migrate applies every pending migration, each in its own transaction.
