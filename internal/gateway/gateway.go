@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/pressly/goose/v3"
+
+	"members/internal/migratelock"
 )
 
 //go:embed migrations/*.sql
@@ -165,7 +167,17 @@ func (g *Gateway) migrate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("gateway migrate: %w", err)
 	}
-	p, err := goose.NewProvider(dialect, g.db, sub, goose.WithTableName("gateway_goose_version"))
+	opts := []goose.ProviderOption{goose.WithTableName("gateway_goose_version")}
+	if g.dialect == Postgres {
+		// Gateways started together on one empty database take turns, as
+		// the members migrations do, on a lock of their own.
+		locker, err := migratelock.Postgres(ctx, g.db, "gateway-migrations")
+		if err != nil {
+			return fmt.Errorf("gateway %w", err)
+		}
+		opts = append(opts, goose.WithSessionLocker(locker))
+	}
+	p, err := goose.NewProvider(dialect, g.db, sub, opts...)
 	if err != nil {
 		return fmt.Errorf("gateway migrate: %w", err)
 	}
