@@ -15,12 +15,13 @@ import (
 
 	"members/internal/app"
 	"members/internal/gateway"
+	"members/internal/httpapi"
 	"members/internal/store"
 )
 
 const gatewayUsage = `usage:
   members gateway [--addr A] [--db DSN] [--webhook-url URL] [--key K] [--webhook-secret S]
-                  [--public-url URL] [--slow D] [--expire-after D]
+                  [--public-url URL] [--trusted-proxies CIDR,…] [--slow D] [--expire-after D]
       run the sandbox payment gateway alone (at http://A/gateway); point
       members serve at it with --gateway-url, --gateway-key and
       --gateway-webhook-secret
@@ -93,9 +94,16 @@ func gatewayServe(ctx context.Context, args []string, stdout, stderr io.Writer, 
 		"base URL of the customer pages as browsers reach them, e.g. https://pay.example.com/gateway; empty: from each call's Host")
 	fs.DurationVar(&o.SlowAuthorize, "slow", 30*time.Second, "how long card 0119's authorise answer is held back")
 	fs.DurationVar(&o.ExpireAfter, "expire-after", 30*time.Minute, "how long an unpaid payment waits for its customer step")
+	trusted := fs.String("trusted-proxies", envOr("MEMBERS_GATEWAY_TRUSTED_PROXIES", ""),
+		"CIDR,… of reverse proxies whose X-Forwarded-For / Forwarded name the client for the tokenisation limit (env MEMBERS_GATEWAY_TRUSTED_PROXIES)")
 	if err := parse(fs, args, stderr); err != nil {
 		return err
 	}
+	proxies, err := httpapi.ParseTrustedProxies(*trusted)
+	if err != nil {
+		return fmt.Errorf("--trusted-proxies: %w", err)
+	}
+	o.ClientAddr = httpapi.ClientAddrFunc(proxies)
 	db, err := store.Open(ctx, *dsn)
 	if err != nil {
 		return err
