@@ -239,7 +239,7 @@ func bench(engine, dsn string, o options) (result, error) {
 		return result{}, err
 	}
 	base := "http://" + addr
-	sargs := []string{"serve", "--addr", addr, "--db", dsn}
+	sargs := []string{"serve", "--addr", addr, "--db", dsn, "--gateway-sandbox"}
 	if o.cpuprofile != "" {
 		sargs = append(sargs, "--cpuprofile", o.cpuprofile+"."+strings.Fields(engine)[0])
 	}

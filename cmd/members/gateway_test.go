@@ -167,10 +167,10 @@ func TestGatewayCommand(t *testing.T) {
 	})
 }
 
-// members serve mounts the sandbox at /gateway/ by default.
+// members serve --gateway-sandbox mounts the sandbox at /gateway/.
 func TestServeMountsGateway(t *testing.T) {
 	dsn := "sqlite:" + filepath.Join(t.TempDir(), "m.db")
-	m := start(t, regexp.MustCompile(`listening on (http://\S+)`), "serve", "--addr", "127.0.0.1:0", "--db", dsn)
+	m := start(t, regexp.MustCompile(`listening on (http://\S+)`), "serve", "--gateway-sandbox", "--addr", "127.0.0.1:0", "--db", dsn)
 	tok := postJSON(t, m[1]+"/gateway/v1/tokens", "", "", `{"cardNumber":"378282246310005","expirationDate":"35/01","cvv":"1234","holderName":"A"}`)
 	if tok["brand"] != "amex" || tok["gateway"] != "ndhk" {
 		t.Fatalf("token %v", tok)

@@ -42,7 +42,11 @@ func TestRunFailures(t *testing.T) {
 		{"unreachable postgres", []string{"migrate", "--db", "postgres://postgres@127.0.0.1:1/x"}, "connect to postgres database", true},
 		{"unknown admin setting", []string{"admin", "nope", "--db", dsn}, `unknown setting "nope"`, false},
 		{"bad admin value", []string{"admin", "origin-access", "--enabled", "--limit", "0", "--db", dsn}, "limit and window", true},
-		{"bad listen address", []string{"serve", "--db", dsn, "--addr", "127.0.0.1:99999"}, "listen on 127.0.0.1:99999", true},
+		{"bad listen address", []string{"serve", "--db", dsn, "--gateway-sandbox", "--addr", "127.0.0.1:99999"}, "listen on 127.0.0.1:99999", true},
+		{"no payment gateway", []string{"serve", "--db", dsn}, "no payment gateway: give --gateway-url", true},
+		{"gateway without its secrets", []string{"serve", "--db", dsn, "--gateway-url", "https://pay.example.com/gateway"}, "--gateway-url needs --gateway-key and --gateway-webhook-secret", true},
+		{"two gateways", []string{"serve", "--db", dsn, "--gateway-sandbox", "--gateway-url", "https://pay.example.com/gateway", "--gateway-key", "k", "--gateway-webhook-secret", "s"}, "choose one gateway", true},
+		{"bad hand-over secret", []string{"serve", "--db", dsn, "--gateway-sandbox", "--addr", "127.0.0.1:0", "--handover-secret", "short"}, "--handover-secret: base64 of at least 32 random bytes", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -26,13 +26,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	dsn := dbFlag(fs)
 	fs.BoolVar(&cfg.Demo, "demo", false, "load demo data into an empty database")
 	fs.StringVar(&cfg.SMTPURL, "smtp", envOr("MEMBERS_SMTP_URL", ""), "SMTP server smtp://user:pass@host:port (env MEMBERS_SMTP_URL); empty keeps mail in the outbox")
-	fs.StringVar(&cfg.PublicURL, "public-url", envOr("MEMBERS_PUBLIC_URL", app.DefaultPublicURL), "public base URL of this site, for links in mails (env MEMBERS_PUBLIC_URL)")
+	fs.StringVar(&cfg.PublicURL, "public-url", envOr("MEMBERS_PUBLIC_URL", ""), "public base URL of this site, for links in mails and the payment step (env MEMBERS_PUBLIC_URL); empty: http:// and the listen address")
 	fs.StringVar(&cfg.BookingSiteURL, "booking-site-url", envOr("MEMBERS_BOOKING_SITE_URL", "https://booking.example.com"), "base URL of the booking site (env MEMBERS_BOOKING_SITE_URL)")
 	fs.BoolVar(&cfg.SecureCookies, "secure-cookies", envOr("MEMBERS_SECURE_COOKIES", "") == "1", "mark cookies Secure behind a TLS proxy (env MEMBERS_SECURE_COOKIES=1)")
 	trusted := fs.String("trusted-proxies", envOr("MEMBERS_TRUSTED_PROXIES", ""), "CIDR,… of reverse proxies whose X-Forwarded-For / Forwarded name the client (env MEMBERS_TRUSTED_PROXIES)")
 	withTestClock := fs.Bool("test-clock", false, "browser tests only: POST /_test/clock {\"advanceSeconds\": N} moves the server's clock (loopback --addr only)")
-	gatewayFlags(fs, &cfg)
+	webhookPrevious := gatewayFlags(fs, &cfg)
 	fs.StringVar(&cfg.PinKey, "pin-key", envOr("MEMBERS_PIN_KEY", ""), "key of the voucher PIN hashes, base64 of 32 random bytes, kept outside the database (env MEMBERS_PIN_KEY); empty: a key kept in the database (docs/security.md)")
+	fs.StringVar(&cfg.HandoverSecret, "handover-secret", envOr("MEMBERS_HANDOVER_SECRET", ""), "key shared with the booking site that signs hand-over and sign-on tokens, base64 of 32 random bytes, kept outside the database (env MEMBERS_HANDOVER_SECRET); empty: a key kept in the database (docs/security.md)")
+	handoverPrevious := fs.String("handover-secret-previous", envOr("MEMBERS_HANDOVER_SECRET_PREVIOUS", ""), "during a key change: the previous hand-over key(s), comma-separated, that still verify (env MEMBERS_HANDOVER_SECRET_PREVIOUS)")
 	passkeyFlags(fs, &cfg)
 	logRequests := fs.String("log-requests", envOr("MEMBERS_LOG_REQUESTS", ""), "log one line per request: on or off (env MEMBERS_LOG_REQUESTS); default on, off with --demo")
 	memLimit := fs.String("go-memory-limit", envOr("MEMBERS_GO_MEMORY_LIMIT", strconv.Itoa(app.DefaultGoMemoryLimitMiB)), "soft limit of the Go runtime's memory in MiB, 0 for none (env MEMBERS_GO_MEMORY_LIMIT; GOMEMLIMIT wins when set); SQLite's memory is outside it (docs/speed.md)")
@@ -52,6 +54,13 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	mib, err := strconv.Atoi(strings.TrimSpace(*memLimit))
 	if err != nil || mib < 0 {
 		return fmt.Errorf("--go-memory-limit: %q is not a number of MiB", *memLimit)
+	}
+	if err := checkGateway(&cfg, *webhookPrevious); err != nil {
+		return err
+	}
+	cfg.HandoverSecretPrevious = splitList(*handoverPrevious)
+	if err := checkKeys(cfg); err != nil {
+		return err
 	}
 	app.SetGoMemoryLimit(mib)
 	quiet, err := quietRequests(*logRequests, cfg.Demo)
@@ -91,10 +100,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	}
 	defer ln.Close()
 	cfg.ServerURL = selfURL(ln.Addr())
-	if cfg.PinKey == "" && !cfg.Demo {
-		// once the server is sure to start (a failed start prints its error alone)
-		logger.Warn("no --pin-key (env MEMBERS_PIN_KEY): voucher PIN hashes use a key kept in the database (docs/security.md)")
+	if cfg.PublicURL == "" {
+		cfg.PublicURL = cfg.ServerURL
 	}
+	// once the server is sure to start (a failed start prints its error alone)
+	startWarnings(logger, cfg)
 	handler, feats, err := a.Server(ctx, cfg)
 	if err != nil {
 		return err
@@ -209,4 +219,69 @@ func startCPUProfile(path string) (func(), error) {
 		pprof.StopCPUProfile()
 		_ = f.Close()
 	}, nil
+}
+
+// checkGateway refuses a start that would sell for free: without an outside
+// gateway (--gateway-url) the sandbox, whose test cards always pay, is
+// mounted only in demo mode or when asked for by --gateway-sandbox. An
+// outside gateway needs its key and webhook secret.
+func checkGateway(cfg *app.Config, webhookPrevious string) error {
+	cfg.GatewayWebhookSecretPrevious = splitList(webhookPrevious)
+	switch {
+	case cfg.GatewayURL == "" && !cfg.Demo && !cfg.GatewaySandbox:
+		return errors.New("no payment gateway: give --gateway-url, --gateway-key and --gateway-webhook-secret (env MEMBERS_GATEWAY_URL, …), or --gateway-sandbox for the test gateway whose cards pay without money")
+	case cfg.GatewayURL != "" && (cfg.GatewayKey == "" || cfg.GatewayWebhookSecret == ""):
+		return errors.New("--gateway-url needs --gateway-key and --gateway-webhook-secret (env MEMBERS_GATEWAY_KEY, MEMBERS_GATEWAY_WEBHOOK_SECRET)")
+	case cfg.GatewayURL != "" && cfg.GatewaySandbox:
+		return errors.New("--gateway-sandbox and --gateway-url: choose one gateway")
+	}
+	return nil
+}
+
+// checkKeys refuses malformed keys before anything starts.
+func checkKeys(cfg app.Config) error {
+	if cfg.HandoverSecret != "" {
+		if _, err := app.DecodeKey(cfg.HandoverSecret); err != nil {
+			return fmt.Errorf("--handover-secret: %w", err)
+		}
+	}
+	for _, k := range cfg.HandoverSecretPrevious {
+		if _, err := app.DecodeKey(k); err != nil {
+			return fmt.Errorf("--handover-secret-previous: %w", err)
+		}
+	}
+	return nil
+}
+
+// startWarnings logs what a production start should not run with: secrets
+// kept in the database, and the sandbox gateway on a public site.
+func startWarnings(logger *slog.Logger, cfg app.Config) {
+	sandbox := cfg.GatewayURL == ""
+	if app.SandboxExposed(cfg) {
+		logger.Warn("SANDBOX GATEWAY ON A PUBLIC SITE: its test cards pay without money, every purchase is free; give --gateway-url for a real gateway (docs/payments.md)",
+			"publicURL", cfg.PublicURL)
+	}
+	if cfg.Demo {
+		return
+	}
+	if cfg.PinKey == "" {
+		logger.Warn("no --pin-key (env MEMBERS_PIN_KEY): voucher PIN hashes use a key kept in the database (docs/security.md)")
+	}
+	if cfg.HandoverSecret == "" {
+		logger.Warn("no --handover-secret (env MEMBERS_HANDOVER_SECRET): hand-over and sign-on tokens are signed with a key kept in the database, with which anyone who reads it signs in as any member (docs/security.md)")
+	}
+	if sandbox && cfg.GatewayWebhookSecret == "" {
+		logger.Warn("no --gateway-webhook-secret (env MEMBERS_GATEWAY_WEBHOOK_SECRET): the sandbox gateway's webhooks are signed with a secret kept in the database (docs/security.md)")
+	}
+}
+
+// splitList splits a comma-separated flag, dropping empty items.
+func splitList(v string) []string {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }

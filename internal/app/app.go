@@ -52,12 +52,18 @@ type Config struct {
 	ServerURL string
 	// GatewayURL is an outside payment gateway's base URL (…/gateway);
 	// empty mounts the sandbox gateway at /gateway/ (see wireGateway).
-	GatewayURL string
+	// The command refuses to start without it unless in demo mode or with
+	// GatewaySandbox (an explicit choice of the sandbox).
+	GatewayURL     string
+	GatewaySandbox bool
 	// GatewayKey and GatewayWebhookSecret are the merchant's secret key and
 	// webhook secret at the gateway; for the in-process sandbox they replace
-	// the generated ones when set.
-	GatewayKey           string
-	GatewayWebhookSecret string
+	// the generated ones (kept in the database) when set, and are not
+	// stored. GatewayWebhookSecretPrevious still verify webhooks during a
+	// change of secret.
+	GatewayKey                   string
+	GatewayWebhookSecret         string
+	GatewayWebhookSecretPrevious []string
 	// GatewaySlow is how long the sandbox holds back card 0119's authorise
 	// answer, GatewayExpireAfter how long an unpaid customer step lives
 	// (zero: 30 s and 30 min).
@@ -85,6 +91,13 @@ type Config struct {
 	// kept outside the database (--pin-key, env MEMBERS_PIN_KEY). Empty:
 	// a key kept in the database is used (demo, tests; see docs/security.md).
 	PinKey string
+	// HandoverSecret is the key shared with the booking site that signs
+	// hand-over and sign-on tokens: base64 of at least 32 bytes, kept
+	// outside the database (--handover-secret). Empty: a key kept in the
+	// database (demo, tests). HandoverSecretPrevious still verify during a
+	// key change; new tokens are signed with HandoverSecret.
+	HandoverSecret         string
+	HandoverSecretPrevious []string
 }
 
 // App holds the migrated database and the core services.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"net/http"
 	"strings"
@@ -17,7 +18,7 @@ import (
 
 // wireBookings mounts the bookings and travel documents feature.
 func (a *App) wireBookings(ctx context.Context, cfg Config, f *Features) error {
-	secret, err := a.Secret(ctx, "booking-handover")
+	secret, previous, err := a.handoverKeys(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -25,7 +26,8 @@ func (a *App) wireBookings(ctx context.Context, cfg Config, f *Features) error {
 	if err != nil {
 		return err
 	}
-	handover := booking.NewHandover(secret, cfg.BookingSiteURL).WithRedemptions(store.NewHandoverRedemptions(a.DB))
+	handover := booking.NewHandover(secret, cfg.BookingSiteURL).WithPreviousKeys(previous...).
+		WithRedemptions(store.NewHandoverRedemptions(a.DB))
 	renderer, err := pdf.New(a.Catalog)
 	if err != nil {
 		return err
@@ -42,6 +44,45 @@ func (a *App) wireBookings(ctx context.Context, cfg Config, f *Features) error {
 		mux.Handle("POST "+HandoverRedeemPath, httpapi.HandoverRedeem(handover, a.DB.Now))
 	})
 	return nil
+}
+
+// handoverKeys are the hand-over signing key and the previous keys that
+// still verify: cfg.HandoverSecret (kept outside the database) when set,
+// else the key kept in the database (settings, secret:booking-handover).
+func (a *App) handoverKeys(ctx context.Context, cfg Config) ([]byte, [][]byte, error) {
+	var previous [][]byte
+	for _, p := range cfg.HandoverSecretPrevious {
+		if strings.TrimSpace(p) == "" {
+			continue
+		}
+		k, err := DecodeKey(p)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--handover-secret-previous: %w", err)
+		}
+		previous = append(previous, k)
+	}
+	if cfg.HandoverSecret == "" {
+		k, err := a.Secret(ctx, "booking-handover")
+		return k, previous, err
+	}
+	k, err := DecodeKey(cfg.HandoverSecret)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--handover-secret: %w", err)
+	}
+	return k, previous, nil
+}
+
+// MinKeyLen is the shortest key accepted from the operator (bytes).
+const MinKeyLen = 32
+
+// DecodeKey reads an operator's key: base64 of at least MinKeyLen random
+// bytes (openssl rand -base64 32).
+func DecodeKey(s string) ([]byte, error) {
+	k, err := base64.StdEncoding.DecodeString(strings.TrimSpace(s))
+	if err != nil || len(k) < MinKeyLen {
+		return nil, fmt.Errorf("base64 of at least %d random bytes (openssl rand -base64 32)", MinKeyLen)
+	}
+	return k, nil
 }
 
 // HandoverRedeemPath is where the booking site redeems a hand-over token.

@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"strings"
 
 	"members/internal/gateway"
+	"members/internal/httpapi"
 	"members/internal/store"
 )
 
@@ -18,6 +21,9 @@ type GatewayConn struct {
 	URL           string
 	Key           string
 	WebhookSecret string
+	// PreviousWebhookSecrets still verify webhooks during a change of
+	// secret (cfg.GatewayWebhookSecretPrevious).
+	PreviousWebhookSecrets []string
 	// Sandbox is the in-process sandbox gateway when cfg.GatewayURL is
 	// empty (nil when an outside gateway is configured).
 	Sandbox *gateway.Gateway
@@ -26,6 +32,26 @@ type GatewayConn struct {
 // DefaultServerURL is where the server reaches itself when cfg.ServerURL
 // is not set.
 const DefaultServerURL = "http://127.0.0.1:8080"
+
+// SandboxExposed reports whether the in-process sandbox gateway would be
+// mounted on a site that is not a loopback address: its test cards then
+// give goods away to anyone who reaches it, so the server warns at start
+// and on every payment.
+func SandboxExposed(cfg Config) bool {
+	if cfg.GatewayURL != "" || cfg.PublicURL == "" {
+		return false
+	}
+	u, err := url.Parse(cfg.PublicURL)
+	if err != nil {
+		return true
+	}
+	host := u.Hostname()
+	if strings.EqualFold(host, "localhost") {
+		return false
+	}
+	ip, err := netip.ParseAddr(host)
+	return err != nil || !ip.IsLoopback()
+}
 
 // WebhookPath is where the members server receives the gateway's webhooks.
 const WebhookPath = "/webhooks/gateway"
@@ -37,7 +63,8 @@ const WebhookPath = "/webhooks/gateway"
 // expiry) as a Background job. It fills a.Gateway either way.
 func (a *App) wireGateway(ctx context.Context, cfg Config, f *Features) error {
 	if cfg.GatewayURL != "" {
-		a.Gateway = GatewayConn{URL: strings.TrimRight(cfg.GatewayURL, "/"), Key: cfg.GatewayKey, WebhookSecret: cfg.GatewayWebhookSecret}
+		a.Gateway = GatewayConn{URL: strings.TrimRight(cfg.GatewayURL, "/"), Key: cfg.GatewayKey, WebhookSecret: cfg.GatewayWebhookSecret,
+			PreviousWebhookSecrets: cfg.GatewayWebhookSecretPrevious}
 		return nil
 	}
 	self := strings.TrimRight(cfg.ServerURL, "/")
@@ -56,16 +83,24 @@ func (a *App) wireGateway(ctx context.Context, cfg Config, f *Features) error {
 		f.Closers = append(f.Closers, own.Close)
 		db = own
 	}
+	// The customer's browser reaches the sandbox on the public site, not at
+	// the listen address the members server calls it on.
+	public := ""
+	if p := strings.TrimRight(cfg.PublicURL, "/"); p != "" {
+		public = p + "/gateway"
+	}
 	g, err := gateway.New(ctx, gateway.Options{
 		DB: db.DB, Dialect: string(db.Engine), Now: db.Now, Logger: a.Logger,
 		WebhookURL: self + WebhookPath, SecretKey: cfg.GatewayKey, WebhookSecret: cfg.GatewayWebhookSecret,
-		SlowAuthorize: cfg.GatewaySlow, ExpireAfter: cfg.GatewayExpireAfter,
+		SlowAuthorize: cfg.GatewaySlow, ExpireAfter: cfg.GatewayExpireAfter, PublicURL: public,
+		ClientAddr: httpapi.ClientAddrFunc(cfg.TrustedProxies), WarnEachPayment: SandboxExposed(cfg),
 	})
 	if err != nil {
 		return err
 	}
 	keys := g.Keys()
-	a.Gateway = GatewayConn{URL: self + g.BasePath(), Key: keys.SecretKey, WebhookSecret: keys.WebhookSecret, Sandbox: g}
+	a.Gateway = GatewayConn{URL: self + g.BasePath(), Key: keys.SecretKey, WebhookSecret: keys.WebhookSecret,
+		PreviousWebhookSecrets: cfg.GatewayWebhookSecretPrevious, Sandbox: g}
 	f.RootMounts = append(f.RootMounts, func(mux *http.ServeMux) { mux.Handle(g.BasePath()+"/", g.Handler()) })
 	f.Background = append(f.Background, g.Run)
 	return nil

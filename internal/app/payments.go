@@ -39,9 +39,15 @@ func (a *App) wirePayments(ctx context.Context, cfg Config, f *Features) error {
 		gw = payment.NewHTTPGateway(a.Gateway.URL, a.Gateway.Key, timeout)
 	}
 	secret := a.Gateway.WebhookSecret
+	var previous [][]byte
+	for _, p := range a.Gateway.PreviousWebhookSecrets {
+		if p = strings.TrimSpace(p); p != "" {
+			previous = append(previous, []byte(p))
+		}
+	}
 	st := store.NewPaymentStore(a.DB)
 	a.Payments = payment.NewEngine(st, gw, payment.Config{
-		ReturnBase: publicURL, WebhookSecret: []byte(secret),
+		ReturnBase: publicURL, WebhookSecret: []byte(secret), PreviousWebhookSecrets: previous,
 		// a request drives at most four gateway calls; after that the lease
 		// lapses and the background work takes over (a killed instance)
 		Lease: 4*timeout + 5*time.Second,

@@ -20,6 +20,10 @@ import (
 // HandoverTTL is how long a hand-over token to the booking site is valid.
 const HandoverTTL = 5 * time.Minute
 
+// HandoverClockSkew is how far ahead of this server's clock a token's
+// issue time may be: the booking site's clock may run a little fast.
+const HandoverClockSkew = 60 * time.Second
+
 // Handover signs the short-lived tokens that carry a member to the booking
 // site (single sign-on): base64url(JSON claims) "." base64url(HMAC-SHA256).
 // The booking site shares the secret and checks signature and expiry.
@@ -27,8 +31,13 @@ const HandoverTTL = 5 * time.Minute
 // Each token carries a random id and is single use: the booking site
 // redeems it once (Redeem, served at POST /handover/v1/redeem), and a
 // replay within its five minutes is refused.
+//
+// Tokens are signed with the current key; during a key change the
+// previous keys (WithPreviousKeys) still verify, so tokens in flight and a
+// booking site that has not switched yet keep working.
 type Handover struct {
 	secret      []byte
+	previous    [][]byte
 	siteURL     string
 	redemptions Redemptions
 }
@@ -41,6 +50,17 @@ type Redemptions interface {
 
 // ErrReplayed is a token redeemed before.
 var ErrReplayed = errors.New("handover: token already used")
+
+// WithPreviousKeys lets tokens signed with keys verify too (a key change:
+// new tokens are signed with the current key only).
+func (h *Handover) WithPreviousKeys(keys ...[]byte) *Handover {
+	for _, k := range keys {
+		if len(k) > 0 {
+			h.previous = append(h.previous, k)
+		}
+	}
+	return h
+}
 
 // WithRedemptions makes tokens single use.
 func (h *Handover) WithRedemptions(r Redemptions) *Handover {
@@ -70,12 +90,17 @@ func (h *Handover) IssueLogin(memberID string, lang i18n.Lang, now time.Time) (s
 	if _, err := rand.Read(id); err != nil {
 		return "", fmt.Errorf("sign-on id: %w", err)
 	}
-	body, err := json.Marshal(HandoverClaims{ID: hex.EncodeToString(id), MemberID: memberID, Lang: string(lang), IssuedAt: now.Unix(), ExpiresAt: now.Add(HandoverTTL).Unix()})
+	return h.seal(inbound, HandoverClaims{ID: hex.EncodeToString(id), MemberID: memberID, Lang: string(lang), IssuedAt: now.Unix(), ExpiresAt: now.Add(HandoverTTL).Unix()})
+}
+
+// seal signs claims for purpose with the current key.
+func (h *Handover) seal(purpose string, c HandoverClaims) (string, error) {
+	body, err := json.Marshal(c)
 	if err != nil {
-		return "", fmt.Errorf("sign-on: %w", err)
+		return "", fmt.Errorf("handover: %w", err)
 	}
 	payload := base64.RawURLEncoding.EncodeToString(body)
-	return payload + "." + base64.RawURLEncoding.EncodeToString(h.signAs(inbound, payload)), nil
+	return payload + "." + base64.RawURLEncoding.EncodeToString(sign(h.secret, purpose, payload)), nil
 }
 
 func (h *Handover) redeemAs(ctx context.Context, purpose, token string, now time.Time) (HandoverClaims, error) {
@@ -122,12 +147,10 @@ func (h *Handover) Issue(memberID, pnr string, lang i18n.Lang, now time.Time) (H
 		return HandoverResult{}, fmt.Errorf("handover id: %w", err)
 	}
 	claims := HandoverClaims{ID: hex.EncodeToString(id), MemberID: memberID, PNR: pnr, Lang: string(lang), IssuedAt: now.Unix(), ExpiresAt: exp.Unix()}
-	body, err := json.Marshal(claims)
+	token, err := h.seal(outbound, claims)
 	if err != nil {
-		return HandoverResult{}, fmt.Errorf("handover: %w", err)
+		return HandoverResult{}, err
 	}
-	payload := base64.RawURLEncoding.EncodeToString(body)
-	token := payload + "." + base64.RawURLEncoding.EncodeToString(h.sign(payload))
 	path := "/booking/search"
 	if pnr != "" {
 		path = "/booking/" + url.PathEscape(pnr) + "/edit"
@@ -136,8 +159,6 @@ func (h *Handover) Issue(memberID, pnr string, lang i18n.Lang, now time.Time) (H
 	return HandoverResult{URL: h.siteURL + path + "?" + q.Encode(), Token: token, ExpiresAt: exp.UTC().Format(time.RFC3339)}, nil
 }
 
-func (h *Handover) sign(payload string) []byte { return h.signAs(outbound, payload) }
-
 // The purposes a token is signed for: a token for one direction never
 // verifies for the other (the label is part of the signed text).
 const (
@@ -145,13 +166,28 @@ const (
 	inbound  = "booking-login:"    // booking site → members (session completion)
 )
 
-func (h *Handover) signAs(purpose, payload string) []byte {
-	m := hmac.New(sha256.New, h.secret)
+func sign(key []byte, purpose, payload string) []byte {
+	m := hmac.New(sha256.New, key)
 	m.Write([]byte(purpose + payload))
 	return m.Sum(nil)
 }
 
-// ErrBadToken is a token with a wrong signature, a bad shape or past expiry.
+// signedBy reports whether sig is payload's signature for purpose under
+// the current key or a previous one.
+func (h *Handover) signedBy(purpose, payload string, sig []byte) bool {
+	if hmac.Equal(sig, sign(h.secret, purpose, payload)) {
+		return true
+	}
+	for _, k := range h.previous {
+		if hmac.Equal(sig, sign(k, purpose, payload)) {
+			return true
+		}
+	}
+	return false
+}
+
+// ErrBadToken is a token with a wrong signature, a bad shape, past expiry,
+// issued in the future or valid for longer than HandoverTTL.
 var ErrBadToken = errors.New("handover: invalid or expired token")
 
 // Verify checks a token (what the booking site does) and returns its claims.
@@ -166,7 +202,7 @@ func (h *Handover) verifyAs(purpose, token string, now time.Time) (HandoverClaim
 		return c, ErrBadToken
 	}
 	got, err := base64.RawURLEncoding.DecodeString(sig)
-	if err != nil || !hmac.Equal(got, h.signAs(purpose, payload)) {
+	if err != nil || !h.signedBy(purpose, payload, got) {
 		return c, ErrBadToken
 	}
 	body, err := base64.RawURLEncoding.DecodeString(payload)
@@ -175,6 +211,12 @@ func (h *Handover) verifyAs(purpose, token string, now time.Time) (HandoverClaim
 	}
 	if now.Unix() >= c.ExpiresAt {
 		return c, ErrBadToken
+	}
+	// A token lives HandoverTTL from its issue, and is not issued later
+	// than now (beyond a little clock skew): a holder of the key, or a
+	// booking site with a wrong clock, cannot make one that lasts.
+	if c.IssuedAt > now.Add(HandoverClockSkew).Unix() || c.ExpiresAt-c.IssuedAt > int64(HandoverTTL/time.Second) {
+		return HandoverClaims{}, ErrBadToken
 	}
 	return c, nil
 }

@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/pressly/goose/v3"
+
+	"members/internal/migratelock"
 )
 
 //go:embed migrations/*.sql
@@ -50,7 +52,8 @@ type Options struct {
 	// WebhookURL receives the events; empty keeps them queued.
 	WebhookURL string
 	// SecretKey and WebhookSecret replace the keys generated on first
-	// start (and kept in gw_keys) when set.
+	// start (and kept in gw_keys) when set; a given key is not written to
+	// the database (it is kept outside it, as the operator's secret).
 	SecretKey, WebhookSecret string
 	// SlowAuthorize is how long card 0119's authorise answer is held back
 	// (default 30 s, longer than any sensible client timeout).
@@ -70,6 +73,14 @@ type Options struct {
 	// and 1 s).
 	TokenBurst int
 	TokenEvery time.Duration
+	// ClientAddr is the caller's address for the tokenisation limit (the
+	// members server's, which reads forwarding headers from its trusted
+	// proxies only); nil: the TCP peer.
+	ClientAddr func(*http.Request) string
+	// WarnEachPayment logs a warning for every payment created: the
+	// sandbox is mounted on a site the public reaches, where its test cards
+	// give goods away.
+	WarnEachPayment bool
 	// Poll is the background work's period (default 1 s).
 	Poll time.Duration
 	// Client sends the webhooks (default: 10 s timeout).
@@ -165,7 +176,17 @@ func (g *Gateway) migrate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("gateway migrate: %w", err)
 	}
-	p, err := goose.NewProvider(dialect, g.db, sub, goose.WithTableName("gateway_goose_version"))
+	opts := []goose.ProviderOption{goose.WithTableName("gateway_goose_version")}
+	if g.dialect == Postgres {
+		// Gateways started together on one empty database take turns, as
+		// the members migrations do, on a lock of their own.
+		locker, err := migratelock.Postgres(ctx, g.db, "gateway-migrations")
+		if err != nil {
+			return fmt.Errorf("gateway %w", err)
+		}
+		opts = append(opts, goose.WithSessionLocker(locker))
+	}
+	p, err := goose.NewProvider(dialect, g.db, sub, opts...)
 	if err != nil {
 		return fmt.Errorf("gateway migrate: %w", err)
 	}
@@ -176,13 +197,9 @@ func (g *Gateway) migrate(ctx context.Context) error {
 }
 
 // key returns the stored key name, creating it (random, with prefix) on
-// first use; a non-empty want replaces it.
+// first use; a non-empty want is used instead and not stored.
 func (g *Gateway) key(ctx context.Context, name, prefix, want string) (string, error) {
 	if want != "" {
-		if _, err := g.db.ExecContext(ctx, `INSERT INTO gw_keys (name, value) VALUES ($1, $2)
-			ON CONFLICT (name) DO UPDATE SET value = excluded.value`, name, want); err != nil {
-			return "", fmt.Errorf("gateway keys: %w", err)
-		}
 		return want, nil
 	}
 	if _, err := g.db.ExecContext(ctx, `INSERT INTO gw_keys (name, value) VALUES ($1, $2)

@@ -267,6 +267,10 @@ func (g *Gateway) createPayment(ctx context.Context, tx *sql.Tx, in PaymentInput
 		token, card.Brand, card.Last4, string(card.Behaviour), now); err != nil {
 		return nil, fmt.Errorf("gateway: create payment: %w", err)
 	}
+	if g.opt.WarnEachPayment {
+		g.log.Warn("SANDBOX GATEWAY: a payment on a public site is paid by test cards, no money moves",
+			"payment", id, "amount", in.Amount, "currency", in.Currency, "method", in.Method, "reference", in.Reference)
+	}
 	return g.getPayment(ctx, tx, id)
 }
 

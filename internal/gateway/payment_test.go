@@ -1,6 +1,7 @@
 package gateway_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -143,6 +144,19 @@ func TestKeysKeptAcrossRestarts(t *testing.T) {
 		g3 := startOn(t, g.DB, g.Clock, func(o *gateway.Options) { o.SecretKey = "sk_test_given" })
 		if g3.Key != "sk_test_given" || g3.G.Keys().WebhookSecret != g.G.Keys().WebhookSecret {
 			t.Fatalf("given key: %+v", g3.G.Keys())
+		}
+		// A given key stays outside the database: not written to gw_keys,
+		// and an instance without it still has the stored one.
+		g4 := startOn(t, g.DB, g.Clock, func(o *gateway.Options) { o.WebhookSecret = "whsec_given" })
+		if g4.G.Keys().WebhookSecret != "whsec_given" {
+			t.Fatalf("given webhook secret: %+v", g4.G.Keys())
+		}
+		var n int
+		if err := g.DB.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM gw_keys WHERE value IN ('whsec_given', 'sk_test_given')`).Scan(&n); err != nil || n != 0 {
+			t.Fatalf("given keys written to gw_keys: %d %v", n, err)
+		}
+		if g5 := startOn(t, g.DB, g.Clock); g5.G.Keys() != g.G.Keys() {
+			t.Fatalf("stored keys changed: %+v, was %+v", g5.G.Keys(), g.G.Keys())
 		}
 	})
 }

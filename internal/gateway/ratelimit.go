@@ -78,8 +78,12 @@ func (l *tokenLimiter) sweep(now time.Time) {
 // over its tokenisation rate.
 func (g *Gateway) limitTokenize(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		host, _, err := net.SplitHostPort(r.RemoteAddr)
-		if err != nil {
+		var host string
+		if g.opt.ClientAddr != nil {
+			host = g.opt.ClientAddr(r)
+		} else if h, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+			host = h
+		} else {
 			host = r.RemoteAddr
 		}
 		if ok, wait := g.tokenLimit.allow(host); !ok {

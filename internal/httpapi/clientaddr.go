@@ -98,3 +98,12 @@ func parseHop(v string) netip.Addr {
 	}
 	return netip.Addr{}
 }
+
+// ClientAddrFunc is the caller's address as the API's throttles see it
+// (the TCP peer, or what trusted proxies forwarded), for handlers mounted
+// beside the API with limits of their own (the sandbox gateway's
+// tokeniser).
+func ClientAddrFunc(trusted []netip.Prefix) func(*http.Request) string {
+	s := &Server{Deps: Deps{TrustedProxies: trusted}}
+	return s.clientAddr
+}

@@ -34,8 +34,11 @@ type Config struct {
 	Poll time.Duration
 	// Retry is the wait before reconciling a call whose outcome is unknown.
 	Retry time.Duration
-	// WebhookSecret signs the gateway's webhooks.
-	WebhookSecret []byte
+	// WebhookSecret signs the gateway's webhooks. PreviousWebhookSecrets
+	// still verify during a change of secret (the gateway signs with the
+	// new one as soon as it has it).
+	WebhookSecret          []byte
+	PreviousWebhookSecrets [][]byte
 	// WebhookTolerance is how far a webhook's timestamp may be off.
 	WebhookTolerance time.Duration
 }

@@ -77,11 +77,24 @@ func Sign(secret, body []byte, t time.Time) string {
 	return "t=" + ts + ",v1=" + hex.EncodeToString(mac.Sum(nil))
 }
 
+// verifyWebhook checks the signature against the current secret, then the
+// previous ones (a change of secret in progress).
+func (e *Engine) verifyWebhook(body []byte, signature string) error {
+	err := VerifySignature(e.cfg.WebhookSecret, body, signature, e.now(), e.cfg.WebhookTolerance)
+	for _, prev := range e.cfg.PreviousWebhookSecrets {
+		if err == nil {
+			break
+		}
+		err = VerifySignature(prev, body, signature, e.now(), e.cfg.WebhookTolerance)
+	}
+	return err
+}
+
 // HandleWebhook verifies and applies one gateway event. Each event id is
 // handled once; a replay is acknowledged without effect. An error means
 // "not acknowledged": the gateway retries later.
 func (e *Engine) HandleWebhook(ctx context.Context, body []byte, signature string) error {
-	if err := VerifySignature(e.cfg.WebhookSecret, body, signature, e.now(), e.cfg.WebhookTolerance); err != nil {
+	if err := e.verifyWebhook(body, signature); err != nil {
 		return err
 	}
 	var ev Event

@@ -11,7 +11,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -21,9 +20,10 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	"github.com/pressly/goose/v3"
-	"github.com/pressly/goose/v3/lock"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"members/internal/migratelock"
 )
 
 //go:embed migrations/*.sql
@@ -251,23 +251,10 @@ func (db *DB) Migrate(ctx context.Context) error {
 	}
 	var opts []goose.ProviderOption
 	if db.Engine == Postgres {
-		// Instances started together on one database would race on the
-		// schema (duplicate keys, "relation exists"). A session-level
-		// advisory lock makes them take turns; the later ones find nothing
-		// pending. The lock id is per schema, so databases in other schemas
-		// (each test has its own) do not wait for each other.
-		var schema string
-		if err := db.QueryRowContext(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
-			return fmt.Errorf("migrate: current schema: %w", err)
-		}
-		h := fnv.New64a()
-		_, _ = h.Write([]byte("members-migrations:" + schema))
-		locker, err := lock.NewPostgresSessionLocker(
-			lock.WithLockID(int64(h.Sum64()&(1<<62-1))), // #nosec G115 -- masked to 62 bits, fits int64
-			lock.WithLockTimeout(1, 600),                // poll every second, give up after 10 minutes
-		)
+		// Instances started together take turns (docs/security.md).
+		locker, err := migratelock.Postgres(ctx, db.DB, "members-migrations")
 		if err != nil {
-			return fmt.Errorf("migrate: %w", err)
+			return err
 		}
 		opts = append(opts, goose.WithSessionLocker(locker))
 	}
