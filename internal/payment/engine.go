@@ -605,6 +605,7 @@ func (e *Engine) settle(ctx context.Context, p *Process, gp GatewayPayment) erro
 
 func (e *Engine) grantOf(p *Process, at time.Time) Grant {
 	return Grant{ProcessID: p.ID, MemberID: p.MemberID, Lang: p.Lang, SettledAt: at,
+		PaymentMethod: p.PaymentMethod, OtherPaymentType: p.OtherPaymentType,
 		Order: Order{Amount: p.Amount, Currency: p.Currency, Description: p.Description, Details: p.Details}}
 }
 
