@@ -41,6 +41,12 @@ func main() {
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		// -h printed the flags: asking for help is not a failure.
+	case errors.As(err, new(exitCode)):
+		// a command's answer given by the exit status (reconcile: differences)
+		fmt.Fprintln(os.Stderr, "members:", oneLine(err))
+		var ec exitCode
+		errors.As(err, &ec)
+		os.Exit(int(ec))
 	case err != nil:
 		fmt.Fprintln(os.Stderr, "members:", oneLine(err))
 		os.Exit(2)
