@@ -29,7 +29,7 @@ commands:
   mail        the mail outbox: mail list | mail show ID
   seed-bench  fill a database for benchmarks: seed-bench --reservations N
   gateway     the sandbox payment gateway alone (--addr, --db, --webhook-url),
-              or its operator: gateway list | settle ID | fail ID
+              or its operator: gateway list | settle ID | fail ID | reconcile
   lottery     the unlimited pass lottery: lottery draw [--seed S] | lottery verify
   points      vouchers and exchange codes: points issue | points codes (points help)
 `

@@ -23,8 +23,8 @@ func (e *payEnv) discrepancies(t *testing.T, processID string) int {
 }
 
 // TestSignedWebhookIsOnlyAHint: a correctly signed event that claims a
-// capture the gateway does not show (a wrong amount, currency or status)
-// settles nothing: the process follows the gateway's record, the event is
+// capture or a failure the gateway does not show (a wrong amount, currency
+// or status) settles and fails nothing: the process follows the gateway's record, the event is
 // alerted at ERROR and recorded. The real capture still settles, once.
 func TestSignedWebhookIsOnlyAHint(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
@@ -58,6 +58,7 @@ func TestSignedWebhookIsOnlyAHint(t *testing.T) {
 			{"wrong amount", func(m map[string]any) { m["status"], m["amount"] = "captured", 1 }},
 			{"wrong currency", func(m map[string]any) { m["status"], m["currency"] = "captured", "KRW" }},
 			{"captured while pending", func(m map[string]any) { m["status"] = "captured" }},
+			{"failed while pending", func(m map[string]any) { m["status"], m["failureCode"] = "failed", "card_declined" }},
 		}
 		for i, f := range forged {
 			if code := env.webhook(t, forge("evt_forged_"+string(rune('a'+i)), f.change), env.Clock.Now()); code != http.StatusOK {
