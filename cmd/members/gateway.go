@@ -28,6 +28,11 @@ const gatewayUsage = `usage:
   members gateway list [--db DSN] [--limit N]    the latest payments
   members gateway settle ID [--db DSN]           pay an asynchronous payment (or approve a challenge)
   members gateway fail ID [--db DSN]             fail it
+  members gateway reconcile [--db DSN] [--since D] [--gateway-url URL --gateway-key K]
+      compare the settled, refunded and expired payment processes with the
+      gateway's records and print each difference (exit 1 on any, 0 when
+      clean); without --gateway-url the sandbox's tables in --db
+      (or --gateway-db) are read
 `
 
 // gatewayFlags adds serve's flags for the payment gateway; it returns
@@ -72,6 +77,8 @@ func gatewayCmd(ctx context.Context, args []string, stdout, stderr io.Writer, lo
 			return gatewayList(ctx, args[1:], stdout, stderr)
 		case "settle", "fail":
 			return gatewaySettle(ctx, args[0], args[1:], stdout, stderr)
+		case "reconcile":
+			return gatewayReconcile(ctx, args[1:], stdout, stderr, logger)
 		case "help", "-h", "--help":
 			fmt.Fprint(stdout, gatewayUsage)
 			return nil

@@ -29,7 +29,7 @@ commands:
   mail        the mail outbox: mail list | mail show ID
   seed-bench  fill a database for benchmarks: seed-bench --reservations N
   gateway     the sandbox payment gateway alone (--addr, --db, --webhook-url),
-              or its operator: gateway list | settle ID | fail ID
+              or its operator: gateway list | settle ID | fail ID | reconcile
   lottery     the unlimited pass lottery: lottery draw [--seed S] | lottery verify
   points      vouchers and exchange codes: points issue | points codes (points help)
 `
@@ -41,6 +41,12 @@ func main() {
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		// -h printed the flags: asking for help is not a failure.
+	case errors.As(err, new(exitCode)):
+		// a command's answer given by the exit status (reconcile: differences)
+		fmt.Fprintln(os.Stderr, "members:", oneLine(err))
+		var ec exitCode
+		errors.As(err, &ec)
+		os.Exit(int(ec))
 	case err != nil:
 		fmt.Fprintln(os.Stderr, "members:", oneLine(err))
 		os.Exit(2)

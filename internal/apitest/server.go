@@ -73,6 +73,9 @@ func NewOn(t testing.TB, engine store.Engine, dsn string, cfg ...func(*app.Confi
 // Instance starts another instance of the server on e's database (its own
 // pool, statement and answer caches) with the same clock and config, as
 // when several instances run behind one load balancer.
+// DSN is the test database the server runs on (operator commands in tests).
+func (e *Env) DSN() string { return e.dsn }
+
 func (e *Env) Instance(t testing.TB) *Env {
 	t.Helper()
 	return start(t, e.Engine, e.dsn, e.Clock, e.cfg)

@@ -423,6 +423,9 @@ func (p Sale) Quote(ctx context.Context, memberID, lang string, body json.RawMes
 // Goods are the granted goods of a coupon purchase.
 type Goods struct {
 	CouponTicket Coupon `json:"couponTicket"`
+	// PaymentMethod and OtherPaymentType are how the coupon was paid.
+	PaymentMethod    string `json:"paymentMethod"`
+	OtherPaymentType string `json:"otherPaymentType,omitempty"`
 }
 
 // Grant creates the coupon and its passengers in the settlement
@@ -445,7 +448,8 @@ func (p Sale) Grant(ctx context.Context, tx *sql.Tx, g payment.Grant) (payment.G
 	if err := s.d.Store.InsertCoupon(ctx, tx, c); err != nil {
 		return payment.Granted{}, fmt.Errorf("coupon grant: %w", err)
 	}
-	goods, err := json.Marshal(Goods{CouponTicket: s.view(c, g.Lang)})
+	goods, err := json.Marshal(Goods{CouponTicket: s.view(c, g.Lang),
+		PaymentMethod: g.PaymentMethod, OtherPaymentType: g.OtherPaymentType})
 	if err != nil {
 		return payment.Granted{}, fmt.Errorf("coupon grant: %w", err)
 	}

@@ -24,6 +24,7 @@ func (g *Gateway) Handler() http.Handler {
 	mux.HandleFunc("POST "+b+"/v1/tokens", g.limitTokenize(g.handleTokenize))
 	mux.HandleFunc("GET "+b+"/v1/tokens/{token}", g.server(g.handleGetToken))
 	mux.HandleFunc("DELETE "+b+"/v1/tokens/{token}", g.server(g.handleDeleteToken))
+	mux.HandleFunc("POST "+b+"/v1/tokens/{token}/verify", g.server(g.handleVerifyToken))
 	mux.HandleFunc("POST "+b+"/v1/payments", g.server(g.handleCreate))
 	mux.HandleFunc("GET "+b+"/v1/payments", g.server(g.handleList))
 	mux.HandleFunc("GET "+b+"/v1/payments/{id}", g.server(g.handleGet))
@@ -183,6 +184,21 @@ func (g *Gateway) handleDeleteToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// handleVerifyToken is the zero-amount authorisation of a card about to be
+// saved (Idempotency-Key required, as on every call that asks the issuer).
+func (g *Gateway) handleVerifyToken(w http.ResponseWriter, r *http.Request) {
+	raw, ok := decode(w, r, &emptyBody{})
+	if !ok {
+		return
+	}
+	key, hash, ok := idemKey(w, r, raw)
+	if !ok {
+		return
+	}
+	res, err := g.verifyCall(r.Context(), key, hash, r.PathValue("token"))
+	g.answer(w, r, res, err)
 }
 
 // base is the gateway's URL as the customer's browser reaches it.

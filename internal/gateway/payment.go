@@ -402,6 +402,19 @@ type result struct {
 // answer and a repeat with another request hash gets ErrIdempotency.
 // Errors of fn roll everything back, key included.
 func (g *Gateway) idempotent(ctx context.Context, key, hash, base string, status int, fn func(*sql.Tx) (*Payment, error)) (*result, error) {
+	return g.once(ctx, key, hash, status, func(tx *sql.Tx) (any, *Payment, error) {
+		p, err := fn(tx)
+		if err != nil {
+			return nil, nil, err
+		}
+		g.decorate(p, base)
+		return p, p, nil
+	})
+}
+
+// once runs fn once per idempotency key and keeps its answer (the JSON of
+// its first result) with the key, in fn's transaction.
+func (g *Gateway) once(ctx context.Context, key, hash string, status int, fn func(*sql.Tx) (any, *Payment, error)) (*result, error) {
 	var out *result
 	err := g.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO gw_idempotency (idem_key, request_hash, status_code, response, created_at)
@@ -425,12 +438,11 @@ func (g *Gateway) idempotent(ctx context.Context, key, hash, base string, status
 			out = &result{status: code, body: []byte(body), replayed: true}
 			return nil
 		}
-		p, err := fn(tx)
+		v, p, err := fn(tx)
 		if err != nil {
 			return err
 		}
-		g.decorate(p, base)
-		b, err := json.Marshal(p)
+		b, err := json.Marshal(v)
 		if err != nil {
 			return fmt.Errorf("gateway: encode: %w", err)
 		}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Token is the stored card behind a token, as the server sees it.
@@ -60,4 +61,51 @@ func (g *Gateway) DeleteToken(ctx context.Context, token string) error {
 		return ErrNotFound
 	}
 	return nil
+}
+
+// Verification outcomes of a zero-amount authorisation.
+const (
+	VerifySucceeded = "succeeded"
+	VerifyFailed    = "failed"
+)
+
+// Verification is the answer of a zero-amount authorisation of a token:
+// the issuer's word on the card before it is saved (Stripe: a SetupIntent;
+// KOMOJU: a customer's card check). No money moves and no payment is made.
+type Verification struct {
+	Token       string `json:"token"`
+	Status      string `json:"status"`
+	FailureCode string `json:"failureCode,omitempty"`
+}
+
+// verifyOutcome is what the test card's issuer says to a zero-amount
+// authorisation: a declined card and an expired one (by its behaviour, or
+// a month that has passed since tokenisation) are refused; a card short of
+// funds passes, as no funds are asked for; a challenge card passes (the
+// sandbox asks no 3-D Secure for a card check).
+func verifyOutcome(b Behaviour, exp string, now time.Time) (string, string) {
+	switch {
+	case b == Decline:
+		return VerifyFailed, FailDeclined
+	case b == ExpiredCard || expired(exp, now):
+		return VerifyFailed, FailExpiredCard
+	}
+	return VerifySucceeded, ""
+}
+
+// verifyCall runs one zero-amount authorisation under its idempotency key.
+func (g *Gateway) verifyCall(ctx context.Context, key, hash, token string) (*result, error) {
+	return g.once(ctx, key, hash, 200, func(tx *sql.Tx) (any, *Payment, error) {
+		var b, exp string
+		err := tx.QueryRowContext(ctx, `SELECT behaviour, expiration FROM gw_tokens WHERE token = $1`, token).Scan(&b, &exp)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, nil, ErrNotFound
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("gateway: verify token: %w", err)
+		}
+		v := &Verification{Token: token}
+		v.Status, v.FailureCode = verifyOutcome(Behaviour(b), exp, g.now())
+		return v, nil, nil
+	})
 }

@@ -100,6 +100,9 @@ type Goods struct {
 	// Code is the pass number at the top level, where the payment pages
 	// show the goods' labelled fields.
 	Code string `json:"code"`
+	// PaymentMethod and OtherPaymentType are how the pass was paid.
+	PaymentMethod    string `json:"paymentMethod"`
+	OtherPaymentType string `json:"otherPaymentType,omitempty"`
 }
 
 // Grant creates the pass in the settlement transaction. The pass carries
@@ -120,7 +123,8 @@ func (p Sale) Grant(ctx context.Context, tx *sql.Tx, g payment.Grant) (payment.G
 		return payment.Granted{}, fmt.Errorf("pass grant: %w", err)
 	}
 	pass.Name, pass.NameAlt = s.d.Translate(g.Lang, d.NameKey), s.d.Translate(g.Lang, d.NameAltKey)
-	goods, err := json.Marshal(Goods{PurchasedGogoPass: pass, Code: pass.Code})
+	goods, err := json.Marshal(Goods{PurchasedGogoPass: pass, Code: pass.Code,
+		PaymentMethod: g.PaymentMethod, OtherPaymentType: g.OtherPaymentType})
 	if err != nil {
 		return payment.Granted{}, fmt.Errorf("pass grant: %w", err)
 	}

@@ -234,7 +234,9 @@ const maxCardsPerMember = 20
 
 // Register saves a card tokenised in the browser: the gateway is asked for
 // the token's brand, last digits and expiry, so nothing the browser claims
-// about the card is trusted.
+// about the card is trusted, and the issuer is asked by a zero-amount
+// authorisation whether the card works: a declined or expired card is
+// refused with the reason and never saved.
 func (c *Cards) Register(ctx context.Context, memberID string, lang i18n.Lang, in RegisterInput) (Registered, error) {
 	errs := validate.Errors{}
 	if errs.Required("token", in.Token) {
@@ -279,11 +281,42 @@ func (c *Cards) Register(ctx context.Context, memberID string, lang i18n.Lang, i
 		errs.Add("token", "payment.card.too_many", "max", maxCardsPerMember)
 		return Registered{}, apperr.FromFields(errs)
 	}
+	refusal, err := verifyRefusal(ctx, c.gw, in.Gateway, in.Token)
+	if err != nil {
+		return Registered{}, fmt.Errorf("cards: register: verify: %w", err)
+	}
+	if refusal != "" {
+		errs.Add("token", refusal)
+		return Registered{}, apperr.FromFields(errs)
+	}
 	if err := c.store.AddCard(ctx, card); err != nil {
 		return Registered{}, fmt.Errorf("cards: register: %w", err)
 	}
 	sent := c.mail(ctx, memberID, lang, "card_registered", card)
 	return Registered{Creditcard: card.view(now), MailSent: sent}, nil
+}
+
+// verifyRefusal asks the issuer about a card before it is saved (a
+// zero-amount authorisation; the key is the token's, so a repeat asks once)
+// and returns the message key of a refusal ("" when the card may be saved).
+func verifyRefusal(ctx context.Context, gw Gateway, gateway, token string) (string, error) {
+	v, err := gw.VerifyCard(ctx, "cv_"+gateway+"_"+token, token)
+	if errors.Is(err, ErrUnknownToken) {
+		return "payment.card.token_unknown", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if v.Status == VerifySucceeded {
+		return "", nil
+	}
+	switch v.FailureCode {
+	case "card_declined":
+		return "payment.card.declined", nil
+	case "expired_card":
+		return "payment.card.expired_at_issuer", nil
+	}
+	return "payment.card.not_verified", nil
 }
 
 // Delete forgets a member's card at the gateway and here; it reports

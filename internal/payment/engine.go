@@ -41,6 +41,12 @@ type Config struct {
 	PreviousWebhookSecrets [][]byte
 	// WebhookTolerance is how far a webhook's timestamp may be off.
 	WebhookTolerance time.Duration
+	// ReconcileEvery is how often the reconciliation job runs (one hour),
+	// over the processes changed in the last ReconcileWindow (two days);
+	// ReconcileLease bounds one run's hold of the job (ten minutes).
+	ReconcileEvery  time.Duration
+	ReconcileWindow time.Duration
+	ReconcileLease  time.Duration
 }
 
 func (c *Config) defaults() {
@@ -59,6 +65,15 @@ func (c *Config) defaults() {
 	if c.WebhookTolerance == 0 {
 		c.WebhookTolerance = 5 * time.Minute
 	}
+	if c.ReconcileEvery == 0 {
+		c.ReconcileEvery = time.Hour
+	}
+	if c.ReconcileWindow == 0 {
+		c.ReconcileWindow = 48 * time.Hour
+	}
+	if c.ReconcileLease == 0 {
+		c.ReconcileLease = 10 * time.Minute
+	}
 }
 
 // Engine is the payment engine: the products, the processes in the
@@ -66,6 +81,7 @@ func (c *Config) defaults() {
 // instances share one database.
 type Engine struct {
 	store Store
+	audit AuditStore
 	gw    Gateway
 	cfg   Config
 	now   func() time.Time
@@ -79,7 +95,7 @@ type Engine struct {
 // NewEngine returns an engine without products.
 func NewEngine(s Store, gw Gateway, cfg Config, now func() time.Time, log *slog.Logger) *Engine {
 	cfg.defaults()
-	return &Engine{store: s, gw: gw, cfg: cfg, now: now, log: log, owner: "w" + randomID(), products: map[string]Product{}}
+	return &Engine{store: s, audit: s, gw: gw, cfg: cfg, now: now, log: log, owner: "w" + randomID(), products: map[string]Product{}}
 }
 
 func randomID() string {
@@ -510,6 +526,13 @@ func (e *Engine) apply(ctx context.Context, p *Process, gp GatewayPayment) error
 			}
 			return e.store.Update(ctx, p.ID, Changes{GatewayStatus: &gp.Status, NextActionURL: &url}, e.now())
 		case GWCaptured:
+			if diffs := recordDiffs(p, gp); len(diffs) > 0 {
+				// never settle on a payment that is not this process's
+				// sale; the process stays pending (and expires, when a
+				// captured payment is refunded) while an operator looks
+				e.alert(ctx, p, "gateway", "", gp.ID, diffs)
+				return nil
+			}
 			return e.settle(ctx, p, gp)
 		case GWFailed:
 			return e.fail(ctx, p, gp.FailureCode)
@@ -608,6 +631,7 @@ func (e *Engine) settle(ctx context.Context, p *Process, gp GatewayPayment) erro
 
 func (e *Engine) grantOf(p *Process, at time.Time) Grant {
 	return Grant{ProcessID: p.ID, MemberID: p.MemberID, Lang: p.Lang, SettledAt: at,
+		PaymentMethod: p.PaymentMethod, OtherPaymentType: p.OtherPaymentType,
 		Order: Order{Amount: p.Amount, Currency: p.Currency, Description: p.Description, Details: p.Details}}
 }
 

@@ -16,6 +16,9 @@ type Gateway interface {
 	Token(ctx context.Context, token string) (GatewayToken, error)
 	// DeleteToken forgets a saved card's token (unknown tokens are not an error).
 	DeleteToken(ctx context.Context, token string) error
+	// VerifyCard asks the issuer about a card before it is saved: a
+	// zero-amount authorisation under an idempotency key (ErrUnknownToken).
+	VerifyCard(ctx context.Context, key, token string) (CardVerification, error)
 	CreatePayment(ctx context.Context, key string, in CreatePayment) (GatewayPayment, error)
 	// Authorize authorises a created payment; with autoCapture a card that
 	// needs no customer step is captured in the same call (one round trip
@@ -41,6 +44,21 @@ type GatewayToken struct {
 	ExpirationDate string `json:"expirationDate"`
 	HolderName     string `json:"holderName"`
 }
+
+// CardVerification is the answer of a zero-amount authorisation: Status
+// "succeeded" or "failed" with the issuer's FailureCode (card_declined,
+// expired_card, …).
+type CardVerification struct {
+	Token       string `json:"token"`
+	Status      string `json:"status"`
+	FailureCode string `json:"failureCode,omitempty"`
+}
+
+// Verification outcomes.
+const (
+	VerifySucceeded = "succeeded"
+	VerifyFailed    = "failed"
+)
 
 // CreatePayment is a payment to create at the gateway.
 type CreatePayment struct {

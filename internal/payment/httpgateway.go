@@ -103,6 +103,12 @@ func (g *HTTPGateway) DeleteToken(ctx context.Context, token string) error {
 	return err
 }
 
+func (g *HTTPGateway) VerifyCard(ctx context.Context, key, token string) (CardVerification, error) {
+	var v CardVerification
+	err := g.do(ctx, http.MethodPost, "/v1/tokens/"+url.PathEscape(token)+"/verify", key, struct{}{}, &v)
+	return v, err
+}
+
 func (g *HTTPGateway) CreatePayment(ctx context.Context, key string, in CreatePayment) (GatewayPayment, error) {
 	var p GatewayPayment
 	err := g.do(ctx, http.MethodPost, "/v1/payments", key, in, &p)

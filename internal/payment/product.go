@@ -32,6 +32,11 @@ type Grant struct {
 	Lang      string
 	Order     Order
 	SettledAt time.Time
+	// PaymentMethod is how the member paid (creditCard, otherPayment or
+	// convenienceStore) and OtherPaymentType the QR or wallet of an
+	// otherPayment (paypay, alipay, …): products record what was used.
+	PaymentMethod    string
+	OtherPaymentType string
 	// Prepared is what the product's Preparer returned for this grant, if
 	// it has one.
 	Prepared any

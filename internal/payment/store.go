@@ -33,6 +33,7 @@ type SettleFunc func(tx *sql.Tx) (Granted, error)
 // reports false.
 type Store interface {
 	CardStore
+	AuditStore
 	// CreateProcess inserts p (status prepared). Another prepared process
 	// of the member is expired first (failure code superseded) in the same
 	// transaction. A pending one, or a clash on (member, requestId), is

@@ -90,9 +90,14 @@ func (e *Engine) verifyWebhook(body []byte, signature string) error {
 	return err
 }
 
-// HandleWebhook verifies and applies one gateway event. Each event id is
-// handled once; a replay is acknowledged without effect. An error means
-// "not acknowledged": the gateway retries later.
+// HandleWebhook verifies one gateway event and takes it as a hint: the
+// payment it names is read from the gateway, and the process follows that
+// record, never the event's own word. An event whose claim differs from
+// the record (amount, currency, reference, or an end the record has not
+// reached), or a record that differs from the process, settles nothing:
+// it is alerted (ERROR) and recorded as a discrepancy, and acknowledged.
+// Each event id is handled once; a replay is acknowledged without effect.
+// An error means "not acknowledged": the gateway retries later.
 func (e *Engine) HandleWebhook(ctx context.Context, body []byte, signature string) error {
 	if err := e.verifyWebhook(body, signature); err != nil {
 		return err
@@ -108,15 +113,34 @@ func (e *Engine) HandleWebhook(ctx context.Context, body []byte, signature strin
 	if seen {
 		return nil
 	}
-	gp := ev.Data.Payment
-	p, err := e.store.Process(ctx, gp.Reference)
+	claim := ev.Data.Payment
+	p, err := e.store.Process(ctx, claim.Reference)
 	switch {
-	case errors.Is(err, ErrNotFound) || gp.Reference == "":
+	case errors.Is(err, ErrNotFound) || claim.Reference == "":
 		e.log.Info("payment: webhook for an unknown process", "event", ev.ID)
+		return e.recordEvent(ctx, ev)
 	case err != nil:
 		return fmt.Errorf("payment: webhook: %w", err)
-	case p.GatewayPaymentID != "" && p.GatewayPaymentID != gp.ID:
+	case p.GatewayPaymentID != "" && p.GatewayPaymentID != claim.ID:
 		e.log.Warn("payment: webhook for another payment of the process", "event", ev.ID, "process", p.ID)
+		return e.recordEvent(ctx, ev)
+	case claim.ID == "" || len(claim.ID) > 100:
+		return apperr.New(apperr.Invalid, "error.bad_request")
+	}
+	gp, err := e.gw.Payment(ctx, claim.ID)
+	if errors.Is(err, ErrUnknownToken) {
+		e.alert(ctx, &p, "webhook", ev.ID, claim.ID, []string{"the gateway does not know the event's payment"})
+		return e.recordEvent(ctx, ev)
+	}
+	if err != nil {
+		// the gateway's record is needed first: not acknowledged, sent again
+		return fmt.Errorf("payment: webhook %s: gateway record: %w", ev.ID, err)
+	}
+	if diffs := append(eventDiffs(claim, gp), recordDiffs(&p, gp)...); len(diffs) > 0 {
+		e.alert(ctx, &p, "webhook", ev.ID, claim.ID, diffs)
+		return e.recordEvent(ctx, ev)
+	}
+	switch {
 	case p.Status == Pending && p.LeaseUntil.After(e.now()) && !endsWithoutGateway(gp.Status):
 		// a request or a worker is driving this process right now and the
 		// event asks for a gateway call (a capture), which is the holder's
@@ -137,6 +161,12 @@ func (e *Engine) HandleWebhook(ctx context.Context, body []byte, signature strin
 			return fmt.Errorf("payment: webhook %s: %w", ev.ID, err)
 		}
 	}
+	return e.recordEvent(ctx, ev)
+}
+
+// recordEvent marks an event handled (a replay is then acknowledged
+// without effect).
+func (e *Engine) recordEvent(ctx context.Context, ev Event) error {
 	if err := e.store.RecordEvent(ctx, ev.ID, ev.Type, e.now()); err != nil && !errors.Is(err, ErrConflict) {
 		return fmt.Errorf("payment: webhook: %w", err)
 	}

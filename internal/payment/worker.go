@@ -12,6 +12,10 @@ import (
 func (e *Engine) Run(ctx context.Context) {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
+	// the reconciliation job is tried once a minute (its lease in the
+	// database says whether it is due and no other instance runs it)
+	r := time.NewTicker(time.Minute)
+	defer r.Stop()
 	for {
 		if _, err := e.RunOnce(ctx); err != nil && ctx.Err() == nil {
 			e.log.Warn("payment: background work", "err", err)
@@ -20,6 +24,10 @@ func (e *Engine) Run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		case <-r.C:
+			if _, _, err := e.RunReconcile(ctx); err != nil && ctx.Err() == nil {
+				e.log.Warn("payment: reconciliation", "err", err)
+			}
 		}
 	}
 }

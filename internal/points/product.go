@@ -30,7 +30,8 @@ var PurchaseAmounts = map[string][]int64{
 	"SGD": {1000, 3000, 5000, 10000, 30000, 50000}, // 10.00 … 500.00
 }
 
-// PaymentMethodDefault is the sale record's payment method (spec §3).
+// PaymentMethodDefault is the sale record's payment method when the
+// payment does not say (vouchers recorded before the method was kept).
 const PaymentMethodDefault = "creditCard"
 
 // Product is the points purchase as a payment.Product.
@@ -106,6 +107,7 @@ type Goods struct {
 	IssuedName            string `json:"issuedName"`
 	PaymentCurrencyAmount int64  `json:"paymentCurrencyAmount"`
 	PaymentMethod         string `json:"paymentMethod"`
+	OtherPaymentType      string `json:"otherPaymentType,omitempty"`
 }
 
 // Secret is the voucher's PIN, shown once.
@@ -140,7 +142,10 @@ func (p *Product) Grant(ctx context.Context, tx *sql.Tx, g payment.Grant) (payme
 	}
 	v := newVoucher(g.MemberID, in.CurrencyCode, in.Amount, SourcePurchase, g.SettledAt)
 	v.PaymentProcessID, v.IssuedName = g.ProcessID, in.Nominee
-	v.PaymentAmount, v.PaymentMethod = g.Order.Amount, PaymentMethodDefault
+	v.PaymentAmount, v.PaymentMethod = g.Order.Amount, g.PaymentMethod
+	if v.PaymentMethod == "" {
+		v.PaymentMethod = PaymentMethodDefault
+	}
 	pp, ok := g.Prepared.(preparedPin)
 	if !ok {
 		var err error
@@ -156,7 +161,7 @@ func (p *Product) Grant(ctx context.Context, tx *sql.Tx, g payment.Grant) (payme
 	goods, _ := json.Marshal(Goods{
 		PointNumber: v.Number, IssuedCurrencyAmount: v.IssuedAmount, CurrencyCode: v.Currency,
 		EffectiveDate: v.EffectiveDate, ExpireDate: v.ExpireDate, IssuedName: v.IssuedName,
-		PaymentCurrencyAmount: v.PaymentAmount, PaymentMethod: v.PaymentMethod,
+		PaymentCurrencyAmount: v.PaymentAmount, PaymentMethod: v.PaymentMethod, OtherPaymentType: g.OtherPaymentType,
 	})
 	secret, _ := json.Marshal(Secret{Pin: pin})
 	return payment.Granted{Goods: goods, Secret: secret}, nil

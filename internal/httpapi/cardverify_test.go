@@ -1,0 +1,70 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"testing"
+
+	"members/internal/apitest"
+	"members/internal/store"
+)
+
+// TestRegisterCardVerifiedAtTheIssuer: a card is saved only after a
+// zero-amount authorisation at the gateway (under an idempotency key); a
+// declined card and one the issuer reports expired are refused with the
+// reason in the member's language and not saved. A card short of funds
+// passes (no funds are asked for), and a good card still saves.
+func TestRegisterCardVerifiedAtTheIssuer(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		env := newPayEnv(t, engine)
+		c := env.Member(t)
+		count := func() int {
+			t.Helper()
+			var n int
+			if err := env.App.DB.QueryRow(`SELECT COUNT(*) FROM saved_cards`).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		before := count()
+		for _, tc := range []struct {
+			number, lang, want string
+		}{
+			{"4000000000000002", "en", "The card issuer declined this card. Please use another card or contact your card issuer."},
+			{"4000000000000069", "en", "The card issuer reports that this card has expired. Please check the expiry date or use another card."},
+			{"4000000000000002", "jp", "カード会社がこのカードの利用を承認しませんでした。別のカードをご利用いただくか、カード会社にお問い合わせください。"},
+			{"4000000000000069", "kr", "카드사에 따르면 이 카드는 유효기간이 만료되었습니다. 유효기간을 확인하시거나 다른 카드를 사용해 주세요."},
+		} {
+			tok := env.tokenize(t, tc.number, "123")["token"].(string)
+			c.Lang = tc.lang
+			r := c.Do(http.MethodPost, "/api/cc/register", map[string]any{"token": tok, "gateway": "ndhk", "currency": "JPY"})
+			if r.Status != http.StatusBadRequest {
+				t.Fatalf("%s: register = %d %s", tc.number, r.Status, r.Body)
+			}
+			if f := fieldErrors(t, r); len(f["token"]) != 1 || f["token"][0] != tc.want {
+				t.Errorf("%s (%s): errors %v", tc.number, tc.lang, f)
+			}
+			// asked once per token, under its idempotency key: a repeat answers the same
+			if r := c.Do(http.MethodPost, "/api/cc/register", map[string]any{"token": tok, "gateway": "ndhk", "currency": "JPY"}); r.Status != http.StatusBadRequest {
+				t.Errorf("%s: repeat = %d", tc.number, r.Status)
+			}
+			var keys int
+			if err := env.App.DB.QueryRow(`SELECT COUNT(*) FROM gw_idempotency WHERE idem_key = $1`, "cv_ndhk_"+tok).Scan(&keys); err != nil || keys != 1 {
+				t.Errorf("%s: zero-amount authorisation keys %d %v", tc.number, keys, err)
+			}
+		}
+		if n := count(); n != before {
+			t.Fatalf("refused cards were saved: %d cards, had %d", n, before)
+		}
+		c.Lang = "en"
+		for _, number := range []string{"4000000000009995", "4242424242424242"} {
+			tok := env.tokenize(t, number, "123")["token"].(string)
+			r := c.Do(http.MethodPost, "/api/cc/register", map[string]any{"token": tok, "gateway": "ndhk", "currency": "JPY"})
+			if r.Status != http.StatusOK {
+				t.Fatalf("%s: register = %d %s", number, r.Status, r.Body)
+			}
+		}
+		if n := count(); n != before+2 {
+			t.Errorf("%d cards after two good ones, want %d", n, before+2)
+		}
+	})
+}
