@@ -208,7 +208,7 @@ func gatewaySettle(ctx context.Context, verb string, args []string, stdout, stde
 	}
 	if len(ids) != 1 || ids[0] == "" {
 		fmt.Fprint(stderr, gatewayUsage)
-		return fmt.Errorf("gateway %s: give one payment ID", verb)
+		return fmt.Errorf("gateway %s: missing payment ID (give one)", verb)
 	}
 	id := ids[0]
 	g, closeDB, err := openGateway(ctx, *dsn)
