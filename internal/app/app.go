@@ -85,6 +85,10 @@ type Config struct {
 	// kept outside the database (--pin-key, env MEMBERS_PIN_KEY). Empty:
 	// a key kept in the database is used (demo, tests; see docs/security.md).
 	PinKey string
+	// OpsSecret signs the operations feed of flight events (--ops-secret,
+	// env MEMBERS_OPS_SECRET), kept outside the database. Empty: the feed
+	// answers 503, or uses DemoOpsSecret with Demo.
+	OpsSecret string
 }
 
 // App holds the migrated database and the core services.

@@ -1,0 +1,208 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"members/internal/apitest"
+	"members/internal/app"
+	"members/internal/flightops"
+	"members/internal/store"
+)
+
+// postEvent sends body to the feed of e signed with secret at t.
+func postEvent(t *testing.T, e *apitest.Env, secret string, at time.Time, body []byte) (int, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, e.Server.URL+"/ops/v1/flight-events", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if secret != "" {
+		req.Header.Set(flightops.SignatureHeader, flightops.Sign([]byte(secret), at, body))
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("answer %d %q is not JSON", resp.StatusCode, b)
+	}
+	return resp.StatusCode, m
+}
+
+// MM001 KIX-ICN, demo member 1's booking HNK7Q2, departs 2026-11-30 08:30 Japan time.
+const demoFlight, demoDate, demoPNR = "MM001", "2026-11-30", "HNK7Q2"
+
+func eventJSON(id, kind, occurred string, extra string) []byte {
+	return []byte(fmt.Sprintf(`{"id":%q,"flight":%q,"date":%q,"kind":%q,"occurredAt":%q%s}`, id, demoFlight, demoDate, kind, occurred, extra))
+}
+
+func countEvents(t *testing.T, e *apitest.Env) int {
+	t.Helper()
+	var n int
+	if err := e.App.DB.QueryRow(`SELECT COUNT(*) FROM flight_events`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func firstSegment(t *testing.T, c *apitest.Client) map[string]any {
+	t.Helper()
+	r := c.Get("/api/reservations/" + demoPNR)
+	if r.Status != http.StatusOK {
+		t.Fatalf("reservation: %d %s", r.Status, r.Body)
+	}
+	return r.Map(t)["segments"].([]any)[0].(map[string]any)
+}
+
+func TestFlightEventsFeed(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		e := apitest.New(t, engine)
+		now := e.Clock.Now()
+		member := e.Member(t)
+
+		// A delay: applied to the member's booking.
+		status, m := postEvent(t, e, app.DemoOpsSecret, now, eventJSON("ev-1", "delay", "2026-11-20T05:00:00Z",
+			`,"departure":"2026-11-30T10:40:00+09:00","gate":"31"`))
+		if status != http.StatusOK || m["outcome"] != "applied" || m["bookings"] != 1.0 || m["eventId"] != "ev-1" {
+			t.Fatalf("delay: %d %v", status, m)
+		}
+		seg := firstSegment(t, member)
+		if seg["estimatedDepartDateTime"] != "2026-11-30T10:40:00+09:00" || seg["estimatedArrivalDateTime"] != "2026-11-30T12:30:00+09:00" ||
+			seg["departDateTime"] != "2026-11-30T08:30:00+09:00" || seg["flightStatus"] != "NOT_YET_DEPARTED_WITH_DELAY" ||
+			seg["originGate"] != "31" || seg["isIrregular"] != true {
+			t.Fatalf("segment after the delay: %v", seg)
+		}
+
+		// The same id again: nothing more happens.
+		status, m = postEvent(t, e, app.DemoOpsSecret, now, eventJSON("ev-1", "cancellation", "2026-11-20T05:30:00Z", ""))
+		if status != http.StatusOK || m["outcome"] != "duplicate" || m["bookings"] != 1.0 {
+			t.Fatalf("resend: %d %v", status, m)
+		}
+		if seg := firstSegment(t, member); seg["flightStatus"] != "NOT_YET_DEPARTED_WITH_DELAY" {
+			t.Fatalf("a resend changed the segment: %v", seg)
+		}
+
+		// A newer delay, then an older one arriving late: the newer stays.
+		postEvent(t, e, app.DemoOpsSecret, now, eventJSON("ev-3", "delay", "2026-11-20T05:40:00Z", `,"departure":"2026-11-30T11:00:00+09:00"`))
+		status, m = postEvent(t, e, app.DemoOpsSecret, now, eventJSON("ev-2", "delay", "2026-11-20T05:20:00Z", `,"departure":"2026-11-30T09:00:00+09:00"`))
+		if status != http.StatusOK || m["outcome"] != "stale" || m["bookings"] != 0.0 {
+			t.Fatalf("late older event: %d %v", status, m)
+		}
+		if seg := firstSegment(t, member); seg["estimatedDepartDateTime"] != "2026-11-30T11:00:00+09:00" {
+			t.Fatalf("the late older event overwrote the newer: %v", seg)
+		}
+		st, found, events, err := e.App.FlightOps().Show(t.Context(), demoFlight, demoDate)
+		if err != nil || !found || st.Sequence != 2 || len(events) != 3 {
+			t.Fatalf("state %+v %v, %d events, %v", st, found, len(events), err)
+		}
+
+		// Refusals: a clear 4xx each, nothing stored.
+		before := countEvents(t, e)
+		refusals := []struct {
+			name   string
+			secret string
+			at     time.Time
+			body   []byte
+			status int
+			code   string
+		}{
+			{"unknown flight", app.DemoOpsSecret, now, []byte(`{"id":"x1","flight":"MM999","date":"2026-11-30","kind":"cancellation","occurredAt":"2026-11-20T05:00:00Z"}`), 422, "unknown_flight"},
+			{"flight on another day", app.DemoOpsSecret, now, []byte(`{"id":"x2","flight":"MM001","date":"2026-12-01","kind":"cancellation","occurredAt":"2026-11-20T05:00:00Z"}`), 422, "unknown_flight"},
+			{"bad signature", "wrong-secret", now, eventJSON("x3", "cancellation", "2026-11-20T05:00:00Z", ""), 401, "bad_signature"},
+			{"no signature", "", now, eventJSON("x4", "cancellation", "2026-11-20T05:00:00Z", ""), 401, "bad_signature"},
+			{"stale timestamp", app.DemoOpsSecret, now.Add(-6 * time.Minute), eventJSON("x5", "cancellation", "2026-11-20T05:00:00Z", ""), 401, "stale_timestamp"},
+			{"not JSON", app.DemoOpsSecret, now, []byte(`{"id":`), 400, "malformed"},
+			{"unknown field", app.DemoOpsSecret, now, eventJSON("x6", "cancellation", "2026-11-20T05:00:00Z", `,"colour":"red"`), 400, "malformed"},
+			{"bad time", app.DemoOpsSecret, now, eventJSON("x7", "delay", "2026-11-20T05:00:00Z", `,"departure":"10:40"`), 400, "malformed"},
+			{"delay without time", app.DemoOpsSecret, now, eventJSON("x8", "delay", "2026-11-20T05:00:00Z", ""), 400, "invalid"},
+			{"unknown kind", app.DemoOpsSecret, now, eventJSON("x9", "boarding", "2026-11-20T05:00:00Z", ""), 400, "invalid"},
+		}
+		for _, c := range refusals {
+			status, m := postEvent(t, e, c.secret, c.at, c.body)
+			if status != c.status || m["error"] != c.code || m["message"] == "" {
+				t.Errorf("%s: %d %v, want %d %s", c.name, status, m, c.status, c.code)
+			}
+		}
+		if n := countEvents(t, e); n != before {
+			t.Errorf("refused events stored: %d, was %d", n, before)
+		}
+		if seg := firstSegment(t, member); seg["flightStatus"] != "NOT_YET_DEPARTED_WITH_DELAY" {
+			t.Errorf("a refused event changed the segment: %v", seg)
+		}
+	})
+}
+
+func TestFlightEventsFeedWithoutSecret(t *testing.T) {
+	e := apitest.New(t, store.SQLite, func(c *app.Config) { c.Demo = false })
+	status, m := postEvent(t, e, app.DemoOpsSecret, e.Clock.Now(), eventJSON("n1", "cancellation", "2026-11-20T05:00:00Z", ""))
+	if status != http.StatusServiceUnavailable || m["error"] != "not_configured" {
+		t.Fatalf("no secret: %d %v", status, m)
+	}
+}
+
+func TestFlightEventsConfiguredSecret(t *testing.T) {
+	e := apitest.New(t, store.SQLite, func(c *app.Config) { c.OpsSecret = "configured" })
+	if status, _ := postEvent(t, e, app.DemoOpsSecret, e.Clock.Now(), eventJSON("s1", "cancellation", "2026-11-20T05:00:00Z", "")); status != http.StatusUnauthorized {
+		t.Fatalf("the demo secret is accepted beside a configured one: %d", status)
+	}
+	if status, m := postEvent(t, e, "configured", e.Clock.Now(), eventJSON("s2", "cancellation", "2026-11-20T05:00:00Z", "")); status != http.StatusOK || m["outcome"] != "applied" {
+		t.Fatalf("configured secret: %d %v", status, m)
+	}
+}
+
+// Two instances on one database receive the same event at once: it is
+// applied once.
+func TestFlightEventsRace(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		e := apitest.New(t, engine)
+		other := e.Instance(t)
+		body := eventJSON("race-1", "delay", "2026-11-20T05:00:00Z", `,"departure":"2026-11-30T10:40:00+09:00"`)
+		outcomes := make([]string, 2)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i, env := range []*apitest.Env{e, other} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				req, _ := http.NewRequest(http.MethodPost, env.Server.URL+"/ops/v1/flight-events", bytes.NewReader(body))
+				req.Header.Set(flightops.SignatureHeader, flightops.Sign([]byte(app.DemoOpsSecret), e.Clock.Now(), body))
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				defer resp.Body.Close()
+				var m map[string]any
+				_ = json.NewDecoder(resp.Body).Decode(&m)
+				outcomes[i], _ = m["outcome"].(string)
+			}()
+		}
+		close(start)
+		wg.Wait()
+		applied, dup := 0, 0
+		for _, o := range outcomes {
+			switch o {
+			case "applied":
+				applied++
+			case "duplicate":
+				dup++
+			}
+		}
+		if applied != 1 || dup != 1 {
+			t.Fatalf("outcomes %v, want one applied and one duplicate", outcomes)
+		}
+		st, _, events, err := e.App.FlightOps().Show(t.Context(), demoFlight, demoDate)
+		if err != nil || st.Sequence != 1 || len(events) != 1 {
+			t.Fatalf("state %+v, %d events, %v", st, len(events), err)
+		}
+	})
+}

@@ -1,0 +1,254 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"members/internal/flightops"
+)
+
+// FlightOpsStore implements flightops.Store.
+type FlightOpsStore struct{ db *DB }
+
+// NewFlightOpsStore returns the operations feed's store.
+func NewFlightOpsStore(db *DB) *FlightOpsStore { return &FlightOpsStore{db: db} }
+
+var _ flightops.Store = (*FlightOpsStore)(nil)
+
+// flightSegment is a booking segment of a flight.
+type flightSegment struct {
+	reservationID, key, origin, destination string
+	departAt, arrivalAt                     time.Time
+}
+
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// flightSegments reads the segments of flight on its local date through
+// the (flight, depart_at) index: the day's window at any airport, then
+// the local date at the segment's origin.
+func flightSegments(ctx context.Context, q queryer, flight, date string) ([]flightSegment, error) {
+	from, to, err := flightops.DayWindow(date)
+	if err != nil {
+		return nil, fmt.Errorf("flight segments: %w", err)
+	}
+	rows, err := q.QueryContext(ctx, `SELECT reservation_id, seg_key, origin_airport_code, destination_airport_code, depart_at, arrival_at
+		FROM reservation_segments WHERE flight = $1 AND depart_at >= $2 AND depart_at < $3
+		ORDER BY depart_at, reservation_id, seg_key`, flight, from.UnixMilli(), to.UnixMilli())
+	if err != nil {
+		return nil, fmt.Errorf("flight segments: %w", err)
+	}
+	defer rows.Close()
+	var out []flightSegment
+	for rows.Next() {
+		var s flightSegment
+		var dep, arr int64
+		if err := rows.Scan(&s.reservationID, &s.key, &s.origin, &s.destination, &dep, &arr); err != nil {
+			return nil, fmt.Errorf("scan flight segment: %w", err)
+		}
+		s.departAt, s.arrivalAt = time.UnixMilli(dep).UTC(), time.UnixMilli(arr).UTC()
+		if flightops.OnDate(s.origin, s.departAt, date) {
+			out = append(out, s)
+		}
+	}
+	return out, rows.Err()
+}
+
+func (s *FlightOpsStore) Flight(ctx context.Context, flight, date string) (flightops.Flight, error) {
+	segs, err := flightSegments(ctx, s.db, flight, date)
+	if err != nil {
+		return flightops.Flight{}, err
+	}
+	if len(segs) == 0 {
+		return flightops.Flight{}, flightops.ErrUnknownFlight
+	}
+	g := segs[0]
+	return flightops.Flight{Flight: flight, Date: date, Origin: g.origin, Destination: g.destination, DepartAt: g.departAt, ArrivalAt: g.arrivalAt}, nil
+}
+
+const flightStateCols = `flight, flight_date, origin_airport_code, destination_airport_code, original_depart_at, original_arrival_at,
+	depart_at, arrival_at, estimated_depart_at, estimated_arrival_at, flight_status, gate, terminal, diverted_to, last_kind,
+	times_at, gate_at, route_at, sequence, updated_at`
+
+func scanFlightState(row interface{ Scan(...any) error }) (flightops.State, error) {
+	var st flightops.State
+	var od, oa, d, a, timesAt, gateAt, routeAt, upd int64
+	var ed, ea sql.NullInt64
+	var kind string
+	err := row.Scan(&st.Flight, &st.Date, &st.Origin, &st.Destination, &od, &oa, &d, &a, &ed, &ea, &st.FlightStatus,
+		&st.Gate, &st.Terminal, &st.DivertedTo, &kind, &timesAt, &gateAt, &routeAt, &st.Sequence, &upd)
+	if err != nil {
+		return flightops.State{}, err
+	}
+	ms := func(v int64) time.Time {
+		if v == 0 {
+			return time.Time{}
+		}
+		return time.UnixMilli(v).UTC()
+	}
+	st.OriginalDepartAt, st.OriginalArrivalAt, st.DepartAt, st.ArrivalAt = ms(od), ms(oa), ms(d), ms(a)
+	st.EstimatedDepartAt, st.EstimatedArrivalAt = optTime(ed), optTime(ea)
+	st.LastKind = flightops.Kind(kind)
+	st.TimesAt, st.GateAt, st.RouteAt, st.UpdatedAt = ms(timesAt), ms(gateAt), ms(routeAt), ms(upd)
+	return st, nil
+}
+
+func millisOrZero(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+func (s *FlightOpsStore) Apply(ctx context.Context, ev flightops.Event, source string, merge func(flightops.State) (flightops.State, bool, error)) (flightops.Result, error) {
+	payload, err := json.Marshal(ev)
+	if err != nil {
+		return flightops.Result{}, fmt.Errorf("flight event: encode: %w", err)
+	}
+	res := flightops.Result{EventID: ev.ID}
+	now := s.db.NowMillis()
+	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
+		// The event id is the guard: a second delivery, on any instance,
+		// waits here for the first one's transaction and then clashes.
+		if _, err := tx.ExecContext(ctx, `INSERT INTO flight_events (id, flight, flight_date, kind, occurred_at, received_at, source, payload, outcome, bookings)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', 0)`,
+			ev.ID, ev.Flight, ev.Date, string(ev.Kind), ev.OccurredAt.UnixMilli(), now, source, string(payload)); err != nil {
+			return fmt.Errorf("record flight event: %w", Translate(err))
+		}
+		segs, err := flightSegments(ctx, tx, ev.Flight, ev.Date)
+		if err != nil {
+			return err
+		}
+		if len(segs) == 0 {
+			return flightops.ErrUnknownFlight
+		}
+		first := segs[0]
+		initial := flightops.NewState(flightops.Flight{Flight: ev.Flight, Date: ev.Date, Origin: first.origin, Destination: first.destination,
+			DepartAt: first.departAt, ArrivalAt: first.arrivalAt}, s.db.Now())
+		if _, err := tx.ExecContext(ctx, `INSERT INTO flight_states (`+flightStateCols+`)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, NULL, $9, '', '', '', '', 0, 0, 0, 0, $10) ON CONFLICT (flight, flight_date) DO NOTHING`,
+			ev.Flight, ev.Date, initial.Origin, initial.Destination, initial.DepartAt.UnixMilli(), initial.ArrivalAt.UnixMilli(),
+			initial.DepartAt.UnixMilli(), initial.ArrivalAt.UnixMilli(), initial.FlightStatus, now); err != nil {
+			return fmt.Errorf("flight state: %w", err)
+		}
+		lock := ""
+		if s.db.Engine == Postgres {
+			lock = ` FOR UPDATE` // events of one flight apply one at a time; SQLite has one writer anyway
+		}
+		cur, err := scanFlightState(tx.QueryRowContext(ctx, `SELECT `+flightStateCols+` FROM flight_states WHERE flight = $1 AND flight_date = $2`+lock, ev.Flight, ev.Date))
+		if err != nil {
+			return fmt.Errorf("flight state: %w", err)
+		}
+		next, changed, err := merge(cur)
+		if err != nil {
+			return err
+		}
+		res.Outcome = flightops.OutcomeStale
+		if changed {
+			res.Outcome = flightops.OutcomeApplied
+			if _, err := tx.ExecContext(ctx, `UPDATE flight_states SET depart_at = $3, arrival_at = $4, estimated_depart_at = $5,
+				estimated_arrival_at = $6, flight_status = $7, gate = $8, terminal = $9, diverted_to = $10, last_kind = $11,
+				times_at = $12, gate_at = $13, route_at = $14, sequence = $15, updated_at = $16 WHERE flight = $1 AND flight_date = $2`,
+				ev.Flight, ev.Date, next.DepartAt.UnixMilli(), next.ArrivalAt.UnixMilli(), optMillis(next.EstimatedDepartAt),
+				optMillis(next.EstimatedArrivalAt), next.FlightStatus, next.Gate, next.Terminal, next.DivertedTo, string(next.LastKind),
+				millisOrZero(next.TimesAt), millisOrZero(next.GateAt), millisOrZero(next.RouteAt), next.Sequence, millisOrZero(next.UpdatedAt)); err != nil {
+				return fmt.Errorf("flight state: %w", err)
+			}
+			if err := updateFlightSegments(ctx, tx, segs, cur, next); err != nil {
+				return err
+			}
+			reservations := map[string]bool{}
+			for _, g := range segs {
+				reservations[g.reservationID] = true
+			}
+			res.Bookings = len(reservations)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE flight_events SET outcome = $2, bookings = $3 WHERE id = $1`, ev.ID, res.Outcome, res.Bookings); err != nil {
+			return fmt.Errorf("record flight event: %w", err)
+		}
+		return nil
+	})
+	if errors.Is(err, ErrConflict) {
+		var outcome string
+		qerr := s.db.QueryRowContext(ctx, `SELECT outcome, bookings FROM flight_events WHERE id = $1`, ev.ID).Scan(&outcome, &res.Bookings)
+		if qerr != nil {
+			return flightops.Result{}, fmt.Errorf("flight event %s: %w", ev.ID, qerr)
+		}
+		return res, flightops.ErrDuplicate
+	}
+	if err != nil {
+		return flightops.Result{}, err
+	}
+	return res, nil
+}
+
+// updateFlightSegments writes the flight's state onto each of its
+// segments (by primary key), and moves the reservations' departure
+// columns of the search when the schedule moved.
+func updateFlightSegments(ctx context.Context, tx *sql.Tx, segs []flightSegment, cur, next flightops.State) error {
+	u := next.SegmentUpdate()
+	for _, g := range segs {
+		if _, err := tx.ExecContext(ctx, `UPDATE reservation_segments SET depart_at = $3, arrival_at = $4, estimated_depart_at = $5,
+			estimated_arrival_at = $6, flight_status = $7,
+			origin_gate = CASE WHEN $8 = '' THEN origin_gate ELSE $8 END,
+			origin_terminal = CASE WHEN $9 = '' THEN origin_terminal ELSE $9 END
+			WHERE reservation_id = $1 AND seg_key = $2`,
+			g.reservationID, g.key, u.DepartAt.UnixMilli(), u.ArrivalAt.UnixMilli(), optMillis(u.EstimatedDepartAt),
+			optMillis(u.EstimatedArrivalAt), u.FlightStatus, u.Gate, u.Terminal); err != nil {
+			return fmt.Errorf("update flight segment: %w", err)
+		}
+	}
+	if cur.DepartAt.Equal(next.DepartAt) {
+		return nil
+	}
+	done := map[string]bool{}
+	for _, g := range segs {
+		if done[g.reservationID] {
+			continue
+		}
+		done[g.reservationID] = true
+		if _, err := tx.ExecContext(ctx, `UPDATE reservations SET
+			first_depart_at = (SELECT MIN(depart_at) FROM reservation_segments WHERE reservation_id = $1),
+			last_depart_at = (SELECT MAX(depart_at) FROM reservation_segments WHERE reservation_id = $1) WHERE id = $1`, g.reservationID); err != nil {
+			return fmt.Errorf("update reservation departures: %w", err)
+		}
+	}
+	return nil
+}
+
+func (s *FlightOpsStore) State(ctx context.Context, flight, date string) (flightops.State, bool, []flightops.Recorded, error) {
+	st, err := scanFlightState(s.db.QueryRowContext(ctx, `SELECT `+flightStateCols+` FROM flight_states WHERE flight = $1 AND flight_date = $2`, flight, date))
+	found := true
+	if errors.Is(err, sql.ErrNoRows) {
+		found, err = false, nil
+	}
+	if err != nil {
+		return flightops.State{}, false, nil, fmt.Errorf("flight state: %w", err)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT payload, source, received_at, outcome, bookings FROM flight_events
+		WHERE flight = $1 AND flight_date = $2 ORDER BY occurred_at, received_at, id`, flight, date)
+	if err != nil {
+		return flightops.State{}, false, nil, fmt.Errorf("flight events: %w", err)
+	}
+	defer rows.Close()
+	var out []flightops.Recorded
+	for rows.Next() {
+		var r flightops.Recorded
+		var payload string
+		var recv int64
+		if err := rows.Scan(&payload, &r.Source, &recv, &r.Outcome, &r.Bookings); err != nil {
+			return flightops.State{}, false, nil, fmt.Errorf("scan flight event: %w", err)
+		}
+		if err := json.Unmarshal([]byte(payload), &r.Event); err != nil {
+			return flightops.State{}, false, nil, fmt.Errorf("flight event payload: %w", err)
+		}
+		r.ReceivedAt = time.UnixMilli(recv).UTC()
+		out = append(out, r)
+	}
+	return st, found, out, rows.Err()
+}
