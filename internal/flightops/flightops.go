@@ -284,6 +284,7 @@ func (s State) SegmentUpdate() SegmentUpdate {
 		DepartAt: s.DepartAt, ArrivalAt: s.ArrivalAt,
 		EstimatedDepartAt: s.EstimatedDepartAt, EstimatedArrivalAt: s.EstimatedArrivalAt,
 		FlightStatus: s.FlightStatus, Gate: s.Gate, Terminal: s.Terminal,
+		Sequence: s.Sequence, Kind: string(s.LastKind), DivertedTo: s.DivertedTo,
 	}
 }
 
@@ -294,4 +295,9 @@ type SegmentUpdate struct {
 	EstimatedDepartAt, EstimatedArrivalAt *time.Time
 	FlightStatus                          string
 	Gate, Terminal                        string
+	// Sequence and Kind are the flight's change count and last kind;
+	// DivertedTo the airport of a diversion.
+	Sequence   int
+	Kind       string
+	DivertedTo string
 }

@@ -99,8 +99,23 @@ func TestFlightEventsFeed(t *testing.T) {
 		if seg := firstSegment(t, member); seg["estimatedDepartDateTime"] != "2026-11-30T11:00:00+09:00" {
 			t.Fatalf("the late older event overwrote the newer: %v", seg)
 		}
-		st, found, events, err := e.App.FlightOps().Show(t.Context(), demoFlight, demoDate)
-		if err != nil || !found || st.Sequence != 2 || len(events) != 3 {
+		ch, _ := firstSegment(t, member)["flightChange"].(map[string]any)
+		if ch["kind"] != "delay" || ch["sequence"] != 2.0 || ch["previousDepartDateTime"] != "2026-11-30T08:30:00+09:00" ||
+			ch["previousArrivalDateTime"] != "2026-11-30T10:20:00+09:00" {
+			t.Fatalf("flightChange after two delays: %v", ch)
+		}
+		// A time change: the schedule moves, the estimates go, the first
+		// schedule stays as the previous one; the search shows it too.
+		postEvent(t, e, app.DemoOpsSecret, now, eventJSON("ev-4", "time_change", "2026-11-20T05:50:00Z", `,"departure":"2026-11-30T09:05:00+09:00"`))
+		r := member.Get("/api/reservations?pnr=" + demoPNR + "&withFlightStatus=true")
+		found := r.Map(t)["reservations"].([]any)[0].(map[string]any)["segments"].([]any)[0].(map[string]any)
+		ch, _ = found["flightChange"].(map[string]any)
+		if found["departDateTime"] != "2026-11-30T09:05:00+09:00" || found["estimatedDepartDateTime"] != nil ||
+			ch["kind"] != "time_change" || ch["previousDepartDateTime"] != "2026-11-30T08:30:00+09:00" {
+			t.Fatalf("search after the time change: %v", found)
+		}
+		st, found2, events, err := e.App.FlightOps().Show(t.Context(), demoFlight, demoDate)
+		if err != nil || !found2 || st.Sequence != 3 || len(events) != 4 {
 			t.Fatalf("state %+v %v, %d events, %v", st, found, len(events), err)
 		}
 
@@ -134,7 +149,7 @@ func TestFlightEventsFeed(t *testing.T) {
 		if n := countEvents(t, e); n != before {
 			t.Errorf("refused events stored: %d, was %d", n, before)
 		}
-		if seg := firstSegment(t, member); seg["flightStatus"] != "NOT_YET_DEPARTED_WITH_DELAY" {
+		if seg := firstSegment(t, member); seg["flightStatus"] != "ON_TIME" || seg["departDateTime"] != "2026-11-30T09:05:00+09:00" {
 			t.Errorf("a refused event changed the segment: %v", seg)
 		}
 	})

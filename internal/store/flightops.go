@@ -196,10 +196,13 @@ func updateFlightSegments(ctx context.Context, tx *sql.Tx, segs []flightSegment,
 		if _, err := tx.ExecContext(ctx, `UPDATE reservation_segments SET depart_at = $3, arrival_at = $4, estimated_depart_at = $5,
 			estimated_arrival_at = $6, flight_status = $7,
 			origin_gate = CASE WHEN $8 = '' THEN origin_gate ELSE $8 END,
-			origin_terminal = CASE WHEN $9 = '' THEN origin_terminal ELSE $9 END
+			origin_terminal = CASE WHEN $9 = '' THEN origin_terminal ELSE $9 END,
+			change_seq = $10, change_kind = $11, diverted_to = $12,
+			previous_depart_at = COALESCE(previous_depart_at, depart_at),
+			previous_arrival_at = COALESCE(previous_arrival_at, arrival_at)
 			WHERE reservation_id = $1 AND seg_key = $2`,
 			g.reservationID, g.key, u.DepartAt.UnixMilli(), u.ArrivalAt.UnixMilli(), optMillis(u.EstimatedDepartAt),
-			optMillis(u.EstimatedArrivalAt), u.FlightStatus, u.Gate, u.Terminal); err != nil {
+			optMillis(u.EstimatedArrivalAt), u.FlightStatus, u.Gate, u.Terminal, u.Sequence, u.Kind, u.DivertedTo); err != nil {
 			return fmt.Errorf("update flight segment: %w", err)
 		}
 	}
