@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	goical "github.com/emersion/go-ical"
 
 	"members/internal/apitest"
 	"members/internal/app"
@@ -218,6 +221,51 @@ func TestFlightEventsRace(t *testing.T) {
 		st, _, events, err := e.App.FlightOps().Show(t.Context(), demoFlight, demoDate)
 		if err != nil || st.Sequence != 1 || len(events) != 1 {
 			t.Fatalf("state %+v, %d events, %v", st, len(events), err)
+		}
+	})
+}
+
+// The booking's calendar file follows the feed: new times, a SEQUENCE that
+// grows with each change, and a cancellation as STATUS:CANCELLED.
+func TestFlightEventsCalendar(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		e := apitest.New(t, engine)
+		member := e.Member(t)
+		event := func() goical.Event {
+			t.Helper()
+			r := member.Get("/api/reservations/" + demoPNR + "/calendar.ics")
+			if r.Status != http.StatusOK {
+				t.Fatalf("calendar: %d %s", r.Status, r.Body)
+			}
+			for _, ev := range parseICS(t, r.Body).Events() {
+				if strings.Contains(text(t, ev, goical.PropSummary), demoFlight) {
+					return ev
+				}
+			}
+			t.Fatalf("no %s event:\n%s", demoFlight, r.Body)
+			return goical.Event{}
+		}
+		seq := func(ev goical.Event) string {
+			if p := ev.Props.Get(goical.PropSequence); p != nil {
+				return p.Value
+			}
+			return ""
+		}
+		if s := seq(event()); s != "0" {
+			t.Fatalf("SEQUENCE before any change: %q", s)
+		}
+		now := e.Clock.Now()
+		postEvent(t, e, app.DemoOpsSecret, now, eventJSON("cal-1", "delay", "2026-11-20T05:00:00Z", `,"departure":"2026-11-30T10:40:00+09:00"`))
+		ev := event()
+		if s := seq(ev); s != "1" || ev.Props.Get(goical.PropDateTimeStart).Value != "20261130T104000" {
+			t.Fatalf("after the delay: SEQUENCE %q DTSTART %q", s, ev.Props.Get(goical.PropDateTimeStart).Value)
+		}
+		postEvent(t, e, app.DemoOpsSecret, now, eventJSON("cal-2", "diversion", "2026-11-20T05:10:00Z", `,"divertedTo":"GMP"`))
+		postEvent(t, e, app.DemoOpsSecret, now, eventJSON("cal-3", "cancellation", "2026-11-20T05:20:00Z", ""))
+		ev = event()
+		st, _ := ev.Status()
+		if s := seq(ev); s != "3" || st != goical.EventCancelled || !strings.Contains(text(t, ev, goical.PropDescription), "Diverted to Seoul (Gimpo) (GMP)") {
+			t.Fatalf("after the cancellation: SEQUENCE %q STATUS %q\n%s", s, st, text(t, ev, goical.PropDescription))
 		}
 	})
 }
