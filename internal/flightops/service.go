@@ -22,8 +22,11 @@ type Store interface {
 	// recorded), creates the flight's state from them when new, calls
 	// merge on the state, and writes the merged state onto the state and
 	// every segment of the flight. A second call with the same ev.ID
-	// returns ErrDuplicate with the first delivery's Result.
-	Apply(ctx context.Context, ev Event, source string, merge func(State) (State, bool, error)) (Result, error)
+	// returns ErrDuplicate with the first delivery's Result. When the state
+	// changed, every member with a live booking on the flight (booking not
+	// cancelled, segment neither cancelled nor departed) is owed a mail,
+	// due at alertDue(next) unless one is pending already.
+	Apply(ctx context.Context, ev Event, source string, merge func(State) (State, bool, error), alertDue func(State) time.Time) (Result, error)
 	// Flight returns the flight's schedule from its first segment, or
 	// ErrUnknownFlight.
 	Flight(ctx context.Context, flight, date string) (Flight, error)
@@ -65,7 +68,7 @@ func (s *Service) Apply(ctx context.Context, ev Event, source string) (Result, e
 			next.UpdatedAt = s.now()
 		}
 		return next, changed, err
-	})
+	}, func(next State) time.Time { return AlertDue(next, s.now(), CoalesceWindow) })
 	if errors.Is(err, ErrDuplicate) {
 		res.Outcome = OutcomeDuplicate
 		return res, nil

@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"bytes"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,6 +16,8 @@ import (
 
 	"members/internal/apitest"
 	"members/internal/app"
+	"members/internal/booking"
+	"members/internal/demo"
 	"members/internal/flightops"
 	"members/internal/store"
 )
@@ -266,6 +269,123 @@ func TestFlightEventsCalendar(t *testing.T) {
 		st, _ := ev.Status()
 		if s := seq(ev); s != "3" || st != goical.EventCancelled || !strings.Contains(text(t, ev, goical.PropDescription), "Diverted to Seoul (Gimpo) (GMP)") {
 			t.Fatalf("after the cancellation: SEQUENCE %q STATUS %q\n%s", s, st, text(t, ev, goical.PropDescription))
+		}
+	})
+}
+
+type outboxMail struct{ to, lang, subject, text string }
+
+func flightMails(t *testing.T, e *apitest.Env) []outboxMail {
+	t.Helper()
+	rows, err := e.App.DB.Query(`SELECT to_addr, lang, subject, text_body FROM mail_outbox WHERE kind = 'flight_change' ORDER BY created_at, id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []outboxMail
+	for rows.Next() {
+		var m outboxMail
+		if err := rows.Scan(&m.to, &m.lang, &m.subject, &m.text); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// Flight change mails: a burst of one delay gives one mail with the latest
+// time, after the coalescing window, in the member's language; a member
+// with two bookings on the flight gets one; two instances send it once;
+// nothing for a cancelled segment or a flown one.
+func TestFlightEventsMail(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		e := apitest.New(t, engine)
+		other := e.Instance(t)
+		ctx := t.Context()
+		// A second booking of member 1 on the same flight, and member 1
+		// reads mail in Japanese.
+		dep := time.Date(2026, 11, 29, 23, 30, 0, 0, time.UTC) // 08:30 on the 30th in Osaka
+		if err := e.App.DB.Tx(ctx, func(tx *sql.Tx) error {
+			return store.InsertReservations(ctx, tx, e.Clock.Now(), []booking.Reservation{{MemberID: demo.Member1, PNR: "TWO2BK",
+				StatusCode: booking.StatusConfirmed, BookedAt: e.Clock.Now(), Currency: "JPY", TotalAmount: 1000,
+				Passengers: []booking.Passenger{{Lastname: "YAMADA", Firstname: "JIRO", PassengerType: "ADULT"}},
+				Segments: []booking.Segment{{Key: "1", StatusCode: booking.StatusConfirmed, Flight: "MM001", FlightNumber: "001",
+					OriginAirportCode: "KIX", DestinationAirportCode: "ICN", DepartAt: dep, ArrivalAt: dep.Add(110 * time.Minute), FlightStatus: booking.FlightOnTime}}}})
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.App.DB.Exec(`UPDATE members SET lang = 'jp' WHERE id = $1`, demo.Member1); err != nil {
+			t.Fatal(err)
+		}
+		sendBoth := func() int {
+			t.Helper()
+			var wg sync.WaitGroup
+			counts := make([]int, 2)
+			for i, env := range []*apitest.Env{e, other} {
+				alerts, err := env.App.FlightAlerts(app.Config{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					n, err := alerts.SendDue(ctx)
+					if err != nil {
+						t.Error(err)
+					}
+					counts[i] = n
+				}()
+			}
+			wg.Wait()
+			return counts[0] + counts[1]
+		}
+
+		for i, hhmm := range []string{"09:10", "09:40", "10:05"} {
+			status, m := postEvent(t, e, app.DemoOpsSecret, e.Clock.Now(), eventJSON(fmt.Sprintf("burst-%d", i), "delay",
+				e.Clock.Now().UTC().Format(time.RFC3339), `,"departure":"2026-11-30T`+hhmm+`:00+09:00"`))
+			if status != http.StatusOK || m["bookings"] != 2.0 {
+				t.Fatalf("delay %d: %d %v", i, status, m)
+			}
+			if n := sendBoth(); n != 0 {
+				t.Fatalf("mailed inside the coalescing window: %d", n)
+			}
+			e.Clock.Advance(3 * time.Minute)
+		}
+		e.Clock.Advance(2 * time.Minute) // ten minutes after the first update
+		if n := sendBoth(); n != 1 {
+			t.Fatalf("mails after the window: %d, want 1", n)
+		}
+		mails := flightMails(t, e)
+		if len(mails) != 1 || mails[0].to != apitest.DemoEmail || mails[0].lang != "jp" || !strings.Contains(mails[0].subject, "MM001") ||
+			!strings.Contains(mails[0].subject, "遅延") || !strings.Contains(mails[0].text, "2026-11-30 10:05 (KIX)") ||
+			!strings.Contains(mails[0].text, "2026-11-30 08:30 (KIX)") || !strings.Contains(mails[0].text, "HNK7Q2, TWO2BK") ||
+			!strings.Contains(mails[0].text, "/bookings?lang=jp") {
+			t.Fatalf("mails: %+v", mails)
+		}
+		if n := sendBoth(); n != 0 {
+			t.Fatalf("mailed again: %d", n)
+		}
+		// A cancellation goes at once.
+		postEvent(t, e, app.DemoOpsSecret, e.Clock.Now(), eventJSON("cancel", "cancellation", e.Clock.Now().UTC().Format(time.RFC3339), ""))
+		if n := sendBoth(); n != 1 {
+			t.Fatalf("cancellation mails: %d", n)
+		}
+		if mails := flightMails(t, e); len(mails) != 2 || !strings.Contains(mails[0].subject+mails[1].subject, "欠航") {
+			t.Fatalf("cancellation mail: %+v", mails)
+		}
+
+		// No mail for a cancelled segment (HND-OKA, in 40 days) nor a flown
+		// one (KIX-HKG, 5 days ago).
+		for _, f := range []struct{ flight, date string }{{"MM551", "2026-12-30"}, {"MM071", "2026-11-15"}} {
+			body := []byte(fmt.Sprintf(`{"id":"x-%s","flight":%q,"date":%q,"kind":"cancellation","occurredAt":%q}`,
+				f.flight, f.flight, f.date, e.Clock.Now().UTC().Format(time.RFC3339)))
+			if status, m := postEvent(t, e, app.DemoOpsSecret, e.Clock.Now(), body); status != http.StatusOK || m["outcome"] != "applied" {
+				t.Fatalf("%s: %d %v", f.flight, status, m)
+			}
+		}
+		e.Clock.Advance(time.Hour)
+		if n := sendBoth(); n != 0 {
+			t.Fatalf("mailed a cancelled or flown segment: %d", n)
 		}
 	})
 }

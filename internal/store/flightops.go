@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
+	"members/internal/booking"
 	"members/internal/flightops"
 )
 
@@ -17,12 +20,18 @@ type FlightOpsStore struct{ db *DB }
 // NewFlightOpsStore returns the operations feed's store.
 func NewFlightOpsStore(db *DB) *FlightOpsStore { return &FlightOpsStore{db: db} }
 
-var _ flightops.Store = (*FlightOpsStore)(nil)
+var (
+	_ flightops.Store      = (*FlightOpsStore)(nil)
+	_ flightops.AlertStore = (*FlightOpsStore)(nil)
+)
 
 // flightSegment is a booking segment of a flight.
 type flightSegment struct {
 	reservationID, key, origin, destination string
 	departAt, arrivalAt                     time.Time
+	memberID                                string // empty: the booking is on nobody's account
+	// live: neither the booking nor the segment is cancelled
+	live bool
 }
 
 type queryer interface {
@@ -37,9 +46,11 @@ func flightSegments(ctx context.Context, q queryer, flight, date string) ([]flig
 	if err != nil {
 		return nil, fmt.Errorf("flight segments: %w", err)
 	}
-	rows, err := q.QueryContext(ctx, `SELECT reservation_id, seg_key, origin_airport_code, destination_airport_code, depart_at, arrival_at
-		FROM reservation_segments WHERE flight = $1 AND depart_at >= $2 AND depart_at < $3
-		ORDER BY depart_at, reservation_id, seg_key`, flight, from.UnixMilli(), to.UnixMilli())
+	rows, err := q.QueryContext(ctx, `SELECT s.reservation_id, s.seg_key, s.origin_airport_code, s.destination_airport_code, s.depart_at, s.arrival_at,
+		COALESCE(r.member_id, ''), r.status_code, s.status_code
+		FROM reservation_segments s JOIN reservations r ON r.id = s.reservation_id
+		WHERE s.flight = $1 AND s.depart_at >= $2 AND s.depart_at < $3
+		ORDER BY s.depart_at, s.reservation_id, s.seg_key`, flight, from.UnixMilli(), to.UnixMilli())
 	if err != nil {
 		return nil, fmt.Errorf("flight segments: %w", err)
 	}
@@ -48,10 +59,12 @@ func flightSegments(ctx context.Context, q queryer, flight, date string) ([]flig
 	for rows.Next() {
 		var s flightSegment
 		var dep, arr int64
-		if err := rows.Scan(&s.reservationID, &s.key, &s.origin, &s.destination, &dep, &arr); err != nil {
+		var resStatus, segStatus string
+		if err := rows.Scan(&s.reservationID, &s.key, &s.origin, &s.destination, &dep, &arr, &s.memberID, &resStatus, &segStatus); err != nil {
 			return nil, fmt.Errorf("scan flight segment: %w", err)
 		}
 		s.departAt, s.arrivalAt = time.UnixMilli(dep).UTC(), time.UnixMilli(arr).UTC()
+		s.live = !strings.EqualFold(resStatus, booking.StatusCancelled) && !strings.EqualFold(segStatus, booking.StatusCancelled)
 		if flightops.OnDate(s.origin, s.departAt, date) {
 			out = append(out, s)
 		}
@@ -105,7 +118,8 @@ func millisOrZero(t time.Time) int64 {
 	return t.UnixMilli()
 }
 
-func (s *FlightOpsStore) Apply(ctx context.Context, ev flightops.Event, source string, merge func(flightops.State) (flightops.State, bool, error)) (flightops.Result, error) {
+func (s *FlightOpsStore) Apply(ctx context.Context, ev flightops.Event, source string, merge func(flightops.State) (flightops.State, bool, error),
+	alertDue func(flightops.State) time.Time) (flightops.Result, error) {
 	payload, err := json.Marshal(ev)
 	if err != nil {
 		return flightops.Result{}, fmt.Errorf("flight event: encode: %w", err)
@@ -167,6 +181,9 @@ func (s *FlightOpsStore) Apply(ctx context.Context, ev flightops.Event, source s
 				reservations[g.reservationID] = true
 			}
 			res.Bookings = len(reservations)
+			if err := oweAlerts(ctx, tx, segs, next, alertDue(next), s.db.Now()); err != nil {
+				return err
+			}
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE flight_events SET outcome = $2, bookings = $3 WHERE id = $1`, ev.ID, res.Outcome, res.Bookings); err != nil {
 			return fmt.Errorf("record flight event: %w", err)
@@ -254,4 +271,98 @@ func (s *FlightOpsStore) State(ctx context.Context, flight, date string) (flight
 		out = append(out, r)
 	}
 	return st, found, out, rows.Err()
+}
+
+// oweAlerts records the mail owed to each member with a live booking on
+// the flight whose segment has not departed: one row per member however
+// many bookings. A pending mail keeps its due time (the changes coalesce),
+// unless the new one is due sooner (a cancellation); a mail already sent
+// starts a new window.
+func oweAlerts(ctx context.Context, tx *sql.Tx, segs []flightSegment, next flightops.State, due, now time.Time) error {
+	seen := map[string]bool{}
+	for _, g := range segs {
+		if g.memberID == "" || !g.live || !g.departAt.After(now) || seen[g.memberID] {
+			continue
+		}
+		seen[g.memberID] = true
+		if _, err := tx.ExecContext(ctx, `INSERT INTO flight_alerts (flight, flight_date, member_id, sequence, sent_sequence, due_at)
+			VALUES ($1, $2, $3, $4, 0, $5)
+			ON CONFLICT (flight, flight_date, member_id) DO UPDATE SET sequence = excluded.sequence,
+			due_at = CASE WHEN flight_alerts.sent_sequence >= flight_alerts.sequence OR excluded.due_at < flight_alerts.due_at
+				THEN excluded.due_at ELSE flight_alerts.due_at END`,
+			next.Flight, next.Date, g.memberID, next.Sequence, due.UnixMilli()); err != nil {
+			return fmt.Errorf("owe flight alert: %w", err)
+		}
+	}
+	return nil
+}
+
+func (s *FlightOpsStore) DueAlerts(ctx context.Context, now time.Time, limit int) ([]flightops.Alert, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT flight, flight_date, member_id FROM flight_alerts
+		WHERE due_at <= $1 AND sequence > sent_sequence AND lease_until <= $1 ORDER BY due_at LIMIT $2`, now.UnixMilli(), limit)
+	if err != nil {
+		return nil, fmt.Errorf("due flight alerts: %w", err)
+	}
+	defer rows.Close()
+	var out []flightops.Alert
+	for rows.Next() {
+		var a flightops.Alert
+		if err := rows.Scan(&a.Flight, &a.Date, &a.MemberID); err != nil {
+			return nil, fmt.Errorf("scan flight alert: %w", err)
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+func (s *FlightOpsStore) TakeAlert(ctx context.Context, a flightops.Alert, owner string, now, until time.Time) (bool, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE flight_alerts SET lease_owner = $4, lease_until = $5
+		WHERE flight = $1 AND flight_date = $2 AND member_id = $3 AND due_at <= $6 AND sequence > sent_sequence AND lease_until <= $6`,
+		a.Flight, a.Date, a.MemberID, owner, until.UnixMilli(), now.UnixMilli())
+	if err != nil {
+		return false, fmt.Errorf("take flight alert: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+func (s *FlightOpsStore) AlertRecipient(ctx context.Context, a flightops.Alert) (flightops.State, flightops.Recipient, error) {
+	st, err := scanFlightState(s.db.QueryRowContext(ctx, `SELECT `+flightStateCols+` FROM flight_states WHERE flight = $1 AND flight_date = $2`, a.Flight, a.Date))
+	if err != nil {
+		return flightops.State{}, flightops.Recipient{}, fmt.Errorf("flight state: %w", Translate(err))
+	}
+	var to flightops.Recipient
+	if err := s.db.QueryRowContext(ctx, `SELECT email, firstname, lastname, lang FROM members WHERE id = $1`, a.MemberID).
+		Scan(&to.Email, &to.Firstname, &to.Lastname, &to.Lang); err != nil {
+		return flightops.State{}, flightops.Recipient{}, fmt.Errorf("alert recipient: %w", Translate(err))
+	}
+	to.Wants = true
+	segs, err := flightSegments(ctx, s.db, a.Flight, a.Date)
+	if err != nil {
+		return flightops.State{}, flightops.Recipient{}, err
+	}
+	ids := map[string]bool{}
+	for _, g := range segs {
+		if g.memberID == a.MemberID && g.live {
+			ids[g.reservationID] = true
+		}
+	}
+	for id := range ids {
+		var pnr string
+		if err := s.db.QueryRowContext(ctx, `SELECT pnr FROM reservations WHERE id = $1`, id).Scan(&pnr); err != nil {
+			return flightops.State{}, flightops.Recipient{}, fmt.Errorf("alert bookings: %w", err)
+		}
+		to.PNRs = append(to.PNRs, pnr)
+	}
+	slices.Sort(to.PNRs)
+	return st, to, nil
+}
+
+func (s *FlightOpsStore) AlertSent(ctx context.Context, a flightops.Alert, owner string, sequence int) error {
+	if _, err := s.db.ExecContext(ctx, `UPDATE flight_alerts SET sent_sequence = $5, lease_owner = '', lease_until = 0
+		WHERE flight = $1 AND flight_date = $2 AND member_id = $3 AND lease_owner = $4`,
+		a.Flight, a.Date, a.MemberID, owner, sequence); err != nil {
+		return fmt.Errorf("flight alert sent: %w", err)
+	}
+	return nil
 }
