@@ -34,8 +34,6 @@ type Alert struct {
 type Recipient struct {
 	Email, Firstname, Lastname, Lang string
 	PNRs                             []string
-	// Wants is false when the member turned flight change mails off.
-	Wants bool
 }
 
 // AlertStore keeps the mails owed (internal/store.FlightOpsStore).
@@ -98,7 +96,7 @@ func (a *Alerts) SendDue(ctx context.Context) (int, error) {
 		if err != nil {
 			return sent, fmt.Errorf("flight alerts: %w", err)
 		}
-		if to.Wants && len(to.PNRs) > 0 {
+		if len(to.PNRs) > 0 {
 			if err := a.mailer.SendFlightChange(ctx, ChangeMail{To: to, State: st}); err != nil {
 				// Stored in the outbox, which retries delivery; storing
 				// failed otherwise: the lease runs out and a pass retries.

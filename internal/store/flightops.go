@@ -336,7 +336,6 @@ func (s *FlightOpsStore) AlertRecipient(ctx context.Context, a flightops.Alert) 
 		Scan(&to.Email, &to.Firstname, &to.Lastname, &to.Lang); err != nil {
 		return flightops.State{}, flightops.Recipient{}, fmt.Errorf("alert recipient: %w", Translate(err))
 	}
-	to.Wants = true
 	segs, err := flightSegments(ctx, s.db, a.Flight, a.Date)
 	if err != nil {
 		return flightops.State{}, flightops.Recipient{}, err
