@@ -32,6 +32,7 @@ commands:
               or its operator: gateway list | settle ID | fail ID | reconcile
   lottery     the unlimited pass lottery: lottery draw [--seed S] | lottery verify
   points      vouchers and exchange codes: points issue | points codes (points help)
+  flights     the flight events feed's operator: flights event | flights show (flights help)
 `
 
 func main() {
@@ -81,6 +82,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	case "lottery":
 		return lottery(ctx, rest, stdout, stderr, logger)
+
+	case "flights":
+		return flightsCmd(ctx, rest, stdout, stderr, logger)
 
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)

@@ -36,6 +36,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	fs.StringVar(&cfg.HandoverSecret, "handover-secret", envOr("MEMBERS_HANDOVER_SECRET", ""), "key shared with the booking site that signs hand-over and sign-on tokens, base64 of 32 random bytes, kept outside the database (env MEMBERS_HANDOVER_SECRET); empty: a key kept in the database (docs/security.md)")
 	handoverPrevious := fs.String("handover-secret-previous", envOr("MEMBERS_HANDOVER_SECRET_PREVIOUS", ""), "during a key change: the previous hand-over key(s), comma-separated, that still verify (env MEMBERS_HANDOVER_SECRET_PREVIOUS)")
 	passkeyFlags(fs, &cfg)
+	fs.StringVar(&cfg.OpsSecret, "ops-secret", envOr("MEMBERS_OPS_SECRET", ""), "secret of the flight events feed's HMAC signatures, kept outside the database (env MEMBERS_OPS_SECRET); empty: the feed answers 503 (with --demo: the demo secret, docs/flight-alerts.md)")
 	logRequests := fs.String("log-requests", envOr("MEMBERS_LOG_REQUESTS", ""), "log one line per request: on or off (env MEMBERS_LOG_REQUESTS); default on, off with --demo")
 	memLimit := fs.String("go-memory-limit", envOr("MEMBERS_GO_MEMORY_LIMIT", strconv.Itoa(app.DefaultGoMemoryLimitMiB)), "soft limit of the Go runtime's memory in MiB, 0 for none (env MEMBERS_GO_MEMORY_LIMIT; GOMEMLIMIT wins when set); SQLite's memory is outside it (docs/speed.md)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the server to this file until it shuts down (benchmarks: make bench)")

@@ -98,6 +98,10 @@ type Config struct {
 	// key change; new tokens are signed with HandoverSecret.
 	HandoverSecret         string
 	HandoverSecretPrevious []string
+	// OpsSecret signs the operations feed of flight events (--ops-secret,
+	// env MEMBERS_OPS_SECRET), kept outside the database. Empty: the feed
+	// answers 503, or uses DemoOpsSecret with Demo.
+	OpsSecret string
 }
 
 // App holds the migrated database and the core services.

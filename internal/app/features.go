@@ -59,5 +59,9 @@ func (a *App) wireFeatures(ctx context.Context, cfg Config) (*Features, error) {
 		return nil, err
 	}
 
+	if err := a.wireFlights(ctx, cfg, f); err != nil {
+		return nil, err
+	}
+
 	return f, nil
 }

@@ -77,6 +77,16 @@ type Segment struct {
 	EstimatedArrivalAt     *time.Time
 	ActualArrivalAt        *time.Time
 	FlightStatus           string
+	// ChangeSeq counts the changes the airline's operations feed made to
+	// the flight (0: none); ChangeKind is the last one's kind (delay,
+	// cancellation, gate, time_change, diversion, on_time).
+	// PreviousDepartAt and PreviousArrivalAt are the schedule before the
+	// first change; DivertedTo the airport of a diversion.
+	ChangeSeq         int
+	ChangeKind        string
+	PreviousDepartAt  *time.Time
+	PreviousArrivalAt *time.Time
+	DivertedTo        string
 }
 
 // IsCancelled reports whether the segment is cancelled: statusCode equals

@@ -31,31 +31,44 @@ type PassengerView struct {
 // RFC 3339 with the offset). Estimated and actual times and the flight
 // status are present only when flight status was asked for.
 type SegmentView struct {
-	Key                      string   `json:"key"`
-	StatusCode               string   `json:"statusCode"`
-	Status                   string   `json:"status"`
-	Flight                   string   `json:"flight"`
-	IsShowHotelLink          bool     `json:"isShowHotelLink"`
-	OriginAirportCode        string   `json:"originAirportCode"`
-	OriginAirport            string   `json:"originAirport"`
-	OriginTerminal           string   `json:"originTerminal"`
-	OriginGate               string   `json:"originGate"`
-	DestinationAirportCode   string   `json:"destinationAirportCode"`
-	DestinationAirport       string   `json:"destinationAirport"`
-	DestinationTerminal      string   `json:"destinationTerminal"`
-	DepartDateTime           string   `json:"departDateTime"`
-	EstimatedDepartDateTime  *string  `json:"estimatedDepartDateTime,omitempty"`
-	ActualDepartDateTime     *string  `json:"actualDepartDateTime,omitempty"`
-	ArrivalDateTime          string   `json:"arrivalDateTime"`
-	EstimatedArrivalDateTime *string  `json:"estimatedArrivalDateTime,omitempty"`
-	ActualArrivalDateTime    *string  `json:"actualArrivalDateTime,omitempty"`
-	FlightNumber             string   `json:"flightNumber"`
-	FlightStatus             string   `json:"flightStatus,omitempty"`
-	FlightStatusLabel        string   `json:"flightStatusLabel,omitempty"`
-	IsCancelled              bool     `json:"isCancelled"`
-	IsPast                   bool     `json:"isPast"`
-	IsIrregular              bool     `json:"isIrregular"`
-	Certificates             []string `json:"certificates"`
+	Key                      string            `json:"key"`
+	StatusCode               string            `json:"statusCode"`
+	Status                   string            `json:"status"`
+	Flight                   string            `json:"flight"`
+	IsShowHotelLink          bool              `json:"isShowHotelLink"`
+	OriginAirportCode        string            `json:"originAirportCode"`
+	OriginAirport            string            `json:"originAirport"`
+	OriginTerminal           string            `json:"originTerminal"`
+	OriginGate               string            `json:"originGate"`
+	DestinationAirportCode   string            `json:"destinationAirportCode"`
+	DestinationAirport       string            `json:"destinationAirport"`
+	DestinationTerminal      string            `json:"destinationTerminal"`
+	DepartDateTime           string            `json:"departDateTime"`
+	EstimatedDepartDateTime  *string           `json:"estimatedDepartDateTime,omitempty"`
+	ActualDepartDateTime     *string           `json:"actualDepartDateTime,omitempty"`
+	ArrivalDateTime          string            `json:"arrivalDateTime"`
+	EstimatedArrivalDateTime *string           `json:"estimatedArrivalDateTime,omitempty"`
+	ActualArrivalDateTime    *string           `json:"actualArrivalDateTime,omitempty"`
+	FlightNumber             string            `json:"flightNumber"`
+	FlightStatus             string            `json:"flightStatus,omitempty"`
+	FlightStatusLabel        string            `json:"flightStatusLabel,omitempty"`
+	IsCancelled              bool              `json:"isCancelled"`
+	IsPast                   bool              `json:"isPast"`
+	IsIrregular              bool              `json:"isIrregular"`
+	Certificates             []string          `json:"certificates"`
+	FlightChange             *FlightChangeView `json:"flightChange,omitempty"`
+}
+
+// FlightChangeView is what the airline's operations feed changed on the
+// segment's flight: the last change's kind, the number of changes and the
+// schedule before the first one (local times).
+type FlightChangeView struct {
+	Kind                    string `json:"kind"`
+	Sequence                int    `json:"sequence"`
+	PreviousDepartDateTime  string `json:"previousDepartDateTime"`
+	PreviousArrivalDateTime string `json:"previousArrivalDateTime"`
+	DivertedToAirportCode   string `json:"divertedToAirportCode,omitempty"`
+	DivertedToAirport       string `json:"divertedToAirport,omitempty"`
 }
 
 // Certificate kinds.
@@ -142,6 +155,18 @@ func ViewSegment(s Segment, c *i18n.Catalog, lang i18n.Lang, now time.Time, with
 		v.FlightStatus = s.FlightStatus
 		if s.FlightStatus != "" {
 			v.FlightStatusLabel = c.T(lang, "booking.flight_status."+strings.ToLower(s.FlightStatus))
+		}
+		if s.ChangeSeq > 0 {
+			ch := &FlightChangeView{Kind: s.ChangeKind, Sequence: s.ChangeSeq,
+				PreviousDepartDateTime: v.DepartDateTime, PreviousArrivalDateTime: v.ArrivalDateTime}
+			if s.PreviousDepartAt != nil && s.PreviousArrivalAt != nil {
+				ch.PreviousDepartDateTime = LocalTime(*s.PreviousDepartAt, s.OriginAirportCode)
+				ch.PreviousArrivalDateTime = LocalTime(*s.PreviousArrivalAt, s.DestinationAirportCode)
+			}
+			if s.DivertedTo != "" {
+				ch.DivertedToAirportCode, ch.DivertedToAirport = s.DivertedTo, AirportName(s.DivertedTo, lang)
+			}
+			v.FlightChange = ch
 		}
 	}
 	return v

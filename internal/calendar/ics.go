@@ -136,6 +136,9 @@ func (w *Writer) event(r booking.Reservation, s booking.Segment, from, to zone, 
 	}
 	e := ics.NewEvent(fmt.Sprintf("%s-%s@%s", r.ID, s.Key, w.UIDDomain))
 	e.SetDtStampTime(now)
+	// Each change the airline's operations feed made to the flight is a new
+	// revision of the event: calendar apps take the higher SEQUENCE.
+	e.SetSequence(s.ChangeSeq)
 	e.SetProperty(ics.ComponentPropertyDtStart, depart.In(from.Loc).Format(localLayout), ics.WithTZID(from.ID))
 	e.SetProperty(ics.ComponentPropertyDtEnd, arrive.In(to.Loc).Format(localLayout), ics.WithTZID(to.ID))
 	origin, dest := airportName(s.OriginAirportCode, lang), airportName(s.DestinationAirportCode, lang)
@@ -167,6 +170,9 @@ func (w *Writer) event(r booking.Reservation, s booking.Segment, from, to zone, 
 	}
 	if cancelled {
 		lines = append(lines, t("cancelled"))
+	}
+	if s.DivertedTo != "" {
+		lines = append(lines, w.catalog.T(lang, "flights.calendar.diverted", "airport", airportName(s.DivertedTo, lang)+" ("+s.DivertedTo+")"))
 	}
 	e.SetDescription(strings.Join(lines, "\n"))
 	if cancelled {

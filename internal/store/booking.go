@@ -225,7 +225,8 @@ func (s *BookingStore) queryWith(ctx context.Context, rd reader, query string, a
 const (
 	segmentsSQL = `SELECT reservation_id, seg_key, status_code, flight, flight_number, is_show_hotel_link,
 		origin_airport_code, origin_terminal, origin_gate, destination_airport_code, destination_terminal,
-		depart_at, estimated_depart_at, actual_depart_at, arrival_at, estimated_arrival_at, actual_arrival_at, flight_status
+		depart_at, estimated_depart_at, actual_depart_at, arrival_at, estimated_arrival_at, actual_arrival_at, flight_status,
+		change_seq, change_kind, previous_depart_at, previous_arrival_at, diverted_to
 		FROM reservation_segments WHERE reservation_id IN `
 	passengersSQL = `SELECT reservation_id, lastname, firstname, passenger_type
 		FROM reservation_passengers WHERE reservation_id IN `
@@ -247,15 +248,17 @@ func (s *BookingStore) loadSegments(ctx context.Context, rd reader, list []booki
 		var id string
 		var g booking.Segment
 		var dep, arr int64
-		var estDep, actDep, estArr, actArr sql.NullInt64
+		var estDep, actDep, estArr, actArr, prevDep, prevArr sql.NullInt64
 		if err := rows.Scan(&id, &g.Key, &g.StatusCode, &g.Flight, &g.FlightNumber, &g.IsShowHotelLink,
 			&g.OriginAirportCode, &g.OriginTerminal, &g.OriginGate, &g.DestinationAirportCode, &g.DestinationTerminal,
-			&dep, &estDep, &actDep, &arr, &estArr, &actArr, &g.FlightStatus); err != nil {
+			&dep, &estDep, &actDep, &arr, &estArr, &actArr, &g.FlightStatus,
+			&g.ChangeSeq, &g.ChangeKind, &prevDep, &prevArr, &g.DivertedTo); err != nil {
 			return fmt.Errorf("scan segment: %w", err)
 		}
 		g.DepartAt, g.ArrivalAt = time.UnixMilli(dep).UTC(), time.UnixMilli(arr).UTC()
 		g.EstimatedDepartAt, g.ActualDepartAt = optTime(estDep), optTime(actDep)
 		g.EstimatedArrivalAt, g.ActualArrivalAt = optTime(estArr), optTime(actArr)
+		g.PreviousDepartAt, g.PreviousArrivalAt = optTime(prevDep), optTime(prevArr)
 		r := &list[index[id]]
 		r.Segments = append(r.Segments, g)
 	}

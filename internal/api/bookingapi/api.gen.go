@@ -13,21 +13,51 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// Defines values for FlightChangeKind.
+const (
+	FlightChangeKindCancellation FlightChangeKind = "cancellation"
+	FlightChangeKindDelay        FlightChangeKind = "delay"
+	FlightChangeKindDiversion    FlightChangeKind = "diversion"
+	FlightChangeKindGate         FlightChangeKind = "gate"
+	FlightChangeKindOnTime       FlightChangeKind = "on_time"
+	FlightChangeKindTimeChange   FlightChangeKind = "time_change"
+)
+
+// Valid indicates whether the value is a known member of the FlightChangeKind enum.
+func (e FlightChangeKind) Valid() bool {
+	switch e {
+	case FlightChangeKindCancellation:
+		return true
+	case FlightChangeKindDelay:
+		return true
+	case FlightChangeKindDiversion:
+		return true
+	case FlightChangeKindGate:
+		return true
+	case FlightChangeKindOnTime:
+		return true
+	case FlightChangeKindTimeChange:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SegmentCertificates.
 const (
-	Boarding     SegmentCertificates = "boarding"
-	Cancellation SegmentCertificates = "cancellation"
-	Delay        SegmentCertificates = "delay"
+	SegmentCertificatesBoarding     SegmentCertificates = "boarding"
+	SegmentCertificatesCancellation SegmentCertificates = "cancellation"
+	SegmentCertificatesDelay        SegmentCertificates = "delay"
 )
 
 // Valid indicates whether the value is a known member of the SegmentCertificates enum.
 func (e SegmentCertificates) Valid() bool {
 	switch e {
-	case Boarding:
+	case SegmentCertificatesBoarding:
 		return true
-	case Cancellation:
+	case SegmentCertificatesCancellation:
 		return true
-	case Delay:
+	case SegmentCertificatesDelay:
 		return true
 	default:
 		return false
@@ -102,6 +132,27 @@ type Error struct {
 	ErrorKey *string `json:"errorKey,omitempty"`
 	Message  string  `json:"message"`
 }
+
+// FlightChange What the airline's operations feed changed on the flight; only with withFlightStatus, and only once the flight has changed. The segment's own fields hold the flight as it is now.
+type FlightChange struct {
+	DivertedToAirport     *string `json:"divertedToAirport,omitempty"`
+	DivertedToAirportCode *string `json:"divertedToAirportCode,omitempty"`
+
+	// Kind the last change
+	Kind FlightChangeKind `json:"kind"`
+
+	// PreviousArrivalDateTime the scheduled arrival before the first change (local)
+	PreviousArrivalDateTime string `json:"previousArrivalDateTime"`
+
+	// PreviousDepartDateTime the scheduled departure before the first change (local)
+	PreviousDepartDateTime string `json:"previousDepartDateTime"`
+
+	// Sequence how many changes the flight has had
+	Sequence int `json:"sequence"`
+}
+
+// FlightChangeKind the last change
+type FlightChangeKind string
 
 // Handover defines model for Handover.
 type Handover struct {
@@ -193,6 +244,9 @@ type Segment struct {
 
 	// Flight Example: MM001
 	Flight string `json:"flight"`
+
+	// FlightChange What the airline's operations feed changed on the flight; only with withFlightStatus, and only once the flight has changed. The segment's own fields hold the flight as it is now.
+	FlightChange *FlightChange `json:"flightChange,omitempty"`
 
 	// FlightNumber Example: 001
 	FlightNumber string `json:"flightNumber"`

@@ -1993,6 +1993,23 @@ export interface components {
             /** @description delayed or will not depart (shown in red) */
             isIrregular: boolean;
             certificates: ("boarding" | "delay" | "cancellation")[];
+            flightChange?: components["schemas"]["FlightChange"];
+        };
+        /** @description What the airline's operations feed changed on the flight; only with withFlightStatus, and only once the flight has changed. The segment's own fields hold the flight as it is now. */
+        FlightChange: {
+            /**
+             * @description the last change
+             * @enum {string}
+             */
+            kind: "delay" | "cancellation" | "gate" | "time_change" | "diversion" | "on_time";
+            /** @description how many changes the flight has had */
+            sequence: number;
+            /** @description the scheduled departure before the first change (local) */
+            previousDepartDateTime: string;
+            /** @description the scheduled arrival before the first change (local) */
+            previousArrivalDateTime: string;
+            divertedToAirportCode?: string;
+            divertedToAirport?: string;
         };
         AddReservationRequest: {
             pnr: string;

@@ -1,4 +1,4 @@
-import { Fragment } from 'react'
+import { Fragment, type ReactNode } from 'react'
 import { useLang, useTranslation } from '@/i18n/translation'
 import type { Segment } from '../api'
 import { formatDate } from '@/i18n/format'
@@ -13,7 +13,14 @@ import { durationMinutes, localDate, localTime } from '../format'
 export function SegmentRow({ segment: s }: { segment: Segment }) {
   const { t } = useTranslation('bookings')
   const lang = useLang()
-  const classes = ['flight', s.isCancelled ? 'flight--cancelled' : '', s.isIrregular ? 'flight--irregular' : '', s.isPast ? 'flight--past' : '']
+  const flightCancelled = s.flightChange !== undefined && s.flightStatus === 'CANCELLED'
+  const classes = [
+    'flight',
+    s.isCancelled || flightCancelled ? 'flight--cancelled' : '',
+    s.isIrregular ? 'flight--irregular' : '',
+    s.flightChange ? 'flight--changed' : '',
+    s.isPast ? 'flight--past' : '',
+  ]
     .filter(Boolean)
     .join(' ')
   const minutes = durationMinutes(s.departDateTime, s.arrivalDateTime)
@@ -73,7 +80,39 @@ export function SegmentRow({ segment: s }: { segment: Segment }) {
           )}
         </p>
       )}
+      <FlightChangeNote segment={s} />
     </li>
+  )
+}
+
+/**
+ * What the airline changed on the flight: the time before a schedule
+ * change, a cancellation, a diversion, a new gate. A delay shows its new
+ * time as the estimate above.
+ */
+function FlightChangeNote({ segment: s }: { segment: Segment }) {
+  const { t } = useTranslation('bookings')
+  const c = s.flightChange
+  if (!c) return null
+  const lines: { key: string; text: ReactNode; late?: boolean }[] = []
+  if (s.flightStatus === 'CANCELLED') lines.push({ key: 'cancelled', text: t('flightChange.cancelled'), late: true })
+  if (c.previousDepartDateTime !== s.departDateTime) {
+    lines.push({
+      key: 'was',
+      text: t('flightChange.was', { time: localTime(c.previousDepartDateTime) }),
+    })
+  }
+  if (c.divertedToAirport) lines.push({ key: 'diverted', text: t('flightChange.diverted', { airport: c.divertedToAirport }), late: true })
+  if (c.kind === 'gate') lines.push({ key: 'gate', text: t('flightChange.gate') })
+  if (lines.length === 0) return null
+  return (
+    <ul className="flight__change" data-flight-change={c.kind}>
+      {lines.map((l) => (
+        <li key={l.key} className={l.late ? 'flight__live--late' : undefined}>
+          {l.text}
+        </li>
+      ))}
+    </ul>
   )
 }
 

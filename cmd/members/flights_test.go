@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"members/internal/app"
+	"members/internal/booking"
+)
+
+func TestFlightsCommands(t *testing.T) {
+	t.Parallel()
+	dsn := "sqlite:" + filepath.Join(t.TempDir(), "m.db")
+	ctx := context.Background()
+	a, err := app.Open(ctx, app.Options{DSN: dsn, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, feats, err := a.Server(ctx, app.Config{Demo: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	feats.Close()
+	// MM001 KIX-ICN, ten days from now, 08:30 Japan time.
+	var dep int64
+	if err := a.DB.QueryRowContext(ctx, `SELECT depart_at FROM reservation_segments WHERE flight = 'MM001'`).Scan(&dep); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	date := time.UnixMilli(dep).In(booking.JST).Format(booking.DateLayout)
+
+	out, _, err := call(t, "flights", "event", "--flight", "mm001", "--date", date, "--kind", "delay", "--departure", "10:40", "--gate", "7", "--db", dsn)
+	if err != nil || !regexp.MustCompile(`^op-[0-9a-f]{16}\tapplied\t1 bookings\n$`).MatchString(out) {
+		t.Fatalf("flights event = %q, %v", out, err)
+	}
+	out, _, err = call(t, "flights", "show", "--flight", "MM001", "--date", date, "--db", dsn)
+	if err != nil || !strings.Contains(out, "NOT_YET_DEPARTED_WITH_DELAY") || !strings.Contains(out, date+" 10:40 +09:00") ||
+		!strings.Contains(out, `gate        "7"`) || !strings.Contains(out, "delay operator") {
+		t.Fatalf("flights show = %q, %v", out, err)
+	}
+	if _, _, err := call(t, "flights", "event", "--flight", "MM999", "--date", date, "--kind", "cancellation", "--db", dsn); err == nil ||
+		!strings.Contains(err.Error(), "no booking holds this flight") {
+		t.Fatalf("unknown flight: %v", err)
+	}
+	if _, _, err := call(t, "flights", "event", "--flight", "MM001", "--date", date, "--kind", "delay", "--db", dsn); err == nil ||
+		!strings.Contains(err.Error(), "--departure") {
+		t.Fatalf("delay without a time: %v", err)
+	}
+}

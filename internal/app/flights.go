@@ -1,0 +1,135 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"members/internal/booking"
+	"members/internal/flightops"
+	"members/internal/httpapi"
+	"members/internal/i18n"
+	"members/internal/mail"
+	"members/internal/store"
+)
+
+// DemoOpsSecret signs the flight events feed of a --demo server started
+// without --ops-secret (docs/flight-alerts.md). Never used outside --demo.
+const DemoOpsSecret = "demo-ops-secret" // #nosec G101 -- the documented demo value, not a credential
+
+// FlightOps is the operations feed's service (the server and the
+// operator's commands).
+func (a *App) FlightOps() *flightops.Service {
+	return flightops.NewService(store.NewFlightOpsStore(a.DB), a.DB.Now)
+}
+
+// wireFlights mounts the operations feed of flight events. Its secret
+// comes from --ops-secret (env MEMBERS_OPS_SECRET) and is never kept in
+// the database; without one the feed answers 503.
+func (a *App) wireFlights(_ context.Context, cfg Config, f *Features) error {
+	secret := cfg.OpsSecret
+	if secret == "" && cfg.Demo {
+		secret = DemoOpsSecret
+	}
+	svc := a.FlightOps()
+	f.RootMounts = append(f.RootMounts, func(mux *http.ServeMux) {
+		mux.Handle("POST "+httpapi.FlightEventsPath, httpapi.FlightEvents(svc, []byte(secret), a.DB.Now, a.Logger))
+	})
+	alerts, err := a.FlightAlerts(cfg)
+	if err != nil {
+		return err
+	}
+	f.Background = append(f.Background, func(ctx context.Context) {
+		alerts.Run(ctx, flightAlertsEvery, func(err error) { a.Logger.Warn("flight alerts", "err", err) })
+	})
+	return nil
+}
+
+// flightAlertsEvery is how often the sender looks for due flight change
+// mails.
+const flightAlertsEvery = 20 * time.Second
+
+// FlightAlerts is the sender of flight change mails (the server's
+// background job; tests call SendDue).
+func (a *App) FlightAlerts(cfg Config) (*flightops.Alerts, error) {
+	m, err := a.Mailer(cfg)
+	if err != nil {
+		return nil, err
+	}
+	tpl, err := mail.NewTemplates(a.Catalog)
+	if err != nil {
+		return nil, err
+	}
+	public := cfg.PublicURL
+	if public == "" {
+		public = DefaultPublicURL
+	}
+	return flightops.NewAlerts(store.NewFlightOpsStore(a.DB), &flightMailer{cat: a.Catalog, tpl: tpl, mailer: m, publicURL: public}, a.DB.Now), nil
+}
+
+// flightMailer adapts the mail package to flightops.Mailer.
+type flightMailer struct {
+	cat       *i18n.Catalog
+	tpl       *mail.Templates
+	mailer    *mail.Mailer
+	publicURL string
+}
+
+// SendFlightChange writes the mail of a flight's latest state in the
+// member's language: old and new local times, gate, diversion, and the
+// bookings page, where "Change booking" hands the member over to the
+// booking site (change or refund).
+func (m *flightMailer) SendFlightChange(ctx context.Context, cm flightops.ChangeMail) error {
+	lang, ok := i18n.Parse(cm.To.Lang)
+	if !ok {
+		lang = i18n.Default
+	}
+	st := cm.State
+	t := func(key string, args ...any) string { return m.cat.T(lang, "mail.flight_change."+key, args...) }
+	local := func(at time.Time, airport string) string {
+		return at.In(booking.AirportZone(airport)).Format("2006-01-02 15:04") + " (" + airport + ")"
+	}
+	what := string(st.LastKind)
+	if st.IsCancelled() {
+		what = string(flightops.KindCancellation)
+	}
+	origin, dest := booking.AirportName(st.Origin, lang), booking.AirportName(st.Destination, lang)
+	details := []mail.Detail{
+		{Label: t("flight"), Value: st.Flight + " " + st.Origin + " → " + st.Destination},
+		{Label: t("bookings"), Value: strings.Join(cm.To.PNRs, ", ")},
+		{Label: t("status"), Value: m.cat.T(lang, "booking.flight_status."+strings.ToLower(st.FlightStatus))},
+		{Label: t("was"), Value: local(st.OriginalDepartAt, st.Origin)},
+	}
+	if !st.IsCancelled() {
+		dep, arr := st.DepartAt, st.ArrivalAt
+		if st.EstimatedDepartAt != nil {
+			dep = *st.EstimatedDepartAt
+		}
+		if st.EstimatedArrivalAt != nil {
+			arr = *st.EstimatedArrivalAt
+		}
+		details = append(details, mail.Detail{Label: t("departure"), Value: local(dep, st.Origin)},
+			mail.Detail{Label: t("arrival"), Value: local(arr, st.Destination)})
+	}
+	if st.Gate != "" || st.Terminal != "" {
+		details = append(details, mail.Detail{Label: t("gate"), Value: strings.Trim(st.Terminal+" / "+st.Gate, " /")})
+	}
+	if st.DivertedTo != "" {
+		details = append(details, mail.Detail{Label: t("diverted"), Value: booking.AirportName(st.DivertedTo, lang) + " (" + st.DivertedTo + ")"})
+	}
+	q := url.Values{"lang": {string(lang)}}
+	if len(cm.To.PNRs) == 1 {
+		q.Set("pnr", cm.To.PNRs[0])
+	}
+	name := strings.TrimSpace(cm.To.Firstname + " " + cm.To.Lastname)
+	msg, err := m.tpl.Standard("flight_change", lang, cm.To.Email, mail.Data{Name: name, Details: details,
+		URL:  strings.TrimRight(m.publicURL, "/") + "/bookings?" + q.Encode(),
+		Args: []any{"flight", st.Flight, "date", st.Date, "origin", origin, "destination", dest, "what", t("what." + what)}})
+	if err != nil {
+		return fmt.Errorf("flight change mail: %w", err)
+	}
+	return m.mailer.Send(ctx, msg)
+}

@@ -1,0 +1,129 @@
+package flightops
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// CoalesceWindow is how long a flight's changes gather before the member
+// is mailed: the updates inside it (three estimates of one delay) give one
+// mail with the latest state. A cancellation is mailed at once.
+const CoalesceWindow = 10 * time.Minute
+
+// alertLease is how long a sender owns the alert it took; longer than a
+// mail's send timeout, so a live sender never loses it mid-send.
+const alertLease = 2 * time.Minute
+
+// AlertDue is when the mail of a change may go: after the coalescing
+// window, or at once for a cancellation.
+func AlertDue(st State, now time.Time, window time.Duration) time.Time {
+	if st.IsCancelled() {
+		return now
+	}
+	return now.Add(window)
+}
+
+// Alert is a flight change mail owed to one member.
+type Alert struct {
+	Flight, Date, MemberID string
+}
+
+// Recipient is who an alert goes to: the member's address, name and mail
+// language, and the member's bookings on the flight.
+type Recipient struct {
+	Email, Firstname, Lastname, Lang string
+	PNRs                             []string
+}
+
+// AlertStore keeps the mails owed (internal/store.FlightOpsStore).
+type AlertStore interface {
+	// DueAlerts returns up to limit alerts due at now and not leased.
+	DueAlerts(ctx context.Context, now time.Time, limit int) ([]Alert, error)
+	// TakeAlert leases a due alert to owner until until; false when
+	// another sender has it or it is no longer due.
+	TakeAlert(ctx context.Context, a Alert, owner string, now, until time.Time) (bool, error)
+	// AlertRecipient returns the flight's state and the member to mail.
+	AlertRecipient(ctx context.Context, a Alert) (State, Recipient, error)
+	// AlertSent records that the change sequence was mailed (or skipped)
+	// and ends owner's lease.
+	AlertSent(ctx context.Context, a Alert, owner string, sequence int) error
+}
+
+// ChangeMail is one flight change mail.
+type ChangeMail struct {
+	To    Recipient
+	State State
+}
+
+// Mailer sends flight change mails through the outbox.
+type Mailer interface {
+	SendFlightChange(ctx context.Context, m ChangeMail) error
+}
+
+// Alerts mails the members on changed flights.
+type Alerts struct {
+	store  AlertStore
+	mailer Mailer
+	now    func() time.Time
+	owner  string
+}
+
+// NewAlerts returns the sender; each instance has its own lease owner.
+func NewAlerts(st AlertStore, m Mailer, now func() time.Time) *Alerts {
+	return &Alerts{store: st, mailer: m, now: now, owner: randomHex(8)}
+}
+
+// SendDue makes one pass: each due alert is leased, mailed in the member's
+// language with the flight's latest state, and marked sent. It returns the
+// number of mails handed to the outbox.
+func (a *Alerts) SendDue(ctx context.Context) (int, error) {
+	now := a.now()
+	due, err := a.store.DueAlerts(ctx, now, 200)
+	if err != nil {
+		return 0, fmt.Errorf("flight alerts: %w", err)
+	}
+	sent := 0
+	for _, al := range due {
+		ok, err := a.store.TakeAlert(ctx, al, a.owner, now, now.Add(alertLease))
+		if err != nil {
+			return sent, fmt.Errorf("flight alerts: take: %w", err)
+		}
+		if !ok {
+			continue
+		}
+		st, to, err := a.store.AlertRecipient(ctx, al)
+		if err != nil {
+			return sent, fmt.Errorf("flight alerts: %w", err)
+		}
+		if len(to.PNRs) > 0 {
+			if err := a.mailer.SendFlightChange(ctx, ChangeMail{To: to, State: st}); err != nil {
+				// Stored in the outbox, which retries delivery; storing
+				// failed otherwise: the lease runs out and a pass retries.
+				continue
+			}
+			sent++
+		}
+		if err := a.store.AlertSent(ctx, al, a.owner, st.Sequence); err != nil {
+			return sent, fmt.Errorf("flight alerts: mark sent: %w", err)
+		}
+	}
+	return sent, nil
+}
+
+// Run sends due alerts every interval until ctx ends (a background job;
+// safe on several instances at once).
+func (a *Alerts) Run(ctx context.Context, every time.Duration, onErr func(error)) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		if _, err := a.SendDue(ctx); err != nil && ctx.Err() == nil {
+			onErr(err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
