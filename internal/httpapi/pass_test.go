@@ -114,7 +114,7 @@ func TestGogoPassCatalogueAndMaintenance(t *testing.T) {
 			t.Errorf("status at 03:30 JST = %v", st)
 		}
 		r := c.Do(http.MethodPost, "/api/gogo_pass/exchange/validate", map[string]string{"code": "GPX-DEMO-0001", "password": "pass1234"})
-		if m := r.Map(t); r.Status != http.StatusServiceUnavailable || m["errorKey"] != "gogopass_maintenance_error" || !strings.Contains(m["message"].(string), "午前3時") {
+		if m := r.Map(t); r.Status != http.StatusInternalServerError || m["errorKey"] != "gogopass_maintenance_error" || !strings.Contains(m["message"].(string), "午前3時") {
 			t.Errorf("exchange in maintenance = %d %s", r.Status, r.Body)
 		}
 		// The operator lifts it; 05:00 ends it by the clock.
@@ -137,6 +137,13 @@ func TestGogoPassCatalogueAndMaintenance(t *testing.T) {
 		}
 		if c.Get("/api/gogo_pass").JSON(t, &cat); !cat.Maintenance {
 			t.Error("maintenance on does not close the sale")
+		}
+		// A purchase in maintenance: the catalogued key with a 500, as every
+		// catalogued key, and the maintenance hours in the message.
+		buy := map[string]any{"planId": demo.DemoPlanAll, "periodId": demo.DemoPeriodNext, "fareType": "happlus", "paymentMethod": "creditCard", "requestId": "req-maint-1"}
+		r = c.Do(http.MethodPost, "/api/gogo_pass/buy/validate", buy)
+		if m := r.Map(t); r.Status != http.StatusInternalServerError || m["errorKey"] != "gogopass_maintenance_error" || !strings.Contains(m["message"].(string), "3:00 am") {
+			t.Errorf("buy in maintenance = %d %s", r.Status, r.Body)
 		}
 	})
 }
@@ -248,7 +255,7 @@ func TestGogoPassExchange(t *testing.T) {
 			t.Fatalf("blank = %d %s", r.Status, r.Body)
 		}
 		r = c.Do(http.MethodPost, "/api/gogo_pass/exchange/validate", map[string]string{"code": "GPX-DEMO-0001", "password": "wrong"})
-		if m := r.Map(t); r.Status != http.StatusConflict || m["errorKey"] != "gogopass_exchange_error" || !strings.Contains(m["message"].(string), "contact center") {
+		if m := r.Map(t); r.Status != http.StatusInternalServerError || m["errorKey"] != "gogopass_exchange_error" || !strings.Contains(m["message"].(string), "contact center") {
 			t.Fatalf("wrong password = %d %s", r.Status, r.Body)
 		}
 		r = c.Do(http.MethodPost, "/api/gogo_pass/exchange/validate", map[string]string{"code": " gpx-demo-0001 ", "password": "pass1234"})
@@ -264,7 +271,7 @@ func TestGogoPassExchange(t *testing.T) {
 			t.Errorf("pass = %v", p)
 		}
 		c2 := env.Member2(t)
-		if r := c2.Do(http.MethodPost, "/api/gogo_pass/exchange/exchange", map[string]string{"code": "GPX-DEMO-0001", "password": "pass1234"}); r.Status != http.StatusConflict {
+		if r := c2.Do(http.MethodPost, "/api/gogo_pass/exchange/exchange", map[string]string{"code": "GPX-DEMO-0001", "password": "pass1234"}); r.Status != http.StatusInternalServerError || r.Map(t)["errorKey"] != "gogopass_exchange_error" {
 			t.Fatalf("the same code twice = %d %s", r.Status, r.Body)
 		}
 		var held struct{ GogoPasses []map[string]any }

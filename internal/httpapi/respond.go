@@ -133,8 +133,13 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 			s.Logger.Error("internal error", "request_id", RequestID(r.Context()), "err", err)
 		}
 		body := errorBody{Message: s.Catalog.T(Lang(r), "error.system")}
-		if e != nil {
+		if e != nil && e.ErrorKey != "" {
+			// A catalogued key carries its own text (the maintenance
+			// hours, "contact the contact center"), in the member's language.
 			body.ErrorKey = e.ErrorKey
+			if m := s.Catalog.T(Lang(r), e.MsgKey); e.MsgKey != "" && m != e.MsgKey {
+				body.Message = m
+			}
 		}
 		s.WriteJSON(w, http.StatusInternalServerError, body)
 		return

@@ -81,11 +81,14 @@ func NewService(d Deps) *Service { return &Service{d: d} }
 
 // Errors the member sees.
 var (
-	// ErrMaintenance is the daily maintenance window (or the operator's switch).
-	ErrMaintenance = &apperr.Error{Code: apperr.Unavailable, MsgKey: "pass.error.maintenance", ErrorKey: "gogopass_maintenance_error"}
+	// ErrMaintenance is the daily maintenance window (or the operator's
+	// switch). Like every catalogued errorKey it is a 500 with its key: the
+	// page reads the key, not the status.
+	ErrMaintenance = &apperr.Error{Code: apperr.Internal, MsgKey: "pass.error.maintenance", ErrorKey: "gogopass_maintenance_error", Expected: true}
 	// ErrExchange is a code that cannot be exchanged (unknown, wrong
 	// password, already used, sale over): the member contacts the centre.
-	ErrExchange = &apperr.Error{Code: apperr.Conflict, MsgKey: "pass.error.exchange", ErrorKey: "gogopass_exchange_error"}
+	// A 500 with its key as well, logged at INFO (no fault of the server).
+	ErrExchange = &apperr.Error{Code: apperr.Internal, MsgKey: "pass.error.exchange", ErrorKey: "gogopass_exchange_error", Expected: true}
 	// ErrAlreadyEntered is a second entry for the same period.
 	ErrAlreadyEntered = apperr.New(apperr.Conflict, "pass.error.already_entered")
 )
@@ -410,9 +413,9 @@ type ExchangeOffer struct {
 }
 
 // ValidateExchange checks a code and password and returns what the code
-// gives. 400 for blank fields, 503 in maintenance, 409
-// gogopass_exchange_error for a code that cannot be exchanged, 429 after
-// too many attempts.
+// gives. 400 for blank fields, 500 gogopass_maintenance_error in
+// maintenance, 500 gogopass_exchange_error for a code that cannot be
+// exchanged, 429 after too many attempts.
 func (s *Service) ValidateExchange(ctx context.Context, memberID, lang string, in ExchangeInput) (ExchangeOffer, error) {
 	offer, _, err := s.checkExchange(ctx, memberID, lang, in)
 	return offer, err
