@@ -123,6 +123,14 @@ func (h *PaymentHandlers) status(w http.ResponseWriter, r *http.Request, product
 	h.reply(w, r, res, err)
 }
 
+// PreapplyPeachpointsPurchase answers before the purchase form is filled:
+// 409 payment_pending while a payment of the member is pending, else the
+// currencies, amounts and ways to pay the form offers.
+func (h *PaymentHandlers) PreapplyPeachpointsPurchase(w http.ResponseWriter, r *http.Request) {
+	res, err := h.engine.Preapply(r.Context(), member(r), "peachpoints")
+	h.reply(w, r, res, err)
+}
+
 func (h *PaymentHandlers) ValidatePeachpointsPurchase(w http.ResponseWriter, r *http.Request) {
 	h.validate(w, r, "peachpoints")
 }

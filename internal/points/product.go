@@ -40,6 +40,7 @@ type Product struct{ svc *Service }
 var (
 	_ payment.Product  = (*Product)(nil)
 	_ payment.Notifier = (*Product)(nil)
+	_ payment.Offerer  = (*Product)(nil)
 )
 
 // Product returns the points purchase for the payment engine.
@@ -47,6 +48,16 @@ func (s *Service) Product() *Product { return &Product{svc: s} }
 
 // Type is "peachpoints".
 func (p *Product) Type() string { return ProductType }
+
+// Offers lists the currencies and face values on sale, in the points'
+// currency order: the same for every member (no per-member limit).
+func (p *Product) Offers(context.Context, string) ([]payment.CurrencyAmounts, error) {
+	out := make([]payment.CurrencyAmounts, 0, len(Currencies))
+	for _, c := range Currencies {
+		out = append(out, payment.CurrencyAmounts{Currency: c, Amounts: slices.Clone(PurchaseAmounts[c])})
+	}
+	return out, nil
+}
 
 // PurchaseInput are the product fields of a purchase body.
 type PurchaseInput struct {

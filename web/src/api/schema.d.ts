@@ -885,6 +885,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/peachpoints/buy/preapply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The checks that let the member start a points purchase, before the form is filled.
+         * @description No body. 409 (errorKey payment_pending) while a payment of the
+         *     member is still pending (about 30 minutes at most), as buy answers;
+         *     otherwise the currencies on sale in the points' order (KRW, CNY,
+         *     JPY, TWD, HKD, THB, SGD), each with the face values a member may
+         *     buy (the only amounts buy accepts) and the ways to pay in that
+         *     currency. It changes nothing.
+         */
+        post: operations["preapplyPeachpointsPurchase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/peachpoints/buy/validate": {
         parameters: {
             query?: never;
@@ -977,7 +1002,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Checks and prices a gogo_pass purchase (design §6); 404 when the product is not offered. */
+        /**
+         * Checks and prices a gogo_pass purchase (design §6); 404 when the product is not offered.
+         * @description In maintenance (03:00-05:00 Japan time or the operator's switch)
+         *     the answer is 500 with errorKey gogopass_maintenance_error, as for
+         *     every catalogued key; the same on buy.
+         */
         post: operations["validateGogoPassPurchase"];
         delete?: never;
         options?: never;
@@ -1407,10 +1437,11 @@ export interface paths {
         put?: never;
         /**
          * Checks an exchange code and password (inputs trimmed).
-         * @description 409 errorKey gogopass_exchange_error for a code that cannot be
-         *     exchanged (unknown, wrong password, used); 503 errorKey
-         *     gogopass_maintenance_error in maintenance; 429 after 10 attempts in
-         *     15 minutes; 500 errorKey gogopass_exchange_unknown_error.
+         * @description Every catalogued answer is a 500 with its errorKey (the page reads
+         *     the key): gogopass_exchange_error for a code that cannot be
+         *     exchanged (unknown, wrong password, used), gogopass_maintenance_error
+         *     in maintenance, gogopass_exchange_unknown_error for an unexpected
+         *     failure; 429 after 10 attempts in 15 minutes.
          */
         post: operations["validateGogoPassExchange"];
         delete?: never;
@@ -2189,6 +2220,16 @@ export interface components {
         };
         LinkToken: {
             token: string;
+        };
+        PurchasePreapply: {
+            productType: string;
+            currencies: {
+                /** @enum {string} */
+                currencyCode: "JPY" | "KRW" | "CNY" | "TWD" | "HKD" | "THB" | "SGD";
+                /** @description the face values on sale, in minor units */
+                amounts: number[];
+                availability: components["schemas"]["PaymentAvailability"];
+            }[];
         };
         PaymentAvailability: {
             creditCard: string[];
@@ -4162,6 +4203,29 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    preapplyPeachpointsPurchase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the member may start a purchase */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchasePreapply"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
+        };
+    };
     validatePeachpointsPurchase: {
         parameters: {
             query?: never;
@@ -4291,6 +4355,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["Error"];
         };
     };
     buyGogoPass: {
@@ -4319,6 +4384,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
     continueGogoPassPurchase: {
@@ -4853,10 +4919,8 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Error"];
             429: components["responses"]["Error"];
             500: components["responses"]["Error"];
-            503: components["responses"]["Error"];
         };
     };
     exchangeGogoPass: {
@@ -4886,10 +4950,8 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Error"];
             429: components["responses"]["Error"];
             500: components["responses"]["Error"];
-            503: components["responses"]["Error"];
         };
     };
     getUserGogoPass: {
