@@ -114,17 +114,18 @@ type App struct {
 	Settings  *store.Settings
 	Auth      *auth.Service
 	Platform  *platform.Service
-	// Payments is the payment engine; products register with it (set by
-	// wirePayments, before the products' wiring).
-	Payments *payment.Engine
-	// Cards is the saved-cards service (set by wirePayments).
-	Cards *payment.Cards
 	// Security is the security centre (set by wireSecurity, after the
 	// account feature, which reaches it through securityRecorder).
 	Security *security.Service
 	// MailTemplates render the product's mails (set by wireAccount).
 	MailTemplates *mail.Templates
-	// Gateway is how to reach the payment gateway (set by wireGateway).
+	// Payments is the payment engine the server was wired with, recorded
+	// for tests and operator commands; the wiring hands the engine to the
+	// products itself and never reads this field.
+	Payments *payment.Engine
+	// Gateway is how the server reached the payment gateway (recorded by
+	// wireGateway for the operator commands and tests; the wiring hands it
+	// on itself).
 	Gateway GatewayConn
 	mailer  *mail.Mailer
 }

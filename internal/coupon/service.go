@@ -58,8 +58,8 @@ type Mailer interface {
 	SendCouponMail(ctx context.Context, m Mail) error
 }
 
-// Deps are the service's collaborators. Refunder may be nil until the
-// payment engine is wired: refunds are then unavailable.
+// Deps are the service's collaborators. A nil Refunder (an operator
+// command that refunds nothing) makes every refund ErrNotRefundable.
 type Deps struct {
 	Store        Store
 	Status       Status
@@ -78,9 +78,6 @@ type Service struct{ d Deps }
 
 // NewService returns the service.
 func NewService(d Deps) *Service { return &Service{d: d} }
-
-// SetRefunder gives the service the payment engine once it is built.
-func (s *Service) SetRefunder(r Refunder) { s.d.Refunder = r }
 
 // Errors the member sees.
 var (

@@ -195,7 +195,7 @@ func TestGogoPassLottery(t *testing.T) {
 			t.Fatalf("second entry = %d %s", r.Status, r.Body)
 		}
 
-		passes, err := env.App.NewPasses(cfg)
+		passes, err := env.App.NewPasses(cfg, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -366,8 +366,8 @@ func TestCouponPrepareAndAgeRules(t *testing.T) {
 	})
 }
 
-// recordingRefunder stands in for the payment engine's Refund until the
-// engine is wired (the gateway call is the engine's, tested there).
+// recordingRefunder stands in for the payment engine's Refund (the gateway
+// call is the engine's, tested there).
 type recordingRefunder struct {
 	calls []int64
 	fail  error
@@ -386,7 +386,8 @@ func TestCouponGrantViewAndRefund(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		env := apitest.New(t, engine)
 		setFlags(t, env, platform.GogoPassStatus{}, true)
-		passes, err := env.App.NewPasses(app.Config{})
+		ref := &recordingRefunder{fail: errors.New("gateway down")}
+		passes, err := env.App.NewPasses(app.Config{}, ref)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -449,8 +450,6 @@ func TestCouponGrantViewAndRefund(t *testing.T) {
 		if c.Get("/api/user/coupon_ticket").JSON(t, &list); list.CouponTickets[0].Disabled || !list.CouponTickets[0].Refundable {
 			t.Errorf("after a failed refund: %+v", list.CouponTickets[0])
 		}
-		ref := &recordingRefunder{fail: errors.New("gateway down")}
-		passes.Coupon.SetRefunder(ref)
 		if _, err := passes.Coupon.Refund(ctx, demo.Member1, "en", got.ID); err == nil {
 			t.Fatal("a failed gateway refund must fail")
 		}

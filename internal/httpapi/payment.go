@@ -29,14 +29,6 @@ func NewPaymentHandlers(s *Server, e *payment.Engine, c *payment.Cards) *Payment
 	return &PaymentHandlers{Server: s, engine: e, cards: c}
 }
 
-func (h *PaymentHandlers) reply(w http.ResponseWriter, r *http.Request, v any, err error) {
-	if err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	h.WriteJSON(w, http.StatusOK, v)
-}
-
 func (h *PaymentHandlers) GetPaymentAvailability(w http.ResponseWriter, r *http.Request, p paymentapi.GetPaymentAvailabilityParams) {
 	res, err := h.engine.Availability(p.Currency, str(p.ProductType))
 	h.reply(w, r, res, err)

@@ -397,7 +397,8 @@ func (e *Engine) Continue(ctx context.Context, memberID, productType, id string)
 	case p.Status != Prepared:
 		return p.view(), nil
 	case !now.Before(p.ExpiresAt):
-		_, _ = e.store.Move(ctx, p.ID, Prepared, Expired, Changes{}, now)
+		_, err := e.store.Move(ctx, p.ID, Prepared, Expired, Changes{}, now)
+		e.storeFailed(ctx, "expire prepared", p.ID, err)
 		return View{}, ErrRestart
 	}
 	owner := "r" + randomID()
@@ -454,7 +455,12 @@ func (e *Engine) advance(ctx context.Context, p *Process, fresh bool) error {
 	if p.GatewayPaymentID == "" {
 		var found []GatewayPayment
 		if !fresh {
-			found, _ = e.gw.PaymentsByReference(ctx, p.ID)
+			var lookErr error
+			if found, lookErr = e.gw.PaymentsByReference(ctx, p.ID); lookErr != nil {
+				// creating with the process's create key is safe either way:
+				// the gateway answers a repeated key with the same payment
+				e.log.Warn("payment: look-up by reference failed, creating", "process", p.ID, "err", lookErr)
+			}
 		}
 		if len(found) > 0 {
 			gp = found[0]
