@@ -270,6 +270,18 @@ func (e *Engine) checkCard(ctx context.Context, memberID, currency string, c *ch
 			c.card.Token = c.fields.CreditCardToken
 		}
 		c.scope = scopeFor(tok.Brand, currency)
+		if c.fields.SaveCard {
+			// a card the member has already saved for this scope is paid
+			// with, not saved a second time
+			saved, err := e.store.Cards(ctx, memberID)
+			if err != nil {
+				return fmt.Errorf("payment: card: %w", err)
+			}
+			if _, dup := SameCard(saved, SavedCard{Gateway: gw, Token: c.card.Token, Brand: c.card.Brand, Last4: c.card.Last4,
+				ExpirationDate: c.card.ExpirationDate, Currency: c.scope}); dup {
+				c.fields.SaveCard = false
+			}
+		}
 	default:
 		return fmt.Errorf("payment: card: %w", err)
 	}
