@@ -68,6 +68,10 @@ func (a *App) wirePayments(ctx context.Context, cfg Config, f *Features) error {
 		root.Handle("POST "+WebhookPath, webhook)
 	})
 	f.Background = append(f.Background, engine.Run)
+	f.Release = append(f.Release, func(ctx context.Context) error {
+		_, err := engine.ReleaseLeases(ctx)
+		return err
+	})
 	if cfg.Demo && a.Gateway.Sandbox != nil {
 		return a.seedDemoCards(ctx, st)
 	}
