@@ -15,7 +15,21 @@ type Features struct {
 	// RootMounts are handlers outside /api (gateway, webhooks).
 	RootMounts []func(*http.ServeMux)
 	Background []func(context.Context)
-	Closers    []func() error
+	// Release free what the background jobs hold in the database (leases),
+	// run once they have stopped at a graceful shutdown.
+	Release []func(context.Context) error
+	Closers []func() error
+}
+
+// ReleaseLeases runs the Release functions, returning the first error.
+func (f *Features) ReleaseLeases(ctx context.Context) error {
+	var first error
+	for _, r := range f.Release {
+		if err := r(ctx); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 // Close runs the closers.

@@ -74,6 +74,10 @@ func (a *App) wirePayments(ctx context.Context, cfg Config, f *Features, conn Ga
 		root.Handle("POST "+WebhookPath, webhook)
 	})
 	f.Background = append(f.Background, engine.Run)
+	f.Release = append(f.Release, func(ctx context.Context) error {
+		_, err := engine.ReleaseLeases(ctx)
+		return err
+	})
 	if cfg.Demo && conn.Sandbox != nil {
 		if err := a.seedDemoCards(ctx, st, conn.Sandbox); err != nil {
 			return payments{}, err

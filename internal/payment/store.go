@@ -56,6 +56,9 @@ type Store interface {
 	ClaimDue(ctx context.Context, owner string, now, leaseUntil time.Time, limit int) ([]Process, error)
 	// ClaimOne leases one process when its lease is free.
 	ClaimOne(ctx context.Context, id, owner string, now, leaseUntil time.Time) (bool, error)
+	// ReleaseLeases frees every lease owner holds (processes and jobs),
+	// returning how many it freed.
+	ReleaseLeases(ctx context.Context, owner string) (int64, error)
 	MarkNotified(ctx context.Context, id string) error
 	// TakeSecret erases the secret when it is still secret; true for the
 	// one caller that erased it.

@@ -32,6 +32,13 @@ func (e *Engine) Run(ctx context.Context) {
 	}
 }
 
+// ReleaseLeases frees the leases this engine's background work holds, once
+// it has stopped (graceful shutdown): another instance picks the work up
+// at once instead of after the lease lapses.
+func (e *Engine) ReleaseLeases(ctx context.Context) (int64, error) {
+	return e.store.ReleaseLeases(ctx, e.owner)
+}
+
 // RunOnce does one round of background work and returns how many
 // processes it handled.
 func (e *Engine) RunOnce(ctx context.Context) (int, error) {
