@@ -2,7 +2,6 @@ package coupon
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -60,7 +59,7 @@ type Goods struct {
 
 // Grant creates the coupon and its passengers in the settlement
 // transaction (UNIQUE payment_process_id).
-func (p Sale) Grant(ctx context.Context, tx *sql.Tx, g payment.Grant) (payment.Granted, error) {
+func (p Sale) Grant(ctx context.Context, tx payment.Tx, g payment.Grant) (payment.Granted, error) {
 	s := p.s
 	var d orderDetails
 	if err := json.Unmarshal(g.Order.Details, &d); err != nil {
