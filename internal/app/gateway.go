@@ -91,7 +91,7 @@ func (a *App) wireGateway(ctx context.Context, cfg Config, f *Features) (Gateway
 		public = p + "/gateway"
 	}
 	g, err := gateway.New(ctx, gateway.Options{
-		DB: db.DB, Dialect: string(db.Engine), Now: db.Now, Logger: a.Logger,
+		DB: db.DB, Dialect: string(db.Engine), Now: db.Now, Logger: a.Logger, Catalog: a.Catalog,
 		WebhookURL: self + WebhookPath, SecretKey: cfg.GatewayKey, WebhookSecret: cfg.GatewayWebhookSecret,
 		SlowAuthorize: cfg.GatewaySlow, ExpireAfter: cfg.GatewayExpireAfter, PublicURL: public,
 		ClientAddr: httpapi.ClientAddrFunc(cfg.TrustedProxies), WarnEachPayment: SandboxExposed(cfg),

@@ -404,7 +404,7 @@ func TestCouponGrantViewAndRefund(t *testing.T) {
 		grant := payment.Grant{ProcessID: "proc-1", MemberID: demo.Member1, Lang: "en", Order: order, SettledAt: env.Clock.Now()}
 		var goods payment.Granted
 		if err := env.App.DB.Tx(ctx, func(tx *sql.Tx) error {
-			goods, err = sale.Grant(ctx, tx, grant)
+			goods, err = sale.Grant(ctx, store.UnitOfWork(tx), grant)
 			return err
 		}); err != nil {
 			t.Fatal(err)
@@ -413,7 +413,7 @@ func TestCouponGrantViewAndRefund(t *testing.T) {
 			t.Errorf("goods = %s", goods.Goods)
 		}
 		// A second grant of the same process fails (UNIQUE payment_process_id).
-		if err := env.App.DB.Tx(ctx, func(tx *sql.Tx) error { _, err := sale.Grant(ctx, tx, grant); return err }); err == nil {
+		if err := env.App.DB.Tx(ctx, func(tx *sql.Tx) error { _, err := sale.Grant(ctx, store.UnitOfWork(tx), grant); return err }); err == nil {
 			t.Error("the same process granted twice")
 		}
 		c := env.Member(t)

@@ -7,9 +7,10 @@ package pass
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"time"
+
+	"members/internal/payment"
 )
 
 // Fare types of the unlimited pass.
@@ -159,7 +160,7 @@ type Store interface {
 	Passes(ctx context.Context, memberID string) ([]Pass, error)
 	// InsertPass adds a pass inside tx (the settlement transaction).
 	// ErrConflict when its payment process already has a pass.
-	InsertPass(ctx context.Context, tx *sql.Tx, p Pass) error
+	InsertPass(ctx context.Context, tx payment.Tx, p Pass) error
 	// Entries returns the member's lottery entries, newest first.
 	Entries(ctx context.Context, memberID string) ([]Entry, error)
 	// InsertEntry adds an entry; ErrConflict when the member already

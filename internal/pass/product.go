@@ -2,7 +2,6 @@ package pass
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -107,7 +106,7 @@ type Goods struct {
 
 // Grant creates the pass in the settlement transaction. The pass carries
 // the process id under a UNIQUE constraint: a second grant fails.
-func (p Sale) Grant(ctx context.Context, tx *sql.Tx, g payment.Grant) (payment.Granted, error) {
+func (p Sale) Grant(ctx context.Context, tx payment.Tx, g payment.Grant) (payment.Granted, error) {
 	s := p.s
 	var d orderDetails
 	if err := json.Unmarshal(g.Order.Details, &d); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -615,7 +614,7 @@ func (e *Engine) settle(ctx context.Context, p *Process, gp GatewayPayment) erro
 			return fmt.Errorf("payment: settle %s: prepare: %w", p.ID, err)
 		}
 	}
-	ok, err := e.store.Settle(ctx, p.ID, now, notifies, card, func(tx *sql.Tx) (Granted, error) {
+	ok, err := e.store.Settle(ctx, p.ID, now, notifies, card, func(tx Tx) (Granted, error) {
 		var err error
 		granted, err = prod.Grant(ctx, tx, g)
 		return granted, err

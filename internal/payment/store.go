@@ -2,7 +2,6 @@ package payment
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"time"
@@ -25,8 +24,8 @@ type Changes struct {
 	ReleaseLease bool
 }
 
-// SettleFunc creates the goods inside the settlement transaction.
-type SettleFunc func(tx *sql.Tx) (Granted, error)
+// SettleFunc creates the goods inside the settlement's unit of work.
+type SettleFunc func(tx Tx) (Granted, error)
 
 // Store keeps payment processes. Every status change is conditional on
 // the current status, so an illegal or repeated move changes nothing and

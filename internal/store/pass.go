@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"members/internal/pass"
+	"members/internal/payment"
 )
 
 // PassStore implements pass.Store.
@@ -105,7 +106,11 @@ func nullString(s string) any {
 	return s
 }
 
-func (s *PassStore) InsertPass(ctx context.Context, tx *sql.Tx, p pass.Pass) error {
+func (s *PassStore) InsertPass(ctx context.Context, uow payment.Tx, p pass.Pass) error {
+	tx, err := grantTx(uow)
+	if err != nil {
+		return passErr("insert pass", err)
+	}
 	return passErr("insert pass", insertPass(ctx, tx, p, ""))
 }
 

@@ -245,7 +245,7 @@ func (s *PaymentStore) Settle(ctx context.Context, id string, now time.Time, nee
 		if n, _ := res.RowsAffected(); n != 1 {
 			return nil
 		}
-		g, err := grant(tx)
+		g, err := grant(UnitOfWork(tx))
 		if err != nil {
 			return fmt.Errorf("grant: %w", err)
 		}
