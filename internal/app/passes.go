@@ -118,7 +118,9 @@ func (m *passMailer) SendPassMail(ctx context.Context, pm pass.Mail) error {
 		}
 	}
 	add("mail.pass.name", pm.Name)
-	add("mail.pass.boarding", pm.Period)
+	if pm.Period.Begin != "" {
+		add("mail.pass.boarding", pass.RangeIn(lang, pm.Period))
+	}
 	add("mail.pass.code", pm.Code)
 	add("mail.pass.until", pm.Until)
 	msg, err := m.tpl.Standard(pm.Kind, lang, pm.To.Email, mail.Data{Name: pm.To.Name, Args: []any{"pass", pm.Name, "until", pm.Until}, Details: details})
@@ -133,7 +135,7 @@ func (m *passMailer) SendCouponMail(ctx context.Context, cm coupon.Mail) error {
 	c := cm.Coupon
 	details := []mail.Detail{
 		{Label: m.cat.T(lang, "mail.pass.name"), Value: c.Name},
-		{Label: m.cat.T(lang, "mail.pass.boarding"), Value: c.AvailablePeriodToBoard.Begin + " - " + c.AvailablePeriodToBoard.End},
+		{Label: m.cat.T(lang, "mail.pass.boarding"), Value: pass.RangeIn(lang, c.AvailablePeriodToBoard)},
 		{Label: m.cat.T(lang, "mail.coupon.passengers"), Value: strconv.Itoa(1 + len(c.Passengers))},
 		{Label: m.cat.T(lang, "mail.coupon.total"), Value: money(c.PurchasedPrice) + " " + c.CurrencyCode},
 	}

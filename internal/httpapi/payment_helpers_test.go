@@ -133,6 +133,7 @@ type process struct {
 	Goods            json.RawMessage       `json:"goods"`
 	Secret           json.RawMessage       `json:"secret"`
 	RefundedAmount   int64                 `json:"refundedAmount"`
+	Description      string                `json:"description"`
 }
 
 func decodeProcess(t *testing.T, r *apitest.Response) process {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"members/internal/apperr"
+	"members/internal/i18n"
 	"members/internal/payment"
 )
 
@@ -46,6 +47,7 @@ func (p Sale) Quote(ctx context.Context, memberID, lang string, body json.RawMes
 	if err != nil {
 		return payment.Order{}, err
 	}
+	l, _ := i18n.Parse(lang)
 	if st.IsGogoPassMaintenance {
 		return payment.Order{}, ErrMaintenance
 	}
@@ -79,7 +81,7 @@ func (p Sale) Quote(ctx context.Context, memberID, lang string, body json.RawMes
 	}
 	return payment.Order{
 		Amount: period.Price.Of(in.FareType), Currency: period.CurrencyCode, Details: details,
-		Description: plan.Name + " " + rangeText(period.AvailablePeriodToBoard),
+		Description: plan.Name + " " + RangeIn(l, period.AvailablePeriodToBoard),
 	}, nil
 }
 
@@ -141,7 +143,7 @@ func (p Sale) Notify(ctx context.Context, g payment.Grant, granted payment.Grant
 		return fmt.Errorf("pass notify: %w", err)
 	}
 	pp := goods.PurchasedGogoPass
-	return p.s.d.Mailer.SendPassMail(ctx, Mail{Kind: MailIssued, To: h, Name: pp.Name, Period: rangeText(pp.AvailablePeriodToBoard), Code: pp.Code})
+	return p.s.d.Mailer.SendPassMail(ctx, Mail{Kind: MailIssued, To: h, Name: pp.Name, Period: pp.AvailablePeriodToBoard, Code: pp.Code})
 }
 
 // period finds a plan (names as catalogue keys) by a period, whether or

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"members/internal/apperr"
+	"members/internal/i18n"
 	"members/internal/platform"
 	"members/internal/ratelimit"
 	"members/internal/validate"
@@ -44,9 +45,12 @@ const (
 type Mail struct {
 	Kind string
 	To   Holder
-	// Name is the plan's name, Period its boarding window, Until the last
-	// moment a winner may buy (Japan time), Code a pass's code.
-	Name, Period, Until, Code string
+	// Name is the plan's name, Until the last moment a winner may buy
+	// (Japan time), Code a pass's code.
+	Name, Until, Code string
+	// Period is the boarding window; the mailer writes it in the mail's
+	// language (RangeIn).
+	Period Range
 	// Lang, when set, is the language to write in (the entry's) instead of
 	// the member's.
 	Lang string
@@ -366,11 +370,16 @@ func (s *Service) Apply(ctx context.Context, memberID, lang string, in Selection
 		}
 		return Entry{}, fmt.Errorf("insert entry: %w", err)
 	}
-	s.mail(ctx, memberID, Mail{Kind: MailEntry, Name: c.Plan.Name, Period: rangeText(c.Period.AvailablePeriodToBoard), Lang: lang})
+	s.mail(ctx, memberID, Mail{Kind: MailEntry, Name: c.Plan.Name, Period: c.Period.AvailablePeriodToBoard, Lang: lang})
 	return e, nil
 }
 
-func rangeText(r Range) string { return r.Begin + " - " + r.End }
+// RangeIn writes a calendar range in the language's written form
+// ("Feb 14, 2027 – May 15, 2027", "2027年2月14日 – 2027年5月15日"),
+// never as ISO dates.
+func RangeIn(lang i18n.Lang, r Range) string {
+	return i18n.FormatISODate(lang, r.Begin) + " – " + i18n.FormatISODate(lang, r.End)
+}
 
 // mail sends a mail to a member, logging failures.
 func (s *Service) mail(ctx context.Context, memberID string, m Mail) {
@@ -505,7 +514,7 @@ func (s *Service) Exchange(ctx context.Context, memberID, lang string, in Exchan
 		return Pass{}, exchangeUnknown(err)
 	}
 	p.Name, p.NameAlt = plan.Name, plan.NameAlt
-	s.mail(ctx, memberID, Mail{Kind: MailIssued, Name: plan.Name, Period: rangeText(period.AvailablePeriodToBoard), Code: p.Code})
+	s.mail(ctx, memberID, Mail{Kind: MailIssued, Name: plan.Name, Period: period.AvailablePeriodToBoard, Code: p.Code})
 	return p, nil
 }
 
