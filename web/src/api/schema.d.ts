@@ -977,7 +977,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Checks and prices a gogo_pass purchase (design §6); 404 when the product is not offered. */
+        /**
+         * Checks and prices a gogo_pass purchase (design §6); 404 when the product is not offered.
+         * @description 409 when the pass is not on sale to the member, and 409 errorKey
+         *     gogopass_already_held when the member holds a pass of the period or
+         *     has one in a pending payment (the same answer at …/buy).
+         */
         post: operations["validateGogoPassPurchase"];
         delete?: never;
         options?: never;
@@ -1408,7 +1413,9 @@ export interface paths {
         /**
          * Checks an exchange code and password (inputs trimmed).
          * @description 409 errorKey gogopass_exchange_error for a code that cannot be
-         *     exchanged (unknown, wrong password, used); 503 errorKey
+         *     exchanged (unknown, wrong password, used); 409 errorKey
+         *     gogopass_already_held when the member holds a pass of the code's
+         *     period or has one in a pending payment; 503 errorKey
          *     gogopass_maintenance_error in maintenance; 429 after 10 attempts in
          *     15 minutes; 500 errorKey gogopass_exchange_unknown_error.
          */
@@ -4291,6 +4298,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
         };
     };
     buyGogoPass: {
