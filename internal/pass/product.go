@@ -54,6 +54,9 @@ func (p Sale) Quote(ctx context.Context, memberID, lang string, body json.RawMes
 	if !st.IsGogoPassPurchasable {
 		return payment.Order{}, ErrNotOnSale
 	}
+	if err := s.checkNotHeld(ctx, memberID, period.ID); err != nil {
+		return payment.Order{}, err
+	}
 	if st.IsGogoPassLotteryPhase {
 		wins, err := s.wins(ctx, memberID, lang)
 		if err != nil {
@@ -121,6 +124,11 @@ func (p Sale) Grant(ctx context.Context, tx payment.Tx, g payment.Grant) (paymen
 		AvailablePeriodToBoard: d.Board, AvailablePeriodToBook: d.Book,
 	}
 	if err := s.d.Store.InsertPass(ctx, tx, pass); err != nil {
+		if errors.Is(err, ErrHeld) {
+			// the period came to be held after the quote (an exchange or
+			// a parallel purchase): no second pass; the engine refunds
+			return payment.Granted{}, payment.RefuseGrant(RefusedHeld)
+		}
 		return payment.Granted{}, fmt.Errorf("pass grant: %w", err)
 	}
 	pass.Name, pass.NameAlt = s.d.Translate(g.Lang, d.NameKey), s.d.Translate(g.Lang, d.NameAltKey)

@@ -614,7 +614,14 @@ func (e *Engine) settle(ctx context.Context, p *Process, gp GatewayPayment) erro
 			return fmt.Errorf("payment: settle %s: prepare: %w", p.ID, err)
 		}
 	}
-	ok, err := e.store.Settle(ctx, p.ID, now, notifies, card, func(tx Tx) (Granted, error) {
+	if p.GatewayPaymentID == "" && gp.ID != "" {
+		// the refund of a refused grant needs the payment's id
+		if err := e.store.Update(ctx, p.ID, Changes{GatewayPaymentID: &gp.ID}, now); err != nil {
+			return err
+		}
+		p.GatewayPaymentID = gp.ID
+	}
+	out, err := e.store.Settle(ctx, p.ID, now, notifies, card, func(tx Tx) (Granted, error) {
 		var err error
 		granted, err = prod.Grant(ctx, tx, g)
 		return granted, err
@@ -622,7 +629,16 @@ func (e *Engine) settle(ctx context.Context, p *Process, gp GatewayPayment) erro
 	if err != nil {
 		return fmt.Errorf("payment: settle %s: %w", p.ID, err)
 	}
-	if !ok {
+	if out.Refused != "" {
+		// Captured, but the goods may not be granted (an erased member, a
+		// pass held already): the process failed in the settlement's
+		// transaction, which also recorded the refund; make it now. A crash
+		// before it leaves the recorded refund to the worker.
+		p.Status, p.FailureCode = Failed, out.Refused
+		e.log.Warn("payment: capture refused, refunding", "process", p.ID, "reason", out.Refused)
+		return e.refundRecorded(ctx, p)
+	}
+	if !out.Settled {
 		q, err := e.store.Process(ctx, p.ID)
 		if err != nil {
 			return err
@@ -664,11 +680,32 @@ func (e *Engine) notify(ctx context.Context, n Notifier, g Grant, granted Grante
 // refundLate gives back a payment captured for a process that expired or
 // failed first: the goods were never granted.
 func (e *Engine) refundLate(ctx context.Context, p *Process, gp GatewayPayment) error {
+	if IsRefusal(p.FailureCode) {
+		// a refused settlement recorded its own refund of the whole
+		// amount: make that one, never a second under another key
+		return e.refundRecorded(ctx, p)
+	}
 	amount := gp.Amount - gp.RefundedAmount
 	if amount <= 0 {
 		return nil
 	}
 	return e.refund(ctx, p, "late", amount)
+}
+
+// refundRecorded makes every refund recorded for p and not done yet (the
+// refusal of a settlement, or one a crash interrupted). Each goes through
+// the gateway under its own idempotency key, so a repeat moves no money.
+func (e *Engine) refundRecorded(ctx context.Context, p *Process) error {
+	open, err := e.store.OpenRefunds(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	for _, r := range open {
+		if err := e.refund(ctx, p, r.Reason, r.Amount); err != nil {
+			return fmt.Errorf("payment: refund %s %s: %w", p.ID, r.Reason, err)
+		}
+	}
+	return nil
 }
 
 func (e *Engine) refund(ctx context.Context, p *Process, reason string, amount int64) error {

@@ -49,6 +49,21 @@ func (e *Engine) RunOnce(ctx context.Context) (int, error) {
 		if err != nil {
 			return n, err
 		}
+		// refunds recorded by the engine and not made (a crash after the
+		// record): a minute's grace for the request that is making them
+		rs, err := e.store.ClaimRefunds(ctx, e.owner, now, now.Add(e.cfg.Lease), now.Add(-time.Minute), 32)
+		if err != nil {
+			return n, err
+		}
+		for _, p := range rs {
+			if err := e.refundRecorded(ctx, &p); err != nil {
+				// the lease runs out and the next round tries again
+				e.log.Warn("payment: recorded refund", "process", p.ID, "err", err)
+				continue
+			}
+			_ = e.store.Update(ctx, p.ID, Changes{ReleaseLease: true}, e.now())
+		}
+		n += len(rs)
 		for _, p := range ps {
 			e.work(ctx, p)
 		}

@@ -1007,6 +1007,8 @@ export interface paths {
          * @description In maintenance (03:00-05:00 Japan time or the operator's switch)
          *     the answer is 500 with errorKey gogopass_maintenance_error, as for
          *     every catalogued key; the same on buy.
+         *     409 errorKey gogopass_already_held when the member holds a pass of
+         *     the period or has one in a pending payment (the same answer at …/buy).
          */
         post: operations["validateGogoPassPurchase"];
         delete?: never;
@@ -1441,7 +1443,8 @@ export interface paths {
          *     the key): gogopass_exchange_error for a code that cannot be
          *     exchanged (unknown, wrong password, used), gogopass_maintenance_error
          *     in maintenance, gogopass_exchange_unknown_error for an unexpected
-         *     failure; 429 after 10 attempts in 15 minutes.
+         *     failure; 409 errorKey gogopass_already_held when the member holds
+         *     a pass of the code's period or has one in a pending payment; 429 after 10 attempts in 15 minutes.
          */
         post: operations["validateGogoPassExchange"];
         delete?: never;
@@ -4355,6 +4358,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
             500: components["responses"]["Error"];
         };
     };

@@ -67,6 +67,19 @@ describe('pass exchange', () => {
     await waitFor(() => expect(window.location.pathname).toBe('/gogo-pass/maintenance'))
   })
 
+  it('says the period is held already on gogopass_already_held, in the page language', async () => {
+    stubFetch({
+      'GET /api/session': 204, ...status,
+      'POST /api/gogo_pass/exchange/validate': json({ message: 'x', errorKey: 'gogopass_already_held' }, 409),
+    })
+    renderApp('/gogo-pass/exchange?lang=jp')
+    await screen.findByLabelText(/引き換えコード|コード/)
+    fireEvent.input(screen.getByLabelText(/引き換えコード|コード/), { target: { value: 'GPX-1' } })
+    fireEvent.input(screen.getByLabelText(/パスワード/), { target: { value: 'secret' } })
+    fireEvent.click(screen.getByRole('button', { name: /次へ/ }))
+    expect(await screen.findByText(/この期間のパスはすでにお持ち/)).toBeTruthy()
+  })
+
   it('hides the pass pages when the pass is not public', async () => {
     stubFetch({ 'GET /api/session': 204 })
     renderApp('/gogo-pass?lang=en')
