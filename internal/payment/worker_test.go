@@ -29,6 +29,11 @@ func (s *brokenStore) Move(context.Context, string, Status, Status, Changes, tim
 	return false, errBroken
 }
 
+// ClaimRefunds finds no refund due (the refund path has its own tests).
+func (s *brokenStore) ClaimRefunds(context.Context, string, time.Time, time.Time, time.Time, int) ([]Process, error) {
+	return nil, nil
+}
+
 func (s *brokenStore) Update(context.Context, string, Changes, time.Time) error { return errBroken }
 
 func (s *brokenStore) MarkNotified(context.Context, string) error { return errBroken }
