@@ -46,7 +46,7 @@ func (a *App) wirePayments(ctx context.Context, cfg Config, f *Features) error {
 		}
 	}
 	st := store.NewPaymentStore(a.DB)
-	a.Payments = payment.NewEngine(st, gw, payment.Config{
+	a.Payments = payment.NewEngine(a.observePayments(st), gw, payment.Config{
 		ReturnBase: publicURL, WebhookSecret: []byte(secret), PreviousWebhookSecrets: previous,
 		// a request drives at most four gateway calls; after that the lease
 		// lapses and the background work takes over (a killed instance)
