@@ -264,7 +264,7 @@ func TestCluster(t *testing.T) {
 	}
 	// The proxy passes the member's address: the security centre shows it.
 	var seen bool
-	if err := admin.QueryRow(`SELECT COUNT(*) > 0 FROM `+schemaOf(dsn)+`.sessions WHERE client_addr = '203.0.113.10'`).Scan(&seen); err != nil || !seen {
+	if err := admin.QueryRow(`SELECT COUNT(*) > 0 FROM ` + schemaOf(dsn) + `.sessions WHERE client_addr = '203.0.113.10'`).Scan(&seen); err != nil || !seen {
 		t.Errorf("the session's address is not the member's (X-Forwarded-For): %v %v", seen, err)
 	}
 
