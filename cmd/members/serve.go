@@ -16,8 +16,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"members/internal/app"
 	"members/internal/httpapi"
+	"members/internal/ops"
 )
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger *slog.Logger) error {
@@ -41,6 +44,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	logRequests := fs.String("log-requests", envOr("MEMBERS_LOG_REQUESTS", ""), "log one line per request: on or off (env MEMBERS_LOG_REQUESTS); default on, off with --demo")
 	memLimit := fs.String("go-memory-limit", envOr("MEMBERS_GO_MEMORY_LIMIT", strconv.Itoa(app.DefaultGoMemoryLimitMiB)), "soft limit of the Go runtime's memory in MiB, 0 for none (env MEMBERS_GO_MEMORY_LIMIT; GOMEMLIMIT wins when set); SQLite's memory is outside it (docs/speed.md)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the server to this file until it shuts down (benchmarks: make bench)")
+	metricsAddr := fs.String("metrics-addr", envOr("MEMBERS_METRICS_ADDR", ""), "listen address of the Prometheus metrics at /metrics, apart from the site's (env MEMBERS_METRICS_ADDR); empty: off (docs/operations.md)")
 	grace := fs.Duration("shutdown-grace", envDuration("MEMBERS_SHUTDOWN_GRACE", 20*time.Second), "on SIGTERM or Ctrl-C: how long requests in flight may take to finish before the server exits (env MEMBERS_SHUTDOWN_GRACE)")
 	reminderDays := fs.String("points-reminder-days", envOr("MEMBERS_POINTS_REMINDER_DAYS", "30,7"), "days before expiry at which the points reminder mail goes out, comma-separated; empty: none (env MEMBERS_POINTS_REMINDER_DAYS)")
 	if err := parse(fs, args, stderr); err != nil {
@@ -105,6 +109,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	cfg.ServerURL = selfURL(ln.Addr())
 	if cfg.PublicURL == "" {
 		cfg.PublicURL = cfg.ServerURL
+	}
+	if *metricsAddr != "" {
+		cfg.Metrics = prometheus.NewRegistry()
+		stopMetrics, err := serveMetrics(*metricsAddr, ops.Handler(cfg.Metrics), logger)
+		if err != nil {
+			return err
+		}
+		defer stopMetrics()
 	}
 	// once the server is sure to start (a failed start prints its error alone)
 	startWarnings(logger, cfg)
@@ -189,6 +201,26 @@ func migrate(ctx context.Context, args []string, stdout, stderr io.Writer, logge
 	defer a.Close()
 	fmt.Fprintf(stdout, "members: %s database is up to date\n", a.DB.Engine)
 	return nil
+}
+
+// serveMetrics serves GET /metrics on its own address until the returned
+// function runs (after the site's shutdown: the last scrape sees it).
+func serveMetrics(addr string, h http.Handler, logger *slog.Logger) (func(), error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("--metrics-addr: listen on %s: %w", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", h)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second,
+		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	go func() { _ = srv.Serve(ln) }()
+	logger.Info("metrics", "addr", "http://"+ln.Addr().String()+"/metrics")
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+	}, nil
 }
 
 // quietRequests reads --log-requests: on, off, or empty for the default

@@ -13,6 +13,8 @@ import (
 	"net/netip"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"members/internal/auth"
 	"members/internal/demo"
 	"members/internal/httpapi"
@@ -103,6 +105,9 @@ type Config struct {
 	// env MEMBERS_OPS_SECRET), kept outside the database. Empty: the feed
 	// answers 503, or uses DemoOpsSecret with Demo.
 	OpsSecret string
+	// Metrics is the registry of the instance's metrics (--metrics-addr),
+	// registered by Server; nil: off.
+	Metrics *prometheus.Registry
 }
 
 // App holds the migrated database and the core services.
@@ -130,8 +135,9 @@ type App struct {
 	Gateway GatewayConn
 	// Health answers /healthz and /readyz; serve marks it draining at
 	// shutdown.
-	Health *ops.Health
-	mailer *mail.Mailer
+	Health  *ops.Health
+	mailer  *mail.Mailer
+	metrics *ops.Metrics
 }
 
 // Open connects, migrates and builds the core services.
@@ -173,6 +179,9 @@ func (a *App) Close() error { return a.DB.Close() }
 // Server builds the HTTP handler with every feature, loading demo data
 // first when asked. The returned Features hold background jobs and closers.
 func (a *App) Server(ctx context.Context, cfg Config) (http.Handler, *Features, error) {
+	if cfg.Metrics != nil {
+		a.metrics = a.newMetrics(cfg.Metrics)
+	}
 	if cfg.Demo {
 		if err := demo.Load(ctx, a.DB, a.Auth.Hasher()); err != nil {
 			return nil, nil, err
@@ -187,11 +196,16 @@ func (a *App) Server(ctx context.Context, cfg Config) (http.Handler, *Features, 
 		return nil, nil, err
 	}
 	feats.RootMounts = append(feats.RootMounts, a.Health.Mount)
+	var observe func(string, string, int, time.Duration)
+	if a.metrics != nil {
+		observe = a.metrics.ObserveRequest
+	}
 	h := httpapi.New(httpapi.Deps{
 		Logger: a.Logger, Catalog: a.Catalog, Auth: a.Auth, Platform: a.Platform, Countries: a.Countries,
 		Revision: cfg.Revision, CSRFSecret: csrfSecret, WebApp: webapp.FS(), SecureCookies: cfg.SecureCookies,
 		TrustedProxies: cfg.TrustedProxies, ConnectOrigins: connectOrigins(cfg),
 		Now: a.DB.Now, Features: feats.Mounts, AnonymousPaths: feats.Anonymous, RootMounts: feats.RootMounts,
+		Observe: observe,
 	})
 	return h, feats, nil
 }
@@ -236,4 +250,14 @@ func connectOrigins(cfg Config) []string {
 		return []string{o}
 	}
 	return nil
+}
+
+// newMetrics registers the instance's metrics on reg: requests, the
+// database pools, the counters of the stores and the database snapshot.
+func (a *App) newMetrics(reg *prometheus.Registry) *ops.Metrics {
+	var pools []ops.Pool
+	for name, db := range a.DB.Pools() {
+		pools = append(pools, ops.Pool{Name: name, DB: db})
+	}
+	return ops.NewMetrics(reg, pools, store.NewOpsSnapshot(a.DB), a.DB.Now)
 }
