@@ -19,6 +19,7 @@ import (
 	"members/internal/i18n"
 	"members/internal/mail"
 	"members/internal/masters"
+	"members/internal/notify"
 	"members/internal/payment"
 	"members/internal/platform"
 	"members/internal/security"
@@ -102,6 +103,13 @@ type Config struct {
 	// env MEMBERS_OPS_SECRET), kept outside the database. Empty: the feed
 	// answers 503, or uses DemoOpsSecret with Demo.
 	OpsSecret string
+	// UnsubscribeKey signs the one-click unsubscribe links of the optional
+	// mails (--unsubscribe-key, env MEMBERS_UNSUBSCRIBE_KEY): base64 of at
+	// least 32 bytes, kept outside the database. Empty: a key kept in the
+	// database (demo, tests). UnsubscribeKeyPrevious still verify the
+	// links of mails sent before a key change.
+	UnsubscribeKey         string
+	UnsubscribeKeyPrevious []string
 }
 
 // App holds the migrated database and the core services.
@@ -127,6 +135,7 @@ type App struct {
 	// Gateway is how to reach the payment gateway (set by wireGateway).
 	Gateway GatewayConn
 	mailer  *mail.Mailer
+	notify  *notify.Service
 }
 
 // Open connects, migrates and builds the core services.
