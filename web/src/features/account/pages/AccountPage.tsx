@@ -18,6 +18,7 @@ import { SavedNotice } from '../components/Notice'
 import { PendingEmailChange } from '../components/PendingEmailChange'
 import { AccountSecuritySlot } from '@/app/pages/AccountSecuritySlot'
 import { PageHeader } from '@/components/PageHeader'
+import { AppLink } from '@/app/routing/AppLink'
 import { Later } from '@/components/Later'
 
 /** /account: the member profile and the password change. */
@@ -46,6 +47,9 @@ export default function AccountPage() {
         <>
           <Later>
             <PasswordSection />
+          </Later>
+          <Later>
+            <NotificationsLink />
           </Later>
           <Later>
             <AccountSecuritySlot />
@@ -179,6 +183,18 @@ export function ProfileSection({ user, countries }: { user: User; countries: Cou
         </Later>
         <SavedNotice mailSent={mailSent} />
       </form>
+    </section>
+  )
+}
+
+/** The way to the notification settings (which mails, in which language). */
+function NotificationsLink() {
+  const { t } = useTranslation('account')
+  return (
+    <section aria-labelledby="notifications-link-heading">
+      <h2 id="notifications-link-heading">{t('notifications.title')}</h2>
+      <p>{t('notifications.linkHint')}</p>
+      <AppLink to="/account/notifications" className="button button--secondary">{t('notifications.open')}</AppLink>
     </section>
   )
 }
