@@ -42,6 +42,10 @@ func (f *Features) Close() {
 // wireFeatures builds every feature on top of the core app.
 func (a *App) wireFeatures(ctx context.Context, cfg Config) (*Features, error) {
 	f := &Features{}
+	// Notification settings first: the senders of the features ask them.
+	if err := a.wireNotify(ctx, cfg, f); err != nil {
+		return nil, err
+	}
 	if err := a.wireAccount(ctx, cfg, f); err != nil {
 		return nil, err
 	}

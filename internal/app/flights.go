@@ -13,6 +13,7 @@ import (
 	"members/internal/httpapi"
 	"members/internal/i18n"
 	"members/internal/mail"
+	"members/internal/notify"
 	"members/internal/store"
 )
 
@@ -67,7 +68,12 @@ func (a *App) FlightAlerts(cfg Config) (*flightops.Alerts, error) {
 	if public == "" {
 		public = DefaultPublicURL
 	}
-	return flightops.NewAlerts(store.NewFlightOpsStore(a.DB), &flightMailer{cat: a.Catalog, tpl: tpl, mailer: m, publicURL: public}, a.DB.Now), nil
+	settings, err := a.Notify(context.Background(), cfg)
+	if err != nil {
+		return nil, err
+	}
+	return flightops.NewAlerts(store.NewFlightOpsStore(a.DB),
+		&flightMailer{cat: a.Catalog, tpl: tpl, mailer: m, publicURL: public, settings: settings}, settings, a.DB.Now, a.Logger), nil
 }
 
 // flightMailer adapts the mail package to flightops.Mailer.
@@ -76,6 +82,7 @@ type flightMailer struct {
 	tpl       *mail.Templates
 	mailer    *mail.Mailer
 	publicURL string
+	settings  *notify.Service
 }
 
 // SendFlightChange writes the mail of a flight's latest state in the
@@ -131,5 +138,6 @@ func (m *flightMailer) SendFlightChange(ctx context.Context, cm flightops.Change
 	if err != nil {
 		return fmt.Errorf("flight change mail: %w", err)
 	}
+	msg.Headers = m.settings.Headers(cm.MemberID, notify.FlightChanges)
 	return m.mailer.Send(ctx, msg)
 }

@@ -90,14 +90,14 @@ func (m passMembers) member(ctx context.Context, id string) (account.Member, err
 
 func (m passMembers) Holder(ctx context.Context, id string) (pass.Holder, error) {
 	mem, err := m.member(ctx, id)
-	return pass.Holder{Email: mem.Email, Name: mem.Name(), Lang: mem.Lang}, err
+	return pass.Holder{Email: mem.Email, Name: mem.Name(), Lang: string(mem.MailLanguage(langOf(mem.Lang)))}, err
 }
 
 func (m passMembers) CouponHolder(ctx context.Context, id string) (coupon.Holder, error) {
 	mem, err := m.member(ctx, id)
 	return coupon.Holder{
 		Purchaser: coupon.Purchaser{Lastname: mem.Lastname, Firstname: mem.Firstname, Birthday: mem.Birth, Gender: mem.Gender},
-		Email:     mem.Email, Lang: mem.Lang,
+		Email:     mem.Email, Lang: string(mem.MailLanguage(langOf(mem.Lang))),
 	}, err
 }
 

@@ -14,6 +14,7 @@ import (
 	"members/internal/i18n"
 	"members/internal/mail"
 	"members/internal/payment"
+	"members/internal/notify"
 	"members/internal/points"
 	"members/internal/store"
 )
@@ -65,15 +66,20 @@ func (a *App) PointsService(cfg Config) (*points.Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	return points.NewService(store.NewPointStore(a.DB), pins, &pointsMailer{cat: a.Catalog, tpl: tpl, mailer: m},
-		a.Catalog, a.Counters, a.DB.Now, points.Config{ReminderDays: days}), nil
+	settings, err := a.Notify(context.Background(), cfg)
+	if err != nil {
+		return nil, err
+	}
+	return points.NewService(store.NewPointStore(a.DB), pins, &pointsMailer{cat: a.Catalog, tpl: tpl, mailer: m, settings: settings},
+		a.Catalog, a.Counters, a.DB.Now, points.Config{ReminderDays: days, Settings: settings, Logger: a.Logger}), nil
 }
 
 // pointsMailer adapts the mail package to points.Mailer.
 type pointsMailer struct {
-	cat    *i18n.Catalog
-	tpl    *mail.Templates
-	mailer *mail.Mailer
+	cat      *i18n.Catalog
+	tpl      *mail.Templates
+	mailer   *mail.Mailer
+	settings *notify.Service
 }
 
 func (m *pointsMailer) SendPoints(ctx context.Context, pm points.Mail) error {
@@ -95,6 +101,10 @@ func (m *pointsMailer) SendPoints(ctx context.Context, pm points.Mail) error {
 		Args: []any{"days", pm.Days, "amount", points.FormatMoney(v.Balance, v.Currency, lang), "date", v.ExpireDate}})
 	if err != nil {
 		return fmt.Errorf("points mail: %w", err)
+	}
+	if pm.Kind == "reminder" {
+		// The only optional points mail: it carries the unsubscribe link.
+		msg.Headers = m.settings.Headers(pm.To.MemberID, notify.PointsReminders)
 	}
 	return m.mailer.Send(ctx, msg)
 }

@@ -13,6 +13,7 @@ import (
 	"members/internal/apperr"
 	"members/internal/i18n"
 	"members/internal/mail"
+	"members/internal/notify"
 	"members/internal/validate"
 )
 
@@ -169,8 +170,9 @@ type CardStore interface {
 	// AddCard saves c; a card already saved by the same member is kept.
 	AddCard(ctx context.Context, c SavedCard) error
 	DeleteCard(ctx context.Context, memberID, gateway, token string) error
-	// Contact is the member's e-mail address and name for mails.
-	Contact(ctx context.Context, memberID string) (email, name string, err error)
+	// Contact is the member's e-mail address and name for mails, and the
+	// mail language the member chose ("" for none).
+	Contact(ctx context.Context, memberID string) (email, name, mailLang string, err error)
 }
 
 // ErrNotFound is what stores return for a missing row.
@@ -363,11 +365,12 @@ func (c *Cards) Delete(ctx context.Context, memberID string, lang i18n.Lang, tok
 
 // mail sends a card mail; false when it could not be sent.
 func (c *Cards) mail(ctx context.Context, memberID string, lang i18n.Lang, kind string, card SavedCard) bool {
-	to, name, err := c.store.Contact(ctx, memberID)
+	to, name, chosen, err := c.store.Contact(ctx, memberID)
 	if err != nil {
 		c.log.Warn("cards: mail contact", "err", err)
 		return false
 	}
+	lang = notify.MailLang(chosen, lang)
 	msg, err := c.templates.Standard(kind, lang, to, mail.Data{
 		Name: name, Args: []any{"brand", brandLabel(card.Brand), "last4", card.Last4},
 	})

@@ -136,7 +136,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
           if (attempt === 1) {
             const done = page.getByText(/The card has been registered/);
             await done.waitFor();
-            await page.waitForFunction(() => document.activeElement?.classList.contains("pay-notice"));
+            await page.waitForFunction(() => globalThis.document.activeElement?.classList.contains("pay-notice"));
             assert.ok(await done.isVisible());
             await list.getByText("Mastercard ending 5100, exp 11/34").waitFor();
             await screenshot(page, `payment-methods-registered-${lang}-${name}`);

@@ -1884,6 +1884,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/notification_settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's notification settings.
+         * @description Which optional mails the member gets (flight changes, points expiry
+         *     reminders; all on until the member switches one off) and the
+         *     language of every mail to the member (the account's language until
+         *     one is chosen). securityAlerts is always true: security alerts
+         *     cannot be switched off.
+         */
+        get: operations["getNotificationSettings"];
+        /**
+         * Saves the member's notification settings.
+         * @description mailLang must be one of jp en sg kr cn tw hk th; securityAlerts, when
+         *     sent, must be true (400 otherwise: security alerts cannot be switched
+         *     off).
+         */
+        put: operations["updateNotificationSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2807,6 +2837,27 @@ export interface components {
         PasskeyRemoval: {
             currentPassword?: string;
             assertion?: components["schemas"]["PasskeyAssertion"];
+        };
+        NotificationSettings: {
+            /** @description mails about changes to a booked flight */
+            flightChanges: boolean;
+            /** @description reminders of points vouchers about to expire */
+            pointsReminders: boolean;
+            /** @description always true: security alerts cannot be switched off */
+            securityAlerts: boolean;
+            /**
+             * @description the language of every mail to the member
+             * @enum {string}
+             */
+            mailLang: "jp" | "en" | "sg" | "kr" | "cn" | "tw" | "hk" | "th";
+        };
+        NotificationSettingsUpdate: {
+            flightChanges: boolean;
+            pointsReminders: boolean;
+            /** @description when sent, must be true */
+            securityAlerts?: boolean;
+            /** @description one of jp en sg kr cn tw hk th */
+            mailLang: string;
         };
     };
     responses: {
@@ -5569,6 +5620,55 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["Error"];
+        };
+    };
+    getNotificationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the settings in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettings"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateNotificationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description the settings in force after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettings"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
 }
