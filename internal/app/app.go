@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"members/internal/auth"
+	"members/internal/coupon"
 	"members/internal/demo"
 	"members/internal/httpapi"
 	"members/internal/i18n"
@@ -21,6 +22,7 @@ import (
 	"members/internal/masters"
 	"members/internal/payment"
 	"members/internal/platform"
+	"members/internal/points"
 	"members/internal/security"
 	"members/internal/store"
 	"members/internal/webapp"
@@ -127,6 +129,10 @@ type App struct {
 	// Gateway is how to reach the payment gateway (set by wireGateway).
 	Gateway GatewayConn
 	mailer  *mail.Mailer
+	// points and coupons are what account deletion asks about a member's
+	// holdings (set by wirePoints and wirePasses; nil when not wired).
+	points  *points.Service
+	coupons *coupon.Service
 }
 
 // Open connects, migrates and builds the core services.

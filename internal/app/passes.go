@@ -56,6 +56,7 @@ func (a *App) wirePasses(_ context.Context, cfg Config, f *Features) error {
 	if err != nil {
 		return err
 	}
+	a.coupons = p.Coupon
 	if a.Payments != nil {
 		a.Payments.Register(p.Pass.Sale())
 		a.Payments.Register(p.Coupon.Sale())

@@ -30,6 +30,7 @@ func (a *App) wirePoints(_ context.Context, cfg Config, f *Features) error {
 	if err != nil {
 		return err
 	}
+	a.points = svc
 	f.Mounts = append(f.Mounts, func(s *httpapi.Server, mux *http.ServeMux) {
 		pointsapi.HandlerWithOptions(httpapi.NewPointHandlers(s, svc), pointsapi.StdHTTPServerOptions{
 			BaseRouter: mux, ErrorHandlerFunc: s.ParamError,
