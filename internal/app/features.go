@@ -64,15 +64,17 @@ func (a *App) wireFeatures(ctx context.Context, cfg Config) (*Features, error) {
 		return nil, err
 	}
 
-	if err := a.wirePoints(ctx, cfg, f, pay.Engine); err != nil {
+	pts, err := a.wirePoints(ctx, cfg, f, pay.Engine)
+	if err != nil {
 		return nil, err
 	}
 
-	if err := a.wirePasses(ctx, cfg, f, pay.Engine); err != nil {
+	coupons, err := a.wirePasses(ctx, cfg, f, pay.Engine)
+	if err != nil {
 		return nil, err
 	}
 
-	if err := a.wireSecurity(ctx, cfg, f, pay.Cards); err != nil {
+	if err := a.wireSecurity(ctx, cfg, f, pay, pts, coupons); err != nil {
 		return nil, err
 	}
 

@@ -55,10 +55,10 @@ func (a *App) NewPasses(cfg Config, refunder coupon.Refunder) (*Passes, error) {
 // wirePasses mounts the unlimited pass and the coupon pass. Their payment
 // products ("gogo_pass", "coupon_ticket") register with engine, which also
 // makes the coupon refunds.
-func (a *App) wirePasses(_ context.Context, cfg Config, f *Features, engine *payment.Engine) error {
+func (a *App) wirePasses(_ context.Context, cfg Config, f *Features, engine *payment.Engine) (*coupon.Service, error) {
 	p, err := a.NewPasses(cfg, engine)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	engine.Register(p.Pass.Sale())
 	engine.Register(p.Coupon.Sale())
@@ -67,7 +67,7 @@ func (a *App) wirePasses(_ context.Context, cfg Config, f *Features, engine *pay
 			BaseRouter: mux, ErrorHandlerFunc: s.ParamError,
 		})
 	})
-	return nil
+	return p.Coupon, nil
 }
 
 func langOf(code string) i18n.Lang {

@@ -13,8 +13,8 @@ import (
 	"members/internal/httpapi"
 	"members/internal/i18n"
 	"members/internal/mail"
-	"members/internal/payment"
 	"members/internal/notify"
+	"members/internal/payment"
 	"members/internal/points"
 	"members/internal/store"
 )
@@ -28,10 +28,10 @@ const pointsReminderEvery = time.Hour
 
 // wirePoints mounts the points feature, registers its purchase with the
 // payment engine and starts its expiry reminders.
-func (a *App) wirePoints(_ context.Context, cfg Config, f *Features, engine *payment.Engine) error {
+func (a *App) wirePoints(_ context.Context, cfg Config, f *Features, engine *payment.Engine) (*points.Service, error) {
 	svc, err := a.PointsService(cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	f.Mounts = append(f.Mounts, func(s *httpapi.Server, mux *http.ServeMux) {
 		pointsapi.HandlerWithOptions(httpapi.NewPointHandlers(s, svc), pointsapi.StdHTTPServerOptions{
@@ -44,7 +44,7 @@ func (a *App) wirePoints(_ context.Context, cfg Config, f *Features, engine *pay
 	f.Background = append(f.Background, func(ctx context.Context) {
 		svc.RunReminders(ctx, pointsReminderEvery, func(err error) { a.Logger.Warn("points reminders", "err", err) })
 	})
-	return nil
+	return svc, nil
 }
 
 // PointsService builds the points service (also used by the operator

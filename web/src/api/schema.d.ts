@@ -1727,6 +1727,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/deletion/losses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a deletion now would forfeit (refundable coupon passes, point balances) and the pending payment that blocks it. */
+        get: operations["getAccountDeletionLosses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/deletion/confirm": {
         parameters: {
             query?: never;
@@ -1736,7 +1753,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deletes the account with the mailed link's token; every session ends. */
+        /**
+         * Deletes the account with the mailed link's token; every session ends.
+         * @description 409 errorKey account_deletion_payment_pending while a payment of the
+         *     member is pending (GET /api/me/deletion/losses names it); 409
+         *     errorKey account_deletion_unconfirmed unless acknowledged holds the
+         *     ack of every refundable coupon pass and point balance the losses list.
+         */
         post: operations["confirmAccountDeletion"];
         delete?: never;
         options?: never;
@@ -2795,6 +2818,35 @@ export interface components {
         };
         DeletionToken: {
             token: string;
+        };
+        DeletionConfirmation: {
+            token: string;
+            /** @description the ack of each loss the member confirmed */
+            acknowledged?: string[];
+        };
+        DeletionLosses: {
+            pendingPayment: components["schemas"]["PendingPaymentRef"] | null;
+            coupons: components["schemas"]["LostCoupon"][];
+            points: components["schemas"]["LostPoints"][];
+        };
+        PendingPaymentRef: {
+            paymentProcessId: string;
+            productType: string;
+        };
+        LostCoupon: {
+            ack: string;
+            id: string;
+            name: string;
+            currencyCode: string;
+            /** Format: int64 */
+            refundAmount: number;
+        };
+        LostPoints: {
+            ack: string;
+            currencyCode: string;
+            currency: string;
+            /** Format: int64 */
+            amount: number;
         };
         Passkey: {
             id: string;
@@ -5398,6 +5450,27 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    getAccountDeletionLosses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the losses; each item's ack goes into the confirmation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletionLosses"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
     confirmAccountDeletion: {
         parameters: {
             query?: never;
@@ -5407,7 +5480,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["DeletionToken"];
+                "application/json": components["schemas"]["DeletionConfirmation"];
             };
         };
         responses: {
@@ -5421,6 +5494,7 @@ export interface operations {
             400: components["responses"]["Error"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
         };
     };
     listPasskeys: {
