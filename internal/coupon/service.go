@@ -328,6 +328,9 @@ func (s *Service) Coupons(ctx context.Context, memberID, lang string) ([]Coupon,
 // member's coupon; 409 when already refunded, used, or not bought through
 // the engine; a second refund never reaches the gateway.
 func (s *Service) Refund(ctx context.Context, memberID, lang, id string) (Coupon, error) {
+	if errs := (validate.Errors{}); !errs.Required("id", id) {
+		return Coupon{}, apperr.FromFields(errs)
+	}
 	c, err := s.d.Store.Coupon(ctx, memberID, id)
 	if errors.Is(err, ErrNotFound) {
 		return Coupon{}, apperr.ErrNotFound
@@ -407,7 +410,7 @@ type orderDetails struct {
 func (p Sale) Quote(ctx context.Context, memberID, lang string, body json.RawMessage) (payment.Order, error) {
 	var in Selection
 	if err := json.Unmarshal(body, &in); err != nil {
-		return payment.Order{}, apperr.New(apperr.Invalid, "error.bad_request")
+		return payment.Order{}, apperr.FromDecode(err)
 	}
 	t, err := p.s.Price(ctx, memberID, lang, in)
 	if err != nil {
