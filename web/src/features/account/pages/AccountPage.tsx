@@ -16,6 +16,7 @@ import { OptionList, Select } from '../components/Select'
 import { PassportFields } from '../components/PassportFields'
 import { SavedNotice } from '../components/Notice'
 import { PendingEmailChange } from '../components/PendingEmailChange'
+import { OnlineShopSection } from '../components/OnlineShop'
 import { AccountSecuritySlot } from '@/app/pages/AccountSecuritySlot'
 import { PageHeader } from '@/components/PageHeader'
 import { Later } from '@/components/Later'
@@ -47,6 +48,11 @@ export default function AccountPage() {
           <Later>
             <PasswordSection />
           </Later>
+          {user.data && (
+            <Later>
+              <OnlineShopSection user={user.data} />
+            </Later>
+          )}
           <Later>
             <AccountSecuritySlot />
           </Later>
