@@ -63,6 +63,9 @@ func TestDataExport(t *testing.T) {
 		if profile["email"] != apitest.DemoEmail || profile["firstname"] == "" {
 			t.Fatalf("profile %v", profile)
 		}
+		if profile["addressStreet"] == "" || profile["addressStreet"] != profile["address1"] {
+			t.Errorf("the street under the spec's name: addressStreet %v, address1 %v", profile["addressStreet"], profile["address1"])
+		}
 		cards := ex.Parts["savedCards"].([]any)
 		if len(cards) == 0 {
 			t.Fatal("the demo member's saved cards are missing")

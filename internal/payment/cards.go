@@ -42,6 +42,10 @@ const (
 // Currencies of the product.
 var Currencies = []string{"JPY", "KRW", "CNY", "TWD", "HKD", "THB", "SGD"}
 
+// NormalizeCurrency is how every call reads a currency or card scope: the
+// code trimmed and upper-cased, so "jpy" and "JPY" are the same everywhere.
+func NormalizeCurrency(c string) string { return strings.ToUpper(strings.TrimSpace(c)) }
+
 // ValidCurrency reports whether c is one of the product's currencies.
 func ValidCurrency(c string) bool {
 	for _, x := range Currencies {
@@ -248,6 +252,7 @@ func (c *Cards) Register(ctx context.Context, memberID string, lang i18n.Lang, i
 		in.Gateway = c.gw.Name()
 	}
 	errs.Check("gateway", in.Gateway == c.gw.Name(), "payment.card.gateway_unknown")
+	in.Currency = NormalizeCurrency(in.Currency)
 	if errs.Required("currency", in.Currency) {
 		errs.Check("currency", ValidCurrency(in.Currency) || in.Currency == ScopeAll || in.Currency == ScopeNonJPY,
 			"payment.currency.unknown")
@@ -344,8 +349,10 @@ func verifyRefusal(ctx context.Context, gw Gateway, gateway, token string) (stri
 // Delete forgets a member's card at the gateway and here; it reports
 // whether the confirmation mail was sent (200) or not (204).
 func (c *Cards) Delete(ctx context.Context, memberID string, lang i18n.Lang, token, gateway string) (bool, error) {
-	if gateway == "" {
-		gateway = c.gw.Name()
+	// A card is named by its token and the gateway that holds it: both
+	// are required, as every other missing field is a 400 that names it.
+	if errs := (validate.Errors{}); !errs.Required("gateway", gateway) {
+		return false, apperr.FromFields(errs)
 	}
 	card, err := c.store.Card(ctx, gateway, token)
 	if errors.Is(err, ErrNotFound) || (err == nil && card.MemberID != memberID) {

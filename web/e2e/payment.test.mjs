@@ -268,15 +268,17 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
   });
 }
 
-test("the pending block: a payment waiting for its challenge blocks the panel", async () => {
+test("the pending block: a payment waiting for its challenge blocks a new purchase before its form is filled", async () => {
   const { context, page } = await env.newPage(VIEWPORTS.desktop);
   await login(page, env.server.url);
   const id = await prepare(page, await tokenize(page, "4000000000003220"));
   const cont = await apiCall(page, "POST", `/api/peachpoints/buy/${id}/continue`);
   assert.equal(cont.body.status, "pending");
-  await openPanel(page, VIEWPORTS.desktop);
-  await page.getByText("about 30 minutes").first().waitFor();
-  assert.equal(await page.getByRole("button", { name: "Go to confirmation" }).isDisabled(), true);
-  await screenshot(page, "payment-panel-pending-desktop");
+  // The sale page asks preapply first: the block is said before the form.
+  await page.goto(`${env.server.url}/points/sale?lang=en`);
+  await page.getByRole("alert").getByText("about 30 minutes").waitFor();
+  assert.equal(await page.getByRole("button", { name: "Go to payment" }).isDisabled(), true);
+  assert.equal(await page.getByLabel("Nominee").isDisabled(), true);
+  await screenshot(page, "payment-sale-pending-desktop");
   await context.close();
 });

@@ -818,7 +818,8 @@ export interface paths {
         put?: never;
         /**
          * Saves a card the browser tokenised at the gateway (card data never reaches /api).
-         * @description currency is a purchase currency (JPY, KRW…) or ALL / NON_JPY: visa,
+         * @description currency is a purchase currency (JPY, KRW…) or ALL / NON_JPY (read
+         *     case-insensitively, as every currency of the API): visa,
          *     mastercard and jcb cards are kept for JPY or for the other
          *     currencies; amex, diners and discover cards serve every currency.
          *     The gateway is asked for the token's brand, last digits and expiry.
@@ -859,7 +860,12 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Deletes a saved card at the gateway and here (spec §4 card deletion). */
+        /**
+         * Deletes a saved card at the gateway and here (spec §4 card deletion).
+         * @description The card is named by its token and the gateway that holds it (the
+         *     card list's gateway); without gateway the answer is 400 with
+         *     validationErrors.gateway.
+         */
         delete: operations["deleteCreditCard"];
         options?: never;
         head?: never;
@@ -1558,7 +1564,7 @@ export interface paths {
         put?: never;
         /**
          * Refunds a coupon less 9,000 yen per item through the payment engine and disables it.
-         * @description 404 for another member's coupon; 409 when already refunded or not refundable; 503 when the gateway failed (retry is safe).
+         * @description 400 with validationErrors.id when id is missing or blank; 404 for another member's coupon; 409 when already refunded or not refundable; 503 when the gateway failed (retry is safe).
          */
         post: operations["refundCouponTicket"];
         delete?: never;
@@ -2155,6 +2161,8 @@ export interface components {
             addressPostalCode: string;
             addressStateAndCity: string;
             address1: string;
+            /** @description the spec's other name of address1: the same stored line */
+            addressStreet: string;
             passportNo: string;
             passportNationalityCode: string;
             passportNationality: string;
@@ -2181,6 +2189,14 @@ export interface components {
             addressStateAndCity: string;
             /** @description no 4-byte characters */
             address1?: string;
+            /**
+             * @description address1 under the spec's other name (no 4-byte characters).
+             *     Either may be sent; when both are and differ, the one that
+             *     differs from the stored line is saved (a GET document edited
+             *     under one name), and both changed to different lines is a 400
+             *     on addressStreet.
+             */
+            addressStreet?: string;
             passportNo?: string;
             passportNationalityCode?: string;
             passportIssueCountryCode?: string;
@@ -2216,10 +2232,22 @@ export interface components {
             tel: string;
             email: string;
             passportNo: string;
+            /** @description ISO 3166-1 alpha-2 */
             passportNationalityCode: string;
+            /** @description the country's name in the request's language (read-only) */
+            passportNationality: string;
+            /** @description ISO 3166-1 alpha-2 */
             passportIssueCountryCode: string;
+            /** @description the country's name in the request's language (read-only) */
+            passportIssueCountry: string;
             passportExpirationDate: string;
         };
+        /**
+         * @description The passenger form. POST and PUT also accept the document GET
+         *     returns: its read-only fields (id and the country names) are
+         *     ignored; any other unknown field, or a value of the wrong type, is
+         *     a 400 that names it.
+         */
         PassengerInput: {
             /** @enum {string} */
             passengerType?: "ADULT" | "CHILD" | "INFANT" | "";
@@ -2231,7 +2259,9 @@ export interface components {
             tel?: string;
             email?: string;
             passportNo?: string;
+            /** @description ISO 3166-1 alpha-2 (a country of the countries master) */
             passportNationalityCode?: string;
+            /** @description ISO 3166-1 alpha-2 (a country of the countries master) */
             passportIssueCountryCode?: string;
             passportExpirationDate?: string;
         };
@@ -4162,6 +4192,7 @@ export interface operations {
     getPaymentAvailability: {
         parameters: {
             query: {
+                /** @description JPY, KRW…; case-insensitive, as every currency of the API */
                 currency: string;
                 productType?: string;
             };
@@ -4256,8 +4287,8 @@ export interface operations {
     };
     deleteCreditCard: {
         parameters: {
-            query?: {
-                gateway?: string;
+            query: {
+                gateway: string;
             };
             header?: never;
             path: {
@@ -4281,6 +4312,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };

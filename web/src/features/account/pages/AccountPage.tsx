@@ -16,6 +16,7 @@ import { OptionList, Select } from '../components/Select'
 import { PassportFields } from '../components/PassportFields'
 import { SavedNotice } from '../components/Notice'
 import { PendingEmailChange } from '../components/PendingEmailChange'
+import { OnlineShopSection } from '../components/OnlineShop'
 import { AccountSecuritySlot } from '@/app/pages/AccountSecuritySlot'
 import { PageHeader } from '@/components/PageHeader'
 import { AppLink } from '@/app/routing/AppLink'
@@ -43,6 +44,7 @@ export default function AccountPage() {
       {!user.isPending && (
         <>
           <PasswordSection />
+          {user.data && <OnlineShopSection user={user.data} />}
           <NotificationsLink />
           <AccountSecuritySlot />
         </>
