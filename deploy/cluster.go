@@ -17,7 +17,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"text/template"
 	"time"
@@ -202,6 +201,18 @@ func (c *Cluster) Stop(i int, within time.Duration) error {
 // Log is instance i's output so far.
 func (c *Cluster) Log(i int) string { return c.Instances[i].proc.Tail() }
 
+// ProxyErrors is the last 8 KiB of nginx's error log.
+func (c *Cluster) ProxyErrors() string {
+	b, err := os.ReadFile(filepath.Join(c.o.Dir, "error.log")) // #nosec G304 -- the cluster's own log
+	if err != nil {
+		return ""
+	}
+	if len(b) > 8<<10 {
+		b = b[len(b)-8<<10:]
+	}
+	return string(b)
+}
+
 // Close stops nginx, the instances and the gateway.
 func (c *Cluster) Close() {
 	var ps []*Proc
@@ -265,11 +276,7 @@ func (p *Proc) Tail() string {
 	return string(b)
 }
 
-var logMu sync.Mutex
-
 func start(dir, name, bin string, args ...string) (*Proc, error) {
-	logMu.Lock()
-	defer logMu.Unlock()
 	f, err := os.OpenFile(filepath.Join(dir, name+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600) // #nosec G304 -- the cluster's own folder
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
