@@ -201,6 +201,18 @@ func (c *Cluster) Stop(i int, within time.Duration) error {
 // Log is instance i's output so far.
 func (c *Cluster) Log(i int) string { return c.Instances[i].proc.Tail() }
 
+// Pids are the process ids of the gateway, the instances and nginx (its
+// master; the worker's CPU is not counted).
+func (c *Cluster) Pids() []int {
+	var out []int
+	for _, p := range []*Proc{c.gateway, c.Instances[0].proc, c.Instances[1].proc, c.nginx} {
+		if p != nil {
+			out = append(out, p.cmd.Process.Pid)
+		}
+	}
+	return out
+}
+
 // ProxyErrors is the last 8 KiB of nginx's error log.
 func (c *Cluster) ProxyErrors() string {
 	b, err := os.ReadFile(filepath.Join(c.o.Dir, "error.log")) // #nosec G304 -- the cluster's own log
