@@ -33,8 +33,9 @@ const (
 )
 
 // FailTimeout is how long nginx leaves an instance alone after a failed
-// request (fail_timeout in nginx.conf). In a rolling restart, wait this
-// long after an instance is ready again before stopping the next one.
+// request (fail_timeout in nginx.conf). In a rolling restart, an instance
+// ready again may still be left alone for that long: wait until it takes
+// requests through the proxy (WaitTraffic) before stopping the next one.
 const FailTimeout = 2 * time.Second
 
 // Options start a cluster.
@@ -184,6 +185,35 @@ func (c *Cluster) startNginx(ctx context.Context, listen string) error {
 	return nil
 }
 
+// WaitTraffic waits until instance i has answered requests other than
+// its readiness probe, i.e. the proxy sends it members again. Its metrics
+// count them (a restarted instance starts from 0).
+func (c *Cluster) WaitTraffic(ctx context.Context, i int, within time.Duration) error {
+	in := c.Instances[i]
+	client := &http.Client{Timeout: 2 * time.Second}
+	deadline := time.Now().Add(within)
+	for {
+		if res, err := client.Get("http://" + in.MetricsAddr + "/metrics"); err == nil {
+			b, _ := io.ReadAll(res.Body)
+			_ = res.Body.Close()
+			for _, line := range strings.Split(string(b), "\n") {
+				if strings.HasPrefix(line, "members_http_requests_total{") && !strings.Contains(line, `route="GET /readyz"`) &&
+					!strings.HasSuffix(line, " 0") {
+					return nil
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("instance %s took no request through the proxy within %s", in.Name, within)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
 // Kill ends instance i with SIGKILL: no shutdown code runs.
 func (c *Cluster) Kill(i int) {
 	c.Instances[i].proc.signal(syscall.SIGKILL)
@@ -213,16 +243,26 @@ func (c *Cluster) Pids() []int {
 	return out
 }
 
-// ProxyErrors is the last 8 KiB of nginx's error log.
+// ProxyErrors is nginx's error log, its "no live upstreams" lines counted
+// rather than repeated, at most its last 60 other lines.
 func (c *Cluster) ProxyErrors() string {
 	b, err := os.ReadFile(filepath.Join(c.o.Dir, "error.log")) // #nosec G304 -- the cluster's own log
 	if err != nil {
 		return ""
 	}
-	if len(b) > 8<<10 {
-		b = b[len(b)-8<<10:]
+	var keep []string
+	noLive := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.Contains(line, "no live upstreams") {
+			noLive++
+			continue
+		}
+		keep = append(keep, line)
 	}
-	return string(b)
+	if len(keep) > 60 {
+		keep = keep[len(keep)-60:]
+	}
+	return fmt.Sprintf("%s\n(%d lines \"no live upstreams\")", strings.Join(keep, "\n"), noLive)
 }
 
 // Close stops nginx, the instances and the gateway.

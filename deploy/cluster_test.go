@@ -305,6 +305,37 @@ func TestCluster(t *testing.T) {
 		t.Error("the session logged out on instance a still works on instance b")
 	}
 
+	// A remote sign-out at one instance ends the other session at the
+	// other instance; so does a password change.
+	login := func(ip string) *client {
+		t.Helper()
+		cl := newClient(t, "").from(ip)
+		if code, p := cl.do("POST", c.ProxyURL, "/api/session", map[string]string{"email": demo.Email2, "password": demo.Password}); code != http.StatusNoContent {
+			t.Fatalf("login from %s: %d %v", ip, code, p)
+		}
+		cl.csrf = "" // bound to the new session
+		return cl
+	}
+	first, second := login("127.0.0.56"), login("127.0.0.57")
+	if code, _ := first.do("DELETE", a, "/api/security/sessions", nil); code != http.StatusNoContent {
+		t.Fatalf("sign out the other sessions at instance a: %d", code)
+	}
+	if code, _ := second.do("GET", b, "/api/session", nil); code == http.StatusNoContent {
+		t.Error("a session signed out remotely at instance a still works on instance b")
+	}
+	third := login("127.0.0.58")
+	const newPassword = "Cluster5678"
+	if code, p := first.do("PUT", b, "/api/user/password", map[string]string{
+		"passwordOld": demo.Password, "passwordNew": newPassword, "passwordReenter": newPassword}); code != http.StatusOK {
+		t.Fatalf("password change at instance b: %d %v", code, p)
+	}
+	if code, _ := third.do("GET", a, "/api/session", nil); code == http.StatusNoContent {
+		t.Error("a session ended by a password change at instance b still works on instance a")
+	}
+	if code, _ := first.do("GET", a, "/api/session", nil); code != http.StatusNoContent {
+		t.Errorf("the session that changed the password: %d at instance a, want it kept", code)
+	}
+
 	// 16 buyers with sessions of their own.
 	buyers := seedBuyers(t, ctx, dsn, 16, c.ProxyURL)
 	l := &load{proxy: c.ProxyURL, gateway: c.GatewayURL, buyers: buyers}
@@ -326,22 +357,27 @@ func TestCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// A rolling restart under load loses no request.
+	// A rolling restart under load loses no request. Before an instance
+	// stops, the other takes requests through the proxy again: nginx
+	// leaves an instance it saw fail alone for fail_timeout, and stopping
+	// the other one within it would leave nginx none to send to.
 	l2 := &load{proxy: c.ProxyURL, gateway: c.GatewayURL, buyers: buyers}
 	l2.run()
-	time.Sleep(500 * time.Millisecond)
 	for i := range c.Instances {
+		if err := c.WaitTraffic(ctx, 1-i, 3*FailTimeout); err != nil {
+			t.Fatal(err)
+		}
 		if err := c.Stop(i, 20*time.Second); err != nil {
 			t.Errorf("instance %d after SIGTERM: %v", i, err)
 		}
 		if err := c.StartInstance(ctx, i); err != nil {
 			t.Fatal(err)
 		}
-		// nginx tries an instance it saw fail again after fail_timeout
-		// (deploy/nginx.conf): stopping the other one sooner would leave
-		// it none to send to
-		time.Sleep(FailTimeout + 500*time.Millisecond)
 	}
+	if err := c.WaitTraffic(ctx, 1, 3*FailTimeout); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
 	failures = l2.finish()
 	t.Logf("rolling restart: %d purchases, %d refused as pending, %d failed", l2.ok.Load(), l2.refused.Load(), len(failures))
 	if len(failures) > 0 {
