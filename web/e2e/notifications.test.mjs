@@ -1,0 +1,58 @@
+// Notification settings: the member switches flight change mails off and
+// chooses Japanese for mails; both are kept after a reload. Screenshots of
+// the page in English and Japanese, phone and desktop.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { e2eSuite, login, screenshot, VIEWPORTS } from "./harness.mjs";
+
+const env = e2eSuite({ before, after });
+
+test("a changed notification setting is kept after a reload", async () => {
+  const { context, page } = await env.newPage(VIEWPORTS.desktop);
+  await login(page, env.server.url);
+  await page.goto(`${env.server.url}/account?lang=en`);
+  await page.getByRole("link", { name: "Notification settings" }).click();
+  await page.waitForURL((u) => u.pathname === "/account/notifications");
+  await page.getByRole("heading", { level: 1, name: "Notifications" }).waitFor();
+
+  const flight = page.getByRole("checkbox", { name: "Flight changes" });
+  const points = page.getByRole("checkbox", { name: "Points expiry reminders" });
+  const security = page.getByRole("checkbox", { name: "Security alerts" });
+  const lang = page.getByLabel("Language of e-mails");
+  assert.equal(await flight.isChecked(), true);
+  assert.equal(await points.isChecked(), true);
+  // Security alerts: on and locked, with the reason beside them.
+  assert.equal(await security.isChecked(), true);
+  assert.equal(await security.isDisabled(), true);
+  await page.getByText("Always on: they protect your account, so they cannot be switched off.").waitFor();
+  assert.equal(await lang.inputValue(), "en");
+
+  await flight.uncheck();
+  await lang.selectOption("jp");
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("status").getByText("Your notification settings are saved.").waitFor();
+
+  await page.reload();
+  await page.getByRole("heading", { level: 1, name: "Notifications" }).waitFor();
+  assert.equal(await page.getByRole("checkbox", { name: "Flight changes" }).isChecked(), false);
+  assert.equal(await page.getByRole("checkbox", { name: "Points expiry reminders" }).isChecked(), true);
+  assert.equal(await page.getByLabel("Language of e-mails").inputValue(), "jp");
+  // The server holds it too.
+  const res = await page.request.get(`${env.server.url}/api/user/notification_settings`);
+  assert.deepEqual(await res.json(), { flightChanges: false, pointsReminders: true, securityAlerts: true, mailLang: "jp" });
+  await context.close();
+});
+
+test("screenshots of the notification settings in English and Japanese", async () => {
+  const titles = { en: "Notifications", jp: "通知設定" };
+  for (const lang of ["en", "jp"]) {
+    for (const [size, viewport] of Object.entries({ phone: VIEWPORTS.phone, desktop: VIEWPORTS.desktop })) {
+      const { context, page } = await env.newPage(viewport);
+      await login(page, env.server.url, undefined, lang);
+      await page.goto(`${env.server.url}/account/notifications?lang=${lang}`);
+      await page.getByRole("heading", { level: 1, name: titles[lang] }).waitFor();
+      await screenshot(page, `notifications-${lang}-${size}`);
+      await context.close();
+    }
+  }
+});
