@@ -3,9 +3,19 @@
 // the page in English and Japanese, phone and desktop.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { createHmac } from "node:crypto";
 import { e2eSuite, login, screenshot, VIEWPORTS } from "./harness.mjs";
 
-const env = e2eSuite({ before, after });
+// The unsubscribe links are signed with this key, so the test can make one
+// as a mail would carry it (docs/account.md).
+const UNSUBSCRIBE_KEY = Buffer.alloc(32, 7).toString("base64");
+const env = e2eSuite({ before, after }, { serverArgs: ["--unsubscribe-key", UNSUBSCRIBE_KEY] });
+const MEMBER1 = "00000000000000000000000000000001"; // demo@example.com
+
+function unsubscribeURL(memberID, kind, key = UNSUBSCRIBE_KEY) {
+  const s = createHmac("sha256", Buffer.from(key, "base64")).update(`members-unsubscribe\0${memberID}\0${kind}`).digest("base64url");
+  return `${env.server.url}/mail/unsubscribe?${new URLSearchParams({ m: memberID, k: kind, s })}`;
+}
 
 test("a changed notification setting is kept after a reload", async () => {
   const { context, page } = await env.newPage(VIEWPORTS.desktop);
@@ -55,4 +65,30 @@ test("screenshots of the notification settings in English and Japanese", async (
       await context.close();
     }
   }
+});
+
+test("the one-click unsubscribe link asks in the mail language, then switches the kind off", async () => {
+  const { context, page } = await env.newPage(VIEWPORTS.phone);
+  // A forged link: refused, nothing changes.
+  const forged = await page.goto(unsubscribeURL(MEMBER1, "points_reminders", Buffer.alloc(32, 8).toString("base64")));
+  assert.equal(forged.status(), 403);
+  await page.getByRole("heading", { name: "Link not valid" }).waitFor();
+  assert.equal(await page.getByRole("button").count(), 0);
+
+  // No session needed: the signed link is the proof. The member chose
+  // Japanese for mails (first test), so the page speaks it.
+  const res = await page.goto(unsubscribeURL(MEMBER1, "points_reminders"));
+  assert.equal(res.status(), 200);
+  await page.getByRole("heading", { name: "配信停止" }).waitFor();
+  await page.getByText("このアドレスへの「ポイントの有効期限のお知らせ」のメール配信を停止しますか？").waitFor();
+  await screenshot(page, "notifications-unsubscribe-jp-phone");
+  await page.getByRole("button", { name: "配信を停止する" }).click();
+  await page.getByRole("heading", { name: "配信を停止しました" }).waitFor();
+  await screenshot(page, "notifications-unsubscribed-jp-phone");
+
+  await login(page, env.server.url, undefined, "jp");
+  await page.goto(`${env.server.url}/account/notifications?lang=jp`);
+  await page.getByRole("heading", { level: 1, name: "通知設定" }).waitFor();
+  assert.equal(await page.getByRole("checkbox", { name: "ポイントの有効期限のお知らせ" }).isChecked(), false);
+  await context.close();
 });
