@@ -4,6 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
+import { AxeBuilder } from "@axe-core/playwright";
 import { e2eSuite, login, screenshot, VIEWPORTS } from "./harness.mjs";
 
 // The unsubscribe links are signed with this key, so the test can make one
@@ -11,6 +12,11 @@ import { e2eSuite, login, screenshot, VIEWPORTS } from "./harness.mjs";
 const UNSUBSCRIBE_KEY = Buffer.alloc(32, 7).toString("base64");
 const env = e2eSuite({ before, after }, { serverArgs: ["--unsubscribe-key", UNSUBSCRIBE_KEY] });
 const MEMBER1 = "00000000000000000000000000000001"; // demo@example.com
+
+async function violations(page) {
+  const r = await new AxeBuilder({ page }).analyze();
+  return r.violations.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
+}
 
 function unsubscribeURL(memberID, kind, key = UNSUBSCRIBE_KEY) {
   const s = createHmac("sha256", Buffer.from(key, "base64")).update(`members-unsubscribe\0${memberID}\0${kind}`).digest("base64url");
@@ -53,7 +59,7 @@ test("a changed notification setting is kept after a reload", async () => {
   await context.close();
 });
 
-test("screenshots of the notification settings in English and Japanese", async () => {
+test("screenshots of the notification settings in English and Japanese, without axe violations", async () => {
   const titles = { en: "Notifications", jp: "通知設定" };
   for (const lang of ["en", "jp"]) {
     for (const [size, viewport] of Object.entries({ phone: VIEWPORTS.phone, desktop: VIEWPORTS.desktop })) {
@@ -62,6 +68,7 @@ test("screenshots of the notification settings in English and Japanese", async (
       await page.goto(`${env.server.url}/account/notifications?lang=${lang}`);
       await page.getByRole("heading", { level: 1, name: titles[lang] }).waitFor();
       await screenshot(page, `notifications-${lang}-${size}`);
+      assert.deepEqual(await violations(page), [], `${lang} ${size}`);
       await context.close();
     }
   }
@@ -82,6 +89,7 @@ test("the one-click unsubscribe link asks in the mail language, then switches th
   await page.getByRole("heading", { name: "配信停止" }).waitFor();
   await page.getByText("このアドレスへの「ポイントの有効期限のお知らせ」のメール配信を停止しますか？").waitFor();
   await screenshot(page, "notifications-unsubscribe-jp-phone");
+  assert.deepEqual(await violations(page), []);
   await page.getByRole("button", { name: "配信を停止する" }).click();
   await page.getByRole("heading", { name: "配信を停止しました" }).waitFor();
   await screenshot(page, "notifications-unsubscribed-jp-phone");
