@@ -72,6 +72,10 @@ func (m Member) MailLanguage(fallback i18n.Lang) i18n.Lang {
 type Passenger struct {
 	ID string `json:"id"`
 	PassengerInput
+	// The country names of the passport codes in the reader's language
+	// (read-only, as on the member's profile; not stored).
+	PassportNationality  string `json:"passportNationality"`
+	PassportIssueCountry string `json:"passportIssueCountry"`
 }
 
 // Name is the passenger's display name in mails.

@@ -14,6 +14,7 @@ import (
 	"members/internal/i18n"
 	"members/internal/mail"
 	"members/internal/notify"
+	"members/internal/payment"
 	"members/internal/points"
 	"members/internal/store"
 )
@@ -25,26 +26,25 @@ var DefaultPointsReminderDays = []int{30, 7}
 // pointsReminderEvery is how often the reminder job looks for due mails.
 const pointsReminderEvery = time.Hour
 
-// wirePoints mounts the points feature and starts its expiry reminders.
-func (a *App) wirePoints(_ context.Context, cfg Config, f *Features) error {
+// wirePoints mounts the points feature, registers its purchase with the
+// payment engine and starts its expiry reminders.
+func (a *App) wirePoints(_ context.Context, cfg Config, f *Features, engine *payment.Engine) (*points.Service, error) {
 	svc, err := a.PointsService(cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	f.Mounts = append(f.Mounts, func(s *httpapi.Server, mux *http.ServeMux) {
 		pointsapi.HandlerWithOptions(httpapi.NewPointHandlers(s, svc), pointsapi.StdHTTPServerOptions{
 			BaseRouter: mux, ErrorHandlerFunc: s.ParamError,
 		})
 	})
-	// The purchase: the payment engine (built by wirePayments) sells
-	// vouchers through the product and grants them at settlement.
-	if a.Payments != nil {
-		a.Payments.Register(svc.Product())
-	}
+	// The purchase: the payment engine sells vouchers through the product
+	// and grants them at settlement.
+	engine.Register(svc.Product())
 	f.Background = append(f.Background, func(ctx context.Context) {
 		svc.RunReminders(ctx, pointsReminderEvery, func(err error) { a.Logger.Warn("points reminders", "err", err) })
 	})
-	return nil
+	return svc, nil
 }
 
 // PointsService builds the points service (also used by the operator

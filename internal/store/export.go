@@ -101,6 +101,7 @@ func ExportParts(db *DB) []privacy.Part {
 				ecol("gender", "gender", colText), ecol("birth", "birth", colText), ecol("tel", "tel", colText),
 				ecol("address_country_code", "addressCountryCode", colText), ecol("address_postal_code", "addressPostalCode", colText),
 				ecol("address_state_and_city", "addressStateAndCity", colText), ecol("address1", "address1", colText),
+				ecol("address1", "addressStreet", colText),
 				ecol("passport_no", "passportNo", colText), ecol("passport_nationality_code", "passportNationalityCode", colText),
 				ecol("passport_issue_country_code", "passportIssueCountryCode", colText),
 				ecol("passport_expiration_date", "passportExpirationDate", colText), ecol("optin1", "optin1", colBool),

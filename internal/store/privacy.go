@@ -103,6 +103,17 @@ func (s *PrivacyStore) Erase(ctx context.Context, memberID string, at time.Time)
 		} else if err != nil {
 			return fmt.Errorf("erase: %w", err)
 		}
+		// A payment waiting for the gateway would settle or refund to an
+		// account that is gone: the deletion waits for it (checked in the
+		// transaction; one that starts after this is refunded at capture).
+		var pending int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM payment_processes WHERE member_id = $1 AND status = 'pending'`,
+			memberID).Scan(&pending); err != nil {
+			return fmt.Errorf("erase: pending payments: %w", err)
+		}
+		if pending > 0 {
+			return privacy.ErrStorePaymentPending
+		}
 		for _, q := range eraseStatements {
 			if _, err := tx.ExecContext(ctx, q, memberID); err != nil {
 				return fmt.Errorf("erase: %s: %w", strings.Fields(q)[2], err)

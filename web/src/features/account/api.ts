@@ -103,6 +103,15 @@ export function useEmailChangeLink(kind: 'confirm' | 'undo') {
   })
 }
 
+/** POST /api/external_services/online_shop/register: links the member to the online shop (a repeat changes nothing). */
+export function useRegisterOnlineShop() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async () => unwrap(await api.POST('/api/external_services/online_shop/register')),
+    onSuccess: () => qc.invalidateQueries({ queryKey: platformKeys.user }),
+  })
+}
+
 export function useChangePassword() {
   return useMutation({
     mutationFn: async (body: components['schemas']['PasswordChange']) => unwrap(await api.PUT('/api/user/password', { body })),
