@@ -133,8 +133,9 @@ func (m *flightMailer) SendFlightChange(ctx context.Context, cm flightops.Change
 	}
 	name := strings.TrimSpace(cm.To.Firstname + " " + cm.To.Lastname)
 	msg, err := m.tpl.Standard("flight_change", lang, cm.To.Email, mail.Data{Name: name, Details: details,
-		URL:  strings.TrimRight(m.publicURL, "/") + "/bookings?" + q.Encode(),
-		Args: []any{"flight", st.Flight, "date", st.Date, "origin", origin, "destination", dest, "what", t("what." + what)}})
+		URL:         strings.TrimRight(m.publicURL, "/") + "/bookings?" + q.Encode(),
+		Unsubscribe: &mail.Action{Label: m.cat.T(lang, "notify.mail.unsubscribe"), URL: m.settings.UnsubscribeURL(cm.MemberID, notify.FlightChanges)},
+		Args:        []any{"flight", st.Flight, "date", st.Date, "origin", origin, "destination", dest, "what", t("what." + what)}})
 	if err != nil {
 		return fmt.Errorf("flight change mail: %w", err)
 	}

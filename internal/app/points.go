@@ -97,8 +97,12 @@ func (m *pointsMailer) SendPoints(ctx context.Context, pm points.Mail) error {
 		mail.Detail{Label: t("balance"), Value: points.FormatMoney(v.Balance, v.Currency, lang)},
 		mail.Detail{Label: t("expire_date"), Value: v.ExpireDate})
 	name := strings.TrimSpace(pm.To.Firstname + " " + pm.To.Lastname)
-	msg, err := m.tpl.Standard("points_"+pm.Kind, lang, pm.To.Email, mail.Data{Name: name, Details: details,
-		Args: []any{"days", pm.Days, "amount", points.FormatMoney(v.Balance, v.Currency, lang), "date", v.ExpireDate}})
+	data := mail.Data{Name: name, Details: details,
+		Args: []any{"days", pm.Days, "amount", points.FormatMoney(v.Balance, v.Currency, lang), "date", v.ExpireDate}}
+	if pm.Kind == "reminder" {
+		data.Unsubscribe = &mail.Action{Label: m.cat.T(lang, "notify.mail.unsubscribe"), URL: m.settings.UnsubscribeURL(pm.To.MemberID, notify.PointsReminders)}
+	}
+	msg, err := m.tpl.Standard("points_"+pm.Kind, lang, pm.To.Email, data)
 	if err != nil {
 		return fmt.Errorf("points mail: %w", err)
 	}

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	netmail "net/mail"
 	"net/http"
+	netmail "net/mail"
 	"net/url"
 	"strings"
 	"testing"
@@ -112,8 +112,8 @@ func TestNotificationSettings(t *testing.T) {
 
 // headerMail is a mail of the outbox with its extra headers.
 type headerMail struct {
-	kind, lang, subject string
-	headers             map[string]string
+	kind, lang, subject, text string
+	headers                   map[string]string
 }
 
 func outboxMails(t *testing.T, e *apitest.Env, kind string) []headerMail {
@@ -125,7 +125,7 @@ func outboxMails(t *testing.T, e *apitest.Env, kind string) []headerMail {
 	var out []headerMail
 	for _, m := range ms {
 		if m.Kind == kind {
-			out = append(out, headerMail{kind: m.Kind, lang: string(m.Lang), subject: m.Subject, headers: m.Headers})
+			out = append(out, headerMail{kind: m.Kind, lang: string(m.Lang), subject: m.Subject, text: m.Text, headers: m.Headers})
 		}
 	}
 	return out
@@ -242,6 +242,10 @@ func TestNotificationSettingsMails(t *testing.T) {
 				u.Query().Get("s") == "" || h["List-Unsubscribe-Post"] != "List-Unsubscribe=One-Click" {
 				t.Errorf("%s headers: %v", kind, h)
 			}
+			// The same link under the footer, for readers whose mail program shows no button.
+			if !strings.Contains(ms[0].text, "このメールの配信停止: "+u.String()) {
+				t.Errorf("%s text has no unsubscribe line:\n%s", kind, ms[0].text)
+			}
 		}
 		fh := smtpHeaders(t, srv, "MM001")
 		if !strings.Contains(fh.Get("List-Unsubscribe"), "/mail/unsubscribe?") || fh.Get("List-Unsubscribe-Post") != "List-Unsubscribe=One-Click" {
@@ -256,7 +260,7 @@ func TestNotificationSettingsMails(t *testing.T) {
 			t.Fatalf("password: %d %s", r.Status, r.Body)
 		}
 		sec := outboxMails(t, e, "password_changed")
-		if len(sec) != 1 || sec[0].lang != "jp" || len(sec[0].headers) != 0 {
+		if len(sec) != 1 || sec[0].lang != "jp" || len(sec[0].headers) != 0 || strings.Contains(sec[0].text, "配信停止") {
 			t.Fatalf("security mail: %+v", sec)
 		}
 		sh := smtpHeaders(t, srv, sec[0].subject)
