@@ -19,6 +19,7 @@ import (
 	"members/internal/i18n"
 	"members/internal/mail"
 	"members/internal/masters"
+	"members/internal/ops"
 	"members/internal/payment"
 	"members/internal/platform"
 	"members/internal/security"
@@ -114,19 +115,23 @@ type App struct {
 	Settings  *store.Settings
 	Auth      *auth.Service
 	Platform  *platform.Service
-	// Payments is the payment engine; products register with it (set by
-	// wirePayments, before the products' wiring).
-	Payments *payment.Engine
-	// Cards is the saved-cards service (set by wirePayments).
-	Cards *payment.Cards
 	// Security is the security centre (set by wireSecurity, after the
 	// account feature, which reaches it through securityRecorder).
 	Security *security.Service
 	// MailTemplates render the product's mails (set by wireAccount).
 	MailTemplates *mail.Templates
-	// Gateway is how to reach the payment gateway (set by wireGateway).
+	// Payments is the payment engine the server was wired with, recorded
+	// for tests and operator commands; the wiring hands the engine to the
+	// products itself and never reads this field.
+	Payments *payment.Engine
+	// Gateway is how the server reached the payment gateway (recorded by
+	// wireGateway for the operator commands and tests; the wiring hands it
+	// on itself).
 	Gateway GatewayConn
-	mailer  *mail.Mailer
+	// Health answers /healthz and /readyz; serve marks it draining at
+	// shutdown.
+	Health *ops.Health
+	mailer *mail.Mailer
 }
 
 // Open connects, migrates and builds the core services.
@@ -158,6 +163,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		DB: db, Logger: o.Logger, Catalog: catalog, Countries: masters.NewCountries(),
 		Counters: counters, Settings: settings, Auth: authSvc,
 		Platform: platform.NewService(store.PlatformSettings{Settings: settings}, store.NewReports(db), counters, db.Now),
+		Health:   ops.NewHealth(db, 0),
 	}, nil
 }
 
@@ -180,6 +186,7 @@ func (a *App) Server(ctx context.Context, cfg Config) (http.Handler, *Features, 
 	if err != nil {
 		return nil, nil, err
 	}
+	feats.RootMounts = append(feats.RootMounts, a.Health.Mount)
 	h := httpapi.New(httpapi.Deps{
 		Logger: a.Logger, Catalog: a.Catalog, Auth: a.Auth, Platform: a.Platform, Countries: a.Countries,
 		Revision: cfg.Revision, CSRFSecret: csrfSecret, WebApp: webapp.FS(), SecureCookies: cfg.SecureCookies,

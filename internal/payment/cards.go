@@ -277,6 +277,10 @@ func (c *Cards) Register(ctx context.Context, memberID string, lang i18n.Lang, i
 	if err != nil {
 		return Registered{}, fmt.Errorf("cards: register: %w", err)
 	}
+	if dup, found := SameCard(cs, card); found {
+		errs.Add("token", "payment.card.duplicate", "brand", brandLabel(dup.Brand), "last4", dup.Last4)
+		return Registered{}, apperr.FromFields(errs)
+	}
 	if len(cs) >= maxCardsPerMember {
 		errs.Add("token", "payment.card.too_many", "max", maxCardsPerMember)
 		return Registered{}, apperr.FromFields(errs)
@@ -294,6 +298,22 @@ func (c *Cards) Register(ctx context.Context, memberID string, lang i18n.Lang, i
 	}
 	sent := c.mail(ctx, memberID, lang, "card_registered", card)
 	return Registered{Creditcard: card.view(now), MailSent: sent}, nil
+}
+
+// SameCard finds the saved card that c repeats: the same token, or the
+// same card (brand, last four digits and expiry) saved for the same
+// currency scope. A card may be saved once for yen and once for the other
+// currencies, which the member chooses apart; never twice for the same.
+func SameCard(saved []SavedCard, c SavedCard) (SavedCard, bool) {
+	for _, s := range saved {
+		if s.Gateway == c.Gateway && s.Token == c.Token {
+			return s, true
+		}
+		if s.Brand == c.Brand && s.Last4 == c.Last4 && s.ExpirationDate == c.ExpirationDate && s.Currency == c.Currency {
+			return s, true
+		}
+	}
+	return SavedCard{}, false
 }
 
 // verifyRefusal asks the issuer about a card before it is saved (a
