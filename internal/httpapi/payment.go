@@ -70,6 +70,19 @@ func (h *PaymentHandlers) GetPendingPayment(w http.ResponseWriter, r *http.Reque
 	h.reply(w, r, res, err)
 }
 
+// ListPendingPayments lists the member's payments left for later.
+func (h *PaymentHandlers) ListPendingPayments(w http.ResponseWriter, r *http.Request) {
+	res, err := h.engine.PendingPayments(r.Context(), member(r))
+	h.reply(w, r, res, err)
+}
+
+// CancelPendingPayment cancels the member's pending payment (404 for
+// another member's, 409 once it has been paid).
+func (h *PaymentHandlers) CancelPendingPayment(w http.ResponseWriter, r *http.Request, id string) {
+	res, err := h.engine.Cancel(r.Context(), member(r), id)
+	h.reply(w, r, res, err)
+}
+
 func (h *PaymentHandlers) GetPaymentProcessStatus(w http.ResponseWriter, r *http.Request, id string) {
 	res, err := h.engine.Status(r.Context(), member(r), "", id)
 	h.reply(w, r, res, err)

@@ -84,6 +84,10 @@ const (
 // Standard builds the mail of a kind from the catalogue texts
 // mail.<kind>.subject, mail.<kind>.body (paragraphs separated by a blank
 // line) and, when d.URL is set, mail.<kind>.action as the link label.
+// Catalog is the message catalogue the templates read (for values a mail
+// formats itself, such as a labelled deadline).
+func (t *Templates) Catalog() *i18n.Catalog { return t.cat }
+
 func (t *Templates) Standard(kind string, lang i18n.Lang, to string, d Data) (Message, error) {
 	args := append([]any{"name", d.Name}, d.Args...)
 	c := Content{

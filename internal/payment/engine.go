@@ -15,6 +15,7 @@ import (
 
 	"members/internal/apperr"
 	"members/internal/i18n"
+	"members/internal/mail"
 	"members/internal/validate"
 )
 
@@ -46,6 +47,11 @@ type Config struct {
 	ReconcileEvery  time.Duration
 	ReconcileWindow time.Duration
 	ReconcileLease  time.Duration
+	// Mailer and MailTemplates send the slip of a convenience-store / ATM
+	// / net-banking payment to the member when the gateway issues it (nil:
+	// no mail).
+	Mailer        Mailer
+	MailTemplates *mail.Templates
 }
 
 func (c *Config) defaults() {
@@ -535,11 +541,7 @@ func (e *Engine) apply(ctx context.Context, p *Process, gp GatewayPayment) error
 				return err
 			}
 		case GWRequiresAction, GWPending:
-			url := ""
-			if gp.NextAction != nil {
-				url = gp.NextAction.URL
-			}
-			return e.store.Update(ctx, p.ID, Changes{GatewayStatus: &gp.Status, NextActionURL: &url}, e.now())
+			return e.waitForCustomer(ctx, p, gp)
 		case GWCaptured:
 			if diffs := recordDiffs(p, gp); len(diffs) > 0 {
 				// never settle on a payment that is not this process's
@@ -556,6 +558,44 @@ func (e *Engine) apply(ctx context.Context, p *Process, gp GatewayPayment) error
 		default:
 			return nil
 		}
+	}
+	return nil
+}
+
+// waitForCustomer records a customer step: the page to send the member
+// to, the deadline the gateway set for the method (days for a slip,
+// minutes for a QR wallet or a challenge: the process stays open until
+// then, and the expiry work ends it then) and, for a slip, its numbers,
+// mailed to the member by whichever caller records them first.
+func (e *Engine) waitForCustomer(ctx context.Context, p *Process, gp GatewayPayment) error {
+	url := ""
+	if gp.NextAction != nil {
+		url = gp.NextAction.URL
+	}
+	c := Changes{GatewayStatus: &gp.Status, NextActionURL: &url}
+	if gp.ExpiresAt != nil && gp.ExpiresAt.After(e.now()) && !gp.ExpiresAt.Equal(p.ExpiresAt) {
+		at := gp.ExpiresAt.UTC()
+		c.ExpiresAt = &at
+		p.ExpiresAt = at
+	}
+	p.NextActionURL = url
+	if err := e.store.Update(ctx, p.ID, c, e.now()); err != nil {
+		return err
+	}
+	if gp.Slip == nil || len(p.Slip) > 0 {
+		return nil
+	}
+	b, err := json.Marshal(gp.Slip)
+	if err != nil {
+		return fmt.Errorf("payment: slip: %w", err)
+	}
+	first, err := e.store.SetSlip(ctx, p.ID, b, e.now())
+	if err != nil {
+		return err
+	}
+	p.Slip = b
+	if first {
+		e.mailSlip(ctx, *p, *gp.Slip)
 	}
 	return nil
 }

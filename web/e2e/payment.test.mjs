@@ -193,7 +193,7 @@ test("the challenge: approve settles, fail fails; a declined card fails", async 
     creditCardToken: await savedVisa(page), requestId: `e2e-block-${Date.now()}`,
   });
   assert.equal(blocked.status, 409);
-  assert.match(blocked.body.message, /about 30 minutes/);
+  assert.match(blocked.body.message, /Pending payments/);
   await page.locator('button[value="approve"]').click();
   await page.waitForURL(/\/completed/);
   await page.getByRole("heading", { name: "Payment completed" }).waitFor();
@@ -280,5 +280,10 @@ test("the pending block: a payment waiting for its challenge blocks a new purcha
   assert.equal(await page.getByRole("button", { name: "Go to payment" }).isDisabled(), true);
   assert.equal(await page.getByLabel("Nominee").isDisabled(), true);
   await screenshot(page, "payment-sale-pending-desktop");
+  await openPanel(page, VIEWPORTS.desktop);
+  await page.getByText("Please pay or cancel your pending payment before a new purchase.").first().waitFor();
+  await page.locator(".pending-notice").getByRole("link", { name: "Open pending payments" }).waitFor();
+  assert.equal(await page.getByRole("button", { name: "Go to confirmation" }).isDisabled(), true);
+  await screenshot(page, "payment-panel-pending-desktop");
   await context.close();
 });

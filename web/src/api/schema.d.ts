@@ -848,6 +848,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's payments left for later (a konbini / ATM / net-banking slip, a QR payment, a card challenge).
+         * @description Each with what it buys, the amount, the deadline the gateway set for
+         *     the method (days for a slip, minutes for a QR wallet), the slip's
+         *     numbers and the gateway page where it is paid. At most one: a
+         *     pending payment blocks a new purchase until it is paid, cancelled
+         *     or expired.
+         */
+        get: operations["listPendingPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/{paymentProcessId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentProcessId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancels the member's pending payment at the gateway (under an idempotency key) and in the process (pending → failed, failureCode canceled).
+         * @description A repeat answers the cancelled process. A payment already made is
+         *     409 (and settled: its goods are granted); another member's process
+         *     is 404.
+         */
+        post: operations["cancelPendingPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cc/{token}": {
         parameters: {
             query?: never;
@@ -2360,6 +2408,44 @@ export interface components {
             /** Format: date-time */
             expiresAt?: string;
         };
+        /** @description the numbers a convenience-store / ATM / net-banking payment is paid with, as the gateway issued them */
+        PaymentSlip: {
+            /** @description the convenience store's receipt number */
+            receiptNumber?: string;
+            confirmationNumber?: string;
+            /** @description Pay-easy institution number (ATM, internet banking) */
+            institutionNumber?: string;
+            /** @description Pay-easy customer number */
+            customerNumber?: string;
+        };
+        PendingPayment: {
+            paymentProcessId: string;
+            productType: string;
+            /** @description what the payment buys */
+            description: string;
+            /** Format: int64 */
+            amount: number;
+            currency: string;
+            paymentMethod: string;
+            otherPaymentType?: string;
+            card?: {
+                brand: string;
+                last4: string;
+            };
+            /** @description the gateway's page where the member pays (or sees the slip) */
+            payUrl?: string;
+            slip?: components["schemas"]["PaymentSlip"];
+            /**
+             * Format: date-time
+             * @description the deadline the gateway set for the method
+             */
+            expiresAt: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        PendingPaymentList: {
+            payments: components["schemas"]["PendingPayment"][];
+        };
         PaymentFields: {
             /** @enum {string} */
             paymentMethod?: "creditCard" | "otherPayment" | "convenienceStore";
@@ -2439,7 +2525,8 @@ export interface components {
                 [key: string]: unknown;
             };
             nextAction?: components["schemas"]["PaymentNextAction"];
-            /** @description card_declined, insufficient_funds, expired_card, superseded… */
+            slip?: components["schemas"]["PaymentSlip"];
+            /** @description card_declined, insufficient_funds, expired_card, superseded, canceled… */
             failureCode?: string;
             /** @description what the product granted (settled) */
             goods?: {
@@ -4283,6 +4370,52 @@ export interface operations {
                 };
             };
             403: components["responses"]["Forbidden"];
+        };
+    };
+    listPendingPayments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the pending payments (empty when none) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingPaymentList"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    cancelPendingPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentProcessId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the process after the cancel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentProcess"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
         };
     };
     deleteCreditCard: {
