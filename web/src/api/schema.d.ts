@@ -2566,6 +2566,8 @@ export interface components {
             id: string;
             name: string;
             description: string;
+            /** @description The trips cross a border; only then are each passenger's nationality, passport and entry details asked. */
+            international: boolean;
             periods: components["schemas"]["CouponPeriod"][];
         };
         CouponPassenger: {
@@ -2578,8 +2580,11 @@ export interface components {
             nationalityCode?: string;
             passportNo?: string;
             dateOfEntry?: string;
-            /** @enum {string} */
-            inboundTransportMethod?: "air" | "sea";
+            /**
+             * @description Empty (like the other entry details) for a domestic trip, which asks none.
+             * @enum {string}
+             */
+            inboundTransportMethod?: "air" | "sea" | "";
             inboundFlightNo?: string;
         };
         CouponPurchaser: {
@@ -2598,6 +2603,7 @@ export interface components {
             agreeTerms?: boolean;
         };
         CouponTicketQuote: {
+            international: boolean;
             requestId?: string;
             productId: string;
             periodId: string;
