@@ -23,7 +23,7 @@ const DemoOpsSecret = "demo-ops-secret" // #nosec G101 -- the documented demo va
 // FlightOps is the operations feed's service (the server and the
 // operator's commands).
 func (a *App) FlightOps() *flightops.Service {
-	return flightops.NewService(store.NewFlightOpsStore(a.DB), a.DB.Now)
+	return flightops.NewService(a.observeFlights(store.NewFlightOpsStore(a.DB)), a.DB.Now)
 }
 
 // wireFlights mounts the operations feed of flight events. Its secret

@@ -13,6 +13,7 @@ import (
 	"members/internal/i18n"
 	"members/internal/mail"
 	"members/internal/pass"
+	"members/internal/payment"
 	"members/internal/store"
 )
 
@@ -24,7 +25,10 @@ type Passes struct {
 }
 
 // NewPasses builds the pass services on the app's database and mailer.
-func (a *App) NewPasses(cfg Config) (*Passes, error) {
+// refunder gives coupon passes back through the payment engine; an
+// operator command that refunds nothing passes nil (refunds are then
+// refused as not refundable).
+func (a *App) NewPasses(cfg Config, refunder coupon.Refunder) (*Passes, error) {
 	m, err := a.Mailer(cfg)
 	if err != nil {
 		return nil, err
@@ -42,25 +46,22 @@ func (a *App) NewPasses(cfg Config) (*Passes, error) {
 			Counters: a.Counters, Now: a.DB.Now, NewID: store.NewID, Logger: a.Logger,
 		}),
 		Coupon: coupon.NewService(coupon.Deps{
-			Store: store.NewCouponStore(a.DB), Status: a.Platform, Members: members, Mailer: mailer, Translate: translate,
+			Store: store.NewCouponStore(a.DB), Status: a.Platform, Members: members, Mailer: mailer, Refunder: refunder, Translate: translate,
 			ValidCountry: a.Countries.Valid, Now: a.DB.Now, NewID: store.NewID, Logger: a.Logger,
 		}),
 	}, nil
 }
 
-// wirePasses mounts the unlimited pass and the coupon pass. The payment
-// products ("gogo_pass", "coupon_ticket") register with the payment engine
-// once it is on the App (the coupon refund needs it too).
-func (a *App) wirePasses(_ context.Context, cfg Config, f *Features) error {
-	p, err := a.NewPasses(cfg)
+// wirePasses mounts the unlimited pass and the coupon pass. Their payment
+// products ("gogo_pass", "coupon_ticket") register with engine, which also
+// makes the coupon refunds.
+func (a *App) wirePasses(_ context.Context, cfg Config, f *Features, engine *payment.Engine) error {
+	p, err := a.NewPasses(cfg, engine)
 	if err != nil {
 		return err
 	}
-	if a.Payments != nil {
-		a.Payments.Register(p.Pass.Sale())
-		a.Payments.Register(p.Coupon.Sale())
-		p.Coupon.SetRefunder(a.Payments)
-	}
+	engine.Register(p.Pass.Sale())
+	engine.Register(p.Coupon.Sale())
 	f.Mounts = append(f.Mounts, func(s *httpapi.Server, mux *http.ServeMux) {
 		passapi.HandlerWithOptions(httpapi.NewPassHandlers(s, p.Pass, p.Coupon), passapi.StdHTTPServerOptions{
 			BaseRouter: mux, ErrorHandlerFunc: s.ParamError,

@@ -13,6 +13,7 @@ import (
 	"members/internal/httpapi"
 	"members/internal/i18n"
 	"members/internal/mail"
+	"members/internal/payment"
 	"members/internal/points"
 	"members/internal/store"
 )
@@ -24,8 +25,9 @@ var DefaultPointsReminderDays = []int{30, 7}
 // pointsReminderEvery is how often the reminder job looks for due mails.
 const pointsReminderEvery = time.Hour
 
-// wirePoints mounts the points feature and starts its expiry reminders.
-func (a *App) wirePoints(_ context.Context, cfg Config, f *Features) error {
+// wirePoints mounts the points feature, registers its purchase with the
+// payment engine and starts its expiry reminders.
+func (a *App) wirePoints(_ context.Context, cfg Config, f *Features, engine *payment.Engine) error {
 	svc, err := a.PointsService(cfg)
 	if err != nil {
 		return err
@@ -35,11 +37,9 @@ func (a *App) wirePoints(_ context.Context, cfg Config, f *Features) error {
 			BaseRouter: mux, ErrorHandlerFunc: s.ParamError,
 		})
 	})
-	// The purchase: the payment engine (built by wirePayments) sells
-	// vouchers through the product and grants them at settlement.
-	if a.Payments != nil {
-		a.Payments.Register(svc.Product())
-	}
+	// The purchase: the payment engine sells vouchers through the product
+	// and grants them at settlement.
+	engine.Register(svc.Product())
 	f.Background = append(f.Background, func(ctx context.Context) {
 		svc.RunReminders(ctx, pointsReminderEvery, func(err error) { a.Logger.Warn("points reminders", "err", err) })
 	})

@@ -9,14 +9,16 @@ import (
 	"members/internal/api/securityapi"
 	"members/internal/calendar"
 	"members/internal/httpapi"
+	"members/internal/payment"
 	"members/internal/privacy"
 	"members/internal/security"
 	"members/internal/store"
 )
 
 // wireSecurity mounts the calendar (booking .ics files and the private
-// subscription feed) and the member's security and data pages.
-func (a *App) wireSecurity(_ context.Context, cfg Config, f *Features) error {
+// subscription feed) and the member's security and data pages; the account
+// deletion forgets the saved cards through cards.
+func (a *App) wireSecurity(_ context.Context, cfg Config, f *Features, cards *payment.Cards) error {
 	mailer, err := a.Mailer(cfg)
 	if err != nil {
 		return err
@@ -34,9 +36,7 @@ func (a *App) wireSecurity(_ context.Context, cfg Config, f *Features) error {
 	deps := privacy.Deps{
 		Store: store.NewPrivacyStore(a.DB), Parts: store.ExportParts(a.DB), Passwords: a.Auth.Hasher(),
 		Counters: a.Counters, Mailer: mailer, Templates: a.MailTemplates, PublicURL: publicURL, Now: a.DB.Now, Logger: a.Logger,
-	}
-	if a.Cards != nil {
-		deps.Cards = a.Cards
+		Cards: cards,
 	}
 	priv := privacy.NewService(deps)
 	centre := security.NewService(store.NewSecurityStore(a.DB), mailer, a.MailTemplates, publicURL, a.DB.Now, a.Logger)

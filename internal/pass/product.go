@@ -2,7 +2,6 @@ package pass
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -54,6 +53,9 @@ func (p Sale) Quote(ctx context.Context, memberID, lang string, body json.RawMes
 	}
 	if !st.IsGogoPassPurchasable {
 		return payment.Order{}, ErrNotOnSale
+	}
+	if err := s.checkNotHeld(ctx, memberID, period.ID); err != nil {
+		return payment.Order{}, err
 	}
 	if st.IsGogoPassLotteryPhase {
 		wins, err := s.wins(ctx, memberID, lang)
@@ -109,7 +111,7 @@ type Goods struct {
 
 // Grant creates the pass in the settlement transaction. The pass carries
 // the process id under a UNIQUE constraint: a second grant fails.
-func (p Sale) Grant(ctx context.Context, tx *sql.Tx, g payment.Grant) (payment.Granted, error) {
+func (p Sale) Grant(ctx context.Context, tx payment.Tx, g payment.Grant) (payment.Granted, error) {
 	s := p.s
 	var d orderDetails
 	if err := json.Unmarshal(g.Order.Details, &d); err != nil {
@@ -122,6 +124,11 @@ func (p Sale) Grant(ctx context.Context, tx *sql.Tx, g payment.Grant) (payment.G
 		AvailablePeriodToBoard: d.Board, AvailablePeriodToBook: d.Book,
 	}
 	if err := s.d.Store.InsertPass(ctx, tx, pass); err != nil {
+		if errors.Is(err, ErrHeld) {
+			// the period came to be held after the quote (an exchange or
+			// a parallel purchase): no second pass; the engine refunds
+			return payment.Granted{}, payment.RefuseGrant(RefusedHeld)
+		}
 		return payment.Granted{}, fmt.Errorf("pass grant: %w", err)
 	}
 	pass.Name, pass.NameAlt = s.d.Translate(g.Lang, d.NameKey), s.d.Translate(g.Lang, d.NameAltKey)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -409,7 +408,8 @@ func (e *Engine) Continue(ctx context.Context, memberID, productType, id string)
 	case p.Status != Prepared:
 		return p.view(), nil
 	case !now.Before(p.ExpiresAt):
-		_, _ = e.store.Move(ctx, p.ID, Prepared, Expired, Changes{}, now)
+		_, err := e.store.Move(ctx, p.ID, Prepared, Expired, Changes{}, now)
+		e.storeFailed(ctx, "expire prepared", p.ID, err)
 		return View{}, ErrRestart
 	}
 	owner := "r" + randomID()
@@ -466,7 +466,12 @@ func (e *Engine) advance(ctx context.Context, p *Process, fresh bool) error {
 	if p.GatewayPaymentID == "" {
 		var found []GatewayPayment
 		if !fresh {
-			found, _ = e.gw.PaymentsByReference(ctx, p.ID)
+			var lookErr error
+			if found, lookErr = e.gw.PaymentsByReference(ctx, p.ID); lookErr != nil {
+				// creating with the process's create key is safe either way:
+				// the gateway answers a repeated key with the same payment
+				e.log.Warn("payment: look-up by reference failed, creating", "process", p.ID, "err", lookErr)
+			}
 		}
 		if len(found) > 0 {
 			gp = found[0]
@@ -609,7 +614,14 @@ func (e *Engine) settle(ctx context.Context, p *Process, gp GatewayPayment) erro
 			return fmt.Errorf("payment: settle %s: prepare: %w", p.ID, err)
 		}
 	}
-	ok, err := e.store.Settle(ctx, p.ID, now, notifies, card, func(tx *sql.Tx) (Granted, error) {
+	if p.GatewayPaymentID == "" && gp.ID != "" {
+		// the refund of a refused grant needs the payment's id
+		if err := e.store.Update(ctx, p.ID, Changes{GatewayPaymentID: &gp.ID}, now); err != nil {
+			return err
+		}
+		p.GatewayPaymentID = gp.ID
+	}
+	out, err := e.store.Settle(ctx, p.ID, now, notifies, card, func(tx Tx) (Granted, error) {
 		var err error
 		granted, err = prod.Grant(ctx, tx, g)
 		return granted, err
@@ -617,7 +629,16 @@ func (e *Engine) settle(ctx context.Context, p *Process, gp GatewayPayment) erro
 	if err != nil {
 		return fmt.Errorf("payment: settle %s: %w", p.ID, err)
 	}
-	if !ok {
+	if out.Refused != "" {
+		// Captured, but the goods may not be granted (an erased member, a
+		// pass held already): the process failed in the settlement's
+		// transaction, which also recorded the refund; make it now. A crash
+		// before it leaves the recorded refund to the worker.
+		p.Status, p.FailureCode = Failed, out.Refused
+		e.log.Warn("payment: capture refused, refunding", "process", p.ID, "reason", out.Refused)
+		return e.refundRecorded(ctx, p)
+	}
+	if !out.Settled {
 		q, err := e.store.Process(ctx, p.ID)
 		if err != nil {
 			return err
@@ -659,11 +680,32 @@ func (e *Engine) notify(ctx context.Context, n Notifier, g Grant, granted Grante
 // refundLate gives back a payment captured for a process that expired or
 // failed first: the goods were never granted.
 func (e *Engine) refundLate(ctx context.Context, p *Process, gp GatewayPayment) error {
+	if IsRefusal(p.FailureCode) {
+		// a refused settlement recorded its own refund of the whole
+		// amount: make that one, never a second under another key
+		return e.refundRecorded(ctx, p)
+	}
 	amount := gp.Amount - gp.RefundedAmount
 	if amount <= 0 {
 		return nil
 	}
 	return e.refund(ctx, p, "late", amount)
+}
+
+// refundRecorded makes every refund recorded for p and not done yet (the
+// refusal of a settlement, or one a crash interrupted). Each goes through
+// the gateway under its own idempotency key, so a repeat moves no money.
+func (e *Engine) refundRecorded(ctx context.Context, p *Process) error {
+	open, err := e.store.OpenRefunds(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	for _, r := range open {
+		if err := e.refund(ctx, p, r.Reason, r.Amount); err != nil {
+			return fmt.Errorf("payment: refund %s %s: %w", p.ID, r.Reason, err)
+		}
+	}
+	return nil
 }
 
 func (e *Engine) refund(ctx context.Context, p *Process, reason string, amount int64) error {

@@ -12,11 +12,12 @@ package points
 import (
 	"context"
 	"crypto/rand"
-	"database/sql"
 	"errors"
 	"math/big"
 	"slices"
 	"time"
+
+	"members/internal/payment"
 )
 
 // Currencies in the order of the points summary (spec §3, §9).
@@ -200,7 +201,7 @@ type Store interface {
 	// balance) in tx, or in a transaction of its own when tx is nil.
 	// ErrDuplicate when the number, payment process, exchange code or
 	// reissued voucher is taken.
-	Create(ctx context.Context, tx *sql.Tx, v Voucher, ref string) error
+	Create(ctx context.Context, tx payment.Tx, v Voucher, ref string) error
 	// Search returns one page of the member's vouchers matching q, by
 	// expiry date, and the number of matches.
 	Search(ctx context.Context, q Query) ([]Voucher, int, error)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"members/internal/payment"
 	"members/internal/points"
 )
 
@@ -102,7 +103,11 @@ func addEntry(ctx context.Context, x execer, voucherID, kind string, delta, afte
 	return nil
 }
 
-func (s *PointStore) Create(ctx context.Context, tx *sql.Tx, v points.Voucher, ref string) error {
+func (s *PointStore) Create(ctx context.Context, uow payment.Tx, v points.Voucher, ref string) error {
+	tx, err := TxOf(uow)
+	if err != nil {
+		return fmt.Errorf("create voucher: %w", err)
+	}
 	if v.ID == "" {
 		v.ID = NewID()
 	}

@@ -885,6 +885,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/peachpoints/buy/preapply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The checks that let the member start a points purchase, before the form is filled.
+         * @description No body. 409 (errorKey payment_pending) while a payment of the
+         *     member is still pending (about 30 minutes at most), as buy answers;
+         *     otherwise the currencies on sale in the points' order (KRW, CNY,
+         *     JPY, TWD, HKD, THB, SGD), each with the face values a member may
+         *     buy (the only amounts buy accepts) and the ways to pay in that
+         *     currency. It changes nothing.
+         */
+        post: operations["preapplyPeachpointsPurchase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/peachpoints/buy/validate": {
         parameters: {
             query?: never;
@@ -977,7 +1002,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Checks and prices a gogo_pass purchase (design §6); 404 when the product is not offered. */
+        /**
+         * Checks and prices a gogo_pass purchase (design §6); 404 when the product is not offered.
+         * @description In maintenance (03:00-05:00 Japan time or the operator's switch)
+         *     the answer is 500 with errorKey gogopass_maintenance_error, as for
+         *     every catalogued key; the same on buy.
+         *     409 errorKey gogopass_already_held when the member holds a pass of
+         *     the period or has one in a pending payment (the same answer at …/buy).
+         */
         post: operations["validateGogoPassPurchase"];
         delete?: never;
         options?: never;
@@ -1407,10 +1439,12 @@ export interface paths {
         put?: never;
         /**
          * Checks an exchange code and password (inputs trimmed).
-         * @description 409 errorKey gogopass_exchange_error for a code that cannot be
-         *     exchanged (unknown, wrong password, used); 503 errorKey
-         *     gogopass_maintenance_error in maintenance; 429 after 10 attempts in
-         *     15 minutes; 500 errorKey gogopass_exchange_unknown_error.
+         * @description Every catalogued answer is a 500 with its errorKey (the page reads
+         *     the key): gogopass_exchange_error for a code that cannot be
+         *     exchanged (unknown, wrong password, used), gogopass_maintenance_error
+         *     in maintenance, gogopass_exchange_unknown_error for an unexpected
+         *     failure; 409 errorKey gogopass_already_held when the member holds
+         *     a pass of the code's period or has one in a pending payment; 429 after 10 attempts in 15 minutes.
          */
         post: operations["validateGogoPassExchange"];
         delete?: never;
@@ -2189,6 +2223,16 @@ export interface components {
         };
         LinkToken: {
             token: string;
+        };
+        PurchasePreapply: {
+            productType: string;
+            currencies: {
+                /** @enum {string} */
+                currencyCode: "JPY" | "KRW" | "CNY" | "TWD" | "HKD" | "THB" | "SGD";
+                /** @description the face values on sale, in minor units */
+                amounts: number[];
+                availability: components["schemas"]["PaymentAvailability"];
+            }[];
         };
         PaymentAvailability: {
             creditCard: string[];
@@ -4168,6 +4212,29 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    preapplyPeachpointsPurchase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the member may start a purchase */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchasePreapply"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
+        };
+    };
     validatePeachpointsPurchase: {
         parameters: {
             query?: never;
@@ -4297,6 +4364,8 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
     buyGogoPass: {
@@ -4325,6 +4394,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
     continueGogoPassPurchase: {
@@ -4862,7 +4932,6 @@ export interface operations {
             409: components["responses"]["Error"];
             429: components["responses"]["Error"];
             500: components["responses"]["Error"];
-            503: components["responses"]["Error"];
         };
     };
     exchangeGogoPass: {
@@ -4895,7 +4964,6 @@ export interface operations {
             409: components["responses"]["Error"];
             429: components["responses"]["Error"];
             500: components["responses"]["Error"];
-            503: components["responses"]["Error"];
         };
     };
     getUserGogoPass: {
