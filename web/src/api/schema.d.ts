@@ -2467,6 +2467,8 @@ export interface components {
             pointNumber: string;
             pin: string;
             email: string;
+            /** @description The reissue page's currency (CNY or TWD); when sent, a voucher in another currency is refused. */
+            currencyCode?: string;
         };
         PeachpointValidateResult: {
             peachpoint: components["schemas"]["Peachpoint"];

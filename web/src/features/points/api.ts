@@ -119,6 +119,8 @@ export interface ReissueBody {
   pointNumber: string
   pin: string
   email: string
+  /** the reissue page's currency (CNY or TWD) */
+  currencyCode?: string
 }
 
 export function useReissue() {
