@@ -7,7 +7,7 @@ import { useAppNavigate } from '@/app/routing/useAppNavigate'
 import { useProcessPoll } from '../api'
 import { PaymentSteps } from '../components/PaymentSteps'
 import { OrderSummary } from '../components/OrderSummary'
-import { startPath } from '../startPaths'
+import { retryPath } from '../startPaths'
 import { PageHeader } from '@/components/PageHeader'
 
 /**
@@ -55,7 +55,7 @@ export default function PaymentResultPage() {
         </div>
       )}
       {(p.status === 'failed' || p.status === 'expired') && (
-        <AppLink to={startPath(productType)} className="button button--primary">{t('result.again')}</AppLink>
+        <AppLink to={retryPath(productType)} className="button button--primary">{t('result.again')}</AppLink>
       )}
     </div>
   )

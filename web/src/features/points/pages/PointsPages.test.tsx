@@ -167,3 +167,23 @@ describe('reissue', () => {
     expect(await screen.findByText('The reissue was cancelled.')).toBeTruthy()
   })
 })
+
+describe('points sale', () => {
+  const options = { currencies: [{ currencyCode: 'JPY', amounts: [3000, 5000] }, { currencyCode: 'KRW', amounts: [30000] }] }
+  it('prefills the nominee with the member\'s name in Latin letters', async () => {
+    stubFetch({ 'GET /api/session': 204, 'GET /api/peachpoints/sale_options': options, 'GET /api/user': { firstname: 'Hanako', lastname: 'Sora', hasInvalidCharactersInEmail: false } })
+    renderApp('/points/sale?lang=en')
+    const nominee = (await screen.findByLabelText(/^Nominee/)) as HTMLInputElement
+    await waitFor(() => expect(nominee.value).toBe('HANAKO SORA'))
+  })
+
+  it('"Start again" (?again) brings back the inputs sent to payment', async () => {
+    sessionStorage.setItem('points-sale-form', JSON.stringify({ nominee: 'TARO PEACH', currencyCode: 'JPY', amount: '5000' }))
+    stubFetch({ 'GET /api/session': 204, 'GET /api/peachpoints/sale_options': options })
+    renderApp('/points/sale?again=1&lang=en')
+    const nominee = (await screen.findByLabelText(/^Nominee/)) as HTMLInputElement
+    expect(nominee.value).toBe('TARO PEACH')
+    await waitFor(() => expect((screen.getByLabelText(/^Purchase amount/) as HTMLSelectElement).value).toBe('5000'))
+    sessionStorage.clear()
+  })
+})
