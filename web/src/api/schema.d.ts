@@ -2637,6 +2637,8 @@ export interface components {
             pointNumber: string;
             pin: string;
             email: string;
+            /** @description The reissue page's currency (CNY or TWD); when sent, a voucher in another currency is refused. */
+            currencyCode?: string;
         };
         PeachpointValidateResult: {
             peachpoint: components["schemas"]["Peachpoint"];
@@ -2780,6 +2782,8 @@ export interface components {
             id: string;
             name: string;
             description: string;
+            /** @description The trips cross a border; only then are each passenger's nationality, passport and entry details asked. */
+            international: boolean;
             periods: components["schemas"]["CouponPeriod"][];
         };
         CouponPassenger: {
@@ -2792,8 +2796,11 @@ export interface components {
             nationalityCode?: string;
             passportNo?: string;
             dateOfEntry?: string;
-            /** @enum {string} */
-            inboundTransportMethod?: "air" | "sea";
+            /**
+             * @description Empty (like the other entry details) for a domestic trip, which asks none.
+             * @enum {string}
+             */
+            inboundTransportMethod?: "air" | "sea" | "";
             inboundFlightNo?: string;
         };
         CouponPurchaser: {
@@ -2812,6 +2819,7 @@ export interface components {
             agreeTerms?: boolean;
         };
         CouponTicketQuote: {
+            international: boolean;
             requestId?: string;
             productId: string;
             periodId: string;

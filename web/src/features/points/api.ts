@@ -133,6 +133,8 @@ export interface ReissueBody {
   pointNumber: string
   pin: string
   email: string
+  /** the reissue page's currency (CNY or TWD) */
+  currencyCode?: string
 }
 
 export function useReissue() {
