@@ -248,16 +248,16 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       await expired.waitFor();
       await expired.getByRole("button", { name: "Cancel" }).click();
       // focus goes back to the control that opened the chooser, not the page body
-      await page.waitForFunction(() => document.activeElement?.textContent === "Change");
+      await page.waitForFunction(() => globalThis.document.activeElement?.textContent === "Change");
       await page.getByRole("button", { name: "Change", exact: true }).click();
     }
     await page.getByRole("dialog", { name: "Choose a payment method" }).getByText("A new credit card").click();
-    await page.waitForFunction(() => document.activeElement?.textContent === "Change");
+    await page.waitForFunction(() => globalThis.document.activeElement?.textContent === "Change");
     // Escape closes it and gives focus back too
     await page.getByRole("button", { name: "Change", exact: true }).click();
     await page.getByRole("dialog", { name: "Choose a payment method" }).waitFor();
     await page.keyboard.press("Escape");
-    await page.waitForFunction(() => document.activeElement?.textContent === "Change");
+    await page.waitForFunction(() => globalThis.document.activeElement?.textContent === "Change");
     await page.getByLabel("Card number").fill("3530 1113 3330 0000");
     await page.getByLabel("Expiry date (MM/YY)").fill("08/33");
     await page.getByLabel("Security code (CVV)").fill("123");
