@@ -39,6 +39,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	fs.StringVar(&cfg.PinKey, "pin-key", envOr("MEMBERS_PIN_KEY", ""), "key of the voucher PIN hashes, base64 of 32 random bytes, kept outside the database (env MEMBERS_PIN_KEY); empty: a key kept in the database (docs/security.md)")
 	fs.StringVar(&cfg.HandoverSecret, "handover-secret", envOr("MEMBERS_HANDOVER_SECRET", ""), "key shared with the booking site that signs hand-over and sign-on tokens, base64 of 32 random bytes, kept outside the database (env MEMBERS_HANDOVER_SECRET); empty: a key kept in the database (docs/security.md)")
 	handoverPrevious := fs.String("handover-secret-previous", envOr("MEMBERS_HANDOVER_SECRET_PREVIOUS", ""), "during a key change: the previous hand-over key(s), comma-separated, that still verify (env MEMBERS_HANDOVER_SECRET_PREVIOUS)")
+	fs.StringVar(&cfg.UnsubscribeKey, "unsubscribe-key", envOr("MEMBERS_UNSUBSCRIBE_KEY", ""), "key that signs the one-click unsubscribe links of the optional mails, base64 of 32 random bytes, kept outside the database (env MEMBERS_UNSUBSCRIBE_KEY); empty: a key kept in the database (docs/security.md)")
+	unsubscribePrevious := fs.String("unsubscribe-key-previous", envOr("MEMBERS_UNSUBSCRIBE_KEY_PREVIOUS", ""), "during a key change: the previous unsubscribe key(s), comma-separated, whose links still work (env MEMBERS_UNSUBSCRIBE_KEY_PREVIOUS)")
 	passkeyFlags(fs, &cfg)
 	fs.StringVar(&cfg.OpsSecret, "ops-secret", envOr("MEMBERS_OPS_SECRET", ""), "secret of the flight events feed's HMAC signatures, kept outside the database (env MEMBERS_OPS_SECRET); empty: the feed answers 503 (with --demo: the demo secret, docs/flight-alerts.md)")
 	logRequests := fs.String("log-requests", envOr("MEMBERS_LOG_REQUESTS", ""), "log one line per request: on or off (env MEMBERS_LOG_REQUESTS); default on, off with --demo")
@@ -70,6 +72,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 		return err
 	}
 	cfg.HandoverSecretPrevious = splitList(*handoverPrevious)
+	cfg.UnsubscribeKeyPrevious = splitList(*unsubscribePrevious)
 	if err := checkKeys(cfg); err != nil {
 		return err
 	}
@@ -319,6 +322,16 @@ func checkKeys(cfg app.Config) error {
 			return fmt.Errorf("--handover-secret-previous: %w", err)
 		}
 	}
+	if cfg.UnsubscribeKey != "" {
+		if _, err := app.DecodeKey(cfg.UnsubscribeKey); err != nil {
+			return fmt.Errorf("--unsubscribe-key: %w", err)
+		}
+	}
+	for _, k := range cfg.UnsubscribeKeyPrevious {
+		if _, err := app.DecodeKey(k); err != nil {
+			return fmt.Errorf("--unsubscribe-key-previous: %w", err)
+		}
+	}
 	return nil
 }
 
@@ -338,6 +351,9 @@ func startWarnings(logger *slog.Logger, cfg app.Config) {
 	}
 	if cfg.HandoverSecret == "" {
 		logger.Warn("no --handover-secret (env MEMBERS_HANDOVER_SECRET): hand-over and sign-on tokens are signed with a key kept in the database, with which anyone who reads it signs in as any member (docs/security.md)")
+	}
+	if cfg.UnsubscribeKey == "" {
+		logger.Warn("no --unsubscribe-key (env MEMBERS_UNSUBSCRIBE_KEY): the one-click unsubscribe links of the mails are signed with a key kept in the database (docs/security.md)")
 	}
 	if sandbox && cfg.GatewayWebhookSecret == "" {
 		logger.Warn("no --gateway-webhook-secret (env MEMBERS_GATEWAY_WEBHOOK_SECRET): the sandbox gateway's webhooks are signed with a secret kept in the database (docs/security.md)")

@@ -21,6 +21,7 @@ import (
 	"members/internal/i18n"
 	"members/internal/mail"
 	"members/internal/masters"
+	"members/internal/notify"
 	"members/internal/ops"
 	"members/internal/payment"
 	"members/internal/platform"
@@ -108,6 +109,13 @@ type Config struct {
 	// Metrics is the registry of the instance's metrics (--metrics-addr),
 	// registered by Server; nil: off.
 	Metrics *prometheus.Registry
+	// UnsubscribeKey signs the one-click unsubscribe links of the optional
+	// mails (--unsubscribe-key, env MEMBERS_UNSUBSCRIBE_KEY): base64 of at
+	// least 32 bytes, kept outside the database. Empty: a key kept in the
+	// database (demo, tests). UnsubscribeKeyPrevious still verify the
+	// links of mails sent before a key change.
+	UnsubscribeKey         string
+	UnsubscribeKeyPrevious []string
 }
 
 // App holds the migrated database and the core services.
@@ -120,23 +128,25 @@ type App struct {
 	Settings  *store.Settings
 	Auth      *auth.Service
 	Platform  *platform.Service
-	// Payments is the payment engine; products register with it (set by
-	// wirePayments, before the products' wiring).
-	Payments *payment.Engine
-	// Cards is the saved-cards service (set by wirePayments).
-	Cards *payment.Cards
 	// Security is the security centre (set by wireSecurity, after the
 	// account feature, which reaches it through securityRecorder).
 	Security *security.Service
 	// MailTemplates render the product's mails (set by wireAccount).
 	MailTemplates *mail.Templates
-	// Gateway is how to reach the payment gateway (set by wireGateway).
+	// Payments is the payment engine the server was wired with, recorded
+	// for tests and operator commands; the wiring hands the engine to the
+	// products itself and never reads this field.
+	Payments *payment.Engine
+	// Gateway is how the server reached the payment gateway (recorded by
+	// wireGateway for the operator commands and tests; the wiring hands it
+	// on itself).
 	Gateway GatewayConn
 	// Health answers /healthz and /readyz; serve marks it draining at
 	// shutdown.
 	Health  *ops.Health
 	mailer  *mail.Mailer
 	metrics *ops.Metrics
+	notify  *notify.Service
 }
 
 // Open connects, migrates and builds the core services.

@@ -38,12 +38,17 @@ func (o observedPayments) Move(ctx context.Context, id string, from, to payment.
 	return ok, err
 }
 
-func (o observedPayments) Settle(ctx context.Context, id string, now time.Time, needsNotify bool, card *payment.SavedCard, grant payment.SettleFunc) (bool, error) {
-	ok, err := o.PaymentStore.Settle(ctx, id, now, needsNotify, card, grant)
-	if ok && err == nil {
-		o.m.PaymentTransition(string(payment.Pending), string(payment.Settled))
+func (o observedPayments) Settle(ctx context.Context, id string, now time.Time, needsNotify bool, card *payment.SavedCard, grant payment.SettleFunc) (payment.SettleOutcome, error) {
+	out, err := o.PaymentStore.Settle(ctx, id, now, needsNotify, card, grant)
+	if err == nil {
+		switch {
+		case out.Settled:
+			o.m.PaymentTransition(string(payment.Pending), string(payment.Settled))
+		case out.Refused != "":
+			o.m.PaymentTransition(string(payment.Pending), string(payment.Failed))
+		}
 	}
-	return ok, err
+	return out, err
 }
 
 func (o observedPayments) RecordDiscrepancy(ctx context.Context, d payment.Discrepancy) error {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/pressly/goose/v3"
 
+	"members/internal/i18n"
 	"members/internal/migratelock"
 )
 
@@ -43,6 +44,9 @@ type Options struct {
 	Dialect string // SQLite or Postgres
 	Now     func() time.Time
 	Logger  *slog.Logger
+	// Catalog holds the customer pages' text (the server catalogues);
+	// nil loads the embedded ones.
+	Catalog *i18n.Catalog
 	// BasePath is where the gateway is mounted ("/gateway").
 	BasePath string
 	// PublicURL is the gateway's base URL as browsers reach it
@@ -101,6 +105,8 @@ type Gateway struct {
 	wake chan struct{}
 	// tokenLimit limits browser tokenisation per client address.
 	tokenLimit *tokenLimiter
+	// text translates the customer pages.
+	text pageText
 }
 
 // Keys are the merchant's credentials at the gateway.
@@ -125,6 +131,13 @@ func New(ctx context.Context, o Options) (*Gateway, error) {
 	if o.BasePath == "" {
 		o.BasePath = "/gateway"
 	}
+	if o.Catalog == nil {
+		cat, err := i18n.New()
+		if err != nil {
+			return nil, fmt.Errorf("gateway: %w", err)
+		}
+		o.Catalog = cat
+	}
 	def := func(d *time.Duration, v time.Duration) {
 		if *d <= 0 {
 			*d = v
@@ -146,7 +159,7 @@ func New(ctx context.Context, o Options) (*Gateway, error) {
 		o.Client = &http.Client{Timeout: 10 * time.Second}
 	}
 	g := &Gateway{db: o.DB, dialect: o.Dialect, now: o.Now, log: o.Logger, opt: o, worker: "w_" + randomHex(8),
-		wake: make(chan struct{}, 1), tokenLimit: newTokenLimiter(o.TokenEvery, o.TokenBurst, o.Now)}
+		wake: make(chan struct{}, 1), tokenLimit: newTokenLimiter(o.TokenEvery, o.TokenBurst, o.Now), text: pageText{cat: o.Catalog}}
 	if err := g.migrate(ctx); err != nil {
 		return nil, err
 	}

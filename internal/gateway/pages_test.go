@@ -2,11 +2,14 @@ package gateway_test
 
 import (
 	"bytes"
+	stdpng "image/png"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+
+	qr "github.com/piglig/go-qr"
 
 	"members/internal/apitest"
 	"members/internal/store"
@@ -110,6 +113,14 @@ func TestQRAndSlipPages(t *testing.T) {
 			st, png, hdr := g.page("/pay/" + p.ID + "/qr.png")
 			if st != 200 || hdr.Get("Content-Type") != "image/png" || !bytes.HasPrefix([]byte(png), []byte("\x89PNG")) {
 				t.Fatalf("%s qr: %d %s", method, st, hdr)
+			}
+			// the code opens the pay page itself when scanned
+			img, err := stdpng.Decode(strings.NewReader(png))
+			if err != nil {
+				t.Fatalf("%s qr: %v", method, err)
+			}
+			if text, err := qr.Decode(img); err != nil || text != p.NextAction.URL {
+				t.Fatalf("%s qr reads %q (%v), want %q", method, text, err, p.NextAction.URL)
 			}
 		}
 		// Pay now settles straight to captured and goes back to the shop.

@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"strings"
 	"time"
@@ -148,17 +147,39 @@ func (s *Server) jsonMuxErrors(mux *http.ServeMux, next http.Handler) http.Handl
 			next.ServeHTTP(w, r)
 			return
 		}
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, r)
-		if allow := rec.Header().Get("Allow"); allow != "" {
+		probe := &statusProbe{header: http.Header{}}
+		h.ServeHTTP(probe, r)
+		if allow := probe.header.Get("Allow"); allow != "" {
 			w.Header().Set("Allow", allow)
 		}
-		if rec.Code == http.StatusMethodNotAllowed {
+		if probe.status == http.StatusMethodNotAllowed {
 			s.writeMessage(w, r, http.StatusMethodNotAllowed, "error.method_not_allowed")
 			return
 		}
 		s.writeMessage(w, r, http.StatusNotFound, "error.not_found")
 	})
+}
+
+// statusProbe is the ResponseWriter jsonMuxErrors hands the mux's own
+// not-found or method-not-allowed handler: it keeps the status and the
+// headers (the Allow list) and drops the plain-text body, so the answer can
+// be written again as JSON.
+type statusProbe struct {
+	header http.Header
+	status int
+}
+
+func (p *statusProbe) Header() http.Header { return p.header }
+
+func (p *statusProbe) WriteHeader(status int) {
+	if p.status == 0 {
+		p.status = status
+	}
+}
+
+func (p *statusProbe) Write(b []byte) (int, error) {
+	p.WriteHeader(http.StatusOK)
+	return len(b), nil
 }
 
 // csrfToken is the token bound to a cookie value.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -170,8 +169,6 @@ type checked struct {
 	scope   string
 }
 
-var errBadBody = apperr.New(apperr.Invalid, "error.bad_request")
-
 // check validates a purchase body: the product's fields (Quote) and the
 // payment fields, all field errors together.
 func (e *Engine) check(ctx context.Context, memberID string, lang i18n.Lang, productType string, body json.RawMessage, needRequest bool) (checked, error) {
@@ -181,7 +178,7 @@ func (e *Engine) check(ctx context.Context, memberID string, lang i18n.Lang, pro
 	}
 	var f Fields
 	if err := json.Unmarshal(body, &f); err != nil {
-		return checked{}, errBadBody
+		return checked{}, apperr.FromDecode(err)
 	}
 	errs := validate.Errors{}
 	order, qerr := prod.Quote(ctx, memberID, string(lang), body)
@@ -270,6 +267,18 @@ func (e *Engine) checkCard(ctx context.Context, memberID, currency string, c *ch
 			c.card.Token = c.fields.CreditCardToken
 		}
 		c.scope = scopeFor(tok.Brand, currency)
+		if c.fields.SaveCard {
+			// a card the member has already saved for this scope is paid
+			// with, not saved a second time
+			saved, err := e.store.Cards(ctx, memberID)
+			if err != nil {
+				return fmt.Errorf("payment: card: %w", err)
+			}
+			if _, dup := SameCard(saved, SavedCard{Gateway: gw, Token: c.card.Token, Brand: c.card.Brand, Last4: c.card.Last4,
+				ExpirationDate: c.card.ExpirationDate, Currency: c.scope}); dup {
+				c.fields.SaveCard = false
+			}
+		}
 	default:
 		return fmt.Errorf("payment: card: %w", err)
 	}
@@ -397,7 +406,8 @@ func (e *Engine) Continue(ctx context.Context, memberID, productType, id string)
 	case p.Status != Prepared:
 		return p.view(), nil
 	case !now.Before(p.ExpiresAt):
-		_, _ = e.store.Move(ctx, p.ID, Prepared, Expired, Changes{}, now)
+		_, err := e.store.Move(ctx, p.ID, Prepared, Expired, Changes{}, now)
+		e.storeFailed(ctx, "expire prepared", p.ID, err)
 		return View{}, ErrRestart
 	}
 	owner := "r" + randomID()
@@ -454,7 +464,12 @@ func (e *Engine) advance(ctx context.Context, p *Process, fresh bool) error {
 	if p.GatewayPaymentID == "" {
 		var found []GatewayPayment
 		if !fresh {
-			found, _ = e.gw.PaymentsByReference(ctx, p.ID)
+			var lookErr error
+			if found, lookErr = e.gw.PaymentsByReference(ctx, p.ID); lookErr != nil {
+				// creating with the process's create key is safe either way:
+				// the gateway answers a repeated key with the same payment
+				e.log.Warn("payment: look-up by reference failed, creating", "process", p.ID, "err", lookErr)
+			}
 		}
 		if len(found) > 0 {
 			gp = found[0]
@@ -597,7 +612,14 @@ func (e *Engine) settle(ctx context.Context, p *Process, gp GatewayPayment) erro
 			return fmt.Errorf("payment: settle %s: prepare: %w", p.ID, err)
 		}
 	}
-	ok, err := e.store.Settle(ctx, p.ID, now, notifies, card, func(tx *sql.Tx) (Granted, error) {
+	if p.GatewayPaymentID == "" && gp.ID != "" {
+		// the refund of a refused grant needs the payment's id
+		if err := e.store.Update(ctx, p.ID, Changes{GatewayPaymentID: &gp.ID}, now); err != nil {
+			return err
+		}
+		p.GatewayPaymentID = gp.ID
+	}
+	out, err := e.store.Settle(ctx, p.ID, now, notifies, card, func(tx Tx) (Granted, error) {
 		var err error
 		granted, err = prod.Grant(ctx, tx, g)
 		return granted, err
@@ -605,7 +627,16 @@ func (e *Engine) settle(ctx context.Context, p *Process, gp GatewayPayment) erro
 	if err != nil {
 		return fmt.Errorf("payment: settle %s: %w", p.ID, err)
 	}
-	if !ok {
+	if out.Refused != "" {
+		// Captured, but the goods may not be granted (an erased member, a
+		// pass held already): the process failed in the settlement's
+		// transaction, which also recorded the refund; make it now. A crash
+		// before it leaves the recorded refund to the worker.
+		p.Status, p.FailureCode = Failed, out.Refused
+		e.log.Warn("payment: capture refused, refunding", "process", p.ID, "reason", out.Refused)
+		return e.refundRecorded(ctx, p)
+	}
+	if !out.Settled {
 		q, err := e.store.Process(ctx, p.ID)
 		if err != nil {
 			return err
@@ -647,11 +678,32 @@ func (e *Engine) notify(ctx context.Context, n Notifier, g Grant, granted Grante
 // refundLate gives back a payment captured for a process that expired or
 // failed first: the goods were never granted.
 func (e *Engine) refundLate(ctx context.Context, p *Process, gp GatewayPayment) error {
+	if IsRefusal(p.FailureCode) {
+		// a refused settlement recorded its own refund of the whole
+		// amount: make that one, never a second under another key
+		return e.refundRecorded(ctx, p)
+	}
 	amount := gp.Amount - gp.RefundedAmount
 	if amount <= 0 {
 		return nil
 	}
 	return e.refund(ctx, p, "late", amount)
+}
+
+// refundRecorded makes every refund recorded for p and not done yet (the
+// refusal of a settlement, or one a crash interrupted). Each goes through
+// the gateway under its own idempotency key, so a repeat moves no money.
+func (e *Engine) refundRecorded(ctx context.Context, p *Process) error {
+	open, err := e.store.OpenRefunds(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	for _, r := range open {
+		if err := e.refund(ctx, p, r.Reason, r.Amount); err != nil {
+			return fmt.Errorf("payment: refund %s %s: %w", p.ID, r.Reason, err)
+		}
+	}
+	return nil
 }
 
 func (e *Engine) refund(ctx context.Context, p *Process, reason string, amount int64) error {
@@ -748,6 +800,7 @@ func (e *Engine) Pending(ctx context.Context, memberID string) (PendingView, err
 
 // Availability answers GET /api/payment_availability.
 func (e *Engine) Availability(currency, productType string) (Availability, error) {
+	currency = NormalizeCurrency(currency)
 	errs := validate.Errors{}
 	if errs.Required("currency", currency) {
 		errs.Check("currency", ValidCurrency(currency), "payment.currency.unknown")

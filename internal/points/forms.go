@@ -103,6 +103,17 @@ func (s *Service) checkReissue(ctx context.Context, memberID string, in *Reissue
 	if !errs.Empty() {
 		return Voucher{}, apperr.FromFields(errs)
 	}
+	// The new PIN is mailed to the member's registered address only: a
+	// session taken over must not send a voucher's PIN anywhere it likes.
+	// The form's address is the confirmation the screen asks for, so one
+	// that differs is a field error, not a quiet change of recipient.
+	c, err := s.store.Contact(ctx, memberID)
+	if err != nil {
+		return Voucher{}, fmt.Errorf("member contact: %w", err)
+	}
+	if !strings.EqualFold(strings.TrimSpace(c.Email), in.Email) {
+		return Voucher{}, apperr.FromFields(validate.Errors{"email": {Key: "points.validation.registered_email"}})
+	}
 	if err := s.guard(ctx, "pin", memberID); err != nil {
 		return Voucher{}, err
 	}
@@ -147,8 +158,8 @@ func (s *Service) ValidateReissue(ctx context.Context, memberID string, lang i18
 }
 
 // Reissue replaces an expired CNY or TWD voucher by a new one holding its
-// balance, mails the new number and PIN to the form's address and returns
-// them. The same voucher is reissued once: a repeat (or a race) gets
+// balance, mails the new number and PIN to the member's registered address
+// (the form's address must be that one) and returns them. The same voucher is reissued once: a repeat (or a race) gets
 // voucher_reissue_error.
 func (s *Service) Reissue(ctx context.Context, memberID string, lang i18n.Lang, in ReissueInput) (IssueResult, error) {
 	old, err := s.checkReissue(ctx, memberID, &in)
@@ -168,10 +179,13 @@ func (s *Service) Reissue(ctx context.Context, memberID string, lang i18n.Lang, 
 		return IssueResult{}, errorWithKey(KeyReissueUnknownError, err)
 	}
 	res := IssueResult{Peachpoint: s.View(nv, lang, Today(s.now())), Pin: pin}
-	to := Contact{Email: in.Email, Lang: string(lang)}
-	if c, err := s.store.Contact(ctx, memberID); err == nil {
-		to.Firstname, to.Lastname = c.Firstname, c.Lastname
+	c, err := s.store.Contact(ctx, memberID)
+	if err != nil {
+		// the voucher is made; the mail is what failed
+		res.ErrorKey = KeyMailError
+		return res, nil
 	}
+	to := Contact{Email: c.Email, Firstname: c.Firstname, Lastname: c.Lastname, Lang: string(lang)}
 	if err := s.mailer.SendPoints(ctx, Mail{Kind: "reissued", To: to, Voucher: nv, Pin: pin}); err != nil {
 		res.ErrorKey = KeyMailError
 	}

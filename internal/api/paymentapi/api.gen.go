@@ -85,19 +85,19 @@ func (e CreditCardCreditCardType) Valid() bool {
 
 // Defines values for CreditCardCurrency.
 const (
-	ALL    CreditCardCurrency = "ALL"
-	JPY    CreditCardCurrency = "JPY"
-	NONJPY CreditCardCurrency = "NON_JPY"
+	CreditCardCurrencyALL    CreditCardCurrency = "ALL"
+	CreditCardCurrencyJPY    CreditCardCurrency = "JPY"
+	CreditCardCurrencyNONJPY CreditCardCurrency = "NON_JPY"
 )
 
 // Valid indicates whether the value is a known member of the CreditCardCurrency enum.
 func (e CreditCardCurrency) Valid() bool {
 	switch e {
-	case ALL:
+	case CreditCardCurrencyALL:
 		return true
-	case JPY:
+	case CreditCardCurrencyJPY:
 		return true
-	case NONJPY:
+	case CreditCardCurrencyNONJPY:
 		return true
 	default:
 		return false
@@ -353,6 +353,39 @@ func (e PurchasePeachpointsPaymentMethod) Valid() bool {
 	}
 }
 
+// Defines values for PurchasePreapplyCurrenciesCurrencyCode.
+const (
+	PurchasePreapplyCurrenciesCurrencyCodeCNY PurchasePreapplyCurrenciesCurrencyCode = "CNY"
+	PurchasePreapplyCurrenciesCurrencyCodeHKD PurchasePreapplyCurrenciesCurrencyCode = "HKD"
+	PurchasePreapplyCurrenciesCurrencyCodeJPY PurchasePreapplyCurrenciesCurrencyCode = "JPY"
+	PurchasePreapplyCurrenciesCurrencyCodeKRW PurchasePreapplyCurrenciesCurrencyCode = "KRW"
+	PurchasePreapplyCurrenciesCurrencyCodeSGD PurchasePreapplyCurrenciesCurrencyCode = "SGD"
+	PurchasePreapplyCurrenciesCurrencyCodeTHB PurchasePreapplyCurrenciesCurrencyCode = "THB"
+	PurchasePreapplyCurrenciesCurrencyCodeTWD PurchasePreapplyCurrenciesCurrencyCode = "TWD"
+)
+
+// Valid indicates whether the value is a known member of the PurchasePreapplyCurrenciesCurrencyCode enum.
+func (e PurchasePreapplyCurrenciesCurrencyCode) Valid() bool {
+	switch e {
+	case PurchasePreapplyCurrenciesCurrencyCodeCNY:
+		return true
+	case PurchasePreapplyCurrenciesCurrencyCodeHKD:
+		return true
+	case PurchasePreapplyCurrenciesCurrencyCodeJPY:
+		return true
+	case PurchasePreapplyCurrenciesCurrencyCodeKRW:
+		return true
+	case PurchasePreapplyCurrenciesCurrencyCodeSGD:
+		return true
+	case PurchasePreapplyCurrenciesCurrencyCodeTHB:
+		return true
+	case PurchasePreapplyCurrenciesCurrencyCodeTWD:
+		return true
+	default:
+		return false
+	}
+}
+
 // CreditCard defines model for CreditCard.
 type CreditCard struct {
 	Brand CreditCardBrand `json:"brand"`
@@ -587,6 +620,20 @@ type PurchasePeachpointsOtherPaymentType string
 // PurchasePeachpointsPaymentMethod defines model for PurchasePeachpoints.PaymentMethod.
 type PurchasePeachpointsPaymentMethod string
 
+// PurchasePreapply defines model for PurchasePreapply.
+type PurchasePreapply struct {
+	Currencies []struct {
+		// Amounts the face values on sale, in minor units
+		Amounts      []int64                                `json:"amounts"`
+		Availability PaymentAvailability                    `json:"availability"`
+		CurrencyCode PurchasePreapplyCurrenciesCurrencyCode `json:"currencyCode"`
+	} `json:"currencies"`
+	ProductType string `json:"productType"`
+}
+
+// PurchasePreapplyCurrenciesCurrencyCode defines model for PurchasePreapply.Currencies.CurrencyCode.
+type PurchasePreapplyCurrenciesCurrencyCode string
+
 // ValidationErrors defines model for ValidationErrors.
 type ValidationErrors struct {
 	ValidationErrors map[string][]string `json:"validationErrors"`
@@ -603,11 +650,12 @@ type ValidationFailed = ValidationErrors
 
 // DeleteCreditCardParams defines parameters for DeleteCreditCard.
 type DeleteCreditCardParams struct {
-	Gateway *string `form:"gateway,omitempty" json:"gateway,omitempty"`
+	Gateway string `form:"gateway" json:"gateway"`
 }
 
 // GetPaymentAvailabilityParams defines parameters for GetPaymentAvailability.
 type GetPaymentAvailabilityParams struct {
+	// Currency JPY, KRW…; case-insensitive, as every currency of the API
 	Currency    string  `form:"currency" json:"currency"`
 	ProductType *string `form:"productType,omitempty" json:"productType,omitempty"`
 }
@@ -680,6 +728,9 @@ type ServerInterface interface {
 	// BuyPeachpoints Records the tentative order (status prepared), keyed by requestId.
 	// (POST /api/peachpoints/buy)
 	BuyPeachpoints(w http.ResponseWriter, r *http.Request)
+	// PreapplyPeachpointsPurchase The checks that let the member start a points purchase, before the form is filled.
+	// (POST /api/peachpoints/buy/preapply)
+	PreapplyPeachpointsPurchase(w http.ResponseWriter, r *http.Request)
 	// ValidatePeachpointsPurchase Checks and prices a peachpoints purchase (design §6); 404 when the product is not offered.
 	// (POST /api/peachpoints/buy/validate)
 	ValidatePeachpointsPurchase(w http.ResponseWriter, r *http.Request)
@@ -760,9 +811,9 @@ func (siw *ServerInterfaceWrapper) DeleteCreditCard(w http.ResponseWriter, r *ht
 	// Parameter object where we will unmarshal all parameters from the context
 	var params DeleteCreditCardParams
 
-	// ------------- Optional query parameter "gateway" -------------
+	// ------------- Required query parameter "gateway" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "gateway", r.URL.Query(), &params.Gateway, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "gateway", r.URL.Query(), &params.Gateway, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -1030,6 +1081,20 @@ func (siw *ServerInterfaceWrapper) BuyPeachpoints(w http.ResponseWriter, r *http
 	handler.ServeHTTP(w, r)
 }
 
+// PreapplyPeachpointsPurchase operation middleware
+func (siw *ServerInterfaceWrapper) PreapplyPeachpointsPurchase(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.PreapplyPeachpointsPurchase(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // ValidatePeachpointsPurchase operation middleware
 func (siw *ServerInterfaceWrapper) ValidatePeachpointsPurchase(w http.ResponseWriter, r *http.Request) {
 
@@ -1222,6 +1287,7 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/cc/pending", wrapper.GetPendingPayment)
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/cc/{token}", wrapper.DeleteCreditCard)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/payment_processes/{paymentProcessId}/status", wrapper.GetPaymentProcessStatus)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/peachpoints/buy/preapply", wrapper.PreapplyPeachpointsPurchase)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/peachpoints/buy/validate", wrapper.ValidatePeachpointsPurchase)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/peachpoints/buy", wrapper.BuyPeachpoints)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/peachpoints/buy/{paymentProcessId}/continue", wrapper.ContinuePeachpointsPurchase)

@@ -818,7 +818,8 @@ export interface paths {
         put?: never;
         /**
          * Saves a card the browser tokenised at the gateway (card data never reaches /api).
-         * @description currency is a purchase currency (JPY, KRW…) or ALL / NON_JPY: visa,
+         * @description currency is a purchase currency (JPY, KRW…) or ALL / NON_JPY (read
+         *     case-insensitively, as every currency of the API): visa,
          *     mastercard and jcb cards are kept for JPY or for the other
          *     currencies; amex, diners and discover cards serve every currency.
          *     The gateway is asked for the token's brand, last digits and expiry.
@@ -859,7 +860,12 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Deletes a saved card at the gateway and here (spec §4 card deletion). */
+        /**
+         * Deletes a saved card at the gateway and here (spec §4 card deletion).
+         * @description The card is named by its token and the gateway that holds it (the
+         *     card list's gateway); without gateway the answer is 400 with
+         *     validationErrors.gateway.
+         */
         delete: operations["deleteCreditCard"];
         options?: never;
         head?: never;
@@ -879,6 +885,31 @@ export interface paths {
         get: operations["getPaymentProcessStatus"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/peachpoints/buy/preapply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The checks that let the member start a points purchase, before the form is filled.
+         * @description No body. 409 (errorKey payment_pending) while a payment of the
+         *     member is still pending (about 30 minutes at most), as buy answers;
+         *     otherwise the currencies on sale in the points' order (KRW, CNY,
+         *     JPY, TWD, HKD, THB, SGD), each with the face values a member may
+         *     buy (the only amounts buy accepts) and the ways to pay in that
+         *     currency. It changes nothing.
+         */
+        post: operations["preapplyPeachpointsPurchase"];
         delete?: never;
         options?: never;
         head?: never;
@@ -977,7 +1008,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Checks and prices a gogo_pass purchase (design §6); 404 when the product is not offered. */
+        /**
+         * Checks and prices a gogo_pass purchase (design §6); 404 when the product is not offered.
+         * @description In maintenance (03:00-05:00 Japan time or the operator's switch)
+         *     the answer is 500 with errorKey gogopass_maintenance_error, as for
+         *     every catalogued key; the same on buy.
+         *     409 errorKey gogopass_already_held when the member holds a pass of
+         *     the period or has one in a pending payment (the same answer at …/buy).
+         */
         post: operations["validateGogoPassPurchase"];
         delete?: never;
         options?: never;
@@ -1407,10 +1445,12 @@ export interface paths {
         put?: never;
         /**
          * Checks an exchange code and password (inputs trimmed).
-         * @description 409 errorKey gogopass_exchange_error for a code that cannot be
-         *     exchanged (unknown, wrong password, used); 503 errorKey
-         *     gogopass_maintenance_error in maintenance; 429 after 10 attempts in
-         *     15 minutes; 500 errorKey gogopass_exchange_unknown_error.
+         * @description Every catalogued answer is a 500 with its errorKey (the page reads
+         *     the key): gogopass_exchange_error for a code that cannot be
+         *     exchanged (unknown, wrong password, used), gogopass_maintenance_error
+         *     in maintenance, gogopass_exchange_unknown_error for an unexpected
+         *     failure; 409 errorKey gogopass_already_held when the member holds
+         *     a pass of the code's period or has one in a pending payment; 429 after 10 attempts in 15 minutes.
          */
         post: operations["validateGogoPassExchange"];
         delete?: never;
@@ -1524,7 +1564,7 @@ export interface paths {
         put?: never;
         /**
          * Refunds a coupon less 9,000 yen per item through the payment engine and disables it.
-         * @description 404 for another member's coupon; 409 when already refunded or not refundable; 503 when the gateway failed (retry is safe).
+         * @description 400 with validationErrors.id when id is missing or blank; 404 for another member's coupon; 409 when already refunded or not refundable; 503 when the gateway failed (retry is safe).
          */
         post: operations["refundCouponTicket"];
         delete?: never;
@@ -1693,6 +1733,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/deletion/losses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a deletion now would forfeit (refundable coupon passes, point balances) and the pending payment that blocks it. */
+        get: operations["getAccountDeletionLosses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/deletion/confirm": {
         parameters: {
             query?: never;
@@ -1702,7 +1759,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deletes the account with the mailed link's token; every session ends. */
+        /**
+         * Deletes the account with the mailed link's token; every session ends.
+         * @description 409 errorKey account_deletion_payment_pending while a payment of the
+         *     member is pending (GET /api/me/deletion/losses names it); 409
+         *     errorKey account_deletion_unconfirmed unless acknowledged holds the
+         *     ack of every refundable coupon pass and point balance the losses list.
+         */
         post: operations["confirmAccountDeletion"];
         delete?: never;
         options?: never;
@@ -1844,6 +1907,36 @@ export interface paths {
         put?: never;
         /** Removes one of the member's passkeys after re-authentication (the current password, throttled with the password change, or a fresh assertion); records the event and mails the member. Another member's or an unknown id is 404. */
         post: operations["removePasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/notification_settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's notification settings.
+         * @description Which optional mails the member gets (flight changes, points expiry
+         *     reminders; all on until the member switches one off) and the
+         *     language of every mail to the member (the account's language until
+         *     one is chosen). securityAlerts is always true: security alerts
+         *     cannot be switched off.
+         */
+        get: operations["getNotificationSettings"];
+        /**
+         * Saves the member's notification settings.
+         * @description mailLang must be one of jp en sg kr cn tw hk th; securityAlerts, when
+         *     sent, must be true (400 otherwise: security alerts cannot be switched
+         *     off).
+         */
+        put: operations["updateNotificationSettings"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2068,6 +2161,8 @@ export interface components {
             addressPostalCode: string;
             addressStateAndCity: string;
             address1: string;
+            /** @description the spec's other name of address1: the same stored line */
+            addressStreet: string;
             passportNo: string;
             passportNationalityCode: string;
             passportNationality: string;
@@ -2094,6 +2189,14 @@ export interface components {
             addressStateAndCity: string;
             /** @description no 4-byte characters */
             address1?: string;
+            /**
+             * @description address1 under the spec's other name (no 4-byte characters).
+             *     Either may be sent; when both are and differ, the one that
+             *     differs from the stored line is saved (a GET document edited
+             *     under one name), and both changed to different lines is a 400
+             *     on addressStreet.
+             */
+            addressStreet?: string;
             passportNo?: string;
             passportNationalityCode?: string;
             passportIssueCountryCode?: string;
@@ -2129,10 +2232,22 @@ export interface components {
             tel: string;
             email: string;
             passportNo: string;
+            /** @description ISO 3166-1 alpha-2 */
             passportNationalityCode: string;
+            /** @description the country's name in the request's language (read-only) */
+            passportNationality: string;
+            /** @description ISO 3166-1 alpha-2 */
             passportIssueCountryCode: string;
+            /** @description the country's name in the request's language (read-only) */
+            passportIssueCountry: string;
             passportExpirationDate: string;
         };
+        /**
+         * @description The passenger form. POST and PUT also accept the document GET
+         *     returns: its read-only fields (id and the country names) are
+         *     ignored; any other unknown field, or a value of the wrong type, is
+         *     a 400 that names it.
+         */
         PassengerInput: {
             /** @enum {string} */
             passengerType?: "ADULT" | "CHILD" | "INFANT" | "";
@@ -2144,7 +2259,9 @@ export interface components {
             tel?: string;
             email?: string;
             passportNo?: string;
+            /** @description ISO 3166-1 alpha-2 (a country of the countries master) */
             passportNationalityCode?: string;
+            /** @description ISO 3166-1 alpha-2 (a country of the countries master) */
             passportIssueCountryCode?: string;
             passportExpirationDate?: string;
         };
@@ -2189,6 +2306,16 @@ export interface components {
         };
         LinkToken: {
             token: string;
+        };
+        PurchasePreapply: {
+            productType: string;
+            currencies: {
+                /** @enum {string} */
+                currencyCode: "JPY" | "KRW" | "CNY" | "TWD" | "HKD" | "THB" | "SGD";
+                /** @description the face values on sale, in minor units */
+                amounts: number[];
+                availability: components["schemas"]["PaymentAvailability"];
+            }[];
         };
         PaymentAvailability: {
             creditCard: string[];
@@ -2722,6 +2849,35 @@ export interface components {
         DeletionToken: {
             token: string;
         };
+        DeletionConfirmation: {
+            token: string;
+            /** @description the ack of each loss the member confirmed */
+            acknowledged?: string[];
+        };
+        DeletionLosses: {
+            pendingPayment: components["schemas"]["PendingPaymentRef"] | null;
+            coupons: components["schemas"]["LostCoupon"][];
+            points: components["schemas"]["LostPoints"][];
+        };
+        PendingPaymentRef: {
+            paymentProcessId: string;
+            productType: string;
+        };
+        LostCoupon: {
+            ack: string;
+            id: string;
+            name: string;
+            currencyCode: string;
+            /** Format: int64 */
+            refundAmount: number;
+        };
+        LostPoints: {
+            ack: string;
+            currencyCode: string;
+            currency: string;
+            /** Format: int64 */
+            amount: number;
+        };
         Passkey: {
             id: string;
             name: string;
@@ -2763,6 +2919,27 @@ export interface components {
         PasskeyRemoval: {
             currentPassword?: string;
             assertion?: components["schemas"]["PasskeyAssertion"];
+        };
+        NotificationSettings: {
+            /** @description mails about changes to a booked flight */
+            flightChanges: boolean;
+            /** @description reminders of points vouchers about to expire */
+            pointsReminders: boolean;
+            /** @description always true: security alerts cannot be switched off */
+            securityAlerts: boolean;
+            /**
+             * @description the language of every mail to the member
+             * @enum {string}
+             */
+            mailLang: "jp" | "en" | "sg" | "kr" | "cn" | "tw" | "hk" | "th";
+        };
+        NotificationSettingsUpdate: {
+            flightChanges: boolean;
+            pointsReminders: boolean;
+            /** @description when sent, must be true */
+            securityAlerts?: boolean;
+            /** @description one of jp en sg kr cn tw hk th */
+            mailLang: string;
         };
     };
     responses: {
@@ -4015,6 +4192,7 @@ export interface operations {
     getPaymentAvailability: {
         parameters: {
             query: {
+                /** @description JPY, KRW…; case-insensitive, as every currency of the API */
                 currency: string;
                 productType?: string;
             };
@@ -4109,8 +4287,8 @@ export interface operations {
     };
     deleteCreditCard: {
         parameters: {
-            query?: {
-                gateway?: string;
+            query: {
+                gateway: string;
             };
             header?: never;
             path: {
@@ -4134,6 +4312,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };
@@ -4160,6 +4339,29 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    preapplyPeachpointsPurchase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the member may start a purchase */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchasePreapply"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
         };
     };
     validatePeachpointsPurchase: {
@@ -4291,6 +4493,8 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
     buyGogoPass: {
@@ -4319,6 +4523,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
     continueGogoPassPurchase: {
@@ -4856,7 +5061,6 @@ export interface operations {
             409: components["responses"]["Error"];
             429: components["responses"]["Error"];
             500: components["responses"]["Error"];
-            503: components["responses"]["Error"];
         };
     };
     exchangeGogoPass: {
@@ -4889,7 +5093,6 @@ export interface operations {
             409: components["responses"]["Error"];
             429: components["responses"]["Error"];
             500: components["responses"]["Error"];
-            503: components["responses"]["Error"];
         };
     };
     getUserGogoPass: {
@@ -5279,6 +5482,27 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    getAccountDeletionLosses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the losses; each item's ack goes into the confirmation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletionLosses"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
     confirmAccountDeletion: {
         parameters: {
             query?: never;
@@ -5288,7 +5512,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["DeletionToken"];
+                "application/json": components["schemas"]["DeletionConfirmation"];
             };
         };
         responses: {
@@ -5302,6 +5526,7 @@ export interface operations {
             400: components["responses"]["Error"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
         };
     };
     listPasskeys: {
@@ -5501,6 +5726,55 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["Error"];
+        };
+    };
+    getNotificationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the settings in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettings"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateNotificationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description the settings in force after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettings"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
 }

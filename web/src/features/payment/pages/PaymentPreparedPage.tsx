@@ -10,6 +10,7 @@ import { formatMoney } from '@/i18n/format'
 import { isProductType, processQuery, useContinue } from '../api'
 import { PaymentSteps } from '../components/PaymentSteps'
 import { OrderSummary } from '../components/OrderSummary'
+import { OrderDetails } from '../components/OrderDetails'
 import { PageHeader } from '@/components/PageHeader'
 
 /** /payment/:productType/:processId: the prepared order (step 2); Pay continues it at the gateway. */
@@ -48,7 +49,8 @@ export default function PaymentPreparedPage() {
       <PageHeader title={t(`products.${productType}`)} />
       <PaymentSteps current={2} />
       <h2>{t('prepared.title')}</h2>
-      <OrderSummary process={p} />
+      <OrderDetails process={p} />
+      <OrderSummary process={p} methodOnly />
       {message && <p className="pay-notice pay-notice--warn" role="alert">{message}</p>}
       {p.status === 'prepared' && !message ? (
         <>
