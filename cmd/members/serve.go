@@ -47,7 +47,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	memLimit := fs.String("go-memory-limit", envOr("MEMBERS_GO_MEMORY_LIMIT", strconv.Itoa(app.DefaultGoMemoryLimitMiB)), "soft limit of the Go runtime's memory in MiB, 0 for none (env MEMBERS_GO_MEMORY_LIMIT; GOMEMLIMIT wins when set); SQLite's memory is outside it (docs/speed.md)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the server to this file until it shuts down (benchmarks: make bench)")
 	metricsAddr := fs.String("metrics-addr", envOr("MEMBERS_METRICS_ADDR", ""), "listen address of the Prometheus metrics at /metrics, apart from the site's (env MEMBERS_METRICS_ADDR); empty: off (docs/operations.md)")
-	grace := fs.Duration("shutdown-grace", envDuration("MEMBERS_SHUTDOWN_GRACE", 20*time.Second), "on SIGTERM or Ctrl-C: how long requests in flight may take to finish before the server exits (env MEMBERS_SHUTDOWN_GRACE)")
+	graceFlag := fs.String("shutdown-grace", envOr("MEMBERS_SHUTDOWN_GRACE", "20s"), "on SIGTERM or Ctrl-C: how long requests in flight may take to finish before the server exits, e.g. 20s (env MEMBERS_SHUTDOWN_GRACE)")
 	reminderDays := fs.String("points-reminder-days", envOr("MEMBERS_POINTS_REMINDER_DAYS", "30,7"), "days before expiry at which the points reminder mail goes out, comma-separated; empty: none (env MEMBERS_POINTS_REMINDER_DAYS)")
 	if err := parse(fs, args, stderr); err != nil {
 		return err
@@ -59,6 +59,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	cfg.TrustedProxies = proxies
 	if cfg.PointsReminderDays, err = parseDays(*reminderDays); err != nil {
 		return err
+	}
+	grace, err := time.ParseDuration(strings.TrimSpace(*graceFlag))
+	if err != nil || grace <= 0 {
+		return fmt.Errorf("--shutdown-grace: %q is not a duration such as 20s", *graceFlag)
 	}
 	mib, err := strconv.Atoi(strings.TrimSpace(*memLimit))
 	if err != nil || mib < 0 {
@@ -157,7 +161,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
-	return shutdown(logger, a, feats, srv, &bg, stopBackground, *grace)
+	return shutdown(logger, a, feats, srv, &bg, stopBackground, grace)
 }
 
 // shutdown drains the server (docs/operations.md): readiness fails, the
@@ -365,12 +369,4 @@ func splitList(v string) []string {
 		}
 	}
 	return out
-}
-
-// envDuration reads a duration from the environment (Go syntax: 20s, 1m).
-func envDuration(key string, def time.Duration) time.Duration {
-	if d, err := time.ParseDuration(os.Getenv(key)); err == nil && d > 0 {
-		return d
-	}
-	return def
 }
