@@ -19,8 +19,9 @@ import (
 )
 
 // wireSecurity mounts the calendar (booking .ics files and the private
-// subscription feed) and the member's security and data pages.
-func (a *App) wireSecurity(_ context.Context, cfg Config, f *Features) error {
+// subscription feed) and the member's security and data pages; the account
+// deletion forgets the saved cards through cards.
+func (a *App) wireSecurity(_ context.Context, cfg Config, f *Features, pay payments, pts *points.Service, coupons *coupon.Service) error {
 	mailer, err := a.Mailer(cfg)
 	if err != nil {
 		return err
@@ -38,12 +39,8 @@ func (a *App) wireSecurity(_ context.Context, cfg Config, f *Features) error {
 	deps := privacy.Deps{
 		Store: store.NewPrivacyStore(a.DB), Parts: store.ExportParts(a.DB), Passwords: a.Auth.Hasher(),
 		Counters: a.Counters, Mailer: mailer, Templates: a.MailTemplates, PublicURL: publicURL, Now: a.DB.Now, Logger: a.Logger,
-	}
-	if a.Cards != nil {
-		deps.Cards = a.Cards
-	}
-	if a.Payments != nil {
-		deps.Holdings = holdings{engine: a.Payments, points: a.points, coupons: a.coupons}
+		Cards:    pay.Cards,
+		Holdings: holdings{engine: pay.Engine, points: pts, coupons: coupons},
 	}
 	priv := privacy.NewService(deps)
 	centre := security.NewService(store.NewSecurityStore(a.DB), mailer, a.MailTemplates, publicURL, a.DB.Now, a.Logger)

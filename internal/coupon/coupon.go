@@ -6,11 +6,11 @@ package coupon
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"time"
 
 	"members/internal/pass"
+	"members/internal/payment"
 )
 
 // Plans of a period, as the member chooses them.
@@ -182,7 +182,7 @@ type Store interface {
 	Coupon(ctx context.Context, memberID, id string) (Coupon, error)
 	// InsertCoupon adds a coupon and its passengers inside tx; ErrConflict
 	// when its payment process already has a coupon.
-	InsertCoupon(ctx context.Context, tx *sql.Tx, c Coupon) error
+	InsertCoupon(ctx context.Context, tx payment.Tx, c Coupon) error
 	// ClaimRefund marks the coupon as being refunded; ErrConflict when it
 	// is already disabled or being refunded.
 	ClaimRefund(ctx context.Context, memberID, id string) error

@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"context"
-	"database/sql"
 	"net/http"
 	"strings"
 	"testing"
@@ -184,7 +183,7 @@ func TestAccountDeletionWithMoneyInFlight(t *testing.T) {
 		if got, err := api.Capture(ctx, "pp_"+p2.PaymentProcessID+"_capture", gp2); err != nil || got.Status != payment.GWCaptured {
 			t.Fatalf("capture: %+v %v", got, err)
 		}
-		out, err := store.NewPaymentStore(env.App.DB).Settle(ctx, p2.PaymentProcessID, env.Clock.Now(), false, nil, func(*sql.Tx) (payment.Granted, error) {
+		out, err := store.NewPaymentStore(env.App.DB).Settle(ctx, p2.PaymentProcessID, env.Clock.Now(), false, nil, func(payment.Tx) (payment.Granted, error) {
 			t.Error("granted to an erased member")
 			return payment.Granted{}, nil
 		})

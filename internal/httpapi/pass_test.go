@@ -114,7 +114,7 @@ func TestGogoPassCatalogueAndMaintenance(t *testing.T) {
 			t.Errorf("status at 03:30 JST = %v", st)
 		}
 		r := c.Do(http.MethodPost, "/api/gogo_pass/exchange/validate", map[string]string{"code": "GPX-DEMO-0001", "password": "pass1234"})
-		if m := r.Map(t); r.Status != http.StatusServiceUnavailable || m["errorKey"] != "gogopass_maintenance_error" || !strings.Contains(m["message"].(string), "午前3時") {
+		if m := r.Map(t); r.Status != http.StatusInternalServerError || m["errorKey"] != "gogopass_maintenance_error" || !strings.Contains(m["message"].(string), "午前3時") {
 			t.Errorf("exchange in maintenance = %d %s", r.Status, r.Body)
 		}
 		// The operator lifts it; 05:00 ends it by the clock.
@@ -137,6 +137,13 @@ func TestGogoPassCatalogueAndMaintenance(t *testing.T) {
 		}
 		if c.Get("/api/gogo_pass").JSON(t, &cat); !cat.Maintenance {
 			t.Error("maintenance on does not close the sale")
+		}
+		// A purchase in maintenance: the catalogued key with a 500, as every
+		// catalogued key, and the maintenance hours in the message.
+		buy := map[string]any{"planId": demo.DemoPlanAll, "periodId": demo.DemoPeriodNext, "fareType": "happlus", "paymentMethod": "creditCard", "requestId": "req-maint-1"}
+		r = c.Do(http.MethodPost, "/api/gogo_pass/buy/validate", buy)
+		if m := r.Map(t); r.Status != http.StatusInternalServerError || m["errorKey"] != "gogopass_maintenance_error" || !strings.Contains(m["message"].(string), "3:00 am") {
+			t.Errorf("buy in maintenance = %d %s", r.Status, r.Body)
 		}
 	})
 }
@@ -188,7 +195,7 @@ func TestGogoPassLottery(t *testing.T) {
 			t.Fatalf("second entry = %d %s", r.Status, r.Body)
 		}
 
-		passes, err := env.App.NewPasses(cfg)
+		passes, err := env.App.NewPasses(cfg, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -248,7 +255,7 @@ func TestGogoPassExchange(t *testing.T) {
 			t.Fatalf("blank = %d %s", r.Status, r.Body)
 		}
 		r = c.Do(http.MethodPost, "/api/gogo_pass/exchange/validate", map[string]string{"code": "GPX-DEMO-0001", "password": "wrong"})
-		if m := r.Map(t); r.Status != http.StatusConflict || m["errorKey"] != "gogopass_exchange_error" || !strings.Contains(m["message"].(string), "contact center") {
+		if m := r.Map(t); r.Status != http.StatusInternalServerError || m["errorKey"] != "gogopass_exchange_error" || !strings.Contains(m["message"].(string), "contact center") {
 			t.Fatalf("wrong password = %d %s", r.Status, r.Body)
 		}
 		r = c.Do(http.MethodPost, "/api/gogo_pass/exchange/validate", map[string]string{"code": " gpx-demo-0001 ", "password": "pass1234"})
@@ -264,7 +271,7 @@ func TestGogoPassExchange(t *testing.T) {
 			t.Errorf("pass = %v", p)
 		}
 		c2 := env.Member2(t)
-		if r := c2.Do(http.MethodPost, "/api/gogo_pass/exchange/exchange", map[string]string{"code": "GPX-DEMO-0001", "password": "pass1234"}); r.Status != http.StatusConflict {
+		if r := c2.Do(http.MethodPost, "/api/gogo_pass/exchange/exchange", map[string]string{"code": "GPX-DEMO-0001", "password": "pass1234"}); r.Status != http.StatusInternalServerError || r.Map(t)["errorKey"] != "gogopass_exchange_error" {
 			t.Fatalf("the same code twice = %d %s", r.Status, r.Body)
 		}
 		var held struct{ GogoPasses []map[string]any }
@@ -359,8 +366,8 @@ func TestCouponPrepareAndAgeRules(t *testing.T) {
 	})
 }
 
-// recordingRefunder stands in for the payment engine's Refund until the
-// engine is wired (the gateway call is the engine's, tested there).
+// recordingRefunder stands in for the payment engine's Refund (the gateway
+// call is the engine's, tested there).
 type recordingRefunder struct {
 	calls []int64
 	fail  error
@@ -379,7 +386,8 @@ func TestCouponGrantViewAndRefund(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		env := apitest.New(t, engine)
 		setFlags(t, env, platform.GogoPassStatus{}, true)
-		passes, err := env.App.NewPasses(app.Config{})
+		ref := &recordingRefunder{fail: errors.New("gateway down")}
+		passes, err := env.App.NewPasses(app.Config{}, ref)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -396,7 +404,7 @@ func TestCouponGrantViewAndRefund(t *testing.T) {
 		grant := payment.Grant{ProcessID: "proc-1", MemberID: demo.Member1, Lang: "en", Order: order, SettledAt: env.Clock.Now()}
 		var goods payment.Granted
 		if err := env.App.DB.Tx(ctx, func(tx *sql.Tx) error {
-			goods, err = sale.Grant(ctx, tx, grant)
+			goods, err = sale.Grant(ctx, store.UnitOfWork(tx), grant)
 			return err
 		}); err != nil {
 			t.Fatal(err)
@@ -405,7 +413,7 @@ func TestCouponGrantViewAndRefund(t *testing.T) {
 			t.Errorf("goods = %s", goods.Goods)
 		}
 		// A second grant of the same process fails (UNIQUE payment_process_id).
-		if err := env.App.DB.Tx(ctx, func(tx *sql.Tx) error { _, err := sale.Grant(ctx, tx, grant); return err }); err == nil {
+		if err := env.App.DB.Tx(ctx, func(tx *sql.Tx) error { _, err := sale.Grant(ctx, store.UnitOfWork(tx), grant); return err }); err == nil {
 			t.Error("the same process granted twice")
 		}
 		c := env.Member(t)
@@ -442,8 +450,6 @@ func TestCouponGrantViewAndRefund(t *testing.T) {
 		if c.Get("/api/user/coupon_ticket").JSON(t, &list); list.CouponTickets[0].Disabled || !list.CouponTickets[0].Refundable {
 			t.Errorf("after a failed refund: %+v", list.CouponTickets[0])
 		}
-		ref := &recordingRefunder{fail: errors.New("gateway down")}
-		passes.Coupon.SetRefunder(ref)
 		if _, err := passes.Coupon.Refund(ctx, demo.Member1, "en", got.ID); err == nil {
 			t.Fatal("a failed gateway refund must fail")
 		}

@@ -29,14 +29,6 @@ func NewPaymentHandlers(s *Server, e *payment.Engine, c *payment.Cards) *Payment
 	return &PaymentHandlers{Server: s, engine: e, cards: c}
 }
 
-func (h *PaymentHandlers) reply(w http.ResponseWriter, r *http.Request, v any, err error) {
-	if err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	h.WriteJSON(w, http.StatusOK, v)
-}
-
 func (h *PaymentHandlers) GetPaymentAvailability(w http.ResponseWriter, r *http.Request, p paymentapi.GetPaymentAvailabilityParams) {
 	res, err := h.engine.Availability(p.Currency, str(p.ProductType))
 	h.reply(w, r, res, err)
@@ -61,7 +53,7 @@ func (h *PaymentHandlers) RegisterCreditCard(w http.ResponseWriter, r *http.Requ
 // DeleteCreditCard answers 200 when the confirmation mail was sent and 204
 // when it was not (spec §4).
 func (h *PaymentHandlers) DeleteCreditCard(w http.ResponseWriter, r *http.Request, token string, p paymentapi.DeleteCreditCardParams) {
-	sent, err := h.cards.Delete(r.Context(), member(r), Lang(r), token, str(p.Gateway))
+	sent, err := h.cards.Delete(r.Context(), member(r), Lang(r), token, p.Gateway)
 	if err != nil {
 		h.writeError(w, r, err)
 		return
@@ -75,6 +67,19 @@ func (h *PaymentHandlers) DeleteCreditCard(w http.ResponseWriter, r *http.Reques
 
 func (h *PaymentHandlers) GetPendingPayment(w http.ResponseWriter, r *http.Request) {
 	res, err := h.engine.Pending(r.Context(), member(r))
+	h.reply(w, r, res, err)
+}
+
+// ListPendingPayments lists the member's payments left for later.
+func (h *PaymentHandlers) ListPendingPayments(w http.ResponseWriter, r *http.Request) {
+	res, err := h.engine.PendingPayments(r.Context(), member(r))
+	h.reply(w, r, res, err)
+}
+
+// CancelPendingPayment cancels the member's pending payment (404 for
+// another member's, 409 once it has been paid).
+func (h *PaymentHandlers) CancelPendingPayment(w http.ResponseWriter, r *http.Request, id string) {
+	res, err := h.engine.Cancel(r.Context(), member(r), id)
 	h.reply(w, r, res, err)
 }
 
@@ -120,6 +125,14 @@ func (h *PaymentHandlers) cont(w http.ResponseWriter, r *http.Request, product, 
 
 func (h *PaymentHandlers) status(w http.ResponseWriter, r *http.Request, product, id string) {
 	res, err := h.engine.Status(r.Context(), member(r), product, id)
+	h.reply(w, r, res, err)
+}
+
+// PreapplyPeachpointsPurchase answers before the purchase form is filled:
+// 409 payment_pending while a payment of the member is pending, else the
+// currencies, amounts and ways to pay the form offers.
+func (h *PaymentHandlers) PreapplyPeachpointsPurchase(w http.ResponseWriter, r *http.Request) {
+	res, err := h.engine.Preapply(r.Context(), member(r), "peachpoints")
 	h.reply(w, r, res, err)
 }
 

@@ -48,7 +48,7 @@ func TestDataExport(t *testing.T) {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		want := []string{"bookings", "calendarSubscription", "coupons", "mails", "passLotteryEntries", "passengers", "passes", "passkeys",
+		want := []string{"bookings", "calendarSubscription", "coupons", "mails", "notificationSettings", "passLotteryEntries", "passengers", "passes", "passkeys",
 			"payments", "points", "profile", "savedCards", "securityEvents", "sessions"}
 		if strings.Join(keys, ",") != strings.Join(want, ",") {
 			t.Fatalf("parts %v", keys)
@@ -62,6 +62,9 @@ func TestDataExport(t *testing.T) {
 		profile := ex.Parts["profile"].(map[string]any)
 		if profile["email"] != apitest.DemoEmail || profile["firstname"] == "" {
 			t.Fatalf("profile %v", profile)
+		}
+		if profile["addressStreet"] == "" || profile["addressStreet"] != profile["address1"] {
+			t.Errorf("the street under the spec's name: addressStreet %v, address1 %v", profile["addressStreet"], profile["address1"])
 		}
 		cards := ex.Parts["savedCards"].([]any)
 		if len(cards) == 0 {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"members/internal/apperr"
@@ -21,6 +22,21 @@ func (s *Server) WriteJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// reply answers a handler's call: its error through writeError, or else v
+// as JSON with 200.
+func (s *Server) reply(w http.ResponseWriter, r *http.Request, v any, err error) {
+	s.replyStatus(w, r, http.StatusOK, v, err)
+}
+
+// replyStatus is reply with another success status (201 for a creation).
+func (s *Server) replyStatus(w http.ResponseWriter, r *http.Request, status int, v any, err error) {
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.WriteJSON(w, status, v)
 }
 
 // DecodeJSON reads a JSON body into v, refusing unknown fields, trailing
@@ -133,8 +149,13 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 			s.Logger.Error("internal error", "request_id", RequestID(r.Context()), "err", err)
 		}
 		body := errorBody{Message: s.Catalog.T(Lang(r), "error.system")}
-		if e != nil {
+		if e != nil && e.ErrorKey != "" {
+			// A catalogued key carries its own text (the maintenance
+			// hours, "contact the contact center"), in the member's language.
 			body.ErrorKey = e.ErrorKey
+			if m := s.Catalog.T(Lang(r), e.MsgKey); e.MsgKey != "" && m != e.MsgKey {
+				body.Message = m
+			}
 		}
 		s.WriteJSON(w, http.StatusInternalServerError, body)
 		return
@@ -149,9 +170,43 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	s.WriteJSON(w, statusOf[e.Code], errorBody{Message: s.Catalog.T(Lang(r), e.MsgKey), ErrorKey: e.ErrorKey})
 }
 
-// paramError answers a malformed path or query parameter.
+// paramError answers a malformed path or query parameter. A missing
+// required one and one of the wrong type are named in validationErrors, as
+// a body field is; anything else is "The request could not be read."
 func (s *Server) paramError(w http.ResponseWriter, r *http.Request, err error) {
-	s.writeMessage(w, r, http.StatusBadRequest, "error.bad_request")
+	name, key := paramProblem(err)
+	if name == "" {
+		s.writeMessage(w, r, http.StatusBadRequest, "error.bad_request")
+		return
+	}
+	s.WriteJSON(w, http.StatusBadRequest, struct {
+		ValidationErrors map[string][]string `json:"validationErrors"`
+	}{map[string][]string{name: {s.Catalog.T(Lang(r), key, "field", name)}}})
+}
+
+// paramProblem reads the parameter errors of the generated routers (each
+// API package has its own copies of RequiredParamError,
+// InvalidParamFormatError…, all with a ParamName): the parameter and the
+// message key, or "" when err is none of them.
+func paramProblem(err error) (name, key string) {
+	v := reflect.ValueOf(err)
+	if v.Kind() == reflect.Pointer && !v.IsNil() {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return "", ""
+	}
+	f := v.FieldByName("ParamName")
+	if !f.IsValid() || f.Kind() != reflect.String || f.String() == "" {
+		return "", ""
+	}
+	switch v.Type().Name() {
+	case "RequiredParamError":
+		return f.String(), "validation.required"
+	case "InvalidParamFormatError", "UnmarshalingParamError":
+		return f.String(), "error.wrong_type"
+	}
+	return "", ""
 }
 
 // ParamError is paramError for feature mounts (generated ErrorHandlerFunc).

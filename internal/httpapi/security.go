@@ -34,14 +34,6 @@ func NewSecurityHandlers(s *Server, cal *calendar.Service, priv *privacy.Service
 	return &SecurityHandlers{Server: s, calendar: cal, privacy: priv, centre: centre}
 }
 
-func (h *SecurityHandlers) reply(w http.ResponseWriter, r *http.Request, v any, err error) {
-	if err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	h.WriteJSON(w, http.StatusOK, v)
-}
-
 // ics writes an iCalendar document; attachment names the download.
 func (h *SecurityHandlers) ics(w http.ResponseWriter, r *http.Request, body, attachment string, err error) {
 	if err != nil {
@@ -146,18 +138,18 @@ func (h *SecurityHandlers) noContent(w http.ResponseWriter, r *http.Request, err
 }
 
 func (h *SecurityHandlers) ListSecuritySessions(w http.ResponseWriter, r *http.Request) {
-	sess, _ := SessionFrom(r.Context())
+	sess := session(r)
 	list, err := h.centre.Sessions(r.Context(), sess)
 	h.reply(w, r, map[string]any{"sessions": list}, err)
 }
 
 func (h *SecurityHandlers) EndOtherSecuritySessions(w http.ResponseWriter, r *http.Request) {
-	sess, _ := SessionFrom(r.Context())
+	sess := session(r)
 	h.noContent(w, r, h.centre.EndOthers(r.Context(), sess))
 }
 
 func (h *SecurityHandlers) EndSecuritySession(w http.ResponseWriter, r *http.Request, id string) {
-	sess, _ := SessionFrom(r.Context())
+	sess := session(r)
 	h.noContent(w, r, h.centre.EndSession(r.Context(), sess, id))
 }
 

@@ -7,10 +7,11 @@ package pass
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"time"
+
+	"members/internal/payment"
 )
 
 // Fare types of the unlimited pass.
@@ -164,7 +165,7 @@ type Store interface {
 	// ErrHeld when the member holds a pass of that period already (a
 	// database constraint, so two racing grants cannot both insert);
 	// ErrConflict when its payment process already has a pass.
-	InsertPass(ctx context.Context, tx *sql.Tx, p Pass) error
+	InsertPass(ctx context.Context, tx payment.Tx, p Pass) error
 	// HeldPeriods returns the periods the member holds a pass of.
 	HeldPeriods(ctx context.Context, memberID string) ([]string, error)
 	// PendingOrders returns the order details of the member's pass

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"members/internal/apperr"
+	"members/internal/i18n"
 	"members/internal/platform"
 	"members/internal/ratelimit"
 	"members/internal/validate"
@@ -45,9 +46,12 @@ const (
 type Mail struct {
 	Kind string
 	To   Holder
-	// Name is the plan's name, Period its boarding window, Until the last
-	// moment a winner may buy (Japan time), Code a pass's code.
-	Name, Period, Until, Code string
+	// Name is the plan's name, Until the last moment a winner may buy
+	// (Japan time), Code a pass's code.
+	Name, Until, Code string
+	// Period is the boarding window; the mailer writes it in the mail's
+	// language (RangeIn).
+	Period Range
 	// Lang, when set, is the language to write in (the entry's) instead of
 	// the member's.
 	Lang string
@@ -82,11 +86,14 @@ func NewService(d Deps) *Service { return &Service{d: d} }
 
 // Errors the member sees.
 var (
-	// ErrMaintenance is the daily maintenance window (or the operator's switch).
-	ErrMaintenance = &apperr.Error{Code: apperr.Unavailable, MsgKey: "pass.error.maintenance", ErrorKey: "gogopass_maintenance_error"}
+	// ErrMaintenance is the daily maintenance window (or the operator's
+	// switch). Like every catalogued errorKey it is a 500 with its key: the
+	// page reads the key, not the status.
+	ErrMaintenance = &apperr.Error{Code: apperr.Internal, MsgKey: "pass.error.maintenance", ErrorKey: "gogopass_maintenance_error", Expected: true}
 	// ErrExchange is a code that cannot be exchanged (unknown, wrong
 	// password, already used, sale over): the member contacts the centre.
-	ErrExchange = &apperr.Error{Code: apperr.Conflict, MsgKey: "pass.error.exchange", ErrorKey: "gogopass_exchange_error"}
+	// A 500 with its key as well, logged at INFO (no fault of the server).
+	ErrExchange = &apperr.Error{Code: apperr.Internal, MsgKey: "pass.error.exchange", ErrorKey: "gogopass_exchange_error", Expected: true}
 	// ErrAlreadyEntered is a second entry for the same period.
 	ErrAlreadyEntered = apperr.New(apperr.Conflict, "pass.error.already_entered")
 	// ErrAlreadyHeld is a purchase or exchange of a period the member
@@ -403,11 +410,16 @@ func (s *Service) Apply(ctx context.Context, memberID, lang string, in Selection
 		}
 		return Entry{}, fmt.Errorf("insert entry: %w", err)
 	}
-	s.mail(ctx, memberID, Mail{Kind: MailEntry, Name: c.Plan.Name, Period: rangeText(c.Period.AvailablePeriodToBoard), Lang: lang})
+	s.mail(ctx, memberID, Mail{Kind: MailEntry, Name: c.Plan.Name, Period: c.Period.AvailablePeriodToBoard, Lang: lang})
 	return e, nil
 }
 
-func rangeText(r Range) string { return r.Begin + " - " + r.End }
+// RangeIn writes a calendar range in the language's written form
+// ("Feb 14, 2027 – May 15, 2027", "2027年2月14日 – 2027年5月15日"),
+// never as ISO dates.
+func RangeIn(lang i18n.Lang, r Range) string {
+	return i18n.FormatISODate(lang, r.Begin) + " – " + i18n.FormatISODate(lang, r.End)
+}
 
 // mail sends a mail to a member, logging failures.
 func (s *Service) mail(ctx context.Context, memberID string, m Mail) {
@@ -450,9 +462,9 @@ type ExchangeOffer struct {
 }
 
 // ValidateExchange checks a code and password and returns what the code
-// gives. 400 for blank fields, 503 in maintenance, 409
-// gogopass_exchange_error for a code that cannot be exchanged, 429 after
-// too many attempts.
+// gives. 400 for blank fields, 500 gogopass_maintenance_error in
+// maintenance, 500 gogopass_exchange_error for a code that cannot be
+// exchanged, 429 after too many attempts.
 func (s *Service) ValidateExchange(ctx context.Context, memberID, lang string, in ExchangeInput) (ExchangeOffer, error) {
 	offer, _, err := s.checkExchange(ctx, memberID, lang, in)
 	return offer, err
@@ -551,7 +563,7 @@ func (s *Service) Exchange(ctx context.Context, memberID, lang string, in Exchan
 		return Pass{}, exchangeUnknown(err)
 	}
 	p.Name, p.NameAlt = plan.Name, plan.NameAlt
-	s.mail(ctx, memberID, Mail{Kind: MailIssued, Name: plan.Name, Period: rangeText(period.AvailablePeriodToBoard), Code: p.Code})
+	s.mail(ctx, memberID, Mail{Kind: MailIssued, Name: plan.Name, Period: period.AvailablePeriodToBoard, Code: p.Code})
 	return p, nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -16,6 +15,7 @@ import (
 
 	"members/internal/apperr"
 	"members/internal/i18n"
+	"members/internal/mail"
 	"members/internal/validate"
 )
 
@@ -47,6 +47,11 @@ type Config struct {
 	ReconcileEvery  time.Duration
 	ReconcileWindow time.Duration
 	ReconcileLease  time.Duration
+	// Mailer and MailTemplates send the slip of a convenience-store / ATM
+	// / net-banking payment to the member when the gateway issues it (nil:
+	// no mail).
+	Mailer        Mailer
+	MailTemplates *mail.Templates
 }
 
 func (c *Config) defaults() {
@@ -170,8 +175,6 @@ type checked struct {
 	scope   string
 }
 
-var errBadBody = apperr.New(apperr.Invalid, "error.bad_request")
-
 // check validates a purchase body: the product's fields (Quote) and the
 // payment fields, all field errors together.
 func (e *Engine) check(ctx context.Context, memberID string, lang i18n.Lang, productType string, body json.RawMessage, needRequest bool) (checked, error) {
@@ -181,7 +184,7 @@ func (e *Engine) check(ctx context.Context, memberID string, lang i18n.Lang, pro
 	}
 	var f Fields
 	if err := json.Unmarshal(body, &f); err != nil {
-		return checked{}, errBadBody
+		return checked{}, apperr.FromDecode(err)
 	}
 	errs := validate.Errors{}
 	order, qerr := prod.Quote(ctx, memberID, string(lang), body)
@@ -270,6 +273,18 @@ func (e *Engine) checkCard(ctx context.Context, memberID, currency string, c *ch
 			c.card.Token = c.fields.CreditCardToken
 		}
 		c.scope = scopeFor(tok.Brand, currency)
+		if c.fields.SaveCard {
+			// a card the member has already saved for this scope is paid
+			// with, not saved a second time
+			saved, err := e.store.Cards(ctx, memberID)
+			if err != nil {
+				return fmt.Errorf("payment: card: %w", err)
+			}
+			if _, dup := SameCard(saved, SavedCard{Gateway: gw, Token: c.card.Token, Brand: c.card.Brand, Last4: c.card.Last4,
+				ExpirationDate: c.card.ExpirationDate, Currency: c.scope}); dup {
+				c.fields.SaveCard = false
+			}
+		}
 	default:
 		return fmt.Errorf("payment: card: %w", err)
 	}
@@ -397,7 +412,8 @@ func (e *Engine) Continue(ctx context.Context, memberID, productType, id string)
 	case p.Status != Prepared:
 		return p.view(), nil
 	case !now.Before(p.ExpiresAt):
-		_, _ = e.store.Move(ctx, p.ID, Prepared, Expired, Changes{}, now)
+		_, err := e.store.Move(ctx, p.ID, Prepared, Expired, Changes{}, now)
+		e.storeFailed(ctx, "expire prepared", p.ID, err)
 		return View{}, ErrRestart
 	}
 	owner := "r" + randomID()
@@ -454,7 +470,12 @@ func (e *Engine) advance(ctx context.Context, p *Process, fresh bool) error {
 	if p.GatewayPaymentID == "" {
 		var found []GatewayPayment
 		if !fresh {
-			found, _ = e.gw.PaymentsByReference(ctx, p.ID)
+			var lookErr error
+			if found, lookErr = e.gw.PaymentsByReference(ctx, p.ID); lookErr != nil {
+				// creating with the process's create key is safe either way:
+				// the gateway answers a repeated key with the same payment
+				e.log.Warn("payment: look-up by reference failed, creating", "process", p.ID, "err", lookErr)
+			}
 		}
 		if len(found) > 0 {
 			gp = found[0]
@@ -520,11 +541,7 @@ func (e *Engine) apply(ctx context.Context, p *Process, gp GatewayPayment) error
 				return err
 			}
 		case GWRequiresAction, GWPending:
-			url := ""
-			if gp.NextAction != nil {
-				url = gp.NextAction.URL
-			}
-			return e.store.Update(ctx, p.ID, Changes{GatewayStatus: &gp.Status, NextActionURL: &url}, e.now())
+			return e.waitForCustomer(ctx, p, gp)
 		case GWCaptured:
 			if diffs := recordDiffs(p, gp); len(diffs) > 0 {
 				// never settle on a payment that is not this process's
@@ -541,6 +558,44 @@ func (e *Engine) apply(ctx context.Context, p *Process, gp GatewayPayment) error
 		default:
 			return nil
 		}
+	}
+	return nil
+}
+
+// waitForCustomer records a customer step: the page to send the member
+// to, the deadline the gateway set for the method (days for a slip,
+// minutes for a QR wallet or a challenge: the process stays open until
+// then, and the expiry work ends it then) and, for a slip, its numbers,
+// mailed to the member by whichever caller records them first.
+func (e *Engine) waitForCustomer(ctx context.Context, p *Process, gp GatewayPayment) error {
+	url := ""
+	if gp.NextAction != nil {
+		url = gp.NextAction.URL
+	}
+	c := Changes{GatewayStatus: &gp.Status, NextActionURL: &url}
+	if gp.ExpiresAt != nil && gp.ExpiresAt.After(e.now()) && !gp.ExpiresAt.Equal(p.ExpiresAt) {
+		at := gp.ExpiresAt.UTC()
+		c.ExpiresAt = &at
+		p.ExpiresAt = at
+	}
+	p.NextActionURL = url
+	if err := e.store.Update(ctx, p.ID, c, e.now()); err != nil {
+		return err
+	}
+	if gp.Slip == nil || len(p.Slip) > 0 {
+		return nil
+	}
+	b, err := json.Marshal(gp.Slip)
+	if err != nil {
+		return fmt.Errorf("payment: slip: %w", err)
+	}
+	first, err := e.store.SetSlip(ctx, p.ID, b, e.now())
+	if err != nil {
+		return err
+	}
+	p.Slip = b
+	if first {
+		e.mailSlip(ctx, *p, *gp.Slip)
 	}
 	return nil
 }
@@ -604,7 +659,7 @@ func (e *Engine) settle(ctx context.Context, p *Process, gp GatewayPayment) erro
 		}
 		p.GatewayPaymentID = gp.ID
 	}
-	out, err := e.store.Settle(ctx, p.ID, now, notifies, card, func(tx *sql.Tx) (Granted, error) {
+	out, err := e.store.Settle(ctx, p.ID, now, notifies, card, func(tx Tx) (Granted, error) {
 		var err error
 		granted, err = prod.Grant(ctx, tx, g)
 		return granted, err
@@ -785,6 +840,7 @@ func (e *Engine) Pending(ctx context.Context, memberID string) (PendingView, err
 
 // Availability answers GET /api/payment_availability.
 func (e *Engine) Availability(currency, productType string) (Availability, error) {
+	currency = NormalizeCurrency(currency)
 	errs := validate.Errors{}
 	if errs.Required("currency", currency) {
 		errs.Check("currency", ValidCurrency(currency), "payment.currency.unknown")

@@ -2,7 +2,6 @@ package payment
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -26,8 +25,8 @@ type Changes struct {
 	ReleaseLease bool
 }
 
-// SettleFunc creates the goods inside the settlement transaction.
-type SettleFunc func(tx *sql.Tx) (Granted, error)
+// SettleFunc creates the goods inside the settlement's unit of work.
+type SettleFunc func(tx Tx) (Granted, error)
 
 // SettleOutcome is what a settlement did.
 type SettleOutcome struct {
@@ -117,7 +116,13 @@ type Store interface {
 	ClaimDue(ctx context.Context, owner string, now, leaseUntil time.Time, limit int) ([]Process, error)
 	// ClaimOne leases one process when its lease is free.
 	ClaimOne(ctx context.Context, id, owner string, now, leaseUntil time.Time) (bool, error)
+	// ReleaseLeases frees every lease owner holds (processes and jobs),
+	// returning how many it freed.
+	ReleaseLeases(ctx context.Context, owner string) (int64, error)
 	MarkNotified(ctx context.Context, id string) error
+	// SetSlip records the slip of a process once; true for the caller
+	// that recorded it.
+	SetSlip(ctx context.Context, id string, slip json.RawMessage, now time.Time) (bool, error)
 	// TakeSecret erases the secret when it is still secret; true for the
 	// one caller that erased it.
 	TakeSecret(ctx context.Context, id string, secret json.RawMessage, now time.Time) (bool, error)

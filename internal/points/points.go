@@ -12,11 +12,12 @@ package points
 import (
 	"context"
 	"crypto/rand"
-	"database/sql"
 	"errors"
 	"math/big"
 	"slices"
 	"time"
+
+	"members/internal/payment"
 )
 
 // Currencies in the order of the points summary (spec §3, §9).
@@ -171,6 +172,7 @@ type Query struct {
 
 // Contact is where a member's mail goes, in the member's language.
 type Contact struct {
+	MemberID  string
 	Email     string
 	Firstname string
 	Lastname  string
@@ -200,7 +202,7 @@ type Store interface {
 	// balance) in tx, or in a transaction of its own when tx is nil.
 	// ErrDuplicate when the number, payment process, exchange code or
 	// reissued voucher is taken.
-	Create(ctx context.Context, tx *sql.Tx, v Voucher, ref string) error
+	Create(ctx context.Context, tx payment.Tx, v Voucher, ref string) error
 	// Search returns one page of the member's vouchers matching q, by
 	// expiry date, and the number of matches.
 	Search(ctx context.Context, q Query) ([]Voucher, int, error)

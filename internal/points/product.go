@@ -2,7 +2,6 @@ package points
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -40,6 +39,7 @@ type Product struct{ svc *Service }
 var (
 	_ payment.Product  = (*Product)(nil)
 	_ payment.Notifier = (*Product)(nil)
+	_ payment.Offerer  = (*Product)(nil)
 )
 
 // Product returns the points purchase for the payment engine.
@@ -47,6 +47,16 @@ func (s *Service) Product() *Product { return &Product{svc: s} }
 
 // Type is "peachpoints".
 func (p *Product) Type() string { return ProductType }
+
+// Offers lists the currencies and face values on sale, in the points'
+// currency order: the same for every member (no per-member limit).
+func (p *Product) Offers(context.Context, string) ([]payment.CurrencyAmounts, error) {
+	out := make([]payment.CurrencyAmounts, 0, len(Currencies))
+	for _, c := range Currencies {
+		out = append(out, payment.CurrencyAmounts{Currency: c, Amounts: slices.Clone(PurchaseAmounts[c])})
+	}
+	return out, nil
+}
 
 // PurchaseInput are the product fields of a purchase body.
 type PurchaseInput struct {
@@ -80,7 +90,7 @@ func CheckPurchase(in PurchaseInput) (PurchaseInput, validate.Errors) {
 func (p *Product) Quote(ctx context.Context, memberID, lang string, body json.RawMessage) (payment.Order, error) {
 	var in PurchaseInput
 	if err := json.Unmarshal(body, &in); err != nil {
-		return payment.Order{}, apperr.FromFields(validate.Errors{"amount": {Key: "points.validation.amount"}})
+		return payment.Order{}, apperr.FromDecode(err)
 	}
 	in, errs := CheckPurchase(in)
 	if !errs.Empty() {
@@ -135,7 +145,7 @@ func (p *Product) Prepare(_ context.Context, _ payment.Grant) (any, error) { ret
 // Grant issues the voucher in the settlement transaction. The voucher row
 // carries the process id under a UNIQUE constraint: a second grant for the
 // same process fails instead of issuing twice.
-func (p *Product) Grant(ctx context.Context, tx *sql.Tx, g payment.Grant) (payment.Granted, error) {
+func (p *Product) Grant(ctx context.Context, tx payment.Tx, g payment.Grant) (payment.Granted, error) {
 	var in PurchaseInput
 	if err := json.Unmarshal(g.Order.Details, &in); err != nil {
 		return payment.Granted{}, fmt.Errorf("grant points: details: %w", err)

@@ -23,6 +23,7 @@ import (
 	"members/internal/apperr"
 	"members/internal/i18n"
 	"members/internal/mail"
+	"members/internal/notify"
 	"members/internal/ratelimit"
 	"members/internal/validate"
 )
@@ -43,6 +44,8 @@ type Member struct {
 	Email        string
 	Name         string
 	PasswordHash string
+	// MailLang is the mail language the member chose ("" for none).
+	MailLang string
 }
 
 // Store keeps deletion requests and erases a member.
@@ -253,6 +256,7 @@ func (s *Service) RequestDeletion(ctx context.Context, memberID string, in Delet
 	if err := s.d.Store.CreateDeletion(ctx, memberID, hash, now, now.Add(DeletionTTL)); err != nil {
 		return RequestResult{}, fmt.Errorf("create deletion: %w", err)
 	}
+	lang = notify.MailLang(m.MailLang, lang)
 	link := s.d.PublicURL + "/delete-account/" + token + "?" + url.Values{"lang": {string(lang)}}.Encode()
 	msg, err := s.d.Templates.Standard(KindDeletion, lang, m.Email, mail.Data{
 		Name: m.Name, URL: link, Args: []any{"minutes", int(DeletionTTL.Minutes())},

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"members/internal/coupon"
+	"members/internal/payment"
 )
 
 // CouponStore implements coupon.Store.
@@ -193,7 +194,11 @@ func InsertCoupon(ctx context.Context, ex execer, c coupon.Coupon, refundState s
 	return nil
 }
 
-func (s *CouponStore) InsertCoupon(ctx context.Context, tx *sql.Tx, c coupon.Coupon) error {
+func (s *CouponStore) InsertCoupon(ctx context.Context, uow payment.Tx, c coupon.Coupon) error {
+	tx, err := grantTx(uow)
+	if err != nil {
+		return couponErr("insert coupon", err)
+	}
 	return InsertCoupon(ctx, tx, c, "")
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"members/internal/pass"
+	"members/internal/payment"
 )
 
 // PassStore implements pass.Store.
@@ -107,7 +108,11 @@ func nullString(s string) any {
 	return s
 }
 
-func (s *PassStore) InsertPass(ctx context.Context, tx *sql.Tx, p pass.Pass) error {
+func (s *PassStore) InsertPass(ctx context.Context, uow payment.Tx, p pass.Pass) error {
+	tx, err := grantTx(uow)
+	if err != nil {
+		return passErr("insert pass", err)
+	}
 	return heldErr("insert pass", insertPass(ctx, tx, p, ""))
 }
 

@@ -67,6 +67,8 @@ test("plan choice and purchase of the unlimited pass through the payment panel",
   await screenshot(page, "passes-gogo-chosen-en-desktop");
   await page.getByRole("button", { name: "Go to confirmation" }).click();
   await page.waitForURL(/\/payment\/gogo_pass\//);
+  await page.locator(".order-details").getByText("Flights are booked at the Standard fare: a higher price, with more included than the Lite fare.").waitFor();
+  await shots("gogo-confirm", new URL(page.url()).pathname, (p) => p.locator(".order-details").waitFor());
   await page.getByRole("button", { name: "Pay" }).click();
   await page.waitForURL(/completed/, { timeout: 20000 });
   await page.goto(`${env.server.url}/my-passes?lang=en`);
@@ -165,6 +167,13 @@ test("coupon pass: passengers with the age rules, total, purchase, view and refu
   });
   await page.getByRole("button", { name: "Go to confirmation" }).click();
   await page.waitForURL(/\/payment\/coupon_ticket\//);
+  // before paying: the order, the fare explained, the passengers, the refund fee and the terms
+  const details = page.locator(".order-details");
+  await details.getByText("Flights are booked at the Standard fare: a higher price, with more included than the Lite fare.").waitFor();
+  await details.getByText("2 passengers").waitFor();
+  await details.getByText(/a refund fee of JPY 9,000 per item is deducted: JPY 18,000 for its 2 items/).waitFor();
+  await details.getByRole("link", { name: /terms and conditions/ }).waitFor();
+  await shots("coupon-confirm", new URL(page.url()).pathname, (p) => p.locator(".order-details").waitFor());
   await page.getByRole("button", { name: "Pay" }).click();
   await page.waitForURL(/completed/, { timeout: 20000 });
 

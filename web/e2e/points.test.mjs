@@ -205,7 +205,7 @@ test("purchase with the sandbox gateway: number and PIN on the completed page an
     await page.getByRole("dialog", { name: "Choose a payment method" }).getByText("A new credit card").click();
   }
   await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await page.getByLabel("Expiry (YY/MM)").fill("33/08");
+  await page.getByLabel("Expiry date (MM/YY)").fill("08/33");
   await page.getByLabel("Security code (CVV)").fill("123");
   await page.getByLabel("Cardholder name").fill("HANAKO YAMADA");
   await page.getByRole("button", { name: "Go to confirmation" }).click();

@@ -42,7 +42,8 @@ describe('pass exchange', () => {
   it('shows the contact-center screen on gogopass_exchange_error', async () => {
     stubFetch({
       'GET /api/session': 204, ...status,
-      'POST /api/gogo_pass/exchange/validate': json({ message: 'x', errorKey: 'gogopass_exchange_error' }, 409),
+      // Every catalogued key comes with a 500 (the page reads the key).
+      'POST /api/gogo_pass/exchange/validate': json({ message: 'x', errorKey: 'gogopass_exchange_error' }, 500),
     })
     renderApp('/gogo-pass/exchange?lang=en')
     fireEvent.click(await screen.findByRole('button', { name: 'Next' }))
@@ -52,6 +53,18 @@ describe('pass exchange', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Next' }))
     const alert = await screen.findByRole('alert', { name: 'The pass could not be exchanged' })
     expect(alert.textContent).toContain('contact the contact center')
+  })
+
+  it('goes to the maintenance page on gogopass_maintenance_error (a 500)', async () => {
+    stubFetch({
+      'GET /api/session': 204, ...status,
+      'POST /api/gogo_pass/exchange/validate': json({ message: 'x', errorKey: 'gogopass_maintenance_error' }, 500),
+    })
+    renderApp('/gogo-pass/exchange?lang=en')
+    fireEvent.input(await screen.findByLabelText(/Exchange code/), { target: { value: 'GPX-1' } })
+    fireEvent.input(screen.getByLabelText(/Password/), { target: { value: 'secret' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }))
+    await waitFor(() => expect(window.location.pathname).toBe('/gogo-pass/maintenance'))
   })
 
   it('says the period is held already on gogopass_already_held, in the page language', async () => {

@@ -154,3 +154,32 @@ describe('reissue', () => {
     expect(await screen.findByText('The reissue was cancelled.')).toBeTruthy()
   })
 })
+
+describe('points sale', () => {
+  const avail = { creditCard: ['visa'], registerCreditCard: ['visa'], otherPayment: [], convenienceStore: true }
+  it('asks preapply before the form and offers its amounts', async () => {
+    const api = stubFetch({
+      ...base,
+      'POST /api/peachpoints/buy/preapply': { productType: 'peachpoints', currencies: [{ currencyCode: 'JPY', amounts: [1000, 3000], availability: avail }] },
+    })
+    renderApp('/points/sale?lang=en')
+    const currency = await screen.findByLabelText(/Currency unit/)
+    await waitFor(() => expect(api.called('POST /api/peachpoints/buy/preapply')).toBe(1))
+    fireEvent.change(currency, { target: { value: 'JPY' } })
+    const amount = screen.getByLabelText(/Purchase amount/) as HTMLSelectElement
+    await waitFor(() => expect([...amount.options].map((o) => o.value)).toEqual(['', '1000', '3000']))
+    expect(screen.queryByRole('alert')).toBeNull()
+    expect((screen.getByRole('button', { name: 'Go to payment' }) as HTMLButtonElement).disabled).toBe(false)
+  })
+
+  it('says a pending payment blocks the purchase before the form is filled (409 payment_pending)', async () => {
+    stubFetch({
+      ...base,
+      'POST /api/peachpoints/buy/preapply': json({ message: 'x', errorKey: 'payment_pending' }, 409),
+    })
+    renderApp('/points/sale?lang=en')
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toContain('about 30 minutes')
+    expect((screen.getByRole('button', { name: 'Go to payment' }) as HTMLButtonElement).disabled).toBe(true)
+  })
+})
