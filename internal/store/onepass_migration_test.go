@@ -54,7 +54,7 @@ func TestOnePassPerPeriodMigration(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer func() { _ = tx.Rollback() }()
-			err = store.NewPassStore(db).InsertPass(ctx, tx, pass.Pass{ID: "third", Code: "GP3", MemberID: "m1", PlanID: "pl", PeriodID: "pe",
+			err = store.NewPassStore(db).InsertPass(ctx, store.UnitOfWork(tx), pass.Pass{ID: "third", Code: "GP3", MemberID: "m1", PlanID: "pl", PeriodID: "pe",
 				FareType: "happy", CurrencyCode: "JPY", Source: "purchase", PurchasedAt: time.UnixMilli(300)})
 			if !errors.Is(err, pass.ErrHeld) {
 				t.Fatalf("a third copy: %v", err)
