@@ -3654,7 +3654,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            400: components["responses"]["Error"];
+            400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
         };
     };
@@ -3959,7 +3959,7 @@ export interface operations {
                     "application/json": components["schemas"]["PostalAddress"];
                 };
             };
-            400: components["responses"]["Error"];
+            400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };
@@ -5213,7 +5213,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["Calendar"];
-            400: components["responses"]["Error"];
+            400: components["responses"]["ValidationFailed"];
             404: components["responses"]["NotFound"];
         };
     };
