@@ -145,14 +145,14 @@ test("the online-shop link on the account page: status, linking, the way to the 
   for (const [lang, tx] of Object.entries(texts)) {
     for (const [vp, viewport] of Object.entries(VIEWPORTS)) {
       const { context, page } = await newPage(viewport);
-      await login(page, env.server.url, DEMO2, lang);
+      await login(page, env.server.url, DEMO, lang);
       await page.goto(`${env.server.url}/account?lang=${lang}`);
       const section = page.getByRole("region", { name: new RegExp(tx.title) });
       await section.waitFor();
       await section.scrollIntoViewIfNeeded();
       // Every visit after the first reloads the page: the link is the server's.
       if (first) {
-        // The second demo member starts unlinked; one click links the account.
+        // The demo member starts unlinked; one click links the account.
         assert.equal(await section.getByTestId("online-shop-status").textContent(), tx.not);
         await screenshot(page, `account-online-shop-${lang}-${vp}-unlinked`);
         await section.getByRole("button", { name: tx.button }).click();
