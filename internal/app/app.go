@@ -13,12 +13,15 @@ import (
 	"net/netip"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"members/internal/auth"
 	"members/internal/demo"
 	"members/internal/httpapi"
 	"members/internal/i18n"
 	"members/internal/mail"
 	"members/internal/masters"
+	"members/internal/notify"
 	"members/internal/ops"
 	"members/internal/payment"
 	"members/internal/platform"
@@ -103,6 +106,16 @@ type Config struct {
 	// env MEMBERS_OPS_SECRET), kept outside the database. Empty: the feed
 	// answers 503, or uses DemoOpsSecret with Demo.
 	OpsSecret string
+	// Metrics is the registry of the instance's metrics (--metrics-addr),
+	// registered by Server; nil: off.
+	Metrics *prometheus.Registry
+	// UnsubscribeKey signs the one-click unsubscribe links of the optional
+	// mails (--unsubscribe-key, env MEMBERS_UNSUBSCRIBE_KEY): base64 of at
+	// least 32 bytes, kept outside the database. Empty: a key kept in the
+	// database (demo, tests). UnsubscribeKeyPrevious still verify the
+	// links of mails sent before a key change.
+	UnsubscribeKey         string
+	UnsubscribeKeyPrevious []string
 }
 
 // App holds the migrated database and the core services.
@@ -130,8 +143,10 @@ type App struct {
 	Gateway GatewayConn
 	// Health answers /healthz and /readyz; serve marks it draining at
 	// shutdown.
-	Health *ops.Health
-	mailer *mail.Mailer
+	Health  *ops.Health
+	mailer  *mail.Mailer
+	metrics *ops.Metrics
+	notify  *notify.Service
 }
 
 // Open connects, migrates and builds the core services.
@@ -173,6 +188,9 @@ func (a *App) Close() error { return a.DB.Close() }
 // Server builds the HTTP handler with every feature, loading demo data
 // first when asked. The returned Features hold background jobs and closers.
 func (a *App) Server(ctx context.Context, cfg Config) (http.Handler, *Features, error) {
+	if cfg.Metrics != nil {
+		a.metrics = a.newMetrics(cfg.Metrics)
+	}
 	if cfg.Demo {
 		if err := demo.Load(ctx, a.DB, a.Auth.Hasher()); err != nil {
 			return nil, nil, err
@@ -187,11 +205,16 @@ func (a *App) Server(ctx context.Context, cfg Config) (http.Handler, *Features, 
 		return nil, nil, err
 	}
 	feats.RootMounts = append(feats.RootMounts, a.Health.Mount)
+	var observe func(string, string, int, time.Duration)
+	if a.metrics != nil {
+		observe = a.metrics.ObserveRequest
+	}
 	h := httpapi.New(httpapi.Deps{
 		Logger: a.Logger, Catalog: a.Catalog, Auth: a.Auth, Platform: a.Platform, Countries: a.Countries,
 		Revision: cfg.Revision, CSRFSecret: csrfSecret, WebApp: webapp.FS(), SecureCookies: cfg.SecureCookies,
 		TrustedProxies: cfg.TrustedProxies, ConnectOrigins: connectOrigins(cfg),
 		Now: a.DB.Now, Features: feats.Mounts, AnonymousPaths: feats.Anonymous, RootMounts: feats.RootMounts,
+		Observe: observe,
 	})
 	return h, feats, nil
 }
@@ -236,4 +259,14 @@ func connectOrigins(cfg Config) []string {
 		return []string{o}
 	}
 	return nil
+}
+
+// newMetrics registers the instance's metrics on reg: requests, the
+// database pools, the counters of the stores and the database snapshot.
+func (a *App) newMetrics(reg *prometheus.Registry) *ops.Metrics {
+	var pools []ops.Pool
+	for name, db := range a.DB.Pools() {
+		pools = append(pools, ops.Pool{Name: name, DB: db})
+	}
+	return ops.NewMetrics(reg, pools, store.NewOpsSnapshot(a.DB), a.DB.Now)
 }

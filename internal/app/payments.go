@@ -57,7 +57,7 @@ func (a *App) wirePayments(ctx context.Context, cfg Config, f *Features, conn Ga
 	if err != nil {
 		return payments{}, err
 	}
-	engine := payment.NewEngine(st, gw, payment.Config{
+	engine := payment.NewEngine(a.observePayments(st), gw, payment.Config{
 		ReturnBase: publicURL, WebhookSecret: []byte(secret), PreviousWebhookSecrets: previous,
 		// a request drives at most four gateway calls; after that the lease
 		// lapses and the background work takes over (a killed instance)

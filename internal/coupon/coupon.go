@@ -74,10 +74,14 @@ type Period struct {
 
 // Product is a coupon pass product.
 type Product struct {
-	ID          string   `json:"id"`
-	Name        string   `json:"name"`
-	Description string   `json:"description"`
-	Periods     []Period `json:"periods"`
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	// International: the trips cross a border, so each passenger's
+	// nationality, passport and entry details are asked; a domestic
+	// product asks none of them.
+	International bool     `json:"international"`
+	Periods       []Period `json:"periods"`
 }
 
 // Passenger types of additional passengers.

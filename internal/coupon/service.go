@@ -138,20 +138,22 @@ type Selection struct {
 
 // Ticket is a priced selection: what the member confirms before paying.
 type Ticket struct {
-	RequestID             string      `json:"requestId,omitempty"`
-	ProductID             string      `json:"productId"`
-	PeriodID              string      `json:"periodId"`
-	Name                  string      `json:"name"`
-	Description           string      `json:"description"`
-	Period                Period      `json:"period"`
-	FareType              string      `json:"fareType"`
-	Plan                  Plan        `json:"plan"`
-	Purchaser             Purchaser   `json:"purchaser"`
-	AdditionalPassengers  []Passenger `json:"additionalPassengers"`
-	Items                 int         `json:"items"`
-	TotalPassengersCount  int         `json:"totalPassengersCount"`
-	TotalPrice            int64       `json:"totalPrice"`
-	CurrencyCode          string      `json:"currencyCode"`
+	RequestID            string      `json:"requestId,omitempty"`
+	ProductID            string      `json:"productId"`
+	PeriodID             string      `json:"periodId"`
+	Name                 string      `json:"name"`
+	Description          string      `json:"description"`
+	Period               Period      `json:"period"`
+	FareType             string      `json:"fareType"`
+	Plan                 Plan        `json:"plan"`
+	Purchaser            Purchaser   `json:"purchaser"`
+	AdditionalPassengers []Passenger `json:"additionalPassengers"`
+	Items                int         `json:"items"`
+	TotalPassengersCount int         `json:"totalPassengersCount"`
+	TotalPrice           int64       `json:"totalPrice"`
+	CurrencyCode         string      `json:"currencyCode"`
+	// International: the passengers' entry details were asked (Product).
+	International         bool `json:"international"`
 	productNameKey        string
 	productDescriptionKey string
 }
@@ -188,7 +190,7 @@ func (s *Service) Price(ctx context.Context, memberID, lang string, in Selection
 		}
 	}
 	if in.ProductID != "" && in.PeriodID != "" && !found {
-		f.Add("periodId", "coupon.validation.choice", "position", 1)
+		f.Add("periodId", "coupon.validation.period")
 	}
 	holder, err := s.d.Members.CouponHolder(ctx, memberID)
 	if err != nil {
@@ -200,8 +202,12 @@ func (s *Service) Price(ctx context.Context, memberID, lang string, in Selection
 		f.Check("purchaser", ok && IsAdult(birth, first), "coupon.validation.purchaser_adult")
 		for i, p := range in.AdditionalPassengers {
 			p = trimPassenger(p)
+			if !product.International {
+				// a domestic trip needs no passport or entry details: none are kept
+				p = domesticPassenger(p)
+			}
 			in.AdditionalPassengers[i] = p
-			checkPassenger(f, i, p, s.d.ValidCountry, today, first)
+			checkPassenger(f, i, p, s.d.ValidCountry, today, first, product.International)
 		}
 	}
 	if !f.Empty() {
@@ -224,7 +230,7 @@ func (s *Service) Price(ctx context.Context, memberID, lang string, in Selection
 		ProductID: product.ID, PeriodID: period.ID, Period: pe, FareType: in.FareType, Plan: plan,
 		Name: s.d.Translate(lang, product.Name), Description: s.d.Translate(lang, product.Description),
 		productNameKey: product.Name, productDescriptionKey: product.Description,
-		Purchaser: holder.Purchaser, AdditionalPassengers: passengers, Items: items,
+		Purchaser: holder.Purchaser, AdditionalPassengers: passengers, Items: items, International: product.International,
 		TotalPassengersCount: 1 + len(in.AdditionalPassengers), TotalPrice: int64(items) * plan.PricePerPerson,
 		CurrencyCode: plan.CurrencyCode,
 	}, nil
@@ -238,6 +244,12 @@ func trimPassenger(p Passenger) Passenger {
 		PassportNo: strings.ToUpper(t(p.PassportNo)), DateOfEntry: t(p.DateOfEntry),
 		InboundTransportMethod: t(p.InboundTransportMethod), InboundFlightNo: strings.ToUpper(t(p.InboundFlightNo)),
 	}
+}
+
+// domesticPassenger keeps what a domestic trip needs of a passenger: type,
+// name, gender and date of birth.
+func domesticPassenger(p Passenger) Passenger {
+	return Passenger{PassengerType: p.PassengerType, Lastname: p.Lastname, Firstname: p.Firstname, Gender: p.Gender, DateOfBirth: p.DateOfBirth}
 }
 
 // PrepareInput is the prepare body: a selection under a request id.
@@ -323,6 +335,9 @@ func (s *Service) Coupons(ctx context.Context, memberID, lang string) ([]Coupon,
 // member's coupon; 409 when already refunded, used, or not bought through
 // the engine; a second refund never reaches the gateway.
 func (s *Service) Refund(ctx context.Context, memberID, lang, id string) (Coupon, error) {
+	if errs := (validate.Errors{}); !errs.Required("id", id) {
+		return Coupon{}, apperr.FromFields(errs)
+	}
 	c, err := s.d.Store.Coupon(ctx, memberID, id)
 	if errors.Is(err, ErrNotFound) {
 		return Coupon{}, apperr.ErrNotFound

@@ -366,6 +366,64 @@ func TestCouponPrepareAndAgeRules(t *testing.T) {
 	})
 }
 
+// TestCouponTripNeedsAndPeriod: a domestic product (Okinawa) asks no
+// passport or entry details and keeps none that are sent; an international
+// one (Kansai) requires them. A period not on sale is an error of the
+// period field, worded for it, with no passenger position.
+func TestCouponTripNeedsAndPeriod(t *testing.T) {
+	t.Parallel()
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		env := apitest.New(t, engine)
+		setFlags(t, env, platform.GogoPassStatus{}, true)
+		c := env.Member(t)
+		var products struct {
+			CouponTickets []struct {
+				ID            string
+				International bool
+			}
+		}
+		c.Get("/api/coupon_ticket").JSON(t, &products)
+		intl := map[string]bool{}
+		for _, p := range products.CouponTickets {
+			intl[p.ID] = p.International
+		}
+		if !intl[demo.DemoCouponKansai] || intl[demo.DemoCouponOkinawa] {
+			t.Fatalf("international flags = %v", intl)
+		}
+		bare := map[string]string{"passengerType": "adult", "lastname": "Lee", "firstname": "Mina", "gender": "female", "dateOfBirth": "1990-01-01"}
+		body := map[string]any{
+			"requestId": "req-dom", "productId": demo.DemoCouponOkinawa, "periodId": demo.DemoCouponPeriodOka, "fareType": "lite", "agreeTerms": true,
+			"additionalPassengers": []any{bare, passenger("adult", "1991-02-02")},
+		}
+		r := c.Do(http.MethodPost, "/api/coupon_ticket/buy/prepare", body)
+		if r.Status != http.StatusOK {
+			t.Fatalf("domestic prepare = %d %s", r.Status, r.Body)
+		}
+		tk := r.Map(t)["couponTicket"].(map[string]any)
+		if tk["international"] != false {
+			t.Errorf("ticket international = %v", tk["international"])
+		}
+		for i, p := range tk["additionalPassengers"].([]any) {
+			if pp := p.(map[string]any); pp["passportNo"] != "" || pp["dateOfEntry"] != "" || pp["nationalityCode"] != "" {
+				t.Errorf("domestic passenger %d keeps entry details: %v", i, pp)
+			}
+		}
+		body["requestId"], body["productId"], body["periodId"] = "req-intl", demo.DemoCouponKansai, demo.DemoCouponPeriodWin
+		f := fieldErrors(t, c.Do(http.MethodPost, "/api/coupon_ticket/buy/prepare", body))
+		for _, field := range []string{"passportNo", "dateOfEntry", "nationalityCode", "inboundTransportMethod", "inboundFlightNo"} {
+			if got := f["additionalPassengers.0."+field]; len(got) != 1 || got[0] != "Passenger 2: this field is required." {
+				t.Errorf("international %s = %v", field, got)
+			}
+		}
+		body["periodId"] = "gone"
+		c.Lang = "jp"
+		f = fieldErrors(t, c.Do(http.MethodPost, "/api/coupon_ticket/buy/prepare", body))
+		if got := f["periodId"]; len(got) != 1 || got[0] != "この期間は販売を終了しました。別の期間を選んでください。" {
+			t.Errorf("period error = %v", f)
+		}
+	})
+}
+
 // recordingRefunder stands in for the payment engine's Refund (the gateway
 // call is the engine's, tested there).
 type recordingRefunder struct {

@@ -342,6 +342,33 @@ func TestPointsReissue(t *testing.T) {
 	})
 }
 
+// TestPointsReissueOnItsCurrencyPage: the CNY page (currencyCode CNY)
+// refuses a TWD voucher with a message that names the voucher's currency,
+// and reissues nothing; the TWD page takes it. A currency with no reissue
+// page is a field error.
+func TestPointsReissueOnItsCurrencyPage(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		env := apitest.New(t, engine)
+		c := env.Member(t)
+		body := func(currency string) map[string]any {
+			return map[string]any{"pointNumber": demo.DemoVoucherExpiredTW, "pin": demo.DemoVoucherPin, "email": apitest.DemoEmail, "currencyCode": currency}
+		}
+		for _, path := range []string{"/api/peachpoints/reissue/validate", "/api/peachpoints/reissue/reissue"} {
+			r := c.Do(http.MethodPost, path, body("CNY"))
+			if f := fieldErrors(t, r); r.Status != http.StatusBadRequest || len(f["pointNumber"]) != 1 ||
+				f["pointNumber"][0] != "These points are in TWD. Reissue them on the TWD reissue page." {
+				t.Errorf("%s on the CNY page = %d %v", path, r.Status, f)
+			}
+		}
+		if f := fieldErrors(t, c.Do(http.MethodPost, "/api/peachpoints/reissue/validate", body("JPY"))); len(f["currencyCode"]) != 1 {
+			t.Errorf("JPY page = %v", f)
+		}
+		if r := c.Do(http.MethodPost, "/api/peachpoints/reissue/reissue", body("TWD")); r.Status != http.StatusOK {
+			t.Errorf("on the TWD page = %d %s", r.Status, r.Body)
+		}
+	})
+}
+
 func TestPointsReissueMailFailure(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		srv := mailtest.Start(t)

@@ -29,6 +29,8 @@ type Content struct {
 	Details    []Detail
 	Action     *Action
 	Footer     string
+	// Unsubscribe is the link under the footer of an optional mail.
+	Unsubscribe *Action
 }
 
 // Data fills a standard mail: the member's name for the greeting, the
@@ -39,6 +41,8 @@ type Data struct {
 	Args    []any
 	Details []Detail
 	URL     string
+	// Unsubscribe, on an optional mail, is its one-click unsubscribe link.
+	Unsubscribe *Action
 }
 
 // Templates renders mails in the eight languages.
@@ -87,10 +91,11 @@ func (t *Templates) Catalog() *i18n.Catalog { return t.cat }
 func (t *Templates) Standard(kind string, lang i18n.Lang, to string, d Data) (Message, error) {
 	args := append([]any{"name", d.Name}, d.Args...)
 	c := Content{
-		Subject:  t.cat.T(lang, "mail."+kind+".subject", args...),
-		Greeting: t.cat.T(lang, "mail.greeting", "name", d.Name),
-		Details:  d.Details,
-		Footer:   t.cat.T(lang, "mail.footer"),
+		Subject:     t.cat.T(lang, "mail."+kind+".subject", args...),
+		Greeting:    t.cat.T(lang, "mail.greeting", "name", d.Name),
+		Details:     d.Details,
+		Footer:      t.cat.T(lang, "mail.footer"),
+		Unsubscribe: d.Unsubscribe,
 	}
 	for _, p := range strings.Split(t.cat.T(lang, "mail."+kind+".body", args...), "\n\n") {
 		if p = strings.TrimSpace(p); p != "" {

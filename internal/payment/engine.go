@@ -175,8 +175,6 @@ type checked struct {
 	scope   string
 }
 
-var errBadBody = apperr.New(apperr.Invalid, "error.bad_request")
-
 // check validates a purchase body: the product's fields (Quote) and the
 // payment fields, all field errors together.
 func (e *Engine) check(ctx context.Context, memberID string, lang i18n.Lang, productType string, body json.RawMessage, needRequest bool) (checked, error) {
@@ -186,7 +184,7 @@ func (e *Engine) check(ctx context.Context, memberID string, lang i18n.Lang, pro
 	}
 	var f Fields
 	if err := json.Unmarshal(body, &f); err != nil {
-		return checked{}, errBadBody
+		return checked{}, apperr.FromDecode(err)
 	}
 	errs := validate.Errors{}
 	order, qerr := prod.Quote(ctx, memberID, string(lang), body)
@@ -842,6 +840,7 @@ func (e *Engine) Pending(ctx context.Context, memberID string) (PendingView, err
 
 // Availability answers GET /api/payment_availability.
 func (e *Engine) Availability(currency, productType string) (Availability, error) {
+	currency = NormalizeCurrency(currency)
 	errs := validate.Errors{}
 	if errs.Required("currency", currency) {
 		errs.Check("currency", ValidCurrency(currency), "payment.currency.unknown")

@@ -12,6 +12,7 @@ import (
 	"members/internal/apperr"
 	"members/internal/i18n"
 	"members/internal/mail"
+	"members/internal/notify"
 )
 
 // PendingPayment is one payment of the member's left for later (a slip to
@@ -169,7 +170,7 @@ func (e *Engine) mailSlip(ctx context.Context, p Process, slip Slip) {
 	if e.cfg.Mailer == nil || e.cfg.MailTemplates == nil {
 		return
 	}
-	to, name, err := e.store.Contact(ctx, p.MemberID)
+	to, name, chosen, err := e.store.Contact(ctx, p.MemberID)
 	if err != nil {
 		e.log.Warn("payment: slip mail contact", "process", p.ID, "err", err)
 		return
@@ -178,6 +179,7 @@ func (e *Engine) mailSlip(ctx context.Context, p Process, slip Slip) {
 	if !ok {
 		lang = i18n.EN
 	}
+	lang = notify.MailLang(chosen, lang)
 	msg, err := e.cfg.MailTemplates.Standard("payment_slip", lang, to, mail.Data{
 		Name: name,
 		Args: []any{"item", p.Description, "amount", FormatMoney(p.Amount, p.Currency, lang),

@@ -68,6 +68,9 @@ type ReissueInput struct {
 	PointNumber string `json:"pointNumber"`
 	Pin         string `json:"pin"`
 	Email       string `json:"email"`
+	// CurrencyCode is the page's currency (the CNY or the TWD page): a
+	// voucher in another currency is refused there. Empty accepts either.
+	CurrencyCode string `json:"currencyCode"`
 }
 
 // ValidateResult is the validate answer: the voucher concerned.
@@ -100,6 +103,8 @@ func (s *Service) checkReissue(ctx context.Context, memberID string, in *Reissue
 		errs.MaxLen("email", in.Email, MaxTextLength)
 		errs.Email("email", in.Email)
 	}
+	in.CurrencyCode = strings.ToUpper(strings.TrimSpace(in.CurrencyCode))
+	errs.Check("currencyCode", in.CurrencyCode == "" || contains(ReissueCurrencies, in.CurrencyCode), "points.validation.reissue_currency")
 	if !errs.Empty() {
 		return Voucher{}, apperr.FromFields(errs)
 	}
@@ -133,6 +138,9 @@ func (s *Service) checkReissue(ctx context.Context, memberID string, in *Reissue
 			Fields: validate.Errors{"pointNumber": {Key: "points.validation.already_reissued"}}, Err: errAlready}
 	case !contains(ReissueCurrencies, v.Currency):
 		return v, apperr.FromFields(validate.Errors{"pointNumber": {Key: "points.validation.reissue_currency"}})
+	case in.CurrencyCode != "" && v.Currency != in.CurrencyCode:
+		// the CNY page reissues CNY vouchers only, the TWD page TWD ones
+		return v, apperr.FromFields(validate.Errors{"pointNumber": {Key: "points.validation.reissue_other_page", Args: []any{"currency", v.Currency}}})
 	case StatusOf(v, today) != StatusExpired || v.Balance == 0:
 		return v, apperr.FromFields(validate.Errors{"pointNumber": {Key: "points.validation.not_expired"}})
 	}

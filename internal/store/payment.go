@@ -86,13 +86,14 @@ func (s *PaymentStore) DeleteCard(ctx context.Context, memberID, gateway, token 
 	return nil
 }
 
-func (s *PaymentStore) Contact(ctx context.Context, memberID string) (string, string, error) {
-	var email, first, last string
-	err := s.db.QueryRowContext(ctx, `SELECT email, firstname, lastname FROM members WHERE id = $1`, memberID).Scan(&email, &first, &last)
+func (s *PaymentStore) Contact(ctx context.Context, memberID string) (string, string, string, error) {
+	var email, first, last, lang string
+	err := s.db.QueryRowContext(ctx, `SELECT email, firstname, lastname, `+chosenMailLangOf("members")+` FROM members WHERE id = $1`, memberID).
+		Scan(&email, &first, &last, &lang)
 	if err != nil {
-		return "", "", paymentErr(err)
+		return "", "", "", paymentErr(err)
 	}
-	return email, strings.TrimSpace(first + " " + last), nil
+	return email, strings.TrimSpace(first + " " + last), lang, nil
 }
 
 const processCols = `id, member_id, request_id, request_hash, product_type, status, lang, amount, currency, description, details,

@@ -140,6 +140,35 @@ test("exchange of another pass type by code and password", async () => {
   await context.close();
 });
 
+test("coupon pass, a domestic trip: no passport or entry details, a saved passenger fills one in", async () => {
+  flags("--public", "--purchasable");
+  for (const lang of ["en", "jp", "th"]) {
+    for (const [vp, size] of Object.entries(VIEWPORTS)) {
+      const { context, page } = await newPage(size, lang);
+      await page.goto(`${env.server.url}/coupon-pass?lang=${lang}`);
+      const product = page.locator(".coupon-choice select").first();
+      await product.waitFor();
+      await product.selectOption("cp-okinawa");
+      await page.locator("form.coupon-form button.button--secondary").click(); // add a passenger
+      const saved = page.locator(".passenger__saved select");
+      await saved.waitFor();
+      await saved.selectOption({ label: "Yamada Sakura" });
+      assert.equal(await page.locator('input[name="additionalPassengers.0.lastname"]').inputValue(), "Yamada");
+      assert.equal(await page.locator('input[name="additionalPassengers.0.passportNo"]').count(), 0, "no passport on a domestic trip");
+      assert.equal(await page.locator('select[name="additionalPassengers.0.inboundTransportMethod"]').count(), 0);
+      await screenshot(page, `passes-coupon-domestic-${lang}-${vp}`);
+      const r = await new AxeBuilder({ page }).analyze();
+      assert.deepEqual(r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`), [], `domestic ${lang} ${vp}`);
+      if (lang === "en" && vp === "desktop") {
+        await page.getByLabel(/I agree to the terms/).check();
+        await page.getByRole("button", { name: "Continue to payment" }).click();
+        await page.getByRole("heading", { name: "Ready to pay" }).waitFor({ timeout: 8000 });
+      }
+      await context.close();
+    }
+  }
+});
+
 test("coupon pass: passengers with the age rules, total, purchase, view and refund", async () => {
   flags("--public", "--purchasable");
   await shots("coupon", "/coupon-pass", (p) => p.locator(".coupon-form .fare").first().waitFor());

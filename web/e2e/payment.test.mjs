@@ -136,7 +136,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
           if (attempt === 1) {
             const done = page.getByText(/The card has been registered/);
             await done.waitFor();
-            await page.waitForFunction(() => document.activeElement?.classList.contains("pay-notice"));
+            await page.waitForFunction(() => globalThis.document.activeElement?.classList.contains("pay-notice"));
             assert.ok(await done.isVisible());
             await list.getByText("Mastercard ending 5100, exp 11/34").waitFor();
             await screenshot(page, `payment-methods-registered-${lang}-${name}`);
@@ -247,9 +247,17 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       const expired = page.getByRole("alertdialog", { name: "Credit card has expired" });
       await expired.waitFor();
       await expired.getByRole("button", { name: "Cancel" }).click();
+      // focus goes back to the control that opened the chooser, not the page body
+      await page.waitForFunction(() => globalThis.document.activeElement?.textContent === "Change");
       await page.getByRole("button", { name: "Change", exact: true }).click();
     }
     await page.getByRole("dialog", { name: "Choose a payment method" }).getByText("A new credit card").click();
+    await page.waitForFunction(() => globalThis.document.activeElement?.textContent === "Change");
+    // Escape closes it and gives focus back too
+    await page.getByRole("button", { name: "Change", exact: true }).click();
+    await page.getByRole("dialog", { name: "Choose a payment method" }).waitFor();
+    await page.keyboard.press("Escape");
+    await page.waitForFunction(() => globalThis.document.activeElement?.textContent === "Change");
     await page.getByLabel("Card number").fill("3530 1113 3330 0000");
     await page.getByLabel("Expiry date (MM/YY)").fill("08/33");
     await page.getByLabel("Security code (CVV)").fill("123");
@@ -268,12 +276,18 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
   });
 }
 
-test("the pending block: a payment waiting for its challenge blocks the panel", async () => {
+test("the pending block: a payment waiting for its challenge blocks a new purchase before its form is filled", async () => {
   const { context, page } = await env.newPage(VIEWPORTS.desktop);
   await login(page, env.server.url);
   const id = await prepare(page, await tokenize(page, "4000000000003220"));
   const cont = await apiCall(page, "POST", `/api/peachpoints/buy/${id}/continue`);
   assert.equal(cont.body.status, "pending");
+  // The sale page asks preapply first: the block is said before the form.
+  await page.goto(`${env.server.url}/points/sale?lang=en`);
+  await page.getByRole("alert").getByText("about 30 minutes").waitFor();
+  assert.equal(await page.getByRole("button", { name: "Go to payment" }).isDisabled(), true);
+  assert.equal(await page.getByLabel("Nominee").isDisabled(), true);
+  await screenshot(page, "payment-sale-pending-desktop");
   await openPanel(page, VIEWPORTS.desktop);
   await page.getByText("Please pay or cancel your pending payment before a new purchase.").first().waitFor();
   await page.locator(".pending-notice").getByRole("link", { name: "Open pending payments" }).waitFor();

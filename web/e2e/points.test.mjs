@@ -147,6 +147,17 @@ test("exchange of partner miles: the ana texts, the mismatch screen for another 
 
 test("reissue of an expired TWD voucher: validate, confirm, done with the new number and PIN; twice is refused", async () => {
   const { context, page } = await newPage(VIEWPORTS.phone);
+  // The CNY page reissues CNY points only; an unknown variant is not found.
+  await page.goto(`${env.server.url}/points/reissue/cny?lang=en`);
+  await page.getByLabel("Point number").fill("7100000000000003");
+  await page.getByLabel("PIN", { exact: false }).first().fill("24681357");
+  await page.getByLabel("E-mail address").fill("demo@example.com");
+  await page.getByRole("button", { name: "Confirm" }).click();
+  await page.getByText("These points are in TWD. Reissue them on the TWD reissue page.").first().waitFor();
+  await screenshot(page, "points-reissue-other-page-phone");
+  await page.keyboard.press("Escape");
+  await page.goto(`${env.server.url}/points/reissue/usd?lang=en`);
+  await page.getByRole("heading", { name: "Page not found" }).waitFor();
   await page.goto(`${env.server.url}/points/reissue/twd?lang=en`);
   await page.getByRole("heading", { name: "Reissue expired points (TWD)" }).waitFor();
   // Client rules first: nothing is sent.

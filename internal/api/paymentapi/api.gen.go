@@ -699,11 +699,12 @@ type ValidationFailed = ValidationErrors
 
 // DeleteCreditCardParams defines parameters for DeleteCreditCard.
 type DeleteCreditCardParams struct {
-	Gateway *string `form:"gateway,omitempty" json:"gateway,omitempty"`
+	Gateway string `form:"gateway" json:"gateway"`
 }
 
 // GetPaymentAvailabilityParams defines parameters for GetPaymentAvailability.
 type GetPaymentAvailabilityParams struct {
+	// Currency JPY, KRW…; case-insensitive, as every currency of the API
 	Currency    string  `form:"currency" json:"currency"`
 	ProductType *string `form:"productType,omitempty" json:"productType,omitempty"`
 }
@@ -865,9 +866,9 @@ func (siw *ServerInterfaceWrapper) DeleteCreditCard(w http.ResponseWriter, r *ht
 	// Parameter object where we will unmarshal all parameters from the context
 	var params DeleteCreditCardParams
 
-	// ------------- Optional query parameter "gateway" -------------
+	// ------------- Required query parameter "gateway" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "gateway", r.URL.Query(), &params.Gateway, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "gateway", r.URL.Query(), &params.Gateway, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {

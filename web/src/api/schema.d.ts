@@ -818,7 +818,8 @@ export interface paths {
         put?: never;
         /**
          * Saves a card the browser tokenised at the gateway (card data never reaches /api).
-         * @description currency is a purchase currency (JPY, KRW…) or ALL / NON_JPY: visa,
+         * @description currency is a purchase currency (JPY, KRW…) or ALL / NON_JPY (read
+         *     case-insensitively, as every currency of the API): visa,
          *     mastercard and jcb cards are kept for JPY or for the other
          *     currencies; amex, diners and discover cards serve every currency.
          *     The gateway is asked for the token's brand, last digits and expiry.
@@ -907,7 +908,12 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Deletes a saved card at the gateway and here (spec §4 card deletion). */
+        /**
+         * Deletes a saved card at the gateway and here (spec §4 card deletion).
+         * @description The card is named by its token and the gateway that holds it (the
+         *     card list's gateway); without gateway the answer is 400 with
+         *     validationErrors.gateway.
+         */
         delete: operations["deleteCreditCard"];
         options?: never;
         head?: never;
@@ -1606,7 +1612,7 @@ export interface paths {
         put?: never;
         /**
          * Refunds a coupon less 9,000 yen per item through the payment engine and disables it.
-         * @description 404 for another member's coupon; 409 when already refunded or not refundable; 503 when the gateway failed (retry is safe).
+         * @description 400 with validationErrors.id when id is missing or blank; 404 for another member's coupon; 409 when already refunded or not refundable; 503 when the gateway failed (retry is safe).
          */
         post: operations["refundCouponTicket"];
         delete?: never;
@@ -1775,6 +1781,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/deletion/losses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a deletion now would forfeit (refundable coupon passes, point balances) and the pending payment that blocks it. */
+        get: operations["getAccountDeletionLosses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/deletion/confirm": {
         parameters: {
             query?: never;
@@ -1784,7 +1807,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deletes the account with the mailed link's token; every session ends. */
+        /**
+         * Deletes the account with the mailed link's token; every session ends.
+         * @description 409 errorKey account_deletion_payment_pending while a payment of the
+         *     member is pending (GET /api/me/deletion/losses names it); 409
+         *     errorKey account_deletion_unconfirmed unless acknowledged holds the
+         *     ack of every refundable coupon pass and point balance the losses list.
+         */
         post: operations["confirmAccountDeletion"];
         delete?: never;
         options?: never;
@@ -1926,6 +1955,36 @@ export interface paths {
         put?: never;
         /** Removes one of the member's passkeys after re-authentication (the current password, throttled with the password change, or a fresh assertion); records the event and mails the member. Another member's or an unknown id is 404. */
         post: operations["removePasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/notification_settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's notification settings.
+         * @description Which optional mails the member gets (flight changes, points expiry
+         *     reminders; all on until the member switches one off) and the
+         *     language of every mail to the member (the account's language until
+         *     one is chosen). securityAlerts is always true: security alerts
+         *     cannot be switched off.
+         */
+        get: operations["getNotificationSettings"];
+        /**
+         * Saves the member's notification settings.
+         * @description mailLang must be one of jp en sg kr cn tw hk th; securityAlerts, when
+         *     sent, must be true (400 otherwise: security alerts cannot be switched
+         *     off).
+         */
+        put: operations["updateNotificationSettings"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2155,6 +2214,8 @@ export interface components {
             addressPostalCode: string;
             addressStateAndCity: string;
             address1: string;
+            /** @description the spec's other name of address1: the same stored line */
+            addressStreet: string;
             passportNo: string;
             passportNationalityCode: string;
             passportNationality: string;
@@ -2181,6 +2242,14 @@ export interface components {
             addressStateAndCity: string;
             /** @description no 4-byte characters */
             address1?: string;
+            /**
+             * @description address1 under the spec's other name (no 4-byte characters).
+             *     Either may be sent; when both are and differ, the one that
+             *     differs from the stored line is saved (a GET document edited
+             *     under one name), and both changed to different lines is a 400
+             *     on addressStreet.
+             */
+            addressStreet?: string;
             passportNo?: string;
             passportNationalityCode?: string;
             passportIssueCountryCode?: string;
@@ -2216,10 +2285,22 @@ export interface components {
             tel: string;
             email: string;
             passportNo: string;
+            /** @description ISO 3166-1 alpha-2 */
             passportNationalityCode: string;
+            /** @description the country's name in the request's language (read-only) */
+            passportNationality: string;
+            /** @description ISO 3166-1 alpha-2 */
             passportIssueCountryCode: string;
+            /** @description the country's name in the request's language (read-only) */
+            passportIssueCountry: string;
             passportExpirationDate: string;
         };
+        /**
+         * @description The passenger form. POST and PUT also accept the document GET
+         *     returns: its read-only fields (id and the country names) are
+         *     ignored; any other unknown field, or a value of the wrong type, is
+         *     a 400 that names it.
+         */
         PassengerInput: {
             /** @enum {string} */
             passengerType?: "ADULT" | "CHILD" | "INFANT" | "";
@@ -2231,7 +2312,9 @@ export interface components {
             tel?: string;
             email?: string;
             passportNo?: string;
+            /** @description ISO 3166-1 alpha-2 (a country of the countries master) */
             passportNationalityCode?: string;
+            /** @description ISO 3166-1 alpha-2 (a country of the countries master) */
             passportIssueCountryCode?: string;
             passportExpirationDate?: string;
         };
@@ -2559,6 +2642,8 @@ export interface components {
             pointNumber: string;
             pin: string;
             email: string;
+            /** @description The reissue page's currency (CNY or TWD); when sent, a voucher in another currency is refused. */
+            currencyCode?: string;
         };
         PeachpointValidateResult: {
             peachpoint: components["schemas"]["Peachpoint"];
@@ -2702,6 +2787,8 @@ export interface components {
             id: string;
             name: string;
             description: string;
+            /** @description The trips cross a border; only then are each passenger's nationality, passport and entry details asked. */
+            international: boolean;
             periods: components["schemas"]["CouponPeriod"][];
         };
         CouponPassenger: {
@@ -2714,8 +2801,11 @@ export interface components {
             nationalityCode?: string;
             passportNo?: string;
             dateOfEntry?: string;
-            /** @enum {string} */
-            inboundTransportMethod?: "air" | "sea";
+            /**
+             * @description Empty (like the other entry details) for a domestic trip, which asks none.
+             * @enum {string}
+             */
+            inboundTransportMethod?: "air" | "sea" | "";
             inboundFlightNo?: string;
         };
         CouponPurchaser: {
@@ -2734,6 +2824,7 @@ export interface components {
             agreeTerms?: boolean;
         };
         CouponTicketQuote: {
+            international: boolean;
             requestId?: string;
             productId: string;
             periodId: string;
@@ -2858,6 +2949,35 @@ export interface components {
         DeletionToken: {
             token: string;
         };
+        DeletionConfirmation: {
+            token: string;
+            /** @description the ack of each loss the member confirmed */
+            acknowledged?: string[];
+        };
+        DeletionLosses: {
+            pendingPayment: components["schemas"]["PendingPaymentRef"] | null;
+            coupons: components["schemas"]["LostCoupon"][];
+            points: components["schemas"]["LostPoints"][];
+        };
+        PendingPaymentRef: {
+            paymentProcessId: string;
+            productType: string;
+        };
+        LostCoupon: {
+            ack: string;
+            id: string;
+            name: string;
+            currencyCode: string;
+            /** Format: int64 */
+            refundAmount: number;
+        };
+        LostPoints: {
+            ack: string;
+            currencyCode: string;
+            currency: string;
+            /** Format: int64 */
+            amount: number;
+        };
         Passkey: {
             id: string;
             name: string;
@@ -2899,6 +3019,27 @@ export interface components {
         PasskeyRemoval: {
             currentPassword?: string;
             assertion?: components["schemas"]["PasskeyAssertion"];
+        };
+        NotificationSettings: {
+            /** @description mails about changes to a booked flight */
+            flightChanges: boolean;
+            /** @description reminders of points vouchers about to expire */
+            pointsReminders: boolean;
+            /** @description always true: security alerts cannot be switched off */
+            securityAlerts: boolean;
+            /**
+             * @description the language of every mail to the member
+             * @enum {string}
+             */
+            mailLang: "jp" | "en" | "sg" | "kr" | "cn" | "tw" | "hk" | "th";
+        };
+        NotificationSettingsUpdate: {
+            flightChanges: boolean;
+            pointsReminders: boolean;
+            /** @description when sent, must be true */
+            securityAlerts?: boolean;
+            /** @description one of jp en sg kr cn tw hk th */
+            mailLang: string;
         };
     };
     responses: {
@@ -4151,6 +4292,7 @@ export interface operations {
     getPaymentAvailability: {
         parameters: {
             query: {
+                /** @description JPY, KRW…; case-insensitive, as every currency of the API */
                 currency: string;
                 productType?: string;
             };
@@ -4291,8 +4433,8 @@ export interface operations {
     };
     deleteCreditCard: {
         parameters: {
-            query?: {
-                gateway?: string;
+            query: {
+                gateway: string;
             };
             header?: never;
             path: {
@@ -4316,6 +4458,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };
@@ -5485,6 +5628,27 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    getAccountDeletionLosses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the losses; each item's ack goes into the confirmation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletionLosses"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
     confirmAccountDeletion: {
         parameters: {
             query?: never;
@@ -5494,7 +5658,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["DeletionToken"];
+                "application/json": components["schemas"]["DeletionConfirmation"];
             };
         };
         responses: {
@@ -5508,6 +5672,7 @@ export interface operations {
             400: components["responses"]["Error"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
         };
     };
     listPasskeys: {
@@ -5707,6 +5872,55 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["Error"];
+        };
+    };
+    getNotificationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the settings in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettings"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateNotificationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description the settings in force after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettings"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
 }

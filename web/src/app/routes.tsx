@@ -21,6 +21,7 @@ const HomePage = lazyPage(() => import('./pages/HomePage'), ['bookings', 'passes
 const LoginPage = lazyPage(() => import('./pages/LoginPage'), [])
 const SorryPage = lazyPage(() => import('./pages/SorryPage'), [])
 const AccountPage = lazyPage(() => import('@/features/account/pages/AccountPage'), ['account', 'security'], prefetchAccountPage)
+const NotificationsPage = lazyPage(() => import('@/features/account/pages/NotificationsPage'), ['account'])
 const PassengersPage = lazyPage(() => import('@/features/account/pages/PassengersPage'), ['account'])
 const ResetPasswordPage = lazyPage(() => import('@/features/account/pages/ResetPasswordPage'), ['account'])
 const ResetPasswordTokenPage = lazyPage(() => import('@/features/account/pages/ResetPasswordTokenPage'), ['account'])
@@ -64,6 +65,7 @@ export const routes: AppRoute[] = [
 
   // account / passengers / reset password
   { path: '/account', element: <AccountPage />, access: 'member' },
+  { path: '/account/notifications', element: <NotificationsPage />, access: 'member' },
   { path: '/passengers', element: <PassengersPage />, access: 'member' },
   { path: '/reset-password', element: <ResetPasswordPage />, access: 'anonymous' },
   { path: '/reset-password/invalid', element: <ResetPasswordInvalidPage />, access: 'anonymous' },

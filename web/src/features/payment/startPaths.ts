@@ -3,3 +3,9 @@ const START: Record<string, string> = { peachpoints: '/points', gogo_pass: '/gog
 export function startPath(productType: string): string {
   return START[productType] ?? '/'
 }
+
+/** Where "Start again" after a failed or expired payment leads: the points sale form with its inputs kept (?again). */
+const RETRY: Record<string, string> = { peachpoints: '/points/sale?again=1' }
+export function retryPath(productType: string): string {
+  return RETRY[productType] ?? startPath(productType)
+}

@@ -107,11 +107,25 @@ export function useExpiredIn(month: string, currencyCode: string) {
   })
 }
 
-export function useSaleOptions() {
+export type SalePreapply = components['schemas']['PurchasePreapply'] & { blocked: boolean }
+
+/**
+ * POST /api/peachpoints/buy/preapply, before the sale form is filled: what is
+ * on sale, or blocked (a payment of the member still pending answers 409
+ * payment_pending; the page says so instead of offering the form).
+ */
+export function useSalePreapply() {
   return useQuery({
-    queryKey: pointKeys.key('saleOptions'),
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/peachpoints/sale_options', { signal })),
-    staleTime: Infinity,
+    queryKey: pointKeys.key('salePreapply'),
+    queryFn: async ({ signal }): Promise<SalePreapply> => {
+      try {
+        return { ...unwrap(await api.POST('/api/peachpoints/buy/preapply', { signal })), blocked: false }
+      } catch (e) {
+        if (e instanceof ApiError && e.errorKey === 'payment_pending') return { productType: 'peachpoints', currencies: [], blocked: true }
+        throw e
+      }
+    },
+    staleTime: 0,
   })
 }
 
@@ -119,6 +133,8 @@ export interface ReissueBody {
   pointNumber: string
   pin: string
   email: string
+  /** the reissue page's currency (CNY or TWD) */
+  currencyCode?: string
 }
 
 export function useReissue() {

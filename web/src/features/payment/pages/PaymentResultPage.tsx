@@ -8,7 +8,7 @@ import { useProcessPoll } from '../api'
 import { PaymentSteps } from '../components/PaymentSteps'
 import { OrderSummary } from '../components/OrderSummary'
 import { PaymentWait, waitKind } from '../components/PaymentWait'
-import { startPath } from '../startPaths'
+import { retryPath } from '../startPaths'
 import { PageHeader } from '@/components/PageHeader'
 
 /**
@@ -52,7 +52,7 @@ export default function PaymentResultPage() {
         </div>
       )}
       {(p.status === 'failed' || p.status === 'expired') && (
-        <AppLink to={startPath(productType)} className="button button--primary">{t('result.again')}</AppLink>
+        <AppLink to={retryPath(productType)} className="button button--primary">{t('result.again')}</AppLink>
       )}
     </div>
   )

@@ -143,11 +143,10 @@ export function ExchangeFlow({ ana }: { ana: boolean }) {
         {step.name === 'done' && (
           <>
             <h2>{t('exchange.doneTitle')}</h2>
-            <p role="status">{t(`exchange.${v}.doneText`)}</p>
-            {step.result.errorKey === 'mobile_mail_error' && (
-              <p className="form__error" role="alert">
-                {t('errors.mobile_mail_error')}
-              </p>
+            {step.result.errorKey === 'mobile_mail_error' ? (
+              <p className="form__error" role="alert">{t('errors.mailNotSent')}</p>
+            ) : (
+              <p role="status">{t(`exchange.${v}.doneText`)}</p>
             )}
             <IssuedVoucher voucher={step.result.peachpoint} pin={step.result.pin} />
             <button type="button" className="button" onClick={() => setStep({ name: 'input' })}>
