@@ -2056,6 +2056,11 @@ export interface components {
             isGogoPassLotteryPhase: boolean;
             /** @description Purchase and exchange are closed (03:00-05:00 Japan time, or forced by the operator). */
             isGogoPassMaintenance: boolean;
+            /**
+             * Format: date-time
+             * @description when the lottery is drawn (announced by the operator; absent when not announced)
+             */
+            lotteryDrawAt?: string;
         };
         CouponTicketStatus: {
             isCouponTicketPublic: boolean;
