@@ -205,3 +205,17 @@ describe('wallet timeline', () => {
     expect(within(timeline).queryByText('Expires this month')).toBeNull()
   })
 })
+
+describe('exchange of a used code', () => {
+  it('says the code was used, in the server\'s words', async () => {
+    stubFetch({
+      'GET /api/session': 204,
+      'POST /api/peachpoints/exchange/validate': json({ message: 'This code has already been exchanged. If you exchanged it, its points are in your holdings under Points.', errorKey: 'peachpoint_exchange_error' }, 500),
+    })
+    renderApp('/points/exchange?lang=en')
+    fireEvent.change(await screen.findByLabelText(/^Exchange code/), { target: { value: 'PPX-1' } })
+    fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: 'secret' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }))
+    expect(await screen.findByText('This code has already been exchanged. If you exchanged it, its points are in your holdings under Points.')).toBeTruthy()
+  })
+})
