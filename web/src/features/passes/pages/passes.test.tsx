@@ -184,3 +184,22 @@ describe('coupon pass', () => {
     expect(screen.queryAllByRole('alert').filter((a) => /Passenger 1/.test(a.textContent ?? ''))).toHaveLength(0)
   })
 })
+
+describe('coupon refund refused', () => {
+  it('a second refund says why under its own title, not "System error occurred."', async () => {
+    stubFetch({
+      'GET /api/session': 204, ...status,
+      'GET /api/user/gogo_pass': { gogoPasses: [], entries: [] },
+      'GET /api/user/coupon_ticket': { couponTickets: [coupon] },
+      'POST /api/user/coupon_ticket/refund': json({ message: 'This coupon pass has already been refunded.' }, 409),
+    })
+    renderApp('/my-passes?lang=en')
+    const card = await screen.findByRole('article', { name: 'Kansai Discovery Pass' })
+    fireEvent.click(within(card).getByRole('button', { name: 'Refund' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Refund the coupon pass' })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Refund' }))
+    const err = await screen.findByRole('alertdialog', { name: 'The coupon pass was not refunded' }).catch(() => screen.findByRole('dialog', { name: 'The coupon pass was not refunded' }))
+    expect(within(err).getByText('This coupon pass has already been refunded.')).toBeTruthy()
+    expect(screen.queryByText('System error occurred.')).toBeNull()
+  })
+})
