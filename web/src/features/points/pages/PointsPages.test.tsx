@@ -196,7 +196,7 @@ describe('points sale', () => {
     })
     renderApp('/points/sale?lang=en')
     const alert = await screen.findByRole('alert')
-    expect(alert.textContent).toContain('about 30 minutes')
+    expect(alert.textContent).toContain('Pay or cancel it under Pending payments')
     expect((screen.getByRole('button', { name: 'Go to payment' }) as HTMLButtonElement).disabled).toBe(true)
   })
 
