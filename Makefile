@@ -6,7 +6,7 @@ GO_LDFLAGS := -X main.revision=$(REVISION)
 export CGO_ENABLED := 0
 
 
-.PHONY: run demo-reset build web deps gen test test-go test-web test-e2e test-fuzz fuzz lint gosec bench clean
+.PHONY: cluster run demo-reset build web deps gen test test-go test-web test-e2e test-fuzz fuzz lint gosec bench clean
 
 deps: web/node_modules/.package-lock.json
 web/node_modules/.package-lock.json: web/package-lock.json
@@ -27,6 +27,12 @@ run: build
 	@# page has something to show (an operator's later switches are kept).
 	@test -e data/members.db || { ./bin/members admin gogo-pass --public --purchasable && ./bin/members admin coupon-ticket --public; } >/dev/null
 	@./bin/members serve --demo $(if $(LOG_REQUESTS),--log-requests $(LOG_REQUESTS))
+
+# Two instances on one PostgreSQL (MEMBERS_TEST_PG, schema "cluster")
+# behind nginx (deploy/nginx.conf; apt-get install nginx), with the
+# sandbox gateway on its own, until Ctrl-C (docs/operations.md).
+cluster: build
+	go run ./cmd/cluster --bin bin/members
 
 # Starts again from a clean demo: removes the local SQLite database.
 demo-reset:
@@ -78,7 +84,9 @@ test: lint test-go test-fuzz test-web test-e2e
 
 # Not part of CI (takes 20-30 minutes). Needs wrk and chromium from Debian
 # (apt-get install wrk chromium); Lighthouse comes from npm on first use.
-# PostgreSQL at MEMBERS_TEST_PG is measured too when it answers.
+# PostgreSQL at MEMBERS_TEST_PG is measured too when it answers, and the
+# purchases through nginx in front of two instances when nginx is installed.
+# The yardstick is a bare Go server in a process of its own (cmd/benchbare).
 bench: build
 	@command -v wrk >/dev/null || { echo "make bench needs wrk: apt-get install wrk"; exit 1; }
 	@test -x /usr/bin/chromium || { echo "make bench needs chromium: apt-get install chromium"; exit 1; }

@@ -2,10 +2,10 @@
 // HTTP: it seeds N reservations (default 1,000,000) over M members on
 // SQLite (and on PostgreSQL when reachable, schema bench_bookings), gives a
 // thousand of those members a session, starts the server as a child process
-// of its own (so its memory is the server's alone) with a bare 204 handler
-// beside the app, and loads GET /api/reservations (the booking management
-// page's search) with wrk, a separate process, for random members, rounds
-// alternating with the bare handler. It writes requests per second, p50,
+// of its own (so its memory is the server's alone), and loads GET
+// /api/reservations (the booking management page's search) with wrk, a
+// separate process, for random members, rounds alternating with a bare Go
+// server answering 204 in a process of its own (cmd/benchbare). It writes requests per second, p50,
 // p95, the ratio to the bare handler, the server's peak resident memory
 // and the query plan to the "Booking search" section of BENCHMARKS.md. The
 // table is measured at N/10 and N rows to show that cost does not grow
@@ -68,6 +68,7 @@ type measure struct {
 type options struct {
 	n, members, sessions, rounds, conns, threads int
 	dur                                          time.Duration
+	bareURL                                      string // the bare server (cmd/benchbare)
 }
 
 func run(args []string) error {
@@ -78,7 +79,7 @@ func run(args []string) error {
 	fs.IntVar(&o.sessions, "sessions", 1000, "members searching (each with a session)")
 	fs.IntVar(&o.rounds, "rounds", 3, "rounds of (search, bare)")
 	fs.IntVar(&o.conns, "c", 8, "wrk connections")
-	fs.IntVar(&o.threads, "t", 2, "wrk threads")
+	fs.IntVar(&o.threads, "t", 1, "wrk threads")
 	fs.DurationVar(&o.dur, "d", 5*time.Second, "duration of each wrk run")
 	pg := fs.String("pg", envOr("MEMBERS_TEST_PG", "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"), "PostgreSQL server (empty: skip)")
 	out := fs.String("out", "BENCHMARKS.md", "report file")
@@ -98,6 +99,12 @@ func run(args []string) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
+	bare, err := loadgen.StartBare(ctx)
+	if err != nil {
+		return err
+	}
+	defer bare.Stop()
+	o.bareURL = bare.URL
 	dsns := map[string]string{"sqlite": "sqlite:" + filepath.Join(dir, "bench.db")}
 	engines := []string{"sqlite"}
 	if *pg != "" {
@@ -226,7 +233,7 @@ func measureHTTP(ctx context.Context, dsn string, tokens []string, now time.Time
 		if err != nil {
 			return nil, err
 		}
-		r.bare, err = loadgen.Run(ctx, loadgen.Load{URL: base + "/bench/bare", Connections: o.conns, Threads: o.threads, Duration: o.dur})
+		r.bare, err = loadgen.Run(ctx, loadgen.Load{URL: o.bareURL, Connections: o.conns, Threads: o.threads, Duration: o.dur})
 		if err != nil {
 			return nil, err
 		}
@@ -237,7 +244,7 @@ func measureHTTP(ctx context.Context, dsn string, tokens []string, now time.Time
 	return rs, nil
 }
 
-// serve is the server process: the whole app on dsn, and the bare handler.
+// serve is the server process: the whole app on dsn.
 func serve(dsn string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -265,14 +272,11 @@ func serve(dsn string) error {
 		return err
 	}
 	defer feats.Close()
-	root := http.NewServeMux()
-	root.HandleFunc("GET /bench/bare", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
-	root.Handle("/", h)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: root, ReadHeaderTimeout: 5 * time.Second}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
 	fmt.Println(ln.Addr().String())
 	go func() { <-ctx.Done(); _ = srv.Close() }()
 	if err := srv.Serve(ln); err != http.ErrServerClosed {
@@ -381,8 +385,8 @@ func write(path string, ms []measure, o options, conditions string) error {
 		"The server keeps the answers of recent searches (per instance, 8 MiB) and serves one again only after checking, on that request, the session and "+
 		"the member's bookings version in the database and the answer's time limit (docs/speed.md): \"search\" is the page's request as it is, most answers "+
 		"coming from that cache once each member has searched; \"uncached\" adds a parameter of random value to each request, so every one runs the search in full. "+
-		"Load from wrk (a separate process on the same machine), %d connections, %d threads, %s per run, %d rounds alternating search, uncached and a bare 204 handler on the same server; "+
-		"the round with the median ratio. RSS is the server process's peak resident memory during the searches.\n\n",
+		"Load from wrk (a separate process on the same machine), %d connections, %d threads, %s per run, %d rounds alternating search, uncached and a bare Go server answering 204 in a process of its own (`cmd/benchbare`, the yardstick an outsider would use); "+
+		"the round with the median ratio (the ratios are to that bare server; cached and uncached side by side). RSS is the server process's peak resident memory during the searches.\n\n",
 		runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format("2006-01-02 15:04 MST"), conditions,
 		o.sessions, o.n, o.members, o.conns, o.threads, o.dur, o.rounds)
 	b.WriteString("| engine | reservations | search req/s | p50 | p95 | ratio | uncached req/s | p50 | p95 | ratio | bare req/s | server RSS |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")

@@ -62,7 +62,7 @@ func lottery(ctx context.Context, args []string, stdout, stderr io.Writer, logge
 	if smtp != nil {
 		cfg.SMTPURL = *smtp
 	}
-	p, err := a.NewPasses(cfg)
+	p, err := a.NewPasses(cfg, nil) // the draw refunds nothing
 	if err != nil {
 		return err
 	}

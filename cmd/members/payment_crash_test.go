@@ -66,10 +66,11 @@ func freeAddr(t *testing.T) string {
 }
 
 // serveProc starts the server on addr and waits until it listens.
-func serveProc(t *testing.T, bin, dsn, addr string) *proc {
+func serveProc(t *testing.T, bin, dsn, addr string, extra ...string) *proc {
 	t.Helper()
 	out := &syncBuffer{}
-	cmd := exec.Command(bin, "serve", "--demo", "--addr", addr, "--db", dsn, "--gateway-slow", "3s", "--gateway-timeout", "1s")
+	args := append([]string{"serve", "--demo", "--addr", addr, "--db", dsn, "--gateway-slow", "3s", "--gateway-timeout", "1s"}, extra...)
+	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "MEMBERS_PUBLIC_URL=http://"+addr)
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {

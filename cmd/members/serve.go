@@ -13,10 +13,14 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"members/internal/app"
 	"members/internal/httpapi"
+	"members/internal/ops"
 )
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger *slog.Logger) error {
@@ -35,11 +39,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	fs.StringVar(&cfg.PinKey, "pin-key", envOr("MEMBERS_PIN_KEY", ""), "key of the voucher PIN hashes, base64 of 32 random bytes, kept outside the database (env MEMBERS_PIN_KEY); empty: a key kept in the database (docs/security.md)")
 	fs.StringVar(&cfg.HandoverSecret, "handover-secret", envOr("MEMBERS_HANDOVER_SECRET", ""), "key shared with the booking site that signs hand-over and sign-on tokens, base64 of 32 random bytes, kept outside the database (env MEMBERS_HANDOVER_SECRET); empty: a key kept in the database (docs/security.md)")
 	handoverPrevious := fs.String("handover-secret-previous", envOr("MEMBERS_HANDOVER_SECRET_PREVIOUS", ""), "during a key change: the previous hand-over key(s), comma-separated, that still verify (env MEMBERS_HANDOVER_SECRET_PREVIOUS)")
+	fs.StringVar(&cfg.UnsubscribeKey, "unsubscribe-key", envOr("MEMBERS_UNSUBSCRIBE_KEY", ""), "key that signs the one-click unsubscribe links of the optional mails, base64 of 32 random bytes, kept outside the database (env MEMBERS_UNSUBSCRIBE_KEY); empty: a key kept in the database (docs/security.md)")
+	unsubscribePrevious := fs.String("unsubscribe-key-previous", envOr("MEMBERS_UNSUBSCRIBE_KEY_PREVIOUS", ""), "during a key change: the previous unsubscribe key(s), comma-separated, whose links still work (env MEMBERS_UNSUBSCRIBE_KEY_PREVIOUS)")
 	passkeyFlags(fs, &cfg)
 	fs.StringVar(&cfg.OpsSecret, "ops-secret", envOr("MEMBERS_OPS_SECRET", ""), "secret of the flight events feed's HMAC signatures, kept outside the database (env MEMBERS_OPS_SECRET); empty: the feed answers 503 (with --demo: the demo secret, docs/flight-alerts.md)")
 	logRequests := fs.String("log-requests", envOr("MEMBERS_LOG_REQUESTS", ""), "log one line per request: on or off (env MEMBERS_LOG_REQUESTS); default on, off with --demo")
 	memLimit := fs.String("go-memory-limit", envOr("MEMBERS_GO_MEMORY_LIMIT", strconv.Itoa(app.DefaultGoMemoryLimitMiB)), "soft limit of the Go runtime's memory in MiB, 0 for none (env MEMBERS_GO_MEMORY_LIMIT; GOMEMLIMIT wins when set); SQLite's memory is outside it (docs/speed.md)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the server to this file until it shuts down (benchmarks: make bench)")
+	metricsAddr := fs.String("metrics-addr", envOr("MEMBERS_METRICS_ADDR", ""), "listen address of the Prometheus metrics at /metrics, apart from the site's (env MEMBERS_METRICS_ADDR); empty: off (docs/operations.md)")
+	graceFlag := fs.String("shutdown-grace", envOr("MEMBERS_SHUTDOWN_GRACE", "20s"), "on SIGTERM or Ctrl-C: how long requests in flight may take to finish before the server exits, e.g. 20s (env MEMBERS_SHUTDOWN_GRACE)")
 	reminderDays := fs.String("points-reminder-days", envOr("MEMBERS_POINTS_REMINDER_DAYS", "30,7"), "days before expiry at which the points reminder mail goes out, comma-separated; empty: none (env MEMBERS_POINTS_REMINDER_DAYS)")
 	if err := parse(fs, args, stderr); err != nil {
 		return err
@@ -52,6 +60,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	if cfg.PointsReminderDays, err = parseDays(*reminderDays); err != nil {
 		return err
 	}
+	grace, err := time.ParseDuration(strings.TrimSpace(*graceFlag))
+	if err != nil || grace <= 0 {
+		return fmt.Errorf("--shutdown-grace: %q is not a duration such as 20s", *graceFlag)
+	}
 	mib, err := strconv.Atoi(strings.TrimSpace(*memLimit))
 	if err != nil || mib < 0 {
 		return fmt.Errorf("--go-memory-limit: %q is not a number of MiB", *memLimit)
@@ -60,6 +72,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 		return err
 	}
 	cfg.HandoverSecretPrevious = splitList(*handoverPrevious)
+	cfg.UnsubscribeKeyPrevious = splitList(*unsubscribePrevious)
 	if err := checkKeys(cfg); err != nil {
 		return err
 	}
@@ -104,6 +117,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	if cfg.PublicURL == "" {
 		cfg.PublicURL = cfg.ServerURL
 	}
+	if *metricsAddr != "" {
+		cfg.Metrics = prometheus.NewRegistry()
+		stopMetrics, err := serveMetrics(*metricsAddr, ops.Handler(cfg.Metrics), logger)
+		if err != nil {
+			return err
+		}
+		defer stopMetrics()
+	}
 	// once the server is sure to start (a failed start prints its error alone)
 	startWarnings(logger, cfg)
 	handler, feats, err := a.Server(ctx, cfg)
@@ -119,9 +140,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 		WriteTimeout: 120 * time.Second, IdleTimeout: 120 * time.Second,
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
-	go a.Housekeeping(ctx)
+	// Background work runs until the requests in flight are done, then
+	// stops: its context is not the signal's.
+	bgCtx, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopBackground()
+	var bg sync.WaitGroup
+	bg.Go(func() { a.Housekeeping(bgCtx) })
 	for _, job := range feats.Background {
-		go job(ctx)
+		bg.Go(func() { job(bgCtx) })
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -135,13 +161,38 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
-	logger.Info("shutting down")
-	sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	return shutdown(logger, a, feats, srv, &bg, stopBackground, grace)
+}
+
+// shutdown drains the server (docs/operations.md): readiness fails, the
+// listener closes (no new connections), requests in flight finish within
+// grace, then the background work stops and its leases are released.
+func shutdown(logger *slog.Logger, a *app.App, feats *app.Features, srv *http.Server, bg *sync.WaitGroup, stopBackground func(), grace time.Duration) error {
+	start := time.Now()
+	a.Health.SetDraining()
+	logger.Info("shutting down: draining requests in flight", "grace", grace.String())
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
+	var result error
 	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("shutdown: %w", err)
+		_ = srv.Close()
+		result = fmt.Errorf("shutdown: requests still running after %s: %w", grace, err)
 	}
-	return nil
+	stopBackground()
+	done := make(chan struct{})
+	go func() { bg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		logger.Warn("shutting down: background work did not stop within 10s")
+	}
+	rctx, rcancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer rcancel()
+	if err := feats.ReleaseLeases(rctx); err != nil {
+		logger.Warn("shutting down: release leases", "err", err)
+	}
+	logger.Info("shut down", "took", time.Since(start).Round(time.Millisecond).String())
+	return result
 }
 
 func migrate(ctx context.Context, args []string, stdout, stderr io.Writer, logger *slog.Logger) error {
@@ -157,6 +208,26 @@ func migrate(ctx context.Context, args []string, stdout, stderr io.Writer, logge
 	defer a.Close()
 	fmt.Fprintf(stdout, "members: %s database is up to date\n", a.DB.Engine)
 	return nil
+}
+
+// serveMetrics serves GET /metrics on its own address until the returned
+// function runs (after the site's shutdown: the last scrape sees it).
+func serveMetrics(addr string, h http.Handler, logger *slog.Logger) (func(), error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("--metrics-addr: listen on %s: %w", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", h)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second,
+		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	go func() { _ = srv.Serve(ln) }()
+	logger.Info("metrics", "addr", "http://"+ln.Addr().String()+"/metrics")
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+	}, nil
 }
 
 // quietRequests reads --log-requests: on, off, or empty for the default
@@ -251,6 +322,16 @@ func checkKeys(cfg app.Config) error {
 			return fmt.Errorf("--handover-secret-previous: %w", err)
 		}
 	}
+	if cfg.UnsubscribeKey != "" {
+		if _, err := app.DecodeKey(cfg.UnsubscribeKey); err != nil {
+			return fmt.Errorf("--unsubscribe-key: %w", err)
+		}
+	}
+	for _, k := range cfg.UnsubscribeKeyPrevious {
+		if _, err := app.DecodeKey(k); err != nil {
+			return fmt.Errorf("--unsubscribe-key-previous: %w", err)
+		}
+	}
 	return nil
 }
 
@@ -270,6 +351,9 @@ func startWarnings(logger *slog.Logger, cfg app.Config) {
 	}
 	if cfg.HandoverSecret == "" {
 		logger.Warn("no --handover-secret (env MEMBERS_HANDOVER_SECRET): hand-over and sign-on tokens are signed with a key kept in the database, with which anyone who reads it signs in as any member (docs/security.md)")
+	}
+	if cfg.UnsubscribeKey == "" {
+		logger.Warn("no --unsubscribe-key (env MEMBERS_UNSUBSCRIBE_KEY): the one-click unsubscribe links of the mails are signed with a key kept in the database (docs/security.md)")
 	}
 	if sandbox && cfg.GatewayWebhookSecret == "" {
 		logger.Warn("no --gateway-webhook-secret (env MEMBERS_GATEWAY_WEBHOOK_SECRET): the sandbox gateway's webhooks are signed with a secret kept in the database (docs/security.md)")

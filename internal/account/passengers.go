@@ -141,11 +141,13 @@ func (s *Service) DeletePassenger(ctx context.Context, memberID, id string, lang
 	return s.notifyPassenger(ctx, memberID, mail.KindPassengerDeleted, p, lang), nil
 }
 
+// notifyPassenger mails the member about a saved passenger, in the mail
+// language the member chose, else lang (the page's).
 func (s *Service) notifyPassenger(ctx context.Context, memberID, kind string, p Passenger, lang i18n.Lang) bool {
 	m, err := s.Store.Member(ctx, memberID)
 	if err != nil {
 		s.Logger.Warn("account: passenger mail: load member", "err", err)
 		return false
 	}
-	return s.notify(ctx, kind, lang, m.Email, mail.Data{Name: m.Name(), Args: []any{"passenger", p.Name()}})
+	return s.notify(ctx, kind, m.MailLanguage(lang), m.Email, mail.Data{Name: m.Name(), Args: []any{"passenger", p.Name()}})
 }

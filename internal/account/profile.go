@@ -242,7 +242,7 @@ func (s *Service) UpdateProfile(ctx context.Context, memberID string, in Profile
 	case err != nil:
 		return ProfileSaved{}, fmt.Errorf("update member: %w", err)
 	}
-	sent = s.notify(ctx, mail.KindProfileUpdated, lang, m.Email, mail.Data{Name: m.Name()}) && sent
+	sent = s.notify(ctx, mail.KindProfileUpdated, m.MailLanguage(lang), m.Email, mail.Data{Name: m.Name()}) && sent
 	return ProfileSaved{Profile: s.profile(m, lang), MailSent: sent, EmailChange: pending}, nil
 }
 
@@ -288,5 +288,6 @@ func (s *Service) ChangePassword(ctx context.Context, sess auth.Session, in Pass
 		return false, err
 	}
 	s.recordChange(ctx, sess.MemberID, "password_changed", "")
-	return s.notify(ctx, mail.KindPasswordChanged, lang, m.Email, mail.Data{Name: m.Name(), URL: s.securityCentreURL(lang)}), nil
+	ml := m.MailLanguage(lang)
+	return s.notify(ctx, mail.KindPasswordChanged, ml, m.Email, mail.Data{Name: m.Name(), URL: s.securityCentreURL(ml)}), nil
 }

@@ -68,6 +68,6 @@ func (a *App) Mailer(cfg Config) (*mail.Mailer, error) {
 		}
 		tr, from = s, f
 	}
-	a.mailer = mail.New(store.NewMailOutbox(a.DB), tr, from, a.DB.Now, a.Logger)
+	a.mailer = mail.New(a.observeOutbox(store.NewMailOutbox(a.DB)), tr, from, a.DB.Now, a.Logger)
 	return a.mailer, nil
 }

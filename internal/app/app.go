@@ -13,12 +13,16 @@ import (
 	"net/netip"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"members/internal/auth"
 	"members/internal/demo"
 	"members/internal/httpapi"
 	"members/internal/i18n"
 	"members/internal/mail"
 	"members/internal/masters"
+	"members/internal/notify"
+	"members/internal/ops"
 	"members/internal/payment"
 	"members/internal/platform"
 	"members/internal/security"
@@ -102,6 +106,16 @@ type Config struct {
 	// env MEMBERS_OPS_SECRET), kept outside the database. Empty: the feed
 	// answers 503, or uses DemoOpsSecret with Demo.
 	OpsSecret string
+	// Metrics is the registry of the instance's metrics (--metrics-addr),
+	// registered by Server; nil: off.
+	Metrics *prometheus.Registry
+	// UnsubscribeKey signs the one-click unsubscribe links of the optional
+	// mails (--unsubscribe-key, env MEMBERS_UNSUBSCRIBE_KEY): base64 of at
+	// least 32 bytes, kept outside the database. Empty: a key kept in the
+	// database (demo, tests). UnsubscribeKeyPrevious still verify the
+	// links of mails sent before a key change.
+	UnsubscribeKey         string
+	UnsubscribeKeyPrevious []string
 }
 
 // App holds the migrated database and the core services.
@@ -114,19 +128,25 @@ type App struct {
 	Settings  *store.Settings
 	Auth      *auth.Service
 	Platform  *platform.Service
-	// Payments is the payment engine; products register with it (set by
-	// wirePayments, before the products' wiring).
-	Payments *payment.Engine
-	// Cards is the saved-cards service (set by wirePayments).
-	Cards *payment.Cards
 	// Security is the security centre (set by wireSecurity, after the
 	// account feature, which reaches it through securityRecorder).
 	Security *security.Service
 	// MailTemplates render the product's mails (set by wireAccount).
 	MailTemplates *mail.Templates
-	// Gateway is how to reach the payment gateway (set by wireGateway).
+	// Payments is the payment engine the server was wired with, recorded
+	// for tests and operator commands; the wiring hands the engine to the
+	// products itself and never reads this field.
+	Payments *payment.Engine
+	// Gateway is how the server reached the payment gateway (recorded by
+	// wireGateway for the operator commands and tests; the wiring hands it
+	// on itself).
 	Gateway GatewayConn
+	// Health answers /healthz and /readyz; serve marks it draining at
+	// shutdown.
+	Health  *ops.Health
 	mailer  *mail.Mailer
+	metrics *ops.Metrics
+	notify  *notify.Service
 }
 
 // Open connects, migrates and builds the core services.
@@ -158,6 +178,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		DB: db, Logger: o.Logger, Catalog: catalog, Countries: masters.NewCountries(),
 		Counters: counters, Settings: settings, Auth: authSvc,
 		Platform: platform.NewService(store.PlatformSettings{Settings: settings}, store.NewReports(db), counters, db.Now),
+		Health:   ops.NewHealth(db, 0),
 	}, nil
 }
 
@@ -167,6 +188,9 @@ func (a *App) Close() error { return a.DB.Close() }
 // Server builds the HTTP handler with every feature, loading demo data
 // first when asked. The returned Features hold background jobs and closers.
 func (a *App) Server(ctx context.Context, cfg Config) (http.Handler, *Features, error) {
+	if cfg.Metrics != nil {
+		a.metrics = a.newMetrics(cfg.Metrics)
+	}
 	if cfg.Demo {
 		if err := demo.Load(ctx, a.DB, a.Auth.Hasher()); err != nil {
 			return nil, nil, err
@@ -180,11 +204,17 @@ func (a *App) Server(ctx context.Context, cfg Config) (http.Handler, *Features, 
 	if err != nil {
 		return nil, nil, err
 	}
+	feats.RootMounts = append(feats.RootMounts, a.Health.Mount)
+	var observe func(string, string, int, time.Duration)
+	if a.metrics != nil {
+		observe = a.metrics.ObserveRequest
+	}
 	h := httpapi.New(httpapi.Deps{
 		Logger: a.Logger, Catalog: a.Catalog, Auth: a.Auth, Platform: a.Platform, Countries: a.Countries,
 		Revision: cfg.Revision, CSRFSecret: csrfSecret, WebApp: webapp.FS(), SecureCookies: cfg.SecureCookies,
 		TrustedProxies: cfg.TrustedProxies, ConnectOrigins: connectOrigins(cfg),
 		Now: a.DB.Now, Features: feats.Mounts, AnonymousPaths: feats.Anonymous, RootMounts: feats.RootMounts,
+		Observe: observe,
 	})
 	return h, feats, nil
 }
@@ -229,4 +259,14 @@ func connectOrigins(cfg Config) []string {
 		return []string{o}
 	}
 	return nil
+}
+
+// newMetrics registers the instance's metrics on reg: requests, the
+// database pools, the counters of the stores and the database snapshot.
+func (a *App) newMetrics(reg *prometheus.Registry) *ops.Metrics {
+	var pools []ops.Pool
+	for name, db := range a.DB.Pools() {
+		pools = append(pools, ops.Pool{Name: name, DB: db})
+	}
+	return ops.NewMetrics(reg, pools, store.NewOpsSnapshot(a.DB), a.DB.Now)
 }

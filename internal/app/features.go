@@ -15,7 +15,21 @@ type Features struct {
 	// RootMounts are handlers outside /api (gateway, webhooks).
 	RootMounts []func(*http.ServeMux)
 	Background []func(context.Context)
-	Closers    []func() error
+	// Release free what the background jobs hold in the database (leases),
+	// run once they have stopped at a graceful shutdown.
+	Release []func(context.Context) error
+	Closers []func() error
+}
+
+// ReleaseLeases runs the Release functions, returning the first error.
+func (f *Features) ReleaseLeases(ctx context.Context) error {
+	var first error
+	for _, r := range f.Release {
+		if err := r(ctx); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 // Close runs the closers.
@@ -28,30 +42,39 @@ func (f *Features) Close() {
 // wireFeatures builds every feature on top of the core app.
 func (a *App) wireFeatures(ctx context.Context, cfg Config) (*Features, error) {
 	f := &Features{}
+	// Notification settings first: the senders of the features ask them.
+	if err := a.wireNotify(ctx, cfg, f); err != nil {
+		return nil, err
+	}
 	if err := a.wireAccount(ctx, cfg, f); err != nil {
 		return nil, err
 	}
 	if err := a.wireBookings(ctx, cfg, f); err != nil {
 		return nil, err
 	}
-	// Payments (saved cards, the payment engine, the sandbox gateway) come
-	// before the products that register with the engine.
-	if err := a.wireGateway(ctx, cfg, f); err != nil {
+	// What a feature needs from another one is handed to it: the products
+	// get the payment engine they register with, the privacy export the
+	// saved cards.
+	conn, err := a.wireGateway(ctx, cfg, f)
+	if err != nil {
 		return nil, err
 	}
-	if err := a.wirePayments(ctx, cfg, f); err != nil {
-		return nil, err
-	}
-
-	if err := a.wirePoints(ctx, cfg, f); err != nil {
-		return nil, err
-	}
-
-	if err := a.wirePasses(ctx, cfg, f); err != nil {
+	pay, err := a.wirePayments(ctx, cfg, f, conn)
+	if err != nil {
 		return nil, err
 	}
 
-	if err := a.wireSecurity(ctx, cfg, f); err != nil {
+	pts, err := a.wirePoints(ctx, cfg, f, pay.Engine)
+	if err != nil {
+		return nil, err
+	}
+
+	coupons, err := a.wirePasses(ctx, cfg, f, pay.Engine)
+	if err != nil {
+		return nil, err
+	}
+
+	if err := a.wireSecurity(ctx, cfg, f, pay, pts, coupons); err != nil {
 		return nil, err
 	}
 

@@ -16,7 +16,7 @@ import (
 // GatewayConn is how the members server reaches its payment gateway:
 // the gateway's base URL (…/gateway, server calls go to URL+"/v1/…"), the
 // secret key for Authorization: Bearer, and the secret that signs its
-// webhooks. wireGateway sets it before the payment engine is wired.
+// webhooks. wireGateway returns it to the payment wiring.
 type GatewayConn struct {
 	URL           string
 	Key           string
@@ -60,12 +60,13 @@ const WebhookPath = "/webhooks/gateway"
 // gateway is configured (cfg.GatewayURL empty): its own tables in the same
 // database (or in cfg.GatewayDB), its keys generated once and kept there, its webhooks sent to
 // this server's /webhooks/gateway, its background work (webhook delivery,
-// expiry) as a Background job. It fills a.Gateway either way.
-func (a *App) wireGateway(ctx context.Context, cfg Config, f *Features) error {
+// expiry) as a Background job. It returns how to reach the gateway either
+// way (and records it in a.Gateway).
+func (a *App) wireGateway(ctx context.Context, cfg Config, f *Features) (GatewayConn, error) {
 	if cfg.GatewayURL != "" {
 		a.Gateway = GatewayConn{URL: strings.TrimRight(cfg.GatewayURL, "/"), Key: cfg.GatewayKey, WebhookSecret: cfg.GatewayWebhookSecret,
 			PreviousWebhookSecrets: cfg.GatewayWebhookSecretPrevious}
-		return nil
+		return a.Gateway, nil
 	}
 	self := strings.TrimRight(cfg.ServerURL, "/")
 	if self == "" {
@@ -77,7 +78,7 @@ func (a *App) wireGateway(ctx context.Context, cfg Config, f *Features) error {
 		// queue behind the members' writes for the one write lock.
 		own, err := store.Open(ctx, cfg.GatewayDB)
 		if err != nil {
-			return fmt.Errorf("--gateway-db: %w", err)
+			return GatewayConn{}, fmt.Errorf("--gateway-db: %w", err)
 		}
 		own.Now = a.DB.Now
 		f.Closers = append(f.Closers, own.Close)
@@ -90,18 +91,18 @@ func (a *App) wireGateway(ctx context.Context, cfg Config, f *Features) error {
 		public = p + "/gateway"
 	}
 	g, err := gateway.New(ctx, gateway.Options{
-		DB: db.DB, Dialect: string(db.Engine), Now: db.Now, Logger: a.Logger,
+		DB: db.DB, Dialect: string(db.Engine), Now: db.Now, Logger: a.Logger, Catalog: a.Catalog,
 		WebhookURL: self + WebhookPath, SecretKey: cfg.GatewayKey, WebhookSecret: cfg.GatewayWebhookSecret,
 		SlowAuthorize: cfg.GatewaySlow, ExpireAfter: cfg.GatewayExpireAfter, PublicURL: public,
 		ClientAddr: httpapi.ClientAddrFunc(cfg.TrustedProxies), WarnEachPayment: SandboxExposed(cfg),
 	})
 	if err != nil {
-		return err
+		return GatewayConn{}, err
 	}
 	keys := g.Keys()
 	a.Gateway = GatewayConn{URL: self + g.BasePath(), Key: keys.SecretKey, WebhookSecret: keys.WebhookSecret,
 		PreviousWebhookSecrets: cfg.GatewayWebhookSecretPrevious, Sandbox: g}
 	f.RootMounts = append(f.RootMounts, func(mux *http.ServeMux) { mux.Handle(g.BasePath()+"/", g.Handler()) })
 	f.Background = append(f.Background, g.Run)
-	return nil
+	return a.Gateway, nil
 }

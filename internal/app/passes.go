@@ -13,6 +13,7 @@ import (
 	"members/internal/i18n"
 	"members/internal/mail"
 	"members/internal/pass"
+	"members/internal/payment"
 	"members/internal/store"
 )
 
@@ -24,7 +25,10 @@ type Passes struct {
 }
 
 // NewPasses builds the pass services on the app's database and mailer.
-func (a *App) NewPasses(cfg Config) (*Passes, error) {
+// refunder gives coupon passes back through the payment engine; an
+// operator command that refunds nothing passes nil (refunds are then
+// refused as not refundable).
+func (a *App) NewPasses(cfg Config, refunder coupon.Refunder) (*Passes, error) {
 	m, err := a.Mailer(cfg)
 	if err != nil {
 		return nil, err
@@ -42,31 +46,28 @@ func (a *App) NewPasses(cfg Config) (*Passes, error) {
 			Counters: a.Counters, Now: a.DB.Now, NewID: store.NewID, Logger: a.Logger,
 		}),
 		Coupon: coupon.NewService(coupon.Deps{
-			Store: store.NewCouponStore(a.DB), Status: a.Platform, Members: members, Mailer: mailer, Translate: translate,
+			Store: store.NewCouponStore(a.DB), Status: a.Platform, Members: members, Mailer: mailer, Refunder: refunder, Translate: translate,
 			ValidCountry: a.Countries.Valid, Now: a.DB.Now, NewID: store.NewID, Logger: a.Logger,
 		}),
 	}, nil
 }
 
-// wirePasses mounts the unlimited pass and the coupon pass. The payment
-// products ("gogo_pass", "coupon_ticket") register with the payment engine
-// once it is on the App (the coupon refund needs it too).
-func (a *App) wirePasses(_ context.Context, cfg Config, f *Features) error {
-	p, err := a.NewPasses(cfg)
+// wirePasses mounts the unlimited pass and the coupon pass. Their payment
+// products ("gogo_pass", "coupon_ticket") register with engine, which also
+// makes the coupon refunds.
+func (a *App) wirePasses(_ context.Context, cfg Config, f *Features, engine *payment.Engine) (*coupon.Service, error) {
+	p, err := a.NewPasses(cfg, engine)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if a.Payments != nil {
-		a.Payments.Register(p.Pass.Sale())
-		a.Payments.Register(p.Coupon.Sale())
-		p.Coupon.SetRefunder(a.Payments)
-	}
+	engine.Register(p.Pass.Sale())
+	engine.Register(p.Coupon.Sale())
 	f.Mounts = append(f.Mounts, func(s *httpapi.Server, mux *http.ServeMux) {
 		passapi.HandlerWithOptions(httpapi.NewPassHandlers(s, p.Pass, p.Coupon), passapi.StdHTTPServerOptions{
 			BaseRouter: mux, ErrorHandlerFunc: s.ParamError,
 		})
 	})
-	return nil
+	return p.Coupon, nil
 }
 
 func langOf(code string) i18n.Lang {
@@ -89,14 +90,14 @@ func (m passMembers) member(ctx context.Context, id string) (account.Member, err
 
 func (m passMembers) Holder(ctx context.Context, id string) (pass.Holder, error) {
 	mem, err := m.member(ctx, id)
-	return pass.Holder{Email: mem.Email, Name: mem.Name(), Lang: mem.Lang}, err
+	return pass.Holder{Email: mem.Email, Name: mem.Name(), Lang: string(mem.MailLanguage(langOf(mem.Lang)))}, err
 }
 
 func (m passMembers) CouponHolder(ctx context.Context, id string) (coupon.Holder, error) {
 	mem, err := m.member(ctx, id)
 	return coupon.Holder{
 		Purchaser: coupon.Purchaser{Lastname: mem.Lastname, Firstname: mem.Firstname, Birthday: mem.Birth, Gender: mem.Gender},
-		Email:     mem.Email, Lang: mem.Lang,
+		Email:     mem.Email, Lang: string(mem.MailLanguage(langOf(mem.Lang))),
 	}, err
 }
 
@@ -117,7 +118,9 @@ func (m *passMailer) SendPassMail(ctx context.Context, pm pass.Mail) error {
 		}
 	}
 	add("mail.pass.name", pm.Name)
-	add("mail.pass.boarding", pm.Period)
+	if pm.Period.Begin != "" {
+		add("mail.pass.boarding", pass.RangeIn(lang, pm.Period))
+	}
 	add("mail.pass.code", pm.Code)
 	add("mail.pass.until", pm.Until)
 	msg, err := m.tpl.Standard(pm.Kind, lang, pm.To.Email, mail.Data{Name: pm.To.Name, Args: []any{"pass", pm.Name, "until", pm.Until}, Details: details})
@@ -132,7 +135,7 @@ func (m *passMailer) SendCouponMail(ctx context.Context, cm coupon.Mail) error {
 	c := cm.Coupon
 	details := []mail.Detail{
 		{Label: m.cat.T(lang, "mail.pass.name"), Value: c.Name},
-		{Label: m.cat.T(lang, "mail.pass.boarding"), Value: c.AvailablePeriodToBoard.Begin + " - " + c.AvailablePeriodToBoard.End},
+		{Label: m.cat.T(lang, "mail.pass.boarding"), Value: pass.RangeIn(lang, c.AvailablePeriodToBoard)},
 		{Label: m.cat.T(lang, "mail.coupon.passengers"), Value: strconv.Itoa(1 + len(c.Passengers))},
 		{Label: m.cat.T(lang, "mail.coupon.total"), Value: money(c.PurchasedPrice) + " " + c.CurrencyCode},
 	}

@@ -15,10 +15,17 @@ import (
 	"members/internal/store"
 )
 
-// wirePayments builds the payment engine (a.Payments, which the products
-// register with), the saved-cards service, their API, the gateway's
-// webhook receiver at /webhooks/gateway and the engine's background work.
-func (a *App) wirePayments(ctx context.Context, cfg Config, f *Features) error {
+// payments are what the payment wiring hands on: the engine the products
+// register with and the saved cards the privacy export reads.
+type payments struct {
+	Engine *payment.Engine
+	Cards  *payment.Cards
+}
+
+// wirePayments builds the payment engine on the gateway conn reaches, the
+// saved-cards service, their API, the gateway's webhook receiver at
+// /webhooks/gateway and the engine's background work.
+func (a *App) wirePayments(ctx context.Context, cfg Config, f *Features, conn GatewayConn) (payments, error) {
 	// The gateway sends the member's browser back here after a customer
 	// step: the public URL, or the server's own address.
 	publicURL := strings.TrimRight(cfg.PublicURL, "/")
@@ -36,28 +43,29 @@ func (a *App) wirePayments(ctx context.Context, cfg Config, f *Features) error {
 	}
 	gw := cfg.PaymentGateway
 	if gw == nil {
-		gw = payment.NewHTTPGateway(a.Gateway.URL, a.Gateway.Key, timeout)
+		gw = payment.NewHTTPGateway(conn.URL, conn.Key, timeout)
 	}
-	secret := a.Gateway.WebhookSecret
+	secret := conn.WebhookSecret
 	var previous [][]byte
-	for _, p := range a.Gateway.PreviousWebhookSecrets {
+	for _, p := range conn.PreviousWebhookSecrets {
 		if p = strings.TrimSpace(p); p != "" {
 			previous = append(previous, []byte(p))
 		}
 	}
 	st := store.NewPaymentStore(a.DB)
-	a.Payments = payment.NewEngine(st, gw, payment.Config{
+	mailer, err := a.Mailer(cfg)
+	if err != nil {
+		return payments{}, err
+	}
+	engine := payment.NewEngine(a.observePayments(st), gw, payment.Config{
 		ReturnBase: publicURL, WebhookSecret: []byte(secret), PreviousWebhookSecrets: previous,
 		// a request drives at most four gateway calls; after that the lease
 		// lapses and the background work takes over (a killed instance)
 		Lease: 4*timeout + 5*time.Second,
+		// the slip of a konbini / ATM / net-banking payment is mailed
+		Mailer: mailer, MailTemplates: a.MailTemplates,
 	}, a.DB.Now, a.Logger)
-	mailer, err := a.Mailer(cfg)
-	if err != nil {
-		return err
-	}
-	a.Cards = payment.NewCards(st, gw, mailer, a.MailTemplates, a.DB.Now, a.Logger)
-	engine, cards := a.Payments, a.Cards
+	cards := payment.NewCards(st, gw, mailer, a.MailTemplates, a.DB.Now, a.Logger)
 	f.Mounts = append(f.Mounts, func(s *httpapi.Server, mux *http.ServeMux) {
 		paymentapi.HandlerWithOptions(httpapi.NewPaymentHandlers(s, engine, cards), paymentapi.StdHTTPServerOptions{
 			BaseRouter: mux, ErrorHandlerFunc: s.ParamError,
@@ -68,17 +76,24 @@ func (a *App) wirePayments(ctx context.Context, cfg Config, f *Features) error {
 		root.Handle("POST "+WebhookPath, webhook)
 	})
 	f.Background = append(f.Background, engine.Run)
-	if cfg.Demo && a.Gateway.Sandbox != nil {
-		return a.seedDemoCards(ctx, st)
+	f.Release = append(f.Release, func(ctx context.Context) error {
+		_, err := engine.ReleaseLeases(ctx)
+		return err
+	})
+	if cfg.Demo && conn.Sandbox != nil {
+		if err := a.seedDemoCards(ctx, st, conn.Sandbox); err != nil {
+			return payments{}, err
+		}
 	}
-	return nil
+	a.Payments = engine
+	return payments{Engine: engine, Cards: cards}, nil
 }
 
 // seedDemoCards gives the demo members saved cards that pay: the sandbox
 // tokenises the test cards (its tokens are random, so this cannot happen
 // in the demo seeder, which runs before the gateway exists). It runs once
 // per database. The expired demo card comes from demo.seedPayments.
-func (a *App) seedDemoCards(ctx context.Context, st *store.PaymentStore) error {
+func (a *App) seedDemoCards(ctx context.Context, st *store.PaymentStore, sandbox *gateway.Gateway) error {
 	var done string
 	if err := a.Settings.Get(ctx, "demo:cards:done", &done); err == nil && done != "" {
 		return nil
@@ -93,7 +108,7 @@ func (a *App) seedDemoCards(ctx context.Context, st *store.PaymentStore) error {
 	}
 	exp := a.DB.Now().In(time.FixedZone("JST", 9*3600)).AddDate(3, 0, 0).Format("06/01")
 	for i, c := range cards {
-		tok, err := a.Gateway.Sandbox.Tokenize(ctx, gateway.CardInput{CardNumber: c.number, ExpirationDate: exp, CVV: c.cvv, HolderName: c.holder})
+		tok, err := sandbox.Tokenize(ctx, gateway.CardInput{CardNumber: c.number, ExpirationDate: exp, CVV: c.cvv, HolderName: c.holder})
 		if err != nil {
 			return fmt.Errorf("demo cards: %w", err)
 		}

@@ -108,6 +108,10 @@ func (a *Attempt) Succeed(ctx context.Context) (string, Session, error) {
 		}
 	}
 	token, sess, err := a.s.open(ctx, a.memberID, a.clientAddr, a.userAgent)
+	if errors.Is(err, ErrNoMember) {
+		// Erased since the proof was checked: the answer of an unknown member.
+		return "", Session{}, apperr.New(apperr.Unauthenticated, "auth.login_failed")
+	}
 	if err == nil && a.s.observer != nil {
 		a.s.observer.SignedIn(ctx, sess)
 	}

@@ -188,6 +188,11 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (string, Session, er
 		}
 	}
 	token, sess, err := s.open(ctx, cred.MemberID, in.ClientAddr, in.UserAgent)
+	if errors.Is(err, ErrNoMember) {
+		// Erased between the password check and the session: the answer
+		// of an unknown address.
+		return "", Session{}, apperr.New(apperr.Unauthenticated, "auth.login_failed")
+	}
 	if err == nil && s.observer != nil {
 		s.observer.SignedIn(ctx, sess)
 	}

@@ -6,11 +6,11 @@ package coupon
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"time"
 
 	"members/internal/pass"
+	"members/internal/payment"
 )
 
 // Plans of a period, as the member chooses them.
@@ -74,10 +74,14 @@ type Period struct {
 
 // Product is a coupon pass product.
 type Product struct {
-	ID          string   `json:"id"`
-	Name        string   `json:"name"`
-	Description string   `json:"description"`
-	Periods     []Period `json:"periods"`
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	// International: the trips cross a border, so each passenger's
+	// nationality, passport and entry details are asked; a domestic
+	// product asks none of them.
+	International bool     `json:"international"`
+	Periods       []Period `json:"periods"`
 }
 
 // Passenger types of additional passengers.
@@ -182,7 +186,7 @@ type Store interface {
 	Coupon(ctx context.Context, memberID, id string) (Coupon, error)
 	// InsertCoupon adds a coupon and its passengers inside tx; ErrConflict
 	// when its payment process already has a coupon.
-	InsertCoupon(ctx context.Context, tx *sql.Tx, c Coupon) error
+	InsertCoupon(ctx context.Context, tx payment.Tx, c Coupon) error
 	// ClaimRefund marks the coupon as being refunded; ErrConflict when it
 	// is already disabled or being refunded.
 	ClaimRefund(ctx context.Context, memberID, id string) error

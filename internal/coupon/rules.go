@@ -64,8 +64,9 @@ func itoa(i int) string {
 }
 
 // checkPassenger checks one additional passenger (index i, position i+2).
-// today and firstBoarding are Japan-time calendar days.
-func checkPassenger(f validate.Errors, i int, p Passenger, validCountry func(string) bool, today, firstBoarding time.Time) {
+// today and firstBoarding are Japan-time calendar days. Nationality,
+// passport and entry details are checked only for an international trip.
+func checkPassenger(f validate.Errors, i int, p Passenger, validCountry func(string) bool, today, firstBoarding time.Time, international bool) {
 	pos := i + 2
 	add := func(name, key string) { f.Add(passengerField(i, name), key, "position", pos) }
 	req := func(name, v string) bool {
@@ -102,6 +103,9 @@ func checkPassenger(f validate.Errors, i int, p Passenger, validCountry func(str
 		case p.PassengerType != "" && p.PassengerType != TypeInfant && !FitsType(p.PassengerType, birth, firstBoarding):
 			add("dateOfBirth", "coupon.validation.two_and_over")
 		}
+	}
+	if !international {
+		return
 	}
 	if req("inboundTransportMethod", p.InboundTransportMethod) && p.InboundTransportMethod != "air" && p.InboundTransportMethod != "sea" {
 		add("inboundTransportMethod", "coupon.validation.choice")

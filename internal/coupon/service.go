@@ -2,7 +2,6 @@ package coupon
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 
 	"members/internal/apperr"
 	"members/internal/pass"
-	"members/internal/payment"
 	"members/internal/platform"
 	"members/internal/validate"
 )
@@ -58,8 +56,8 @@ type Mailer interface {
 	SendCouponMail(ctx context.Context, m Mail) error
 }
 
-// Deps are the service's collaborators. Refunder may be nil until the
-// payment engine is wired: refunds are then unavailable.
+// Deps are the service's collaborators. A nil Refunder (an operator
+// command that refunds nothing) makes every refund ErrNotRefundable.
 type Deps struct {
 	Store        Store
 	Status       Status
@@ -78,9 +76,6 @@ type Service struct{ d Deps }
 
 // NewService returns the service.
 func NewService(d Deps) *Service { return &Service{d: d} }
-
-// SetRefunder gives the service the payment engine once it is built.
-func (s *Service) SetRefunder(r Refunder) { s.d.Refunder = r }
 
 // Errors the member sees.
 var (
@@ -143,20 +138,22 @@ type Selection struct {
 
 // Ticket is a priced selection: what the member confirms before paying.
 type Ticket struct {
-	RequestID             string      `json:"requestId,omitempty"`
-	ProductID             string      `json:"productId"`
-	PeriodID              string      `json:"periodId"`
-	Name                  string      `json:"name"`
-	Description           string      `json:"description"`
-	Period                Period      `json:"period"`
-	FareType              string      `json:"fareType"`
-	Plan                  Plan        `json:"plan"`
-	Purchaser             Purchaser   `json:"purchaser"`
-	AdditionalPassengers  []Passenger `json:"additionalPassengers"`
-	Items                 int         `json:"items"`
-	TotalPassengersCount  int         `json:"totalPassengersCount"`
-	TotalPrice            int64       `json:"totalPrice"`
-	CurrencyCode          string      `json:"currencyCode"`
+	RequestID            string      `json:"requestId,omitempty"`
+	ProductID            string      `json:"productId"`
+	PeriodID             string      `json:"periodId"`
+	Name                 string      `json:"name"`
+	Description          string      `json:"description"`
+	Period               Period      `json:"period"`
+	FareType             string      `json:"fareType"`
+	Plan                 Plan        `json:"plan"`
+	Purchaser            Purchaser   `json:"purchaser"`
+	AdditionalPassengers []Passenger `json:"additionalPassengers"`
+	Items                int         `json:"items"`
+	TotalPassengersCount int         `json:"totalPassengersCount"`
+	TotalPrice           int64       `json:"totalPrice"`
+	CurrencyCode         string      `json:"currencyCode"`
+	// International: the passengers' entry details were asked (Product).
+	International         bool `json:"international"`
 	productNameKey        string
 	productDescriptionKey string
 }
@@ -193,7 +190,7 @@ func (s *Service) Price(ctx context.Context, memberID, lang string, in Selection
 		}
 	}
 	if in.ProductID != "" && in.PeriodID != "" && !found {
-		f.Add("periodId", "coupon.validation.choice", "position", 1)
+		f.Add("periodId", "coupon.validation.period")
 	}
 	holder, err := s.d.Members.CouponHolder(ctx, memberID)
 	if err != nil {
@@ -205,8 +202,12 @@ func (s *Service) Price(ctx context.Context, memberID, lang string, in Selection
 		f.Check("purchaser", ok && IsAdult(birth, first), "coupon.validation.purchaser_adult")
 		for i, p := range in.AdditionalPassengers {
 			p = trimPassenger(p)
+			if !product.International {
+				// a domestic trip needs no passport or entry details: none are kept
+				p = domesticPassenger(p)
+			}
 			in.AdditionalPassengers[i] = p
-			checkPassenger(f, i, p, s.d.ValidCountry, today, first)
+			checkPassenger(f, i, p, s.d.ValidCountry, today, first, product.International)
 		}
 	}
 	if !f.Empty() {
@@ -229,7 +230,7 @@ func (s *Service) Price(ctx context.Context, memberID, lang string, in Selection
 		ProductID: product.ID, PeriodID: period.ID, Period: pe, FareType: in.FareType, Plan: plan,
 		Name: s.d.Translate(lang, product.Name), Description: s.d.Translate(lang, product.Description),
 		productNameKey: product.Name, productDescriptionKey: product.Description,
-		Purchaser: holder.Purchaser, AdditionalPassengers: passengers, Items: items,
+		Purchaser: holder.Purchaser, AdditionalPassengers: passengers, Items: items, International: product.International,
 		TotalPassengersCount: 1 + len(in.AdditionalPassengers), TotalPrice: int64(items) * plan.PricePerPerson,
 		CurrencyCode: plan.CurrencyCode,
 	}, nil
@@ -243,6 +244,12 @@ func trimPassenger(p Passenger) Passenger {
 		PassportNo: strings.ToUpper(t(p.PassportNo)), DateOfEntry: t(p.DateOfEntry),
 		InboundTransportMethod: t(p.InboundTransportMethod), InboundFlightNo: strings.ToUpper(t(p.InboundFlightNo)),
 	}
+}
+
+// domesticPassenger keeps what a domestic trip needs of a passenger: type,
+// name, gender and date of birth.
+func domesticPassenger(p Passenger) Passenger {
+	return Passenger{PassengerType: p.PassengerType, Lastname: p.Lastname, Firstname: p.Firstname, Gender: p.Gender, DateOfBirth: p.DateOfBirth}
 }
 
 // PrepareInput is the prepare body: a selection under a request id.
@@ -382,92 +389,4 @@ func (s *Service) mail(ctx context.Context, memberID, kind string, c Coupon) {
 	if err != nil {
 		s.d.Logger.Warn("coupon mail", "kind", kind, "member", memberID, "err", err)
 	}
-}
-
-// Product is the coupon pass as sold through the payment engine.
-type Sale struct{ s *Service }
-
-var (
-	_ payment.Product  = Sale{}
-	_ payment.Notifier = Sale{}
-)
-
-// Sale returns the coupon's payment product ("coupon_ticket").
-func (s *Service) Sale() Sale { return Sale{s: s} }
-
-// Type is the product's API name.
-func (Sale) Type() string { return "coupon_ticket" }
-
-// orderDetails are what Grant needs, fixed at Quote.
-type orderDetails struct {
-	Ticket
-	NameKey        string `json:"nameKey"`
-	DescriptionKey string `json:"descriptionKey"`
-}
-
-// Quote checks productId, periodId, fareType, additionalPassengers and the
-// terms agreement, and prices them.
-func (p Sale) Quote(ctx context.Context, memberID, lang string, body json.RawMessage) (payment.Order, error) {
-	var in Selection
-	if err := json.Unmarshal(body, &in); err != nil {
-		return payment.Order{}, apperr.FromDecode(err)
-	}
-	t, err := p.s.Price(ctx, memberID, lang, in)
-	if err != nil {
-		return payment.Order{}, err
-	}
-	details, err := json.Marshal(orderDetails{Ticket: t, NameKey: t.productNameKey, DescriptionKey: t.productDescriptionKey})
-	if err != nil {
-		return payment.Order{}, fmt.Errorf("coupon order: %w", err)
-	}
-	return payment.Order{Amount: t.TotalPrice, Currency: t.CurrencyCode, Description: t.Name, Details: details}, nil
-}
-
-// Goods are the granted goods of a coupon purchase.
-type Goods struct {
-	CouponTicket Coupon `json:"couponTicket"`
-	// PaymentMethod and OtherPaymentType are how the coupon was paid.
-	PaymentMethod    string `json:"paymentMethod"`
-	OtherPaymentType string `json:"otherPaymentType,omitempty"`
-}
-
-// Grant creates the coupon and its passengers in the settlement
-// transaction (UNIQUE payment_process_id).
-func (p Sale) Grant(ctx context.Context, tx *sql.Tx, g payment.Grant) (payment.Granted, error) {
-	s := p.s
-	var d orderDetails
-	if err := json.Unmarshal(g.Order.Details, &d); err != nil {
-		return payment.Granted{}, fmt.Errorf("coupon grant: details: %w", err)
-	}
-	c := Coupon{
-		ID: s.d.NewID(), MemberID: g.MemberID, ProductID: d.ProductID, PeriodID: d.PeriodID,
-		Name: d.NameKey, Description: d.DescriptionKey,
-		AvailablePeriodToBoard: d.Period.AvailablePeriodToBoard, AvailablePeriodToBook: d.Period.AvailablePeriodToBook,
-		FareType: FareOf(d.FareType), CurrencyCode: g.Order.Currency, PricePerPerson: d.Plan.PricePerPerson,
-		PurchasedPrice: g.Order.Amount, PurchasedAt: g.SettledAt.UTC().Truncate(time.Millisecond), Purchaser: d.Purchaser,
-		AvailableDaysAfterFirstUse: d.Plan.AvailableDaysAfterFirstUse, AvailableNumberOfUse: d.Plan.AvailableNumberOfUse,
-		Items: d.Items, Passengers: d.AdditionalPassengers, PaymentProcessID: g.ProcessID,
-	}
-	if err := s.d.Store.InsertCoupon(ctx, tx, c); err != nil {
-		return payment.Granted{}, fmt.Errorf("coupon grant: %w", err)
-	}
-	goods, err := json.Marshal(Goods{CouponTicket: s.view(c, g.Lang),
-		PaymentMethod: g.PaymentMethod, OtherPaymentType: g.OtherPaymentType})
-	if err != nil {
-		return payment.Granted{}, fmt.Errorf("coupon grant: %w", err)
-	}
-	return payment.Granted{Goods: goods}, nil
-}
-
-// Notify mails the member the coupon after settlement.
-func (p Sale) Notify(ctx context.Context, g payment.Grant, granted payment.Granted) error {
-	var goods Goods
-	if err := json.Unmarshal(granted.Goods, &goods); err != nil {
-		return fmt.Errorf("coupon notify: %w", err)
-	}
-	h, err := p.s.d.Members.CouponHolder(ctx, g.MemberID)
-	if err != nil {
-		return fmt.Errorf("coupon notify: %w", err)
-	}
-	return p.s.d.Mailer.SendCouponMail(ctx, Mail{Kind: MailPurchased, To: h, Coupon: goods.CouponTicket})
 }

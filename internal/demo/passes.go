@@ -93,11 +93,17 @@ func seedPasses(ctx context.Context, tx *sql.Tx, now time.Time) error {
 }
 
 func seedCoupons(ctx context.Context, tx *sql.Tx, now time.Time, day func(int) string, exec func(string, ...any) error) error {
-	for i, p := range [][3]string{
-		{DemoCouponKansai, "coupon.product.kansai.name", "coupon.product.kansai.description"},
-		{DemoCouponOkinawa, "coupon.product.okinawa.name", "coupon.product.okinawa.description"},
+	// Kansai is sold to visitors arriving from abroad (passport and entry
+	// details asked), Okinawa is a domestic trip (not asked).
+	for i, p := range []struct {
+		id, name, description string
+		international         int
+	}{
+		{DemoCouponKansai, "coupon.product.kansai.name", "coupon.product.kansai.description", 1},
+		{DemoCouponOkinawa, "coupon.product.okinawa.name", "coupon.product.okinawa.description", 0},
 	} {
-		if err := exec(`INSERT INTO coupon_products (id, name, description, position) VALUES ($1,$2,$3,$4)`, p[0], p[1], p[2], i); err != nil {
+		if err := exec(`INSERT INTO coupon_products (id, name, description, position, international) VALUES ($1,$2,$3,$4,$5)`,
+			p.id, p.name, p.description, i, p.international); err != nil {
 			return err
 		}
 	}

@@ -1,26 +1,60 @@
 package gateway
 
 import (
+	"os"
 	"reflect"
+	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"members/internal/i18n"
 )
 
+// The pages' keys, read from their source: every one is in all eight
+// server catalogues, and so is every payment app's name.
 func TestEveryLanguageHasEveryMessage(t *testing.T) {
-	for _, l := range Languages {
-		if htmlLang[l] == "" {
+	cat, err := i18n.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("pages.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?:\.T|text\.t\(l,) "([a-z.]+)"`).FindAllStringSubmatch(string(src), -1) {
+		used["gateway."+m[1]] = true
+	}
+	for _, m := range qrMethods {
+		used["gateway.method."+m] = true
+	}
+	if len(used) < 30 {
+		t.Fatalf("found only %d keys in pages.go: %v", len(used), used)
+	}
+	for _, l := range i18n.Langs {
+		if htmlLang[string(l)] == "" {
 			t.Errorf("%s: no HTML lang", l)
 		}
-		m, ok := messages[l]
-		if !ok {
-			t.Fatalf("no messages for %s", l)
-		}
-		for k := range messages["en"] {
-			if m[k] == "" {
+		have := cat.Keys(l)
+		for k := range used {
+			if have[k] == "" {
 				t.Errorf("%s: missing %s", l, k)
 			}
 		}
+		for _, k := range []string{"gateway.qr.title", "gateway.qr.intro"} {
+			if !strings.Contains(have[k], "{method}") {
+				t.Errorf("%s: %s lacks {method}: %q", l, k, have[k])
+			}
+		}
+	}
+	text := pageText{cat: cat}
+	if got := text.t("jp", "qr.title", "method", text.methodName("jp", "rakuten_pay")); got != "楽天ペイで支払う" {
+		t.Errorf("jp QR title = %q", got)
+	}
+	if got := text.methodName("kr", "unknown_app"); got != "unknown_app" {
+		t.Errorf("unknown method = %q", got)
 	}
 }
 

@@ -22,6 +22,7 @@ import (
 
 	"github.com/pressly/goose/v3"
 
+	"members/internal/i18n"
 	"members/internal/migratelock"
 )
 
@@ -43,6 +44,9 @@ type Options struct {
 	Dialect string // SQLite or Postgres
 	Now     func() time.Time
 	Logger  *slog.Logger
+	// Catalog holds the customer pages' text (the server catalogues);
+	// nil loads the embedded ones.
+	Catalog *i18n.Catalog
 	// BasePath is where the gateway is mounted ("/gateway").
 	BasePath string
 	// PublicURL is the gateway's base URL as browsers reach it
@@ -58,9 +62,15 @@ type Options struct {
 	// SlowAuthorize is how long card 0119's authorise answer is held back
 	// (default 30 s, longer than any sensible client timeout).
 	SlowAuthorize time.Duration
-	// ExpireAfter is how long a payment may wait for its customer step
-	// (default 30 minutes).
-	ExpireAfter time.Duration
+	// ExpireAfter is how long a card payment may wait for its challenge
+	// (default 30 minutes). The deadline follows the method, as a real
+	// provider's does: SlipExpireAfter for a convenience-store / ATM /
+	// net-banking slip, paid at a shop or a bank within days (default 3
+	// days), QRExpireAfter for a QR wallet, paid in the app within minutes
+	// (default 30 minutes). The payment's expiresAt carries it.
+	ExpireAfter     time.Duration
+	SlipExpireAfter time.Duration
+	QRExpireAfter   time.Duration
 	// RetryBase and RetryMax bound the webhook backoff: attempt n waits
 	// RetryBase·2^(n-1), at most RetryMax (defaults 10 s and 1 h).
 	RetryBase, RetryMax time.Duration
@@ -101,6 +111,8 @@ type Gateway struct {
 	wake chan struct{}
 	// tokenLimit limits browser tokenisation per client address.
 	tokenLimit *tokenLimiter
+	// text translates the customer pages.
+	text pageText
 }
 
 // Keys are the merchant's credentials at the gateway.
@@ -125,6 +137,13 @@ func New(ctx context.Context, o Options) (*Gateway, error) {
 	if o.BasePath == "" {
 		o.BasePath = "/gateway"
 	}
+	if o.Catalog == nil {
+		cat, err := i18n.New()
+		if err != nil {
+			return nil, fmt.Errorf("gateway: %w", err)
+		}
+		o.Catalog = cat
+	}
 	def := func(d *time.Duration, v time.Duration) {
 		if *d <= 0 {
 			*d = v
@@ -132,6 +151,8 @@ func New(ctx context.Context, o Options) (*Gateway, error) {
 	}
 	def(&o.SlowAuthorize, 30*time.Second)
 	def(&o.ExpireAfter, 30*time.Minute)
+	def(&o.SlipExpireAfter, 72*time.Hour)
+	def(&o.QRExpireAfter, 30*time.Minute)
 	def(&o.RetryBase, 10*time.Second)
 	def(&o.RetryMax, time.Hour)
 	def(&o.Poll, time.Second)
@@ -146,7 +167,7 @@ func New(ctx context.Context, o Options) (*Gateway, error) {
 		o.Client = &http.Client{Timeout: 10 * time.Second}
 	}
 	g := &Gateway{db: o.DB, dialect: o.Dialect, now: o.Now, log: o.Logger, opt: o, worker: "w_" + randomHex(8),
-		wake: make(chan struct{}, 1), tokenLimit: newTokenLimiter(o.TokenEvery, o.TokenBurst, o.Now)}
+		wake: make(chan struct{}, 1), tokenLimit: newTokenLimiter(o.TokenEvery, o.TokenBurst, o.Now), text: pageText{cat: o.Catalog}}
 	if err := g.migrate(ctx); err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/skip2/go-qrcode"
+	qr "github.com/piglig/go-qr"
 )
 
 // The customer pages: small server-rendered HTML that works on a phone,
@@ -46,6 +46,7 @@ type pageData struct {
 	Slip      slip
 	Message   string
 	ReturnURL string
+	text      pageText // set by render
 }
 
 // brandNames are the card brands as printed on the cards.
@@ -59,7 +60,7 @@ func (d pageData) BrandName() string { return brandNames[d.Payment.Brand] }
 func (d pageData) HTMLLang() string { return htmlLang[d.Lang] }
 
 // T translates key into the page's language.
-func (d pageData) T(key string) string { return t(d.Lang, key) }
+func (d pageData) T(key string) string { return d.text.t(d.Lang, key) }
 
 // slip holds the numbers of a payment slip, derived from the payment id so
 // they need no storage and stay the same on every visit.
@@ -152,6 +153,7 @@ func pageHeaders(w http.ResponseWriter, p *Payment) {
 }
 
 func (g *Gateway) render(w http.ResponseWriter, status int, d pageData) {
+	d.text = g.text
 	if d.Payment != nil {
 		d.Amount = formatAmount(d.Payment.Amount, d.Payment.Currency)
 		if d.Payment.ExpiresAt != nil {
@@ -175,7 +177,7 @@ func (g *Gateway) loadForPage(w http.ResponseWriter, r *http.Request) (*Payment,
 	l := lang(r.URL.Query().Get("lang"))
 	p, err := g.getPayment(r.Context(), g.db, r.PathValue("id"))
 	if errors.Is(err, ErrNotFound) {
-		g.render(w, http.StatusNotFound, pageData{Lang: l, Kind: "notfound", Title: t(l, "status.title"), Message: t(l, "notfound")})
+		g.render(w, http.StatusNotFound, pageData{Lang: l, Kind: "notfound", Title: g.text.t(l, "status.title"), Message: g.text.t(l, "notfound")})
 		return nil, l, false
 	}
 	if err != nil {
@@ -189,16 +191,16 @@ func (g *Gateway) loadForPage(w http.ResponseWriter, r *http.Request) (*Payment,
 // statusPage tells a customer who comes back to a finished step where the
 // payment stands.
 func (g *Gateway) statusPage(w http.ResponseWriter, l string, p *Payment) {
-	msg := t(l, "status.other")
+	msg := g.text.t(l, "status.other")
 	switch p.Status {
 	case StatusCaptured, StatusAuthorized, StatusRefunded:
-		msg = t(l, "status.done")
+		msg = g.text.t(l, "status.done")
 	case StatusFailed:
-		msg = t(l, "status.failed")
+		msg = g.text.t(l, "status.failed")
 	case StatusExpired:
-		msg = t(l, "status.expired")
+		msg = g.text.t(l, "status.expired")
 	}
-	g.render(w, http.StatusOK, pageData{Lang: l, Kind: "status", Title: t(l, "status.title"), Message: msg, Payment: p})
+	g.render(w, http.StatusOK, pageData{Lang: l, Kind: "status", Title: g.text.t(l, "status.title"), Message: msg, Payment: p})
 }
 
 func (g *Gateway) challengePage(w http.ResponseWriter, r *http.Request) {
@@ -210,7 +212,7 @@ func (g *Gateway) challengePage(w http.ResponseWriter, r *http.Request) {
 		g.statusPage(w, l, p)
 		return
 	}
-	g.render(w, http.StatusOK, pageData{Lang: l, Kind: "challenge", Title: t(l, "challenge.title"), Intro: t(l, "challenge.intro"),
+	g.render(w, http.StatusOK, pageData{Lang: l, Kind: "challenge", Title: g.text.t(l, "challenge.title"), Intro: g.text.t(l, "challenge.intro"),
 		Action: g.opt.BasePath + "/challenge/" + p.ID + "?lang=" + l, Payment: p})
 }
 
@@ -225,12 +227,12 @@ func (g *Gateway) payPage(w http.ResponseWriter, r *http.Request) {
 	}
 	d := pageData{Lang: l, Action: g.opt.BasePath + "/pay/" + p.ID + "?lang=" + l, Payment: p}
 	if IsQR(p.Method) {
-		d.Kind, d.Method = "qr", methodName(l, p.Method)
-		d.Title = fmt.Sprintf(t(l, "qr.title"), d.Method)
-		d.Intro = fmt.Sprintf(t(l, "qr.intro"), d.Method)
+		d.Kind, d.Method = "qr", g.text.methodName(l, p.Method)
+		d.Title = g.text.t(l, "qr.title", "method", d.Method)
+		d.Intro = g.text.t(l, "qr.intro", "method", d.Method)
 		d.QR = g.opt.BasePath + "/pay/" + p.ID + "/qr.png"
 	} else {
-		d.Kind, d.Title, d.Intro, d.Slip = "slip", t(l, "slip.title"), t(l, "slip.intro"), slipFor(p.ID)
+		d.Kind, d.Title, d.Intro, d.Slip = "slip", g.text.t(l, "slip.title"), g.text.t(l, "slip.intro"), slipFor(p.ID)
 	}
 	g.render(w, http.StatusOK, d)
 }
@@ -302,7 +304,7 @@ func (g *Gateway) qrImage(w http.ResponseWriter, r *http.Request) {
 	if g.opt.PublicURL != "" {
 		base = strings.TrimRight(g.opt.PublicURL, "/")
 	}
-	png, err := qrcode.Encode(base+"/pay/"+p.ID, qrcode.Medium, 320)
+	png, err := qrPNG(base + "/pay/" + p.ID)
 	if err != nil {
 		g.log.Error("gateway qr", "err", err)
 		http.Error(w, "internal error", http.StatusInternalServerError)
@@ -397,3 +399,19 @@ button,.button{display:block;width:100%;min-height:48px;padding:.75rem 1rem;bord
 </body>
 </html>
 `))
+
+// qrPNG draws text as a QR code (error correction level M) about 320
+// pixels wide, with the standard quiet zone of four modules.
+func qrPNG(text string) ([]byte, error) {
+	code, err := qr.EncodeText(text, qr.Medium)
+	if err != nil {
+		return nil, fmt.Errorf("gateway qr: %w", err)
+	}
+	const border = 4
+	scale := max(1, 320/(code.Size()+2*border))
+	png, err := code.ToPNGBytes(qr.NewQrCodeImgConfig(scale, border))
+	if err != nil {
+		return nil, fmt.Errorf("gateway qr: %w", err)
+	}
+	return png, nil
+}

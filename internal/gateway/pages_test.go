@@ -2,11 +2,14 @@ package gateway_test
 
 import (
 	"bytes"
+	stdpng "image/png"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+
+	qr "github.com/piglig/go-qr"
 
 	"members/internal/apitest"
 	"members/internal/store"
@@ -111,6 +114,14 @@ func TestQRAndSlipPages(t *testing.T) {
 			if st != 200 || hdr.Get("Content-Type") != "image/png" || !bytes.HasPrefix([]byte(png), []byte("\x89PNG")) {
 				t.Fatalf("%s qr: %d %s", method, st, hdr)
 			}
+			// the code opens the pay page itself when scanned
+			img, err := stdpng.Decode(strings.NewReader(png))
+			if err != nil {
+				t.Fatalf("%s qr: %v", method, err)
+			}
+			if text, err := qr.Decode(img); err != nil || text != p.NextAction.URL {
+				t.Fatalf("%s qr reads %q (%v), want %q", method, text, err, p.NextAction.URL)
+			}
 		}
 		// Pay now settles straight to captured and goes back to the shop.
 		p := g.action(g.create("paypay", "", 1000).ID, "authorize", nil, 200)
@@ -122,11 +133,12 @@ func TestQRAndSlipPages(t *testing.T) {
 			t.Fatalf("cancel: %d %+v", res.StatusCode, g.get(p.ID))
 		}
 
-		// The konbini slip: numbers that stay the same, pay later keeps it pending.
+		// The konbini slip: numbers that stay the same, a deadline 3 days
+		// away (a slip is paid at a shop or a bank), pay later keeps it pending.
 		p = g.action(g.create("konbini", "", 4321).ID, "authorize", nil, 200)
 		st, body, _ := g.page("/pay/" + p.ID + "?lang=th")
 		if st != 200 || !strings.Contains(body, "ใบแจ้งชำระเงิน") || !strings.Contains(body, "58191") || !strings.Contains(body, "JPY 4,321") ||
-			!strings.Contains(body, "2026-11-20 15:30 JST") {
+			!strings.Contains(body, "2026-11-23 15:00 JST") {
 			t.Fatalf("slip: %d %s", st, body)
 		}
 		if _, again, _ := g.page("/pay/" + p.ID + "?lang=th"); again != body {

@@ -50,18 +50,9 @@ type passengerSaved struct {
 	MailSent  bool              `json:"mailSent"`
 }
 
-func (h *accountHandlers) memberID(r *http.Request) string {
-	sess, _ := SessionFrom(r.Context())
-	return sess.MemberID
-}
-
 func (h *accountHandlers) GetUser(w http.ResponseWriter, r *http.Request, _ accountapi.GetUserParams) {
-	p, err := h.svc.Profile(r.Context(), h.memberID(r), Lang(r))
-	if err != nil {
-		h.WriteError(w, r, err)
-		return
-	}
-	h.WriteJSON(w, http.StatusOK, p)
+	p, err := h.svc.Profile(r.Context(), member(r), Lang(r))
+	h.reply(w, r, p, err)
 }
 
 func (h *accountHandlers) UpdateUser(w http.ResponseWriter, r *http.Request) {
@@ -69,21 +60,13 @@ func (h *accountHandlers) UpdateUser(w http.ResponseWriter, r *http.Request) {
 	if !h.decodeDocument(w, r, profileReadOnly, &in) {
 		return
 	}
-	saved, err := h.svc.UpdateProfile(r.Context(), h.memberID(r), in, Lang(r))
-	if err != nil {
-		h.WriteError(w, r, err)
-		return
-	}
-	h.WriteJSON(w, http.StatusOK, userSaved{User: saved.Profile, MailSent: saved.MailSent, EmailChange: saved.EmailChange})
+	saved, err := h.svc.UpdateProfile(r.Context(), member(r), in, Lang(r))
+	h.reply(w, r, userSaved{User: saved.Profile, MailSent: saved.MailSent, EmailChange: saved.EmailChange}, err)
 }
 
 func (h *accountHandlers) RegisterOnlineShop(w http.ResponseWriter, r *http.Request) {
-	status, err := h.svc.RegisterOnlineShop(r.Context(), h.memberID(r))
-	if err != nil {
-		h.WriteError(w, r, err)
-		return
-	}
-	h.WriteJSON(w, http.StatusOK, map[string]string{"onlineShopAccountStatus": status})
+	status, err := h.svc.RegisterOnlineShop(r.Context(), member(r))
+	h.reply(w, r, map[string]string{"onlineShopAccountStatus": status}, err)
 }
 
 func (h *accountHandlers) ChangePassword(w http.ResponseWriter, r *http.Request) {
@@ -91,22 +74,14 @@ func (h *accountHandlers) ChangePassword(w http.ResponseWriter, r *http.Request)
 	if !h.DecodeJSON(w, r, &in) {
 		return
 	}
-	sess, _ := SessionFrom(r.Context())
+	sess := session(r)
 	sent, err := h.svc.ChangePassword(r.Context(), sess, in, Lang(r))
-	if err != nil {
-		h.WriteError(w, r, err)
-		return
-	}
-	h.WriteJSON(w, http.StatusOK, mailResult{MailSent: sent})
+	h.reply(w, r, mailResult{MailSent: sent}, err)
 }
 
 func (h *accountHandlers) ListPassengers(w http.ResponseWriter, r *http.Request) {
-	list, err := h.svc.Passengers(r.Context(), h.memberID(r), Lang(r))
-	if err != nil {
-		h.WriteError(w, r, err)
-		return
-	}
-	h.WriteJSON(w, http.StatusOK, map[string]any{"passengers": list})
+	list, err := h.svc.Passengers(r.Context(), member(r), Lang(r))
+	h.reply(w, r, map[string]any{"passengers": list}, err)
 }
 
 func (h *accountHandlers) AddPassenger(w http.ResponseWriter, r *http.Request) {
@@ -114,21 +89,13 @@ func (h *accountHandlers) AddPassenger(w http.ResponseWriter, r *http.Request) {
 	if !h.decodeDocument(w, r, passengerReadOnly, &in) {
 		return
 	}
-	p, sent, err := h.svc.AddPassenger(r.Context(), h.memberID(r), in, Lang(r))
-	if err != nil {
-		h.WriteError(w, r, err)
-		return
-	}
-	h.WriteJSON(w, http.StatusOK, passengerSaved{Passenger: p, MailSent: sent})
+	p, sent, err := h.svc.AddPassenger(r.Context(), member(r), in, Lang(r))
+	h.reply(w, r, passengerSaved{Passenger: p, MailSent: sent}, err)
 }
 
 func (h *accountHandlers) GetPassenger(w http.ResponseWriter, r *http.Request, id string) {
-	p, err := h.svc.Passenger(r.Context(), h.memberID(r), id, Lang(r))
-	if err != nil {
-		h.WriteError(w, r, err)
-		return
-	}
-	h.WriteJSON(w, http.StatusOK, p)
+	p, err := h.svc.Passenger(r.Context(), member(r), id, Lang(r))
+	h.reply(w, r, p, err)
 }
 
 func (h *accountHandlers) UpdatePassenger(w http.ResponseWriter, r *http.Request, id string) {
@@ -136,21 +103,13 @@ func (h *accountHandlers) UpdatePassenger(w http.ResponseWriter, r *http.Request
 	if !h.decodeDocument(w, r, passengerReadOnly, &in) {
 		return
 	}
-	p, sent, err := h.svc.UpdatePassenger(r.Context(), h.memberID(r), id, in, Lang(r))
-	if err != nil {
-		h.WriteError(w, r, err)
-		return
-	}
-	h.WriteJSON(w, http.StatusOK, passengerSaved{Passenger: p, MailSent: sent})
+	p, sent, err := h.svc.UpdatePassenger(r.Context(), member(r), id, in, Lang(r))
+	h.reply(w, r, passengerSaved{Passenger: p, MailSent: sent}, err)
 }
 
 func (h *accountHandlers) DeletePassenger(w http.ResponseWriter, r *http.Request, id string) {
-	sent, err := h.svc.DeletePassenger(r.Context(), h.memberID(r), id, Lang(r))
-	if err != nil {
-		h.WriteError(w, r, err)
-		return
-	}
-	h.WriteJSON(w, http.StatusOK, mailResult{MailSent: sent})
+	sent, err := h.svc.DeletePassenger(r.Context(), member(r), id, Lang(r))
+	h.reply(w, r, mailResult{MailSent: sent}, err)
 }
 
 func (h *accountHandlers) RequestPasswordReset(w http.ResponseWriter, r *http.Request) {
@@ -187,11 +146,7 @@ func (h *accountHandlers) ResetPassword(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	sent, err := h.svc.ResetPassword(r.Context(), in, Lang(r))
-	if err != nil {
-		h.WriteError(w, r, err)
-		return
-	}
-	h.WriteJSON(w, http.StatusOK, mailResult{MailSent: sent})
+	h.reply(w, r, mailResult{MailSent: sent}, err)
 }
 
 func (h *accountHandlers) LookupPostalCode(w http.ResponseWriter, r *http.Request, p accountapi.LookupPostalCodeParams) {
@@ -232,16 +187,12 @@ type linkToken struct {
 }
 
 func (h *accountHandlers) GetEmailChange(w http.ResponseWriter, r *http.Request) {
-	p, err := h.svc.PendingEmailChange(r.Context(), h.memberID(r))
-	if err != nil {
-		h.WriteError(w, r, err)
-		return
-	}
-	h.WriteJSON(w, http.StatusOK, emailChangeState{Pending: p})
+	p, err := h.svc.PendingEmailChange(r.Context(), member(r))
+	h.reply(w, r, emailChangeState{Pending: p}, err)
 }
 
 func (h *accountHandlers) CancelEmailChange(w http.ResponseWriter, r *http.Request) {
-	if err := h.svc.CancelEmailChange(r.Context(), h.memberID(r)); err != nil {
+	if err := h.svc.CancelEmailChange(r.Context(), member(r)); err != nil {
 		h.WriteError(w, r, err)
 		return
 	}
@@ -254,11 +205,7 @@ func (h *accountHandlers) ConfirmEmailChange(w http.ResponseWriter, r *http.Requ
 		return
 	}
 	email, err := h.svc.ConfirmEmailChange(r.Context(), in.Token)
-	if err != nil {
-		h.WriteError(w, r, err)
-		return
-	}
-	h.WriteJSON(w, http.StatusOK, emailChangeDone{Email: email})
+	h.reply(w, r, emailChangeDone{Email: email}, err)
 }
 
 func (h *accountHandlers) UndoEmailChange(w http.ResponseWriter, r *http.Request) {

@@ -29,19 +29,6 @@ func NewBookingHandlers(s *Server, svc *booking.Service) *BookingHandlers {
 	return &BookingHandlers{Server: s, svc: svc, search: newSearchCache(searchCacheBudget)}
 }
 
-// member is the session's member id (the middleware guarantees a session).
-func member(r *http.Request) string {
-	s, _ := SessionFrom(r.Context())
-	return s.MemberID
-}
-
-func str[T ~string](p *T) string {
-	if p == nil {
-		return ""
-	}
-	return string(*p)
-}
-
 func (h *BookingHandlers) SearchReservations(w http.ResponseWriter, r *http.Request, p bookingapi.SearchReservationsParams) {
 	in := booking.SearchInput{
 		PNR: str(p.Pnr), AirportCode: str(p.AirportCode),
@@ -200,14 +187,6 @@ func (h *BookingHandlers) GetHotelOffers(w http.ResponseWriter, r *http.Request,
 func (h *BookingHandlers) GetRentalOffers(w http.ResponseWriter, r *http.Request, pnr, key string) {
 	res, err := h.svc.Offers(r.Context(), member(r), pnr, key, booking.OfferRental, Lang(r))
 	h.reply(w, r, res, err)
-}
-
-func (h *BookingHandlers) reply(w http.ResponseWriter, r *http.Request, v any, err error) {
-	if err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	h.WriteJSON(w, http.StatusOK, v)
 }
 
 // pdf writes a PDF shown inline by the browser (downloadable by name).

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"members/internal/apperr"
-	"members/internal/auth"
 	"members/internal/i18n"
 )
 
@@ -35,12 +34,6 @@ func Lang(r *http.Request) i18n.Lang {
 		return l
 	}
 	return i18n.FromBrowser(r.Header.Get("Accept-Language"))
-}
-
-// SessionFrom returns the session of an authenticated request.
-func SessionFrom(ctx context.Context) (auth.Session, bool) {
-	s, ok := ctx.Value(keySession).(auth.Session)
-	return s, ok
 }
 
 // RequestID returns the id given to the request in the logs.

@@ -25,14 +25,6 @@ func NewPassHandlers(s *Server, passes *pass.Service, coupons *coupon.Service) *
 	return &PassHandlers{Server: s, passes: passes, coupons: coupons}
 }
 
-func (h *PassHandlers) reply(w http.ResponseWriter, r *http.Request, v any, err error) {
-	if err != nil {
-		h.WriteError(w, r, err)
-		return
-	}
-	h.WriteJSON(w, http.StatusOK, v)
-}
-
 func (h *PassHandlers) GetGogoPassCatalogue(w http.ResponseWriter, r *http.Request) {
 	v, err := h.passes.Catalogue(r.Context(), member(r), string(Lang(r)))
 	h.reply(w, r, v, err)

@@ -4,12 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"members/internal/apitest"
+	"members/internal/app"
 	"members/internal/demo"
+	"members/internal/mail/mailtest"
 	"members/internal/platform"
 	"members/internal/store"
 )
@@ -160,6 +164,29 @@ func TestCouponRefundOnceInParallel(t *testing.T) {
 		if gp.RefundedAmount != 21600 || gp.Status != "refunded" || refunds != 1 || keys != 1 || st.RefundedAmount != 21600 || st.Status != "refunded" {
 			t.Fatalf("gateway refunded %d (%s), %d refund records, %d gateway refund calls, process %s refunded %d",
 				gp.RefundedAmount, gp.Status, refunds, keys, st.Status, st.RefundedAmount)
+		}
+	})
+}
+
+// TestPassDatesWritten: the unlimited pass's order and its mail write the
+// boarding period in the language's written form, never as ISO dates.
+func TestPassDatesWritten(t *testing.T) {
+	t.Parallel()
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		srv := mailtest.Start(t)
+		env := newPayEnv(t, engine, func(c *app.Config) { c.SMTPURL = srv.URL() })
+		setFlags(t, env.Env, platform.GogoPassStatus{IsGogoPassPublic: true, IsGogoPassPurchasable: true}, true)
+		c := env.Member(t)
+		c.Lang = "jp"
+		iso := regexp.MustCompile(`\d{4}-\d{2}-\d{2}`)
+		p := settle(t, env, c, "gogo_pass", map[string]any{"planId": demo.DemoPlanAll, "periodId": demo.DemoPeriodNext, "fareType": "happy"})
+		if iso.MatchString(p.Description) || !strings.Contains(p.Description, "年") {
+			t.Errorf("jp description %q", p.Description)
+		}
+		m := srv.WaitFor(apitest.DemoEmail).Decode(t)
+		body := string(m.Parts["text/plain"])
+		if iso.MatchString(body) {
+			t.Errorf("pass mail with an ISO date: %s", body)
 		}
 	})
 }

@@ -195,7 +195,7 @@ func TestGogoPassLottery(t *testing.T) {
 			t.Fatalf("second entry = %d %s", r.Status, r.Body)
 		}
 
-		passes, err := env.App.NewPasses(cfg)
+		passes, err := env.App.NewPasses(cfg, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -366,8 +366,66 @@ func TestCouponPrepareAndAgeRules(t *testing.T) {
 	})
 }
 
-// recordingRefunder stands in for the payment engine's Refund until the
-// engine is wired (the gateway call is the engine's, tested there).
+// TestCouponTripNeedsAndPeriod: a domestic product (Okinawa) asks no
+// passport or entry details and keeps none that are sent; an international
+// one (Kansai) requires them. A period not on sale is an error of the
+// period field, worded for it, with no passenger position.
+func TestCouponTripNeedsAndPeriod(t *testing.T) {
+	t.Parallel()
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		env := apitest.New(t, engine)
+		setFlags(t, env, platform.GogoPassStatus{}, true)
+		c := env.Member(t)
+		var products struct {
+			CouponTickets []struct {
+				ID            string
+				International bool
+			}
+		}
+		c.Get("/api/coupon_ticket").JSON(t, &products)
+		intl := map[string]bool{}
+		for _, p := range products.CouponTickets {
+			intl[p.ID] = p.International
+		}
+		if !intl[demo.DemoCouponKansai] || intl[demo.DemoCouponOkinawa] {
+			t.Fatalf("international flags = %v", intl)
+		}
+		bare := map[string]string{"passengerType": "adult", "lastname": "Lee", "firstname": "Mina", "gender": "female", "dateOfBirth": "1990-01-01"}
+		body := map[string]any{
+			"requestId": "req-dom", "productId": demo.DemoCouponOkinawa, "periodId": demo.DemoCouponPeriodOka, "fareType": "lite", "agreeTerms": true,
+			"additionalPassengers": []any{bare, passenger("adult", "1991-02-02")},
+		}
+		r := c.Do(http.MethodPost, "/api/coupon_ticket/buy/prepare", body)
+		if r.Status != http.StatusOK {
+			t.Fatalf("domestic prepare = %d %s", r.Status, r.Body)
+		}
+		tk := r.Map(t)["couponTicket"].(map[string]any)
+		if tk["international"] != false {
+			t.Errorf("ticket international = %v", tk["international"])
+		}
+		for i, p := range tk["additionalPassengers"].([]any) {
+			if pp := p.(map[string]any); pp["passportNo"] != "" || pp["dateOfEntry"] != "" || pp["nationalityCode"] != "" {
+				t.Errorf("domestic passenger %d keeps entry details: %v", i, pp)
+			}
+		}
+		body["requestId"], body["productId"], body["periodId"] = "req-intl", demo.DemoCouponKansai, demo.DemoCouponPeriodWin
+		f := fieldErrors(t, c.Do(http.MethodPost, "/api/coupon_ticket/buy/prepare", body))
+		for _, field := range []string{"passportNo", "dateOfEntry", "nationalityCode", "inboundTransportMethod", "inboundFlightNo"} {
+			if got := f["additionalPassengers.0."+field]; len(got) != 1 || got[0] != "Passenger 2: this field is required." {
+				t.Errorf("international %s = %v", field, got)
+			}
+		}
+		body["periodId"] = "gone"
+		c.Lang = "jp"
+		f = fieldErrors(t, c.Do(http.MethodPost, "/api/coupon_ticket/buy/prepare", body))
+		if got := f["periodId"]; len(got) != 1 || got[0] != "この期間は販売を終了しました。別の期間を選んでください。" {
+			t.Errorf("period error = %v", f)
+		}
+	})
+}
+
+// recordingRefunder stands in for the payment engine's Refund (the gateway
+// call is the engine's, tested there).
 type recordingRefunder struct {
 	calls []int64
 	fail  error
@@ -386,7 +444,8 @@ func TestCouponGrantViewAndRefund(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		env := apitest.New(t, engine)
 		setFlags(t, env, platform.GogoPassStatus{}, true)
-		passes, err := env.App.NewPasses(app.Config{})
+		ref := &recordingRefunder{fail: errors.New("gateway down")}
+		passes, err := env.App.NewPasses(app.Config{}, ref)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -403,7 +462,7 @@ func TestCouponGrantViewAndRefund(t *testing.T) {
 		grant := payment.Grant{ProcessID: "proc-1", MemberID: demo.Member1, Lang: "en", Order: order, SettledAt: env.Clock.Now()}
 		var goods payment.Granted
 		if err := env.App.DB.Tx(ctx, func(tx *sql.Tx) error {
-			goods, err = sale.Grant(ctx, tx, grant)
+			goods, err = sale.Grant(ctx, store.UnitOfWork(tx), grant)
 			return err
 		}); err != nil {
 			t.Fatal(err)
@@ -412,7 +471,7 @@ func TestCouponGrantViewAndRefund(t *testing.T) {
 			t.Errorf("goods = %s", goods.Goods)
 		}
 		// A second grant of the same process fails (UNIQUE payment_process_id).
-		if err := env.App.DB.Tx(ctx, func(tx *sql.Tx) error { _, err := sale.Grant(ctx, tx, grant); return err }); err == nil {
+		if err := env.App.DB.Tx(ctx, func(tx *sql.Tx) error { _, err := sale.Grant(ctx, store.UnitOfWork(tx), grant); return err }); err == nil {
 			t.Error("the same process granted twice")
 		}
 		c := env.Member(t)
@@ -449,8 +508,6 @@ func TestCouponGrantViewAndRefund(t *testing.T) {
 		if c.Get("/api/user/coupon_ticket").JSON(t, &list); list.CouponTickets[0].Disabled || !list.CouponTickets[0].Refundable {
 			t.Errorf("after a failed refund: %+v", list.CouponTickets[0])
 		}
-		ref := &recordingRefunder{fail: errors.New("gateway down")}
-		passes.Coupon.SetRefunder(ref)
 		if _, err := passes.Coupon.Refund(ctx, demo.Member1, "en", got.ID); err == nil {
 			t.Fatal("a failed gateway refund must fail")
 		}

@@ -28,14 +28,6 @@ func NewPasskeyHandlers(s *Server, p *passkey.Service) *PasskeyHandlers {
 	return &PasskeyHandlers{Server: s, passkeys: p}
 }
 
-func (h *PasskeyHandlers) reply(w http.ResponseWriter, r *http.Request, status int, v any, err error) {
-	if err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	h.WriteJSON(w, status, v)
-}
-
 func (h *PasskeyHandlers) client(r *http.Request) passkey.Client {
 	return passkey.Client{Addr: h.clientAddr(r), UserAgent: r.UserAgent()}
 }
@@ -55,12 +47,12 @@ func rawCredential(m map[string]any) ([]byte, error) {
 
 func (h *PasskeyHandlers) ListPasskeys(w http.ResponseWriter, r *http.Request) {
 	list, err := h.passkeys.List(r.Context(), member(r))
-	h.reply(w, r, http.StatusOK, map[string]any{"passkeys": list}, err)
+	h.reply(w, r, map[string]any{"passkeys": list}, err)
 }
 
 func (h *PasskeyHandlers) BeginPasskeyRegistration(w http.ResponseWriter, r *http.Request) {
 	o, err := h.passkeys.BeginRegistration(r.Context(), member(r))
-	h.reply(w, r, http.StatusOK, o, err)
+	h.reply(w, r, o, err)
 }
 
 func (h *PasskeyHandlers) FinishPasskeyRegistration(w http.ResponseWriter, r *http.Request) {
@@ -76,7 +68,7 @@ func (h *PasskeyHandlers) FinishPasskeyRegistration(w http.ResponseWriter, r *ht
 	v, err := h.passkeys.FinishRegistration(r.Context(), member(r), passkey.RegisterInput{
 		ChallengeID: body.ChallengeId, Name: str(body.Name), Credential: cred,
 	}, h.client(r))
-	h.reply(w, r, http.StatusCreated, v, err)
+	h.replyStatus(w, r, http.StatusCreated, v, err)
 }
 
 func (h *PasskeyHandlers) RenamePasskey(w http.ResponseWriter, r *http.Request, id string) {
@@ -85,12 +77,12 @@ func (h *PasskeyHandlers) RenamePasskey(w http.ResponseWriter, r *http.Request, 
 		return
 	}
 	v, err := h.passkeys.Rename(r.Context(), member(r), id, body.Name)
-	h.reply(w, r, http.StatusOK, v, err)
+	h.reply(w, r, v, err)
 }
 
 func (h *PasskeyHandlers) BeginPasskeyReauth(w http.ResponseWriter, r *http.Request) {
 	o, err := h.passkeys.BeginReauth(r.Context(), member(r))
-	h.reply(w, r, http.StatusOK, o, err)
+	h.reply(w, r, o, err)
 }
 
 func (h *PasskeyHandlers) RemovePasskey(w http.ResponseWriter, r *http.Request, id string) {
@@ -116,7 +108,7 @@ func (h *PasskeyHandlers) RemovePasskey(w http.ResponseWriter, r *http.Request, 
 
 func (h *PasskeyHandlers) BeginPasskeyLogin(w http.ResponseWriter, r *http.Request) {
 	o, err := h.passkeys.BeginLogin(r.Context(), h.clientAddr(r))
-	h.reply(w, r, http.StatusOK, o, err)
+	h.reply(w, r, o, err)
 }
 
 func (h *PasskeyHandlers) FinishPasskeyLogin(w http.ResponseWriter, r *http.Request) {

@@ -29,14 +29,6 @@ func NewPaymentHandlers(s *Server, e *payment.Engine, c *payment.Cards) *Payment
 	return &PaymentHandlers{Server: s, engine: e, cards: c}
 }
 
-func (h *PaymentHandlers) reply(w http.ResponseWriter, r *http.Request, v any, err error) {
-	if err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	h.WriteJSON(w, http.StatusOK, v)
-}
-
 func (h *PaymentHandlers) GetPaymentAvailability(w http.ResponseWriter, r *http.Request, p paymentapi.GetPaymentAvailabilityParams) {
 	res, err := h.engine.Availability(p.Currency, str(p.ProductType))
 	h.reply(w, r, res, err)
@@ -75,6 +67,19 @@ func (h *PaymentHandlers) DeleteCreditCard(w http.ResponseWriter, r *http.Reques
 
 func (h *PaymentHandlers) GetPendingPayment(w http.ResponseWriter, r *http.Request) {
 	res, err := h.engine.Pending(r.Context(), member(r))
+	h.reply(w, r, res, err)
+}
+
+// ListPendingPayments lists the member's payments left for later.
+func (h *PaymentHandlers) ListPendingPayments(w http.ResponseWriter, r *http.Request) {
+	res, err := h.engine.PendingPayments(r.Context(), member(r))
+	h.reply(w, r, res, err)
+}
+
+// CancelPendingPayment cancels the member's pending payment (404 for
+// another member's, 409 once it has been paid).
+func (h *PaymentHandlers) CancelPendingPayment(w http.ResponseWriter, r *http.Request, id string) {
+	res, err := h.engine.Cancel(r.Context(), member(r), id)
 	h.reply(w, r, res, err)
 }
 

@@ -3,7 +3,6 @@ package httpapi_test
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -51,7 +50,11 @@ func (p *testGoods) Quote(_ context.Context, _, _ string, body json.RawMessage) 
 	return payment.Order{Amount: in.Amount, Currency: in.CurrencyCode, Description: "Test goods", Details: d}, nil
 }
 
-func (p *testGoods) Grant(ctx context.Context, tx *sql.Tx, g payment.Grant) (payment.Granted, error) {
+func (p *testGoods) Grant(ctx context.Context, uow payment.Tx, g payment.Grant) (payment.Granted, error) {
+	tx, err := store.TxOf(uow)
+	if err != nil {
+		return payment.Granted{}, err
+	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO test_goods (process_id, member_id, amount) VALUES ($1, $2, $3)`,
 		g.ProcessID, g.MemberID, g.Order.Amount); err != nil {
 		return payment.Granted{}, err
@@ -130,6 +133,7 @@ type process struct {
 	Goods            json.RawMessage       `json:"goods"`
 	Secret           json.RawMessage       `json:"secret"`
 	RefundedAmount   int64                 `json:"refundedAmount"`
+	Description      string                `json:"description"`
 }
 
 func decodeProcess(t *testing.T, r *apitest.Response) process {

@@ -56,7 +56,7 @@ func (s *Server) startSession(w http.ResponseWriter, r *http.Request, token stri
 }
 
 func (h *platformHandlers) Logout(w http.ResponseWriter, r *http.Request) {
-	sess, _ := SessionFrom(r.Context())
+	sess := session(r)
 	if err := h.Auth.Logout(r.Context(), sess); err != nil {
 		h.writeError(w, r, err)
 		return
@@ -66,7 +66,7 @@ func (h *platformHandlers) Logout(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *platformHandlers) RefreshSession(w http.ResponseWriter, r *http.Request) {
-	sess, _ := SessionFrom(r.Context())
+	sess := session(r)
 	if err := h.Auth.Refresh(r.Context(), sess); err != nil {
 		h.writeError(w, r, err)
 		return
@@ -126,38 +126,29 @@ func (h *platformHandlers) ListCurrencies(w http.ResponseWriter, r *http.Request
 	h.WriteJSON(w, http.StatusOK, masters.Currencies())
 }
 
-// respond writes v, or the error of the call that produced it.
-func respond[T any](h *platformHandlers, w http.ResponseWriter, r *http.Request, v T, err error) {
-	if err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	h.WriteJSON(w, http.StatusOK, v)
-}
-
 func (h *platformHandlers) GetCookieConsent(w http.ResponseWriter, r *http.Request) {
 	v, err := h.Platform.CookieConsent(r.Context())
-	respond(h, w, r, v, err)
+	h.reply(w, r, v, err)
 }
 
 func (h *platformHandlers) GetTopicBanner(w http.ResponseWriter, r *http.Request) {
 	v, err := h.Platform.TopicBanner(r.Context())
-	respond(h, w, r, v, err)
+	h.reply(w, r, v, err)
 }
 
 func (h *platformHandlers) GetGogoPassStatus(w http.ResponseWriter, r *http.Request) {
 	v, err := h.Platform.GogoPassStatus(r.Context())
-	respond(h, w, r, v, err)
+	h.reply(w, r, v, err)
 }
 
 func (h *platformHandlers) GetCouponTicketStatus(w http.ResponseWriter, r *http.Request) {
 	v, err := h.Platform.CouponTicketStatus(r.Context())
-	respond(h, w, r, v, err)
+	h.reply(w, r, v, err)
 }
 
 func (h *platformHandlers) RequestOriginAccess(w http.ResponseWriter, r *http.Request) {
 	v, err := h.Platform.RequestOriginAccess(r.Context())
-	respond(h, w, r, v, err)
+	h.reply(w, r, v, err)
 }
 
 func (h *platformHandlers) NotifyException(w http.ResponseWriter, r *http.Request) {

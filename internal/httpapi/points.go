@@ -22,14 +22,6 @@ func NewPointHandlers(s *Server, svc *points.Service) *PointHandlers {
 	return &PointHandlers{Server: s, svc: svc}
 }
 
-func (h *PointHandlers) reply(w http.ResponseWriter, r *http.Request, v any, err error) {
-	if err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	h.WriteJSON(w, http.StatusOK, v)
-}
-
 func (h *PointHandlers) SearchPeachpoints(w http.ResponseWriter, r *http.Request, p pointsapi.SearchPeachpointsParams) {
 	in := points.SearchInput{CurrencyCode: str(p.CurrencyCode), ExpireDate: str(p.ExpireDate), TravelExpireDate: str(p.TravelExpireDate),
 		HasBalance: p.HasBalance, IsOnlyActive: p.IsOnlyActive}

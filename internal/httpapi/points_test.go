@@ -233,7 +233,7 @@ func TestPointsReissue(t *testing.T) {
 		srv := mailtest.Start(t)
 		env := apitest.New(t, engine, func(c *app.Config) { c.SMTPURL = srv.URL() })
 		c := env.Member(t)
-		body := map[string]any{"pointNumber": " " + demo.DemoVoucherExpiredTW + " ", "pin": demo.DemoVoucherPin, "email": "hanako@example.com"}
+		body := map[string]any{"pointNumber": " " + demo.DemoVoucherExpiredTW + " ", "pin": demo.DemoVoucherPin, "email": " DEMO@example.com "}
 		with := func(k string, v any) map[string]any {
 			m := map[string]any{}
 			for kk, vv := range body {
@@ -247,19 +247,35 @@ func TestPointsReissue(t *testing.T) {
 			body  map[string]any
 			field string
 		}{
-			"empty number": {with("pointNumber", ""), "pointNumber"},
-			"long pin":     {with("pin", strings.Repeat("1", 101)), "pin"},
-			"bad email":    {with("email", "hanako@"), "email"},
-			"wrong pin":    {with("pin", "00000000"), "pin"},
-			"not expired":  {with("pointNumber", demo.DemoVoucherCNY), "pointNumber"},
-			"other member": {with("pointNumber", demo.DemoVoucherMember2), "pin"},
-			"not CNY/TWD":  {with("pointNumber", demo.DemoVoucherThisMonth), "pointNumber"},
-			"unknown":      {with("pointNumber", "123"), "pin"},
+			"empty number":               {with("pointNumber", ""), "pointNumber"},
+			"long pin":                   {with("pin", strings.Repeat("1", 101)), "pin"},
+			"bad email":                  {with("email", "hanako@"), "email"},
+			"not the registered address": {with("email", "thief@example.net"), "email"},
+			"wrong pin":                  {with("pin", "00000000"), "pin"},
+			"not expired":                {with("pointNumber", demo.DemoVoucherCNY), "pointNumber"},
+			"other member":               {with("pointNumber", demo.DemoVoucherMember2), "pin"},
+			"not CNY/TWD":                {with("pointNumber", demo.DemoVoucherThisMonth), "pointNumber"},
+			"unknown":                    {with("pointNumber", "123"), "pin"},
 		} {
 			r := c.Do(http.MethodPost, "/api/peachpoints/reissue/validate", tc.body)
 			if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), `"`+tc.field+`"`) {
 				t.Errorf("%s: %d %s", name, r.Status, r.Body)
 			}
+		}
+		// The PIN goes to the registered address only: another typed at
+		// the reissue itself is a field error in the member's language,
+		// and nothing is issued or mailed.
+		c.Lang = "jp"
+		if r := c.Do(http.MethodPost, "/api/peachpoints/reissue/reissue", with("email", "thief@example.net")); r.Status != http.StatusBadRequest ||
+			!strings.Contains(string(r.Body), "会員登録されているメールアドレス") || !strings.Contains(string(r.Body), `"email"`) {
+			t.Fatalf("reissue to another address = %d %s", r.Status, r.Body)
+		}
+		c.Lang = "en"
+		if n := count(t, env, `SELECT COUNT(*) FROM point_vouchers WHERE reissued_from IS NOT NULL`); n != 0 {
+			t.Fatalf("%d vouchers reissued for another address", n)
+		}
+		if n := count(t, env, `SELECT COUNT(*) FROM mail_outbox WHERE to_addr = 'thief@example.net'`); n != 0 {
+			t.Fatalf("%d mails to another address", n)
 		}
 		if r := c.Do(http.MethodPost, "/api/peachpoints/reissue/validate", body); r.Status != http.StatusOK {
 			t.Fatalf("validate = %d %s", r.Status, r.Body)
@@ -279,7 +295,7 @@ func TestPointsReissue(t *testing.T) {
 		if res.Peachpoint.Balance != 1000 || res.Peachpoint.Currency != "TWD" || res.Peachpoint.StatusCode != "ACTIVE" || len(res.Pin) != 8 || res.ErrorKey != "" {
 			t.Errorf("reissue result %+v", res)
 		}
-		d := srv.WaitFor("hanako@example.com").Decode(t)
+		d := srv.WaitFor(apitest.DemoEmail).Decode(t)
 		if !strings.Contains(string(d.Parts["text/plain"]), res.Peachpoint.PointNumber) || !strings.Contains(string(d.Parts["text/plain"]), res.Pin) {
 			t.Errorf("reissue mail lacks number or PIN: %s", d.Parts["text/plain"])
 		}
@@ -322,6 +338,33 @@ func TestPointsReissue(t *testing.T) {
 		}
 		if n := count(t, env, `SELECT COUNT(*) FROM point_vouchers WHERE reissued_from IS NOT NULL`); n != 2 {
 			t.Errorf("%d reissued vouchers after the parallel ones", n)
+		}
+	})
+}
+
+// TestPointsReissueOnItsCurrencyPage: the CNY page (currencyCode CNY)
+// refuses a TWD voucher with a message that names the voucher's currency,
+// and reissues nothing; the TWD page takes it. A currency with no reissue
+// page is a field error.
+func TestPointsReissueOnItsCurrencyPage(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		env := apitest.New(t, engine)
+		c := env.Member(t)
+		body := func(currency string) map[string]any {
+			return map[string]any{"pointNumber": demo.DemoVoucherExpiredTW, "pin": demo.DemoVoucherPin, "email": apitest.DemoEmail, "currencyCode": currency}
+		}
+		for _, path := range []string{"/api/peachpoints/reissue/validate", "/api/peachpoints/reissue/reissue"} {
+			r := c.Do(http.MethodPost, path, body("CNY"))
+			if f := fieldErrors(t, r); r.Status != http.StatusBadRequest || len(f["pointNumber"]) != 1 ||
+				f["pointNumber"][0] != "These points are in TWD. Reissue them on the TWD reissue page." {
+				t.Errorf("%s on the CNY page = %d %v", path, r.Status, f)
+			}
+		}
+		if f := fieldErrors(t, c.Do(http.MethodPost, "/api/peachpoints/reissue/validate", body("JPY"))); len(f["currencyCode"]) != 1 {
+			t.Errorf("JPY page = %v", f)
+		}
+		if r := c.Do(http.MethodPost, "/api/peachpoints/reissue/reissue", body("TWD")); r.Status != http.StatusOK {
+			t.Errorf("on the TWD page = %d %s", r.Status, r.Body)
 		}
 	})
 }
@@ -387,7 +430,9 @@ func TestPointsExchange(t *testing.T) {
 		}
 		// Used: the error key of a failed exchange, at both steps.
 		for _, step := range []string{"validate", "exchange"} {
-			if r := post(step, other); r.Status != http.StatusInternalServerError || r.Map(t)["errorKey"] != "peachpoint_exchange_error" {
+			// ...with a message that says the code was used, not "an error occurred"
+			if r := post(step, other); r.Status != http.StatusInternalServerError || r.Map(t)["errorKey"] != "peachpoint_exchange_error" ||
+				r.Map(t)["message"] != "This code has already been exchanged. If you exchanged it, its points are in your holdings under Points." {
 				t.Errorf("used code %s = %d %s", step, r.Status, r.Body)
 			}
 		}

@@ -24,6 +24,21 @@ func (s *Server) WriteJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
+// reply answers a handler's call: its error through writeError, or else v
+// as JSON with 200.
+func (s *Server) reply(w http.ResponseWriter, r *http.Request, v any, err error) {
+	s.replyStatus(w, r, http.StatusOK, v, err)
+}
+
+// replyStatus is reply with another success status (201 for a creation).
+func (s *Server) replyStatus(w http.ResponseWriter, r *http.Request, status int, v any, err error) {
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.WriteJSON(w, status, v)
+}
+
 // DecodeJSON reads a JSON body into v, refusing unknown fields, trailing
 // data and oversized bodies. It writes the 400 itself and returns false; a
 // field the API does not know, or one of the wrong type, is named in

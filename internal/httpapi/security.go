@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"members/internal/api/securityapi"
+	"members/internal/apperr"
 	"members/internal/calendar"
 	"members/internal/privacy"
 	"members/internal/security"
@@ -31,14 +32,6 @@ var SecurityAnonymous = []string{"GET " + calendar.FeedPath}
 // NewSecurityHandlers returns the handlers of the security API.
 func NewSecurityHandlers(s *Server, cal *calendar.Service, priv *privacy.Service, centre *security.Service) *SecurityHandlers {
 	return &SecurityHandlers{Server: s, calendar: cal, privacy: priv, centre: centre}
-}
-
-func (h *SecurityHandlers) reply(w http.ResponseWriter, r *http.Request, v any, err error) {
-	if err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	h.WriteJSON(w, http.StatusOK, v)
 }
 
 // ics writes an iCalendar document; attachment names the download.
@@ -113,12 +106,21 @@ func (h *SecurityHandlers) ValidateAccountDeletion(w http.ResponseWriter, r *htt
 	h.noContent(w, r, h.privacy.ValidateDeletion(r.Context(), member(r), body.Token))
 }
 
+func (h *SecurityHandlers) GetAccountDeletionLosses(w http.ResponseWriter, r *http.Request) {
+	res, err := h.privacy.Losses(r.Context(), member(r), Lang(r))
+	h.reply(w, r, res, err)
+}
+
 func (h *SecurityHandlers) ConfirmAccountDeletion(w http.ResponseWriter, r *http.Request) {
-	var body securityapi.DeletionToken
+	var body privacy.Confirmation
 	if !h.DecodeJSON(w, r, &body) {
 		return
 	}
-	if err := h.privacy.Delete(r.Context(), member(r), body.Token); err != nil {
+	if len(body.Acknowledged) > 200 {
+		h.writeError(w, r, apperr.New(apperr.Invalid, "error.bad_request"))
+		return
+	}
+	if err := h.privacy.Delete(r.Context(), member(r), body, Lang(r)); err != nil {
 		h.writeError(w, r, err)
 		return
 	}
@@ -136,18 +138,18 @@ func (h *SecurityHandlers) noContent(w http.ResponseWriter, r *http.Request, err
 }
 
 func (h *SecurityHandlers) ListSecuritySessions(w http.ResponseWriter, r *http.Request) {
-	sess, _ := SessionFrom(r.Context())
+	sess := session(r)
 	list, err := h.centre.Sessions(r.Context(), sess)
 	h.reply(w, r, map[string]any{"sessions": list}, err)
 }
 
 func (h *SecurityHandlers) EndOtherSecuritySessions(w http.ResponseWriter, r *http.Request) {
-	sess, _ := SessionFrom(r.Context())
+	sess := session(r)
 	h.noContent(w, r, h.centre.EndOthers(r.Context(), sess))
 }
 
 func (h *SecurityHandlers) EndSecuritySession(w http.ResponseWriter, r *http.Request, id string) {
-	sess, _ := SessionFrom(r.Context())
+	sess := session(r)
 	h.noContent(w, r, h.centre.EndSession(r.Context(), sess, id))
 }
 

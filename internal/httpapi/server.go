@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"strings"
 	"time"
@@ -55,6 +54,10 @@ type Deps struct {
 	// chain (the sandbox payment gateway at /gateway/, signed webhooks).
 	// They still get the request log, headers and recovery.
 	RootMounts []func(root *http.ServeMux)
+	// Observe, when set, is told of every answered request: the route
+	// pattern that served it ("" when none), method, status and duration
+	// (the metrics).
+	Observe func(route, method string, code int, d time.Duration)
 }
 
 // Server holds the dependencies of the handlers.
@@ -107,7 +110,31 @@ func New(d Deps) http.Handler {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.writeMessage(w, r, http.StatusForbidden, "error.csrf")
 	}))
-	return s.withRecover(s.withRequestLog(s.withHeaders(cop.Handler(root))))
+	h := s.withRecover(s.withRequestLog(s.withHeaders(cop.Handler(root))))
+	if d.Observe != nil {
+		h = s.withObserve(root, api, h)
+	}
+	return h
+}
+
+// withObserve tells Deps.Observe of each answer with the pattern that
+// served it: the API's own pattern under /api/, the root's elsewhere. A
+// pattern, not the path, keeps the metrics' label values few.
+func (s *Server) withObserve(root, api *http.ServeMux, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		next.ServeHTTP(sw, r)
+		_, route := root.Handler(r)
+		if route == "/api/" || route == "/api_ext/" {
+			_, route = api.Handler(r)
+		}
+		code := sw.status
+		if code == 0 {
+			code = http.StatusOK
+		}
+		s.Observe(route, r.Method, code, time.Since(start))
+	})
 }
 
 // jsonMuxErrors answers unknown API paths and wrong methods with JSON
@@ -120,17 +147,39 @@ func (s *Server) jsonMuxErrors(mux *http.ServeMux, next http.Handler) http.Handl
 			next.ServeHTTP(w, r)
 			return
 		}
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, r)
-		if allow := rec.Header().Get("Allow"); allow != "" {
+		probe := &statusProbe{header: http.Header{}}
+		h.ServeHTTP(probe, r)
+		if allow := probe.header.Get("Allow"); allow != "" {
 			w.Header().Set("Allow", allow)
 		}
-		if rec.Code == http.StatusMethodNotAllowed {
+		if probe.status == http.StatusMethodNotAllowed {
 			s.writeMessage(w, r, http.StatusMethodNotAllowed, "error.method_not_allowed")
 			return
 		}
 		s.writeMessage(w, r, http.StatusNotFound, "error.not_found")
 	})
+}
+
+// statusProbe is the ResponseWriter jsonMuxErrors hands the mux's own
+// not-found or method-not-allowed handler: it keeps the status and the
+// headers (the Allow list) and drops the plain-text body, so the answer can
+// be written again as JSON.
+type statusProbe struct {
+	header http.Header
+	status int
+}
+
+func (p *statusProbe) Header() http.Header { return p.header }
+
+func (p *statusProbe) WriteHeader(status int) {
+	if p.status == 0 {
+		p.status = status
+	}
+}
+
+func (p *statusProbe) Write(b []byte) (int, error) {
+	p.WriteHeader(http.StatusOK)
+	return len(b), nil
 }
 
 // csrfToken is the token bound to a cookie value.

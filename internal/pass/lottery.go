@@ -119,7 +119,7 @@ func (s *Service) Draw(ctx context.Context, seed string, window time.Duration) (
 			kind = MailLotteryWon
 		}
 		s.mail(ctx, e.MemberID, Mail{Kind: kind, Name: s.d.Translate(e.Lang, e.Name),
-			Period: rangeText(e.AvailablePeriodToBoard), Until: until, Lang: e.Lang})
+			Period: e.AvailablePeriodToBoard, Until: until, Lang: e.Lang})
 	}
 	return d, nil
 }

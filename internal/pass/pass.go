@@ -7,9 +7,11 @@ package pass
 
 import (
 	"context"
-	"database/sql"
+	"encoding/json"
 	"errors"
 	"time"
+
+	"members/internal/payment"
 )
 
 // Fare types of the unlimited pass.
@@ -149,6 +151,8 @@ type Draw struct {
 var (
 	ErrNotFound = errors.New("pass: not found")
 	ErrConflict = errors.New("pass: conflict")
+	// ErrHeld is a second pass of one period for one member.
+	ErrHeld = errors.New("pass: period held already")
 )
 
 // Store is what the pass needs from the database.
@@ -158,8 +162,15 @@ type Store interface {
 	// Passes returns the member's passes, newest first.
 	Passes(ctx context.Context, memberID string) ([]Pass, error)
 	// InsertPass adds a pass inside tx (the settlement transaction).
+	// ErrHeld when the member holds a pass of that period already (a
+	// database constraint, so two racing grants cannot both insert);
 	// ErrConflict when its payment process already has a pass.
-	InsertPass(ctx context.Context, tx *sql.Tx, p Pass) error
+	InsertPass(ctx context.Context, tx payment.Tx, p Pass) error
+	// HeldPeriods returns the periods the member holds a pass of.
+	HeldPeriods(ctx context.Context, memberID string) ([]string, error)
+	// PendingOrders returns the order details of the member's pass
+	// purchases whose payment is pending (not yet settled or failed).
+	PendingOrders(ctx context.Context, memberID string) ([]json.RawMessage, error)
 	// Entries returns the member's lottery entries, newest first.
 	Entries(ctx context.Context, memberID string) ([]Entry, error)
 	// InsertEntry adds an entry; ErrConflict when the member already
@@ -175,6 +186,7 @@ type Store interface {
 	// ExchangeCode returns a code by its text; ErrNotFound when unknown.
 	ExchangeCode(ctx context.Context, code string) (ExchangeCode, error)
 	// Redeem marks the code redeemed by p.MemberID and adds p, in one
-	// transaction; ErrConflict when the code was redeemed meanwhile.
+	// transaction; ErrConflict when the code was redeemed meanwhile,
+	// ErrHeld when the member holds a pass of that period (nothing changes).
 	Redeem(ctx context.Context, codeID string, p Pass) error
 }

@@ -2,13 +2,13 @@ package pass
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
 	"members/internal/apperr"
+	"members/internal/i18n"
 	"members/internal/payment"
 )
 
@@ -47,11 +47,15 @@ func (p Sale) Quote(ctx context.Context, memberID, lang string, body json.RawMes
 	if err != nil {
 		return payment.Order{}, err
 	}
+	l, _ := i18n.Parse(lang)
 	if st.IsGogoPassMaintenance {
 		return payment.Order{}, ErrMaintenance
 	}
 	if !st.IsGogoPassPurchasable {
 		return payment.Order{}, ErrNotOnSale
+	}
+	if err := s.checkNotHeld(ctx, memberID, period.ID); err != nil {
+		return payment.Order{}, err
 	}
 	if st.IsGogoPassLotteryPhase {
 		wins, err := s.wins(ctx, memberID, lang)
@@ -80,7 +84,7 @@ func (p Sale) Quote(ctx context.Context, memberID, lang string, body json.RawMes
 	}
 	return payment.Order{
 		Amount: period.Price.Of(in.FareType), Currency: period.CurrencyCode, Details: details,
-		Description: plan.Name + " " + rangeText(period.AvailablePeriodToBoard),
+		Description: plan.Name + " " + RangeIn(l, period.AvailablePeriodToBoard),
 	}, nil
 }
 
@@ -107,7 +111,7 @@ type Goods struct {
 
 // Grant creates the pass in the settlement transaction. The pass carries
 // the process id under a UNIQUE constraint: a second grant fails.
-func (p Sale) Grant(ctx context.Context, tx *sql.Tx, g payment.Grant) (payment.Granted, error) {
+func (p Sale) Grant(ctx context.Context, tx payment.Tx, g payment.Grant) (payment.Granted, error) {
 	s := p.s
 	var d orderDetails
 	if err := json.Unmarshal(g.Order.Details, &d); err != nil {
@@ -120,6 +124,11 @@ func (p Sale) Grant(ctx context.Context, tx *sql.Tx, g payment.Grant) (payment.G
 		AvailablePeriodToBoard: d.Board, AvailablePeriodToBook: d.Book,
 	}
 	if err := s.d.Store.InsertPass(ctx, tx, pass); err != nil {
+		if errors.Is(err, ErrHeld) {
+			// the period came to be held after the quote (an exchange or
+			// a parallel purchase): no second pass; the engine refunds
+			return payment.Granted{}, payment.RefuseGrant(RefusedHeld)
+		}
 		return payment.Granted{}, fmt.Errorf("pass grant: %w", err)
 	}
 	pass.Name, pass.NameAlt = s.d.Translate(g.Lang, d.NameKey), s.d.Translate(g.Lang, d.NameAltKey)
@@ -142,7 +151,7 @@ func (p Sale) Notify(ctx context.Context, g payment.Grant, granted payment.Grant
 		return fmt.Errorf("pass notify: %w", err)
 	}
 	pp := goods.PurchasedGogoPass
-	return p.s.d.Mailer.SendPassMail(ctx, Mail{Kind: MailIssued, To: h, Name: pp.Name, Period: rangeText(pp.AvailablePeriodToBoard), Code: pp.Code})
+	return p.s.d.Mailer.SendPassMail(ctx, Mail{Kind: MailIssued, To: h, Name: pp.Name, Period: pp.AvailablePeriodToBoard, Code: pp.Code})
 }
 
 // period finds a plan (names as catalogue keys) by a period, whether or

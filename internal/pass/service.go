@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"members/internal/apperr"
+	"members/internal/i18n"
 	"members/internal/platform"
 	"members/internal/ratelimit"
 	"members/internal/validate"
@@ -44,9 +46,12 @@ const (
 type Mail struct {
 	Kind string
 	To   Holder
-	// Name is the plan's name, Period its boarding window, Until the last
-	// moment a winner may buy (Japan time), Code a pass's code.
-	Name, Period, Until, Code string
+	// Name is the plan's name, Until the last moment a winner may buy
+	// (Japan time), Code a pass's code.
+	Name, Until, Code string
+	// Period is the boarding window; the mailer writes it in the mail's
+	// language (RangeIn).
+	Period Range
 	// Lang, when set, is the language to write in (the entry's) instead of
 	// the member's.
 	Lang string
@@ -91,7 +96,46 @@ var (
 	ErrExchange = &apperr.Error{Code: apperr.Internal, MsgKey: "pass.error.exchange", ErrorKey: "gogopass_exchange_error", Expected: true}
 	// ErrAlreadyEntered is a second entry for the same period.
 	ErrAlreadyEntered = apperr.New(apperr.Conflict, "pass.error.already_entered")
+	// ErrAlreadyHeld is a purchase or exchange of a period the member
+	// holds a pass of, or is paying for.
+	ErrAlreadyHeld = &apperr.Error{Code: apperr.Conflict, MsgKey: "pass.error.already_held", ErrorKey: "gogopass_already_held"}
 )
+
+// RefusedHeld is the failure code of a purchase whose capture was refunded
+// because the member came to hold the period meanwhile (an exchange or
+// another purchase won the race).
+const RefusedHeld = "refused_already_held"
+
+// checkNotHeld refuses a period the member holds a pass of or has in a
+// pending payment: one pass per member and period, whichever way it comes
+// (a purchase, a lottery win, an exchange code). The database keeps the
+// same rule (one pass per member and period), so a race past this check
+// grants one pass and refunds the other payment.
+func (s *Service) checkNotHeld(ctx context.Context, memberID, periodID string) error {
+	held, err := s.d.Store.HeldPeriods(ctx, memberID)
+	if err != nil {
+		return fmt.Errorf("held periods: %w", err)
+	}
+	for _, p := range held {
+		if p == periodID {
+			return ErrAlreadyHeld
+		}
+	}
+	orders, err := s.d.Store.PendingOrders(ctx, memberID)
+	if err != nil {
+		return fmt.Errorf("pending pass orders: %w", err)
+	}
+	for _, raw := range orders {
+		var d orderDetails
+		if err := json.Unmarshal(raw, &d); err != nil {
+			return fmt.Errorf("pending pass order: %w", err)
+		}
+		if d.PeriodID == periodID {
+			return ErrAlreadyHeld
+		}
+	}
+	return nil
+}
 
 // exchangeUnknown wraps an unexpected failure of the exchange.
 func exchangeUnknown(err error) error {
@@ -366,11 +410,16 @@ func (s *Service) Apply(ctx context.Context, memberID, lang string, in Selection
 		}
 		return Entry{}, fmt.Errorf("insert entry: %w", err)
 	}
-	s.mail(ctx, memberID, Mail{Kind: MailEntry, Name: c.Plan.Name, Period: rangeText(c.Period.AvailablePeriodToBoard), Lang: lang})
+	s.mail(ctx, memberID, Mail{Kind: MailEntry, Name: c.Plan.Name, Period: c.Period.AvailablePeriodToBoard, Lang: lang})
 	return e, nil
 }
 
-func rangeText(r Range) string { return r.Begin + " - " + r.End }
+// RangeIn writes a calendar range in the language's written form
+// ("Feb 14, 2027 – May 15, 2027", "2027年2月14日 – 2027年5月15日"),
+// never as ISO dates.
+func RangeIn(lang i18n.Lang, r Range) string {
+	return i18n.FormatISODate(lang, r.Begin) + " – " + i18n.FormatISODate(lang, r.End)
+}
 
 // mail sends a mail to a member, logging failures.
 func (s *Service) mail(ctx context.Context, memberID string, m Mail) {
@@ -460,6 +509,12 @@ func (s *Service) checkExchange(ctx context.Context, memberID, lang string, in E
 	if err != nil {
 		return ExchangeOffer{}, ExchangeCode{}, err
 	}
+	if err := s.checkNotHeld(ctx, memberID, period.ID); err != nil {
+		if errors.Is(err, ErrAlreadyHeld) {
+			return ExchangeOffer{}, ExchangeCode{}, err
+		}
+		return ExchangeOffer{}, ExchangeCode{}, exchangeUnknown(err)
+	}
 	return ExchangeOffer{
 		Code: code.Code, Name: plan.Name, NameAlt: plan.NameAlt, FareType: code.FareType,
 		AvailablePeriodToBoard: period.AvailablePeriodToBoard, AvailablePeriodToBook: period.AvailablePeriodToBook,
@@ -499,13 +554,16 @@ func (s *Service) Exchange(ctx context.Context, memberID, lang string, in Exchan
 		AvailablePeriodToBoard: period.AvailablePeriodToBoard, AvailablePeriodToBook: period.AvailablePeriodToBook,
 	}
 	if err := s.d.Store.Redeem(ctx, code.ID, p); err != nil {
+		if errors.Is(err, ErrHeld) {
+			return Pass{}, ErrAlreadyHeld
+		}
 		if errors.Is(err, ErrConflict) {
 			return Pass{}, ErrExchange
 		}
 		return Pass{}, exchangeUnknown(err)
 	}
 	p.Name, p.NameAlt = plan.Name, plan.NameAlt
-	s.mail(ctx, memberID, Mail{Kind: MailIssued, Name: plan.Name, Period: rangeText(period.AvailablePeriodToBoard), Code: p.Code})
+	s.mail(ctx, memberID, Mail{Kind: MailIssued, Name: plan.Name, Period: period.AvailablePeriodToBoard, Code: p.Code})
 	return p, nil
 }
 

@@ -383,6 +383,11 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (string, auth.Sessio
 		return "", auth.Session{}, err
 	}
 	token, sess, err := attempt.Succeed(ctx)
+	if apperr.CodeOf(err) == apperr.Unauthenticated {
+		// The member was erased after the assertion was checked: the
+		// answer of an unknown passkey.
+		return "", auth.Session{}, failed
+	}
 	if err != nil {
 		return "", auth.Session{}, err
 	}

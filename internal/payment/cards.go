@@ -13,6 +13,7 @@ import (
 	"members/internal/apperr"
 	"members/internal/i18n"
 	"members/internal/mail"
+	"members/internal/notify"
 	"members/internal/validate"
 )
 
@@ -173,8 +174,9 @@ type CardStore interface {
 	// AddCard saves c; a card already saved by the same member is kept.
 	AddCard(ctx context.Context, c SavedCard) error
 	DeleteCard(ctx context.Context, memberID, gateway, token string) error
-	// Contact is the member's e-mail address and name for mails.
-	Contact(ctx context.Context, memberID string) (email, name string, err error)
+	// Contact is the member's e-mail address and name for mails, and the
+	// mail language the member chose ("" for none).
+	Contact(ctx context.Context, memberID string) (email, name, mailLang string, err error)
 }
 
 // ErrNotFound is what stores return for a missing row.
@@ -282,6 +284,10 @@ func (c *Cards) Register(ctx context.Context, memberID string, lang i18n.Lang, i
 	if err != nil {
 		return Registered{}, fmt.Errorf("cards: register: %w", err)
 	}
+	if dup, found := SameCard(cs, card); found {
+		errs.Add("token", "payment.card.duplicate", "brand", brandLabel(dup.Brand), "last4", dup.Last4)
+		return Registered{}, apperr.FromFields(errs)
+	}
 	if len(cs) >= maxCardsPerMember {
 		errs.Add("token", "payment.card.too_many", "max", maxCardsPerMember)
 		return Registered{}, apperr.FromFields(errs)
@@ -299,6 +305,22 @@ func (c *Cards) Register(ctx context.Context, memberID string, lang i18n.Lang, i
 	}
 	sent := c.mail(ctx, memberID, lang, "card_registered", card)
 	return Registered{Creditcard: card.view(now), MailSent: sent}, nil
+}
+
+// SameCard finds the saved card that c repeats: the same token, or the
+// same card (brand, last four digits and expiry) saved for the same
+// currency scope. A card may be saved once for yen and once for the other
+// currencies, which the member chooses apart; never twice for the same.
+func SameCard(saved []SavedCard, c SavedCard) (SavedCard, bool) {
+	for _, s := range saved {
+		if s.Gateway == c.Gateway && s.Token == c.Token {
+			return s, true
+		}
+		if s.Brand == c.Brand && s.Last4 == c.Last4 && s.ExpirationDate == c.ExpirationDate && s.Currency == c.Currency {
+			return s, true
+		}
+	}
+	return SavedCard{}, false
 }
 
 // verifyRefusal asks the issuer about a card before it is saved (a
@@ -350,11 +372,12 @@ func (c *Cards) Delete(ctx context.Context, memberID string, lang i18n.Lang, tok
 
 // mail sends a card mail; false when it could not be sent.
 func (c *Cards) mail(ctx context.Context, memberID string, lang i18n.Lang, kind string, card SavedCard) bool {
-	to, name, err := c.store.Contact(ctx, memberID)
+	to, name, chosen, err := c.store.Contact(ctx, memberID)
 	if err != nil {
 		c.log.Warn("cards: mail contact", "err", err)
 		return false
 	}
+	lang = notify.MailLang(chosen, lang)
 	msg, err := c.templates.Standard(kind, lang, to, mail.Data{
 		Name: name, Args: []any{"brand", brandLabel(card.Brand), "last4", card.Last4},
 	})

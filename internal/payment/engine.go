@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -16,6 +15,7 @@ import (
 
 	"members/internal/apperr"
 	"members/internal/i18n"
+	"members/internal/mail"
 	"members/internal/validate"
 )
 
@@ -47,6 +47,11 @@ type Config struct {
 	ReconcileEvery  time.Duration
 	ReconcileWindow time.Duration
 	ReconcileLease  time.Duration
+	// Mailer and MailTemplates send the slip of a convenience-store / ATM
+	// / net-banking payment to the member when the gateway issues it (nil:
+	// no mail).
+	Mailer        Mailer
+	MailTemplates *mail.Templates
 }
 
 func (c *Config) defaults() {
@@ -268,6 +273,18 @@ func (e *Engine) checkCard(ctx context.Context, memberID, currency string, c *ch
 			c.card.Token = c.fields.CreditCardToken
 		}
 		c.scope = scopeFor(tok.Brand, currency)
+		if c.fields.SaveCard {
+			// a card the member has already saved for this scope is paid
+			// with, not saved a second time
+			saved, err := e.store.Cards(ctx, memberID)
+			if err != nil {
+				return fmt.Errorf("payment: card: %w", err)
+			}
+			if _, dup := SameCard(saved, SavedCard{Gateway: gw, Token: c.card.Token, Brand: c.card.Brand, Last4: c.card.Last4,
+				ExpirationDate: c.card.ExpirationDate, Currency: c.scope}); dup {
+				c.fields.SaveCard = false
+			}
+		}
 	default:
 		return fmt.Errorf("payment: card: %w", err)
 	}
@@ -395,7 +412,8 @@ func (e *Engine) Continue(ctx context.Context, memberID, productType, id string)
 	case p.Status != Prepared:
 		return p.view(), nil
 	case !now.Before(p.ExpiresAt):
-		_, _ = e.store.Move(ctx, p.ID, Prepared, Expired, Changes{}, now)
+		_, err := e.store.Move(ctx, p.ID, Prepared, Expired, Changes{}, now)
+		e.storeFailed(ctx, "expire prepared", p.ID, err)
 		return View{}, ErrRestart
 	}
 	owner := "r" + randomID()
@@ -452,7 +470,12 @@ func (e *Engine) advance(ctx context.Context, p *Process, fresh bool) error {
 	if p.GatewayPaymentID == "" {
 		var found []GatewayPayment
 		if !fresh {
-			found, _ = e.gw.PaymentsByReference(ctx, p.ID)
+			var lookErr error
+			if found, lookErr = e.gw.PaymentsByReference(ctx, p.ID); lookErr != nil {
+				// creating with the process's create key is safe either way:
+				// the gateway answers a repeated key with the same payment
+				e.log.Warn("payment: look-up by reference failed, creating", "process", p.ID, "err", lookErr)
+			}
 		}
 		if len(found) > 0 {
 			gp = found[0]
@@ -518,11 +541,7 @@ func (e *Engine) apply(ctx context.Context, p *Process, gp GatewayPayment) error
 				return err
 			}
 		case GWRequiresAction, GWPending:
-			url := ""
-			if gp.NextAction != nil {
-				url = gp.NextAction.URL
-			}
-			return e.store.Update(ctx, p.ID, Changes{GatewayStatus: &gp.Status, NextActionURL: &url}, e.now())
+			return e.waitForCustomer(ctx, p, gp)
 		case GWCaptured:
 			if diffs := recordDiffs(p, gp); len(diffs) > 0 {
 				// never settle on a payment that is not this process's
@@ -539,6 +558,44 @@ func (e *Engine) apply(ctx context.Context, p *Process, gp GatewayPayment) error
 		default:
 			return nil
 		}
+	}
+	return nil
+}
+
+// waitForCustomer records a customer step: the page to send the member
+// to, the deadline the gateway set for the method (days for a slip,
+// minutes for a QR wallet or a challenge: the process stays open until
+// then, and the expiry work ends it then) and, for a slip, its numbers,
+// mailed to the member by whichever caller records them first.
+func (e *Engine) waitForCustomer(ctx context.Context, p *Process, gp GatewayPayment) error {
+	url := ""
+	if gp.NextAction != nil {
+		url = gp.NextAction.URL
+	}
+	c := Changes{GatewayStatus: &gp.Status, NextActionURL: &url}
+	if gp.ExpiresAt != nil && gp.ExpiresAt.After(e.now()) && !gp.ExpiresAt.Equal(p.ExpiresAt) {
+		at := gp.ExpiresAt.UTC()
+		c.ExpiresAt = &at
+		p.ExpiresAt = at
+	}
+	p.NextActionURL = url
+	if err := e.store.Update(ctx, p.ID, c, e.now()); err != nil {
+		return err
+	}
+	if gp.Slip == nil || len(p.Slip) > 0 {
+		return nil
+	}
+	b, err := json.Marshal(gp.Slip)
+	if err != nil {
+		return fmt.Errorf("payment: slip: %w", err)
+	}
+	first, err := e.store.SetSlip(ctx, p.ID, b, e.now())
+	if err != nil {
+		return err
+	}
+	p.Slip = b
+	if first {
+		e.mailSlip(ctx, *p, *gp.Slip)
 	}
 	return nil
 }
@@ -595,7 +652,14 @@ func (e *Engine) settle(ctx context.Context, p *Process, gp GatewayPayment) erro
 			return fmt.Errorf("payment: settle %s: prepare: %w", p.ID, err)
 		}
 	}
-	ok, err := e.store.Settle(ctx, p.ID, now, notifies, card, func(tx *sql.Tx) (Granted, error) {
+	if p.GatewayPaymentID == "" && gp.ID != "" {
+		// the refund of a refused grant needs the payment's id
+		if err := e.store.Update(ctx, p.ID, Changes{GatewayPaymentID: &gp.ID}, now); err != nil {
+			return err
+		}
+		p.GatewayPaymentID = gp.ID
+	}
+	out, err := e.store.Settle(ctx, p.ID, now, notifies, card, func(tx Tx) (Granted, error) {
 		var err error
 		granted, err = prod.Grant(ctx, tx, g)
 		return granted, err
@@ -603,7 +667,16 @@ func (e *Engine) settle(ctx context.Context, p *Process, gp GatewayPayment) erro
 	if err != nil {
 		return fmt.Errorf("payment: settle %s: %w", p.ID, err)
 	}
-	if !ok {
+	if out.Refused != "" {
+		// Captured, but the goods may not be granted (an erased member, a
+		// pass held already): the process failed in the settlement's
+		// transaction, which also recorded the refund; make it now. A crash
+		// before it leaves the recorded refund to the worker.
+		p.Status, p.FailureCode = Failed, out.Refused
+		e.log.Warn("payment: capture refused, refunding", "process", p.ID, "reason", out.Refused)
+		return e.refundRecorded(ctx, p)
+	}
+	if !out.Settled {
 		q, err := e.store.Process(ctx, p.ID)
 		if err != nil {
 			return err
@@ -645,11 +718,32 @@ func (e *Engine) notify(ctx context.Context, n Notifier, g Grant, granted Grante
 // refundLate gives back a payment captured for a process that expired or
 // failed first: the goods were never granted.
 func (e *Engine) refundLate(ctx context.Context, p *Process, gp GatewayPayment) error {
+	if IsRefusal(p.FailureCode) {
+		// a refused settlement recorded its own refund of the whole
+		// amount: make that one, never a second under another key
+		return e.refundRecorded(ctx, p)
+	}
 	amount := gp.Amount - gp.RefundedAmount
 	if amount <= 0 {
 		return nil
 	}
 	return e.refund(ctx, p, "late", amount)
+}
+
+// refundRecorded makes every refund recorded for p and not done yet (the
+// refusal of a settlement, or one a crash interrupted). Each goes through
+// the gateway under its own idempotency key, so a repeat moves no money.
+func (e *Engine) refundRecorded(ctx context.Context, p *Process) error {
+	open, err := e.store.OpenRefunds(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	for _, r := range open {
+		if err := e.refund(ctx, p, r.Reason, r.Amount); err != nil {
+			return fmt.Errorf("payment: refund %s %s: %w", p.ID, r.Reason, err)
+		}
+	}
+	return nil
 }
 
 func (e *Engine) refund(ctx context.Context, p *Process, reason string, amount int64) error {

@@ -6,7 +6,6 @@ package payment
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"time"
 )
@@ -62,8 +61,19 @@ type Product interface {
 	// body; payment fields are the engine's) and prices them. Field problems
 	// are an *apperr.Error from apperr.FromFields (400).
 	Quote(ctx context.Context, memberID, lang string, body json.RawMessage) (Order, error)
-	// Grant creates the goods in tx. It must not commit or roll back tx.
-	Grant(ctx context.Context, tx *sql.Tx, g Grant) (Granted, error)
+	// Grant creates the goods in tx, the settlement's unit of work, by
+	// handing it to the product's own store. It must not end tx.
+	Grant(ctx context.Context, tx Tx, g Grant) (Granted, error)
+}
+
+// Tx is the unit of work of a settlement: what a product's grant writes
+// through it commits together with the settlement, or not at all. The
+// store that settles makes it and only stores read it: a product passes
+// it on to its own store's write (points, passes and coupons take a Tx),
+// so no product touches the database itself.
+type Tx interface {
+	// UnitOfWork marks the settlement transaction.
+	UnitOfWork()
 }
 
 // Notifier is implemented by products that mail the member after a grant

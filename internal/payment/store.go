@@ -2,9 +2,9 @@ package payment
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -25,8 +25,57 @@ type Changes struct {
 	ReleaseLease bool
 }
 
-// SettleFunc creates the goods inside the settlement transaction.
-type SettleFunc func(tx *sql.Tx) (Granted, error)
+// SettleFunc creates the goods inside the settlement's unit of work.
+type SettleFunc func(tx Tx) (Granted, error)
+
+// SettleOutcome is what a settlement did.
+type SettleOutcome struct {
+	// Settled: the goods were granted.
+	Settled bool
+	// Refused is the reason nothing was granted though the money was
+	// taken (the process is failed with it; a refund is recorded).
+	Refused string
+}
+
+// RefundIntent is a recorded refund.
+type RefundIntent struct {
+	Reason string
+	Amount int64
+}
+
+// Refund reasons the engine records itself.
+const (
+	RefundLate    = "late"    // captured after the process expired or failed
+	RefundRefused = "refused" // captured, but the goods could not be granted
+)
+
+// Refusal reasons are the failure codes of a process whose capture was
+// refunded instead of granted; each starts with RefusedPrefix.
+const (
+	RefusedPrefix       = "refused_"
+	RefusedMemberErased = "refused_member_erased" // the account was deleted before the capture arrived
+)
+
+// IsRefusal reports whether a failure code is a refused grant's.
+func IsRefusal(code string) bool { return strings.HasPrefix(code, RefusedPrefix) }
+
+// RefusedGrant is what a product's Grant returns (possibly wrapped) when
+// the member may not have the goods after all (the same pass twice, won
+// by a race the checks before payment could not see). The engine then
+// fails the process and refunds the capture instead of settling.
+type RefusedGrant struct{ Reason string }
+
+func (r *RefusedGrant) Error() string { return "payment: grant refused: " + r.Reason }
+
+// RefuseGrant returns a *RefusedGrant for reason (RefusedPrefix is added
+// when missing: "already_held" becomes the failure code
+// "refused_already_held").
+func RefuseGrant(reason string) error {
+	if !IsRefusal(reason) {
+		reason = RefusedPrefix + reason
+	}
+	return &RefusedGrant{Reason: reason}
+}
 
 // Store keeps payment processes. Every status change is conditional on
 // the current status, so an illegal or repeated move changes nothing and
@@ -49,14 +98,31 @@ type Store interface {
 	Update(ctx context.Context, id string, c Changes, now time.Time) error
 	// Settle moves pending → settled when the process has not expired,
 	// runs grant in the same transaction, stores what it granted and saves
-	// card when not nil. False when the process was not pending or expired.
-	Settle(ctx context.Context, id string, now time.Time, needsNotify bool, card *SavedCard, grant SettleFunc) (bool, error)
+	// card when not nil. Outcome Unsettled when the process was not pending
+	// or expired. When the member is erased, or grant refuses (a
+	// *RefusedGrant), nothing is granted: in the same transaction the
+	// process moves to failed with the refusal's reason as failure code and
+	// a refund of the whole amount is recorded under RefundRefused, to be
+	// made by the caller (or, after a crash, by the worker).
+	Settle(ctx context.Context, id string, now time.Time, needsNotify bool, card *SavedCard, grant SettleFunc) (SettleOutcome, error)
+	// ClaimRefunds leases processes with a refund recorded by the engine
+	// itself (RefundLate, RefundRefused) and not done, recorded before
+	// olderThan: a crash between recording and making it.
+	ClaimRefunds(ctx context.Context, owner string, now, leaseUntil, olderThan time.Time, limit int) ([]Process, error)
+	// OpenRefunds lists the refunds of a process not done yet.
+	OpenRefunds(ctx context.Context, id string) ([]RefundIntent, error)
 	// ClaimDue leases open processes whose next check is due and settled
 	// ones not yet notified, up to limit, for owner until leaseUntil.
 	ClaimDue(ctx context.Context, owner string, now, leaseUntil time.Time, limit int) ([]Process, error)
 	// ClaimOne leases one process when its lease is free.
 	ClaimOne(ctx context.Context, id, owner string, now, leaseUntil time.Time) (bool, error)
+	// ReleaseLeases frees every lease owner holds (processes and jobs),
+	// returning how many it freed.
+	ReleaseLeases(ctx context.Context, owner string) (int64, error)
 	MarkNotified(ctx context.Context, id string) error
+	// SetSlip records the slip of a process once; true for the caller
+	// that recorded it.
+	SetSlip(ctx context.Context, id string, slip json.RawMessage, now time.Time) (bool, error)
 	// TakeSecret erases the secret when it is still secret; true for the
 	// one caller that erased it.
 	TakeSecret(ctx context.Context, id string, secret json.RawMessage, now time.Time) (bool, error)

@@ -32,6 +32,13 @@ func (e *Engine) Run(ctx context.Context) {
 	}
 }
 
+// ReleaseLeases frees the leases this engine's background work holds, once
+// it has stopped (graceful shutdown): another instance picks the work up
+// at once instead of after the lease lapses.
+func (e *Engine) ReleaseLeases(ctx context.Context) (int64, error) {
+	return e.store.ReleaseLeases(ctx, e.owner)
+}
+
 // RunOnce does one round of background work and returns how many
 // processes it handled.
 func (e *Engine) RunOnce(ctx context.Context) (int, error) {
@@ -42,6 +49,21 @@ func (e *Engine) RunOnce(ctx context.Context) (int, error) {
 		if err != nil {
 			return n, err
 		}
+		// refunds recorded by the engine and not made (a crash after the
+		// record): a minute's grace for the request that is making them
+		rs, err := e.store.ClaimRefunds(ctx, e.owner, now, now.Add(e.cfg.Lease), now.Add(-time.Minute), 32)
+		if err != nil {
+			return n, err
+		}
+		for _, p := range rs {
+			if err := e.refundRecorded(ctx, &p); err != nil {
+				// the lease runs out and the next round tries again
+				e.log.Warn("payment: recorded refund", "process", p.ID, "err", err)
+				continue
+			}
+			_ = e.store.Update(ctx, p.ID, Changes{ReleaseLease: true}, e.now())
+		}
+		n += len(rs)
 		for _, p := range ps {
 			e.work(ctx, p)
 		}
@@ -58,11 +80,12 @@ func (e *Engine) work(ctx context.Context, p Process) {
 	switch p.Status {
 	case Prepared:
 		if !now.Before(p.ExpiresAt) {
-			_, _ = e.store.Move(ctx, p.ID, Prepared, Expired, Changes{ReleaseLease: true}, now)
+			_, err := e.store.Move(ctx, p.ID, Prepared, Expired, Changes{ReleaseLease: true}, now)
+			e.storeFailed(ctx, "expire prepared", p.ID, err)
 			return
 		}
 		next := p.ExpiresAt
-		_ = e.store.Update(ctx, p.ID, Changes{ReleaseLease: true, NextCheckAt: &next}, now)
+		e.storeFailed(ctx, "release prepared", p.ID, e.store.Update(ctx, p.ID, Changes{ReleaseLease: true, NextCheckAt: &next}, now))
 	case Pending:
 		if !now.Before(p.ExpiresAt) {
 			e.expireDue(ctx, p)
@@ -79,13 +102,13 @@ func (e *Engine) work(ctx context.Context, p Process) {
 					}
 					e.notify(ctx, n, e.grantOf(&p, at), Granted{Goods: p.Goods, Secret: p.Secret})
 				} else {
-					_ = e.store.MarkNotified(ctx, p.ID)
+					e.storeFailed(ctx, "mark notified", p.ID, e.store.MarkNotified(ctx, p.ID))
 				}
 			}
 		}
-		_ = e.store.Update(ctx, p.ID, Changes{ReleaseLease: true}, now)
+		e.storeFailed(ctx, "release settled", p.ID, e.store.Update(ctx, p.ID, Changes{ReleaseLease: true}, now))
 	default:
-		_ = e.store.Update(ctx, p.ID, Changes{ReleaseLease: true}, now)
+		e.storeFailed(ctx, "release", p.ID, e.store.Update(ctx, p.ID, Changes{ReleaseLease: true}, now))
 	}
 }
 
@@ -101,14 +124,14 @@ func (e *Engine) expireDue(ctx context.Context, p Process) {
 		found, err = e.gw.PaymentsByReference(ctx, p.ID)
 		if err == nil && len(found) > 0 {
 			gp = found[0]
-			_ = e.store.Update(ctx, p.ID, Changes{GatewayPaymentID: &gp.ID}, e.now())
+			e.storeFailed(ctx, "record gateway payment", p.ID, e.store.Update(ctx, p.ID, Changes{GatewayPaymentID: &gp.ID}, e.now()))
 			p.GatewayPaymentID = gp.ID
 		}
 	}
 	next := e.now().Add(e.cfg.Retry)
 	if err != nil {
 		e.log.Warn("payment: expire: gateway status", "process", p.ID, "err", err)
-		_ = e.store.Update(ctx, p.ID, Changes{ReleaseLease: true, NextCheckAt: &next}, e.now())
+		e.storeFailed(ctx, "release for retry", p.ID, e.store.Update(ctx, p.ID, Changes{ReleaseLease: true, NextCheckAt: &next}, e.now()))
 		return
 	}
 	if err := e.expire(ctx, &p); err != nil {
@@ -117,9 +140,25 @@ func (e *Engine) expireDue(ctx context.Context, p Process) {
 	if gp.Status == GWCaptured && p.Status == Expired {
 		if err := e.refundLate(ctx, &p, gp); err != nil {
 			e.log.Warn("payment: late refund", "process", p.ID, "err", err)
-			_ = e.store.Update(ctx, p.ID, Changes{ReleaseLease: true, NextCheckAt: &next}, e.now())
+			e.storeFailed(ctx, "release for retry", p.ID, e.store.Update(ctx, p.ID, Changes{ReleaseLease: true, NextCheckAt: &next}, e.now()))
 			return
 		}
 	}
-	_ = e.store.Update(ctx, p.ID, Changes{ReleaseLease: true}, e.now())
+	e.storeFailed(ctx, "release expired", p.ID, e.store.Update(ctx, p.ID, Changes{ReleaseLease: true}, e.now()))
+}
+
+// storeFailed logs a store call of the background work that failed (nil:
+// nothing to log). The process keeps its lease until the lease runs out,
+// and the next round takes it up again, so nothing is lost, but a store
+// that fails is a fault and is logged at ERROR; while the work is being
+// stopped (ctx ended) the failure is expected and logged at INFO.
+func (e *Engine) storeFailed(ctx context.Context, op, processID string, err error) {
+	if err == nil {
+		return
+	}
+	if ctx.Err() != nil {
+		e.log.Info("payment: store call ended by shutdown", "op", op, "process", processID, "err", err)
+		return
+	}
+	e.log.Error("payment: store call failed", "op", op, "process", processID, "err", err)
 }

@@ -50,6 +50,12 @@ func answerWithKey(key string, err error) error {
 	return &apperr.Error{Code: apperr.Internal, MsgKey: "points.error." + key, ErrorKey: key, Err: err, Expected: true}
 }
 
+// usedCodeAnswer is the exchange error of a code used already: the same
+// errorKey, with a message that says what happened.
+func usedCodeAnswer(err error) error {
+	return &apperr.Error{Code: apperr.Internal, MsgKey: "points.error.exchange_code_used", ErrorKey: KeyExchangeError, Err: err, Expected: true}
+}
+
 // guard counts one check for the member and refuses it over the limit.
 func (s *Service) guard(ctx context.Context, kind, memberID string) error {
 	w := ratelimit.Window{Counters: s.counters, Length: guessWindow, Limit: guessLimit, Now: s.now}
@@ -68,6 +74,9 @@ type ReissueInput struct {
 	PointNumber string `json:"pointNumber"`
 	Pin         string `json:"pin"`
 	Email       string `json:"email"`
+	// CurrencyCode is the page's currency (the CNY or the TWD page): a
+	// voucher in another currency is refused there. Empty accepts either.
+	CurrencyCode string `json:"currencyCode"`
 }
 
 // ValidateResult is the validate answer: the voucher concerned.
@@ -100,8 +109,21 @@ func (s *Service) checkReissue(ctx context.Context, memberID string, in *Reissue
 		errs.MaxLen("email", in.Email, MaxTextLength)
 		errs.Email("email", in.Email)
 	}
+	in.CurrencyCode = strings.ToUpper(strings.TrimSpace(in.CurrencyCode))
+	errs.Check("currencyCode", in.CurrencyCode == "" || contains(ReissueCurrencies, in.CurrencyCode), "points.validation.reissue_currency")
 	if !errs.Empty() {
 		return Voucher{}, apperr.FromFields(errs)
+	}
+	// The new PIN is mailed to the member's registered address only: a
+	// session taken over must not send a voucher's PIN anywhere it likes.
+	// The form's address is the confirmation the screen asks for, so one
+	// that differs is a field error, not a quiet change of recipient.
+	c, err := s.store.Contact(ctx, memberID)
+	if err != nil {
+		return Voucher{}, fmt.Errorf("member contact: %w", err)
+	}
+	if !strings.EqualFold(strings.TrimSpace(c.Email), in.Email) {
+		return Voucher{}, apperr.FromFields(validate.Errors{"email": {Key: "points.validation.registered_email"}})
 	}
 	if err := s.guard(ctx, "pin", memberID); err != nil {
 		return Voucher{}, err
@@ -122,6 +144,9 @@ func (s *Service) checkReissue(ctx context.Context, memberID string, in *Reissue
 			Fields: validate.Errors{"pointNumber": {Key: "points.validation.already_reissued"}}, Err: errAlready}
 	case !contains(ReissueCurrencies, v.Currency):
 		return v, apperr.FromFields(validate.Errors{"pointNumber": {Key: "points.validation.reissue_currency"}})
+	case in.CurrencyCode != "" && v.Currency != in.CurrencyCode:
+		// the CNY page reissues CNY vouchers only, the TWD page TWD ones
+		return v, apperr.FromFields(validate.Errors{"pointNumber": {Key: "points.validation.reissue_other_page", Args: []any{"currency", v.Currency}}})
 	case StatusOf(v, today) != StatusExpired || v.Balance == 0:
 		return v, apperr.FromFields(validate.Errors{"pointNumber": {Key: "points.validation.not_expired"}})
 	}
@@ -147,8 +172,8 @@ func (s *Service) ValidateReissue(ctx context.Context, memberID string, lang i18
 }
 
 // Reissue replaces an expired CNY or TWD voucher by a new one holding its
-// balance, mails the new number and PIN to the form's address and returns
-// them. The same voucher is reissued once: a repeat (or a race) gets
+// balance, mails the new number and PIN to the member's registered address
+// (the form's address must be that one) and returns them. The same voucher is reissued once: a repeat (or a race) gets
 // voucher_reissue_error.
 func (s *Service) Reissue(ctx context.Context, memberID string, lang i18n.Lang, in ReissueInput) (IssueResult, error) {
 	old, err := s.checkReissue(ctx, memberID, &in)
@@ -168,10 +193,13 @@ func (s *Service) Reissue(ctx context.Context, memberID string, lang i18n.Lang, 
 		return IssueResult{}, errorWithKey(KeyReissueUnknownError, err)
 	}
 	res := IssueResult{Peachpoint: s.View(nv, lang, Today(s.now())), Pin: pin}
-	to := Contact{Email: in.Email, Lang: string(lang)}
-	if c, err := s.store.Contact(ctx, memberID); err == nil {
-		to.Firstname, to.Lastname = c.Firstname, c.Lastname
+	c, err := s.store.Contact(ctx, memberID)
+	if err != nil {
+		// the voucher is made; the mail is what failed
+		res.ErrorKey = KeyMailError
+		return res, nil
 	}
+	to := Contact{Email: c.Email, Firstname: c.Firstname, Lastname: c.Lastname, Lang: string(lang)}
 	if err := s.mailer.SendPoints(ctx, Mail{Kind: "reissued", To: to, Voucher: nv, Pin: pin}); err != nil {
 		res.ErrorKey = KeyMailError
 	}
@@ -222,7 +250,7 @@ func (s *Service) checkExchange(ctx context.Context, memberID string, in *Exchan
 		return ExchangeCode{}, answerWithKey(KeyExchangeMismatch, errors.New("code, password or kind do not match"))
 	}
 	if c.UsedAt != nil {
-		return ExchangeCode{}, answerWithKey(KeyExchangeError, ErrCodeUsed)
+		return ExchangeCode{}, usedCodeAnswer(ErrCodeUsed)
 	}
 	return c, nil
 }
@@ -249,7 +277,7 @@ func (s *Service) Exchange(ctx context.Context, memberID string, lang i18n.Lang,
 	pin, err := s.create(ctx, &v, "exchange:"+c.Code, func(v Voucher) error { return s.store.Redeem(ctx, c.ID, memberID, v) })
 	switch {
 	case errors.Is(err, ErrCodeUsed):
-		return IssueResult{}, answerWithKey(KeyExchangeError, err)
+		return IssueResult{}, usedCodeAnswer(err)
 	case err != nil:
 		return IssueResult{}, errorWithKey(KeyExchangeUnknownError, err)
 	}

@@ -225,7 +225,7 @@ func TestPurchaseGrant(t *testing.T) {
 		var granted payment.Granted
 		err = env.App.DB.Tx(ctx, func(tx *sql.Tx) error {
 			var err error
-			granted, err = p.Grant(ctx, tx, g)
+			granted, err = p.Grant(ctx, store.UnitOfWork(tx), g)
 			return err
 		})
 		if err != nil {
@@ -259,7 +259,7 @@ func TestPurchaseGrant(t *testing.T) {
 		}
 		// A second grant for the same process fails and rolls back.
 		err = env.App.DB.Tx(ctx, func(tx *sql.Tx) error {
-			_, err := p.Grant(ctx, tx, g)
+			_, err := p.Grant(ctx, store.UnitOfWork(tx), g)
 			return err
 		})
 		if err == nil {
@@ -272,7 +272,7 @@ func TestPurchaseGrant(t *testing.T) {
 		}
 		// A grant rolled back with its transaction leaves nothing.
 		_ = env.App.DB.Tx(ctx, func(tx *sql.Tx) error {
-			_, _ = p.Grant(ctx, tx, payment.Grant{ProcessID: "proc-2", MemberID: demo.Member1, Order: o, SettledAt: env.Clock.Now()})
+			_, _ = p.Grant(ctx, store.UnitOfWork(tx), payment.Grant{ProcessID: "proc-2", MemberID: demo.Member1, Order: o, SettledAt: env.Clock.Now()})
 			return errors.New("settlement failed")
 		})
 		_ = env.App.DB.QueryRow(`SELECT COUNT(*) FROM point_vouchers WHERE payment_process_id = 'proc-2'`).Scan(&n)

@@ -12,11 +12,13 @@ package points
 import (
 	"context"
 	"crypto/rand"
-	"database/sql"
 	"errors"
 	"math/big"
 	"slices"
+	"strings"
 	"time"
+
+	"members/internal/payment"
 )
 
 // Currencies in the order of the points summary (spec §3, §9).
@@ -132,6 +134,18 @@ func StatusOf(v Voucher, today string) string {
 // Usable reports whether the voucher's balance can be spent on day today.
 func Usable(v Voucher, today string) bool { return StatusOf(v, today) == StatusActive }
 
+// ExpiringIn is the part of v's balance that is still usable on today
+// (Japan date) and expires in month (YYYY-MM): 0 for a voucher already
+// expired, used up or cancelled. The summary's "this month" and "next
+// month", the expiring panel and the wallet timeline's totals all count
+// with it, so they agree for the same vouchers on the same day.
+func ExpiringIn(v Voucher, month, today string) int64 {
+	if !strings.HasPrefix(v.ExpireDate, month) || !Usable(v, today) {
+		return 0
+	}
+	return v.Balance
+}
+
 // Entry is one ledger line of a voucher.
 type Entry struct {
 	Seq          int
@@ -171,6 +185,7 @@ type Query struct {
 
 // Contact is where a member's mail goes, in the member's language.
 type Contact struct {
+	MemberID  string
 	Email     string
 	Firstname string
 	Lastname  string
@@ -200,7 +215,7 @@ type Store interface {
 	// balance) in tx, or in a transaction of its own when tx is nil.
 	// ErrDuplicate when the number, payment process, exchange code or
 	// reissued voucher is taken.
-	Create(ctx context.Context, tx *sql.Tx, v Voucher, ref string) error
+	Create(ctx context.Context, tx payment.Tx, v Voucher, ref string) error
 	// Search returns one page of the member's vouchers matching q, by
 	// expiry date, and the number of matches.
 	Search(ctx context.Context, q Query) ([]Voucher, int, error)

@@ -2,7 +2,6 @@ package points
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -146,7 +145,7 @@ func (p *Product) Prepare(_ context.Context, _ payment.Grant) (any, error) { ret
 // Grant issues the voucher in the settlement transaction. The voucher row
 // carries the process id under a UNIQUE constraint: a second grant for the
 // same process fails instead of issuing twice.
-func (p *Product) Grant(ctx context.Context, tx *sql.Tx, g payment.Grant) (payment.Granted, error) {
+func (p *Product) Grant(ctx context.Context, tx payment.Tx, g payment.Grant) (payment.Granted, error) {
 	var in PurchaseInput
 	if err := json.Unmarshal(g.Order.Details, &in); err != nil {
 		return payment.Granted{}, fmt.Errorf("grant points: details: %w", err)

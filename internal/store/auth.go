@@ -24,7 +24,7 @@ func EmailKey(email string) string { return strings.ToLower(strings.TrimSpace(em
 func (s *AuthStore) CredentialsByEmail(ctx context.Context, email string) (auth.Credentials, error) {
 	var c auth.Credentials
 	err := s.db.QueryRowContext(ctx,
-		`SELECT id, password_hash FROM members WHERE email_key = $1`, EmailKey(email)).
+		`SELECT id, password_hash FROM members WHERE email_key = $1 AND deleted_at IS NULL`, EmailKey(email)).
 		Scan(&c.MemberID, &c.PasswordHash)
 	if err = Translate(err); errors.Is(err, ErrNotFound) {
 		return c, auth.ErrNoMember
@@ -48,13 +48,14 @@ func (s *AuthStore) EmailOf(ctx context.Context, memberID string) (string, error
 	return email, nil
 }
 
-// CreateSession inserts the session only for an existing member
-// (auth.ErrNoMember otherwise: a sign-on for a deleted account).
+// CreateSession inserts the session only for an existing member that is not
+// erased (auth.ErrNoMember otherwise: a sign-on for a deleted account, or a
+// sign-in whose credentials were checked just before the erasure committed).
 func (s *AuthStore) CreateSession(ctx context.Context, ss auth.Session) error {
 	res, err := s.db.ExecContext(ctx,
 		`INSERT INTO sessions (id_hash, member_id, log_id, created_at, last_seen_at, client_addr, user_agent)
 		 SELECT CAST($1 AS TEXT), CAST($2 AS TEXT), CAST($3 AS TEXT), CAST($4 AS BIGINT), CAST($5 AS BIGINT), CAST($6 AS TEXT), CAST($7 AS TEXT)
-		 WHERE EXISTS (SELECT 1 FROM members WHERE id = $2)`,
+		 WHERE EXISTS (SELECT 1 FROM members WHERE id = $2 AND deleted_at IS NULL)`,
 		ss.IDHash, ss.MemberID, ss.LogID, ss.CreatedAt.UnixMilli(), ss.LastSeenAt.UnixMilli(), ss.ClientAddr, ss.UserAgent)
 	if err != nil {
 		return fmt.Errorf("insert session: %w", Translate(err))
@@ -75,7 +76,8 @@ func (s *AuthStore) SessionByHash(ctx context.Context, idHash string) (auth.Sess
 	// cost more than the read itself on every authenticated request.
 	err := s.db.queryRowHot(context.WithoutCancel(ctx),
 		`SELECT id_hash, member_id, log_id, created_at, last_seen_at, client_addr, user_agent
-		 FROM sessions WHERE id_hash = $1`, idHash).
+		 FROM sessions s WHERE id_hash = $1
+		   AND EXISTS (SELECT 1 FROM members m WHERE m.id = s.member_id AND m.deleted_at IS NULL)`, idHash).
 		Scan(&ss.IDHash, &ss.MemberID, &ss.LogID, &created, &seen, &ss.ClientAddr, &ss.UserAgent)
 	if err = Translate(err); errors.Is(err, ErrNotFound) {
 		return ss, auth.ErrNoSession

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"members/internal/coupon"
+	"members/internal/payment"
 )
 
 // CouponStore implements coupon.Store.
@@ -32,7 +33,7 @@ func couponErr(op string, err error) error {
 }
 
 func (s *CouponStore) Products(ctx context.Context) ([]coupon.Product, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT p.id, p.name, p.description, pe.id, pe.description, pe.board_begin, pe.board_end,
+	rows, err := s.db.QueryContext(ctx, `SELECT p.id, p.name, p.description, p.international, pe.id, pe.description, pe.board_begin, pe.board_end,
 		pe.book_begin, pe.book_end, pe.currency, pe.lite_days, pe.lite_uses, pe.lite_price, pe.standard_days, pe.standard_uses, pe.standard_price
 		FROM coupon_products p JOIN coupon_periods pe ON pe.product_id = p.id
 		ORDER BY p.position, p.id, pe.board_begin, pe.id`)
@@ -43,16 +44,18 @@ func (s *CouponStore) Products(ctx context.Context) ([]coupon.Product, error) {
 	out := []coupon.Product{}
 	for rows.Next() {
 		var (
-			p  coupon.Product
-			pe coupon.Period
+			p    coupon.Product
+			pe   coupon.Period
+			intl int
 		)
-		if err := rows.Scan(&p.ID, &p.Name, &p.Description, &pe.ID, &pe.Description, &pe.AvailablePeriodToBoard.Begin, &pe.AvailablePeriodToBoard.End,
+		if err := rows.Scan(&p.ID, &p.Name, &p.Description, &intl, &pe.ID, &pe.Description, &pe.AvailablePeriodToBoard.Begin, &pe.AvailablePeriodToBoard.End,
 			&pe.AvailablePeriodToBook.Begin, &pe.AvailablePeriodToBook.End, &pe.Plan.Lite.CurrencyCode,
 			&pe.Plan.Lite.AvailableDaysAfterFirstUse, &pe.Plan.Lite.AvailableNumberOfUse, &pe.Plan.Lite.PricePerPerson,
 			&pe.Plan.Standard.AvailableDaysAfterFirstUse, &pe.Plan.Standard.AvailableNumberOfUse, &pe.Plan.Standard.PricePerPerson); err != nil {
 			return nil, couponErr("coupon products", err)
 		}
 		pe.Plan.Standard.CurrencyCode = pe.Plan.Lite.CurrencyCode
+		p.International = intl != 0
 		if n := len(out); n > 0 && out[n-1].ID == p.ID {
 			out[n-1].Periods = append(out[n-1].Periods, pe)
 			continue
@@ -193,7 +196,11 @@ func InsertCoupon(ctx context.Context, ex execer, c coupon.Coupon, refundState s
 	return nil
 }
 
-func (s *CouponStore) InsertCoupon(ctx context.Context, tx *sql.Tx, c coupon.Coupon) error {
+func (s *CouponStore) InsertCoupon(ctx context.Context, uow payment.Tx, c coupon.Coupon) error {
+	tx, err := grantTx(uow)
+	if err != nil {
+		return couponErr("insert coupon", err)
+	}
 	return InsertCoupon(ctx, tx, c, "")
 }
 

@@ -156,11 +156,31 @@ func ExportParts(db *DB) []privacy.Part {
 		part("calendarSubscription", list([]exportCol{
 			ecol("created_at", "createdAt", colInstant), ecol("last_used_at", "lastUsedAt", colInstant),
 		}, "FROM calendar_feeds WHERE member_id = $1")),
+		part("notificationSettings", func(ctx context.Context, id string) (any, error) { return exportNotify(ctx, db, id) }),
 		part("mails", list([]exportCol{
 			ecol("kind", "kind", colText), ecol("subject", "subject", colText), ecol("lang", "lang", colText),
 			ecol("status", "status", colText), ecol("created_at", "createdAt", colInstant), ecol("sent_at", "sentAt", colInstant),
 		}, "FROM mail_outbox WHERE LOWER(to_addr) = (SELECT email_key FROM members WHERE id = $1) ORDER BY created_at")),
 	}
+}
+
+// exportNotify is the member's notification settings as they apply: the
+// optional mails on unless switched off, security alerts always on, and
+// the mail language chosen (null: the account's language).
+func exportNotify(ctx context.Context, db *DB, memberID string) (any, error) {
+	st, err := NewNotifyStore(db).Settings(ctx, memberID)
+	if err != nil {
+		return nil, fmt.Errorf("export notification settings: %w", err)
+	}
+	in := st.Apply()
+	var chosen any
+	if st.MailLang != "" {
+		chosen = st.MailLang
+	}
+	return map[string]any{
+		"flightChanges": in.FlightChanges, "pointsReminders": in.PointsReminders, "securityAlerts": true,
+		"mailLang": chosen,
+	}, nil
 }
 
 func exportBookings(ctx context.Context, db *DB, memberID string) (any, error) {

@@ -3,11 +3,14 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"members/internal/pass"
+	"members/internal/payment"
 )
 
 // PassStore implements pass.Store.
@@ -105,8 +108,59 @@ func nullString(s string) any {
 	return s
 }
 
-func (s *PassStore) InsertPass(ctx context.Context, tx *sql.Tx, p pass.Pass) error {
-	return passErr("insert pass", insertPass(ctx, tx, p, ""))
+func (s *PassStore) InsertPass(ctx context.Context, uow payment.Tx, p pass.Pass) error {
+	tx, err := grantTx(uow)
+	if err != nil {
+		return passErr("insert pass", err)
+	}
+	return heldErr("insert pass", insertPass(ctx, tx, p, ""))
+}
+
+// heldErr is passErr, with a clash on the one-pass-per-period index as
+// pass.ErrHeld (PostgreSQL names the index; SQLite names its columns).
+func heldErr(op string, err error) error {
+	if t := Translate(err); errors.Is(t, ErrConflict) {
+		msg := t.Error()
+		if strings.Contains(msg, "gogo_passes_member_period") || strings.Contains(msg, "gogo_passes.member_id, gogo_passes.period_id") {
+			return fmt.Errorf("%s: %w", op, pass.ErrHeld)
+		}
+	}
+	return passErr(op, err)
+}
+
+func (s *PassStore) HeldPeriods(ctx context.Context, memberID string) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT period_id FROM gogo_passes WHERE member_id = $1`, memberID)
+	if err != nil {
+		return nil, passErr("held periods", err)
+	}
+	defer rows.Close()
+	out := []string{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, passErr("held periods", err)
+		}
+		out = append(out, id)
+	}
+	return out, passErr("held periods", rows.Err())
+}
+
+func (s *PassStore) PendingOrders(ctx context.Context, memberID string) ([]json.RawMessage, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT details FROM payment_processes
+		WHERE member_id = $1 AND product_type = 'gogo_pass' AND status = 'pending'`, memberID)
+	if err != nil {
+		return nil, passErr("pending pass orders", err)
+	}
+	defer rows.Close()
+	out := []json.RawMessage{}
+	for rows.Next() {
+		var d string
+		if err := rows.Scan(&d); err != nil {
+			return nil, passErr("pending pass orders", err)
+		}
+		out = append(out, json.RawMessage(d))
+	}
+	return out, passErr("pending pass orders", rows.Err())
 }
 
 const entryCols = `e.id, e.member_id, e.plan_id, e.period_id, p.name, p.name_alt, pe.board_begin, pe.board_end, pe.book_begin, pe.book_end,
@@ -209,7 +263,7 @@ func (s *PassStore) Redeem(ctx context.Context, codeID string, p pass.Pass) erro
 		if n, err := res.RowsAffected(); err != nil || n != 1 {
 			return ErrConflict
 		}
-		return insertPass(ctx, tx, p, codeID)
+		return heldErr("insert pass", insertPass(ctx, tx, p, codeID))
 	}))
 }
 

@@ -86,24 +86,25 @@ func (s *PaymentStore) DeleteCard(ctx context.Context, memberID, gateway, token 
 	return nil
 }
 
-func (s *PaymentStore) Contact(ctx context.Context, memberID string) (string, string, error) {
-	var email, first, last string
-	err := s.db.QueryRowContext(ctx, `SELECT email, firstname, lastname FROM members WHERE id = $1`, memberID).Scan(&email, &first, &last)
+func (s *PaymentStore) Contact(ctx context.Context, memberID string) (string, string, string, error) {
+	var email, first, last, lang string
+	err := s.db.QueryRowContext(ctx, `SELECT email, firstname, lastname, `+chosenMailLangOf("members")+` FROM members WHERE id = $1`, memberID).
+		Scan(&email, &first, &last, &lang)
 	if err != nil {
-		return "", "", paymentErr(err)
+		return "", "", "", paymentErr(err)
 	}
-	return email, strings.TrimSpace(first + " " + last), nil
+	return email, strings.TrimSpace(first + " " + last), lang, nil
 }
 
 const processCols = `id, member_id, request_id, request_hash, product_type, status, lang, amount, currency, description, details,
 	payment_method, other_payment_type, card_gateway, card_token, card_brand, card_last4, card_expiration, card_holder,
 	save_card, save_card_currency, gateway_payment_id, gateway_status, next_action_url, failure_code, goods, secret,
-	refunded_amount, notified, next_check_at, lease_until, expires_at, created_at, updated_at, settled_at`
+	refunded_amount, notified, next_check_at, lease_until, expires_at, created_at, updated_at, settled_at, slip`
 
 func scanProcess(sc interface{ Scan(...any) error }) (payment.Process, error) {
 	var (
 		p                                           payment.Process
-		status, details, goods, secret              string
+		status, details, goods, secret, slip        string
 		nextCheck, lease, expires, created, updated int64
 		settled                                     sql.NullInt64
 	)
@@ -111,7 +112,7 @@ func scanProcess(sc interface{ Scan(...any) error }) (payment.Process, error) {
 		&p.Description, &details, &p.PaymentMethod, &p.OtherPaymentType, &p.Card.Gateway, &p.Card.Token, &p.Card.Brand,
 		&p.Card.Last4, &p.Card.ExpirationDate, &p.Card.HolderName, &p.SaveCard, &p.SaveCardCurrency, &p.GatewayPaymentID,
 		&p.GatewayStatus, &p.NextActionURL, &p.FailureCode, &goods, &secret, &p.RefundedAmount, &p.Notified,
-		&nextCheck, &lease, &expires, &created, &updated, &settled)
+		&nextCheck, &lease, &expires, &created, &updated, &settled, &slip)
 	if err != nil {
 		return p, paymentErr(err)
 	}
@@ -119,6 +120,7 @@ func scanProcess(sc interface{ Scan(...any) error }) (payment.Process, error) {
 	p.Details = raw(details)
 	p.Goods = raw(goods)
 	p.Secret = raw(secret)
+	p.Slip = raw(slip)
 	p.NextCheckAt, p.LeaseUntil, p.ExpiresAt = time.UnixMilli(nextCheck), time.UnixMilli(lease), time.UnixMilli(expires)
 	p.CreatedAt, p.UpdatedAt = time.UnixMilli(created), time.UnixMilli(updated)
 	if settled.Valid {
@@ -224,6 +226,18 @@ func (s *PaymentStore) Move(ctx context.Context, id string, from, to payment.Sta
 	return k == 1, err
 }
 
+// SetSlip records the slip of a process that has none yet; true for the
+// one caller that recorded it (who mails it).
+func (s *PaymentStore) SetSlip(ctx context.Context, id string, slip json.RawMessage, now time.Time) (bool, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE payment_processes SET slip = $1, updated_at = $2 WHERE id = $3 AND slip = ''`,
+		string(slip), now.UnixMilli(), id)
+	if err != nil {
+		return false, fmt.Errorf("set slip %s: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
 func (s *PaymentStore) Update(ctx context.Context, id string, c payment.Changes, now time.Time) error {
 	set, args := sets(c, now, 1)
 	_, err := s.db.ExecContext(ctx, fmt.Sprintf(`UPDATE payment_processes SET %s WHERE id = $%d`, set, len(args)+1), append(args, id)...)
@@ -233,9 +247,10 @@ func (s *PaymentStore) Update(ctx context.Context, id string, c payment.Changes,
 	return nil
 }
 
-func (s *PaymentStore) Settle(ctx context.Context, id string, now time.Time, needsNotify bool, card *payment.SavedCard, grant payment.SettleFunc) (bool, error) {
-	settled := false
+func (s *PaymentStore) Settle(ctx context.Context, id string, now time.Time, needsNotify bool, card *payment.SavedCard, grant payment.SettleFunc) (payment.SettleOutcome, error) {
+	var out payment.SettleOutcome
 	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+		out = payment.SettleOutcome{}
 		res, err := tx.ExecContext(ctx, `UPDATE payment_processes SET status = 'settled', settled_at = $1, updated_at = $1,
 			next_action_url = '', gateway_status = 'captured', notified = $2
 			WHERE id = $3 AND status = 'pending' AND expires_at > $1`, now.UnixMilli(), !needsNotify, id)
@@ -245,9 +260,39 @@ func (s *PaymentStore) Settle(ctx context.Context, id string, now time.Time, nee
 		if n, _ := res.RowsAffected(); n != 1 {
 			return nil
 		}
-		g, err := grant(tx)
+		// An erased member gets nothing: the capture is given back. The
+		// member row is read in this transaction, so an erasure either
+		// committed before (refused here) or waits for this settlement
+		// (and then finds the goods, which it keeps without names).
+		var erased bool
+		if err := tx.QueryRowContext(ctx, `SELECT m.deleted_at IS NOT NULL FROM payment_processes p
+			JOIN members m ON m.id = p.member_id WHERE p.id = $1`, id).Scan(&erased); err != nil {
+			return fmt.Errorf("member of %s: %w", id, err)
+		}
+		if erased {
+			out.Refused = payment.RefusedMemberErased
+			return refuseSettlement(ctx, tx, id, out.Refused, now)
+		}
+		// The grant runs under a savepoint: a refusal found by a constraint
+		// (PostgreSQL aborts the transaction on an error) is rolled back to
+		// here and the process failed and refunded instead.
+		if _, err := tx.ExecContext(ctx, `SAVEPOINT grant_goods`); err != nil {
+			return err
+		}
+		g, err := grant(UnitOfWork(tx))
+		var refused *payment.RefusedGrant
+		if errors.As(err, &refused) {
+			if _, err := tx.ExecContext(ctx, `ROLLBACK TO SAVEPOINT grant_goods`); err != nil {
+				return err
+			}
+			out.Refused = refused.Reason
+			return refuseSettlement(ctx, tx, id, out.Refused, now)
+		}
 		if err != nil {
 			return fmt.Errorf("grant: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `RELEASE SAVEPOINT grant_goods`); err != nil {
+			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE payment_processes SET goods = $1, secret = $2 WHERE id = $3`,
 			string(g.Goods), string(g.Secret), id); err != nil {
@@ -258,13 +303,55 @@ func (s *PaymentStore) Settle(ctx context.Context, id string, now time.Time, nee
 				return err
 			}
 		}
-		settled = true
+		out.Settled = true
 		return nil
 	})
 	if err != nil {
-		return false, fmt.Errorf("settle %s: %w", id, err)
+		return payment.SettleOutcome{}, fmt.Errorf("settle %s: %w", id, err)
 	}
-	return settled, nil
+	return out, nil
+}
+
+// refuseSettlement turns the settlement in tx into a failure with reason
+// and records the refund of the whole amount (made after the commit, by
+// the caller or the worker: the intent cannot be lost between the two).
+func refuseSettlement(ctx context.Context, tx *sql.Tx, id, reason string, now time.Time) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE payment_processes SET status = 'failed', settled_at = NULL, failure_code = $1,
+		notified = TRUE, updated_at = $2 WHERE id = $3`, reason, now.UnixMilli(), id); err != nil {
+		return fmt.Errorf("refuse settlement %s: %w", id, err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO payment_refunds (process_id, reason, amount, created_at)
+		SELECT id, $1, amount, $2 FROM payment_processes WHERE id = $3
+		ON CONFLICT (process_id, reason) DO NOTHING`, payment.RefundRefused, now.UnixMilli(), id); err != nil {
+		return fmt.Errorf("refuse settlement %s: record refund: %w", id, err)
+	}
+	return nil
+}
+
+// ClaimRefunds leases processes with an engine refund recorded and not
+// made. The lease condition is repeated in the outer WHERE as in ClaimDue.
+func (s *PaymentStore) ClaimRefunds(ctx context.Context, owner string, now, until, olderThan time.Time, limit int) ([]payment.Process, error) {
+	return s.claim(ctx, `UPDATE payment_processes SET lease_owner = $1, lease_until = $2
+		WHERE id IN (SELECT process_id FROM payment_refunds WHERE done = FALSE AND reason IN ($3, $4) AND created_at <= $5 LIMIT $6)
+		AND lease_until < $7
+		RETURNING id`, owner, until.UnixMilli(), payment.RefundLate, payment.RefundRefused, olderThan.UnixMilli(), limit, now.UnixMilli())
+}
+
+func (s *PaymentStore) OpenRefunds(ctx context.Context, id string) ([]payment.RefundIntent, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT reason, amount FROM payment_refunds WHERE process_id = $1 AND done = FALSE ORDER BY created_at, reason`, id)
+	if err != nil {
+		return nil, fmt.Errorf("open refunds %s: %w", id, err)
+	}
+	defer rows.Close()
+	var out []payment.RefundIntent
+	for rows.Next() {
+		var r payment.RefundIntent
+		if err := rows.Scan(&r.Reason, &r.Amount); err != nil {
+			return nil, fmt.Errorf("open refunds %s: %w", id, err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
 }
 
 func (s *PaymentStore) claim(ctx context.Context, q string, args ...any) ([]payment.Process, error) {
@@ -318,6 +405,25 @@ func (s *PaymentStore) ClaimDue(ctx context.Context, owner string, now, until ti
 		return nil, err
 	}
 	return append(open, unsent...), nil
+}
+
+// ReleaseLeases frees owner's leases on processes and jobs (a graceful
+// shutdown: the other instances take the work at once instead of after
+// the lease lapses).
+func (s *PaymentStore) ReleaseLeases(ctx context.Context, owner string) (int64, error) {
+	var n int64
+	for _, table := range []string{"payment_processes", "payment_jobs"} {
+		res, err := s.db.ExecContext(ctx, `UPDATE `+table+` SET lease_owner = '', lease_until = 0 WHERE lease_owner = $1`, owner) // #nosec G202 -- table from the fixed list above
+		if err != nil {
+			return n, fmt.Errorf("release leases: %w", err)
+		}
+		k, err := res.RowsAffected()
+		if err != nil {
+			return n, fmt.Errorf("release leases: %w", err)
+		}
+		n += k
+	}
+	return n, nil
 }
 
 func (s *PaymentStore) ClaimOne(ctx context.Context, id, owner string, now, until time.Time) (bool, error) {

@@ -126,3 +126,41 @@ func TestPaymentOneOpenProcess(t *testing.T) {
 		}
 	})
 }
+
+// TestPaymentReleaseLeases: a stopping instance frees the leases it holds
+// (and only its own), so another instance claims the work at once.
+func TestPaymentReleaseLeases(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		db := apitest.OpenDB(t, engine)
+		ctx := context.Background()
+		if _, err := db.Exec(`INSERT INTO members (id, email, email_key, password_hash, firstname, lastname, gender, birth, tel,
+			address_country_code, created_at, updated_at) VALUES ('m1', 'a@example.com', 'a@example.com', 'x', 'A', 'B', 'male',
+			'1990-01-01', '0312345678', 'JP', 0, 0)`); err != nil {
+			t.Fatal(err)
+		}
+		st := store.NewPaymentStore(db)
+		now := time.Now()
+		p := payment.Process{ID: "p1", MemberID: "m1", RequestID: "r1", RequestHash: "h", ProductType: "x", Status: payment.Prepared,
+			Lang: "en", Amount: 100, Currency: "JPY", Details: []byte(`{}`), PaymentMethod: payment.MethodCreditCard,
+			ExpiresAt: now.Add(time.Hour), NextCheckAt: now, CreatedAt: now, UpdatedAt: now}
+		if err := st.CreateProcess(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		got, err := st.ClaimDue(ctx, "w-old", now, now.Add(time.Hour), 10)
+		if err != nil || len(got) != 1 {
+			t.Fatalf("claim: %v %v", got, err)
+		}
+		if again, _ := st.ClaimDue(ctx, "w-new", now, now.Add(time.Hour), 10); len(again) != 0 {
+			t.Fatalf("claimed while leased: %v", again)
+		}
+		if n, err := st.ReleaseLeases(ctx, "w-other"); err != nil || n != 0 {
+			t.Fatalf("another owner released %d (%v)", n, err)
+		}
+		if n, err := st.ReleaseLeases(ctx, "w-old"); err != nil || n != 1 {
+			t.Fatalf("released %d (%v), want 1", n, err)
+		}
+		if again, err := st.ClaimDue(ctx, "w-new", now, now.Add(time.Hour), 10); err != nil || len(again) != 1 {
+			t.Fatalf("after release: %v %v", again, err)
+		}
+	})
+}

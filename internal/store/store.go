@@ -60,8 +60,8 @@ type DB struct {
 	// reads is the pool of the hot reads (the session lookup on every
 	// request, the booking search): read-only, apart from the pool of
 	// every other statement, so that a read never waits for a connection
-	// behind write transactions (docs/speed.md, "Reads apart from
-	// writes"). It is the main pool for an in-memory SQLite database.
+	// behind write transactions (docs/speed.md, "Server": the read pool).
+	// It is the main pool for an in-memory SQLite database.
 	reads *sql.DB
 }
 
@@ -245,16 +245,44 @@ func (r reader) queryRow(ctx context.Context, query string, args ...any) *sql.Ro
 
 // Migrate applies every pending migration, each in its own transaction.
 func (db *DB) Migrate(ctx context.Context) error {
+	p, err := db.migrations(ctx, true)
+	if err != nil {
+		return err
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}
+
+// MigrationsCurrent reports whether every migration this build carries is
+// applied (the readiness check: an instance of a newer build on an older
+// schema is not ready). It takes no lock.
+func (db *DB) MigrationsCurrent(ctx context.Context) (bool, error) {
+	p, err := db.migrations(ctx, false)
+	if err != nil {
+		return false, err
+	}
+	pending, err := p.HasPending(ctx)
+	if err != nil {
+		return false, fmt.Errorf("migrations: %w", err)
+	}
+	return !pending, nil
+}
+
+// migrations is the goose provider of the embedded migrations; lock makes
+// instances started together take turns on PostgreSQL.
+func (db *DB) migrations(ctx context.Context, lock bool) (*goose.Provider, error) {
 	dialect := goose.DialectSQLite3
 	if db.Engine == Postgres {
 		dialect = goose.DialectPostgres
 	}
 	var opts []goose.ProviderOption
-	if db.Engine == Postgres {
+	if lock && db.Engine == Postgres {
 		// Instances started together take turns (docs/security.md).
 		locker, err := migratelock.Postgres(ctx, db.DB, "members-migrations")
 		if err != nil {
-			return err
+			return nil, err
 		}
 		opts = append(opts, goose.WithSessionLocker(locker))
 	}
@@ -264,12 +292,9 @@ func (db *DB) Migrate(ctx context.Context) error {
 	opts = append(opts, goose.WithGoMigrations(bookingsVersionMigration(db.Engine)), goose.WithAllowOutofOrder(true))
 	p, err := goose.NewProvider(dialect, db.DB, mustSub(migrations, "migrations"), opts...)
 	if err != nil {
-		return fmt.Errorf("migrate: %w", err)
+		return nil, fmt.Errorf("migrate: %w", err)
 	}
-	if _, err := p.Up(ctx); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	return nil
+	return p, nil
 }
 
 // Tx runs fn in a transaction, committing when it returns nil.

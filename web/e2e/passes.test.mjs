@@ -67,6 +67,8 @@ test("plan choice and purchase of the unlimited pass through the payment panel",
   await screenshot(page, "passes-gogo-chosen-en-desktop");
   await page.getByRole("button", { name: "Go to confirmation" }).click();
   await page.waitForURL(/\/payment\/gogo_pass\//);
+  await page.locator(".order-details").getByText("Flights are booked at the Standard fare: a higher price, with more included than the Lite fare.").waitFor();
+  await shots("gogo-confirm", new URL(page.url()).pathname, (p) => p.locator(".order-details").waitFor());
   await page.getByRole("button", { name: "Pay" }).click();
   await page.waitForURL(/completed/, { timeout: 20000 });
   await page.goto(`${env.server.url}/my-passes?lang=en`);
@@ -83,7 +85,7 @@ test("the maintenance page, forced by the operator", async () => {
 });
 
 test("lottery entry, confirmation page and the operator's draw", async () => {
-  flags("--public", "--purchasable", "--lottery");
+  flags("--public", "--purchasable", "--lottery", "--draw-at", "2026-12-01T12:00:00+09:00");
   await shots("lottery", "/gogo-pass/lottery", (p) => p.locator(".plan").first().waitFor());
   const { context, page } = await newPage(VIEWPORTS.phone);
   await page.goto(`${env.server.url}/gogo-pass/lottery?lang=en`);
@@ -97,12 +99,22 @@ test("lottery entry, confirmation page and the operator's draw", async () => {
   await page.waitForURL(/\/gogo-pass\/lottery\/complete/);
   await page.getByText("Waiting for the draw").waitFor();
   await screenshot(page, "passes-lottery-complete-en-phone");
+  // entered, before the draw: the pass page says when the draw is and offers no pass to pick
+  await shots("gogo-lottery-entered", "/gogo-pass", async (p) => {
+    await p.locator(".lottery-state__entry--entered").waitFor();
+    assert.equal(await p.getByRole("radio").count(), 0, "no pass can be picked before the draw");
+  });
 
   const out = members("lottery", "draw", "--seed", "e2e-seed");
   assert.match(out, /^e2e-seed\t\d+\n$/);
   assert.match(members("lottery", "verify"), /^e2e-seed\t\d+\tok\n$/);
   await page.goto(`${env.server.url}/gogo-pass?lang=en`);
-  await page.getByText(/You won Peach GoGo Pass Weekday/).waitFor();
+  // won: the pass page says so and offers to buy it, and the button picks it
+  await page.locator(".lottery-state").getByText("Won", { exact: true }).waitFor();
+  await page.getByRole("button", { name: "Buy your pass" }).click();
+  await page.getByRole("heading", { name: "Your choice" }).waitFor();
+  await screenshot(page, "passes-lottery-won-en-phone");
+  await shots("gogo-lottery-won", "/gogo-pass", (p) => p.getByRole("button", { name: /Buy your pass|パスを購入する|ซื้อพาสของคุณ/ }).waitFor());
   await context.close();
   flags("--public", "--purchasable");
 });
@@ -118,7 +130,14 @@ test("exchange of another pass type by code and password", async () => {
   await page.getByText(/please contact the contact center/).waitFor();
   await screenshot(page, "passes-exchange-error-en-desktop");
   await page.getByRole("button", { name: "Back" }).click();
+  // The member bought this code's period above: no second copy, the code stays unused.
   await page.getByLabel("Exchange code").fill("gpx-demo-0002");
+  await page.getByLabel("Password").fill("pass1234");
+  await page.getByRole("button", { name: "Next" }).click();
+  await page.getByText("You already have a pass for this period").first().waitFor();
+  await screenshot(page, "passes-exchange-held-en-desktop");
+  await page.keyboard.press("Escape");
+  await page.getByLabel("Exchange code").fill("gpx-wkdy-0001");
   await page.getByLabel("Password").fill("pass1234");
   await page.getByRole("button", { name: "Next" }).click();
   await page.getByRole("heading", { name: "Confirm the exchange" }).waitFor();
@@ -126,6 +145,35 @@ test("exchange of another pass type by code and password", async () => {
   await page.getByRole("heading", { name: "Your pass has been issued" }).waitFor();
   await screenshot(page, "passes-exchange-done-en-desktop");
   await context.close();
+});
+
+test("coupon pass, a domestic trip: no passport or entry details, a saved passenger fills one in", async () => {
+  flags("--public", "--purchasable");
+  for (const lang of ["en", "jp", "th"]) {
+    for (const [vp, size] of Object.entries(VIEWPORTS)) {
+      const { context, page } = await newPage(size, lang);
+      await page.goto(`${env.server.url}/coupon-pass?lang=${lang}`);
+      const product = page.locator(".coupon-choice select").first();
+      await product.waitFor();
+      await product.selectOption("cp-okinawa");
+      await page.locator("form.coupon-form button.button--secondary").click(); // add a passenger
+      const saved = page.locator(".passenger__saved select");
+      await saved.waitFor();
+      await saved.selectOption({ label: "Yamada Sakura" });
+      assert.equal(await page.locator('input[name="additionalPassengers.0.lastname"]').inputValue(), "Yamada");
+      assert.equal(await page.locator('input[name="additionalPassengers.0.passportNo"]').count(), 0, "no passport on a domestic trip");
+      assert.equal(await page.locator('select[name="additionalPassengers.0.inboundTransportMethod"]').count(), 0);
+      await screenshot(page, `passes-coupon-domestic-${lang}-${vp}`);
+      const r = await new AxeBuilder({ page }).analyze();
+      assert.deepEqual(r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`), [], `domestic ${lang} ${vp}`);
+      if (lang === "en" && vp === "desktop") {
+        await page.getByLabel(/I agree to the terms/).check();
+        await page.getByRole("button", { name: "Continue to payment" }).click();
+        await page.getByRole("heading", { name: "Ready to pay" }).waitFor({ timeout: 8000 });
+      }
+      await context.close();
+    }
+  }
 });
 
 test("coupon pass: passengers with the age rules, total, purchase, view and refund", async () => {
@@ -158,6 +206,13 @@ test("coupon pass: passengers with the age rules, total, purchase, view and refu
   });
   await page.getByRole("button", { name: "Go to confirmation" }).click();
   await page.waitForURL(/\/payment\/coupon_ticket\//);
+  // before paying: the order, the fare explained, the passengers, the refund fee and the terms
+  const details = page.locator(".order-details");
+  await details.getByText("Flights are booked at the Standard fare: a higher price, with more included than the Lite fare.").waitFor();
+  await details.getByText("2 passengers").waitFor();
+  await details.getByText(/a refund fee of JPY 9,000 per item is deducted: JPY 18,000 for its 2 items/).waitFor();
+  await details.getByRole("link", { name: /terms and conditions/ }).waitFor();
+  await shots("coupon-confirm", new URL(page.url()).pathname, (p) => p.locator(".order-details").waitFor());
   await page.getByRole("button", { name: "Pay" }).click();
   await page.waitForURL(/completed/, { timeout: 20000 });
 

@@ -24,7 +24,7 @@ for (const c of cases) {
     await page.locator("main button.button--primary").first().click();
     const form = page.locator("form.register-card");
     await form.locator('input[name="cardNumber"]').fill(c.number);
-    await form.locator('input[name="expirationDate"]').fill("33/08");
+    await form.locator('input[name="expirationDate"]').fill("08/33");
     await form.locator('input[name="cvv"]').fill("123");
     await form.locator('input[name="holderName"]').fill("TARO PEACH");
     await form.locator('button[type="submit"]').click();

@@ -2,6 +2,7 @@
 // real server and its sandbox gateway.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { AxeBuilder } from "@axe-core/playwright";
 import { e2eSuite, login, screenshot, VIEWPORTS } from "./harness.mjs";
 
 const env = e2eSuite({ before, after });
@@ -52,7 +53,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     await page.getByRole("heading", { name: "Stored payment methods" }).waitFor();
     const list = page.getByRole("list", { name: "Stored payment methods" });
     await list.getByRole("listitem").first().waitFor();
-    const brands = await list.locator(".card-summary__brand").allInnerTexts();
+    const brands = (await list.locator(".card-summary__name").allInnerTexts()).map((n) => n.replace(/ ending.*/, ""));
     assert.deepEqual(brands.slice(0, 2), ["Visa", "Visa"], `order: ${brands}`);
     assert.ok(brands.indexOf("Mastercard") < brands.indexOf("American Express"), `order: ${brands}`);
     await list.getByText("Expired").first().waitFor();
@@ -62,7 +63,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     await page.getByRole("button", { name: "Register a card" }).click();
     const form = page.locator("form.register-card");
     await form.getByLabel("Card number").fill("4242 4242 4242 4241");
-    await form.getByLabel("Expiry (YY/MM)").fill("33/08");
+    await form.getByLabel("Expiry date (MM/YY)").fill("08/33");
     await form.getByLabel("Security code (CVV)").fill("12");
     await form.getByRole("button", { name: "Register" }).click();
     await form.getByText("This card number is not valid.").waitFor();
@@ -105,6 +106,56 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     await context.close();
   });
 
+  test(`saved cards as printed (${name}): "Visa ending 4242, exp MM/YY", the same card twice is refused, the outcome in view`, async () => {
+    for (const lang of ["en", "jp", "th"]) {
+      const { context, page } = await env.newPage(viewport);
+      await login(page, env.server.url, undefined, lang);
+      await page.goto(`${env.server.url}/payment-methods?lang=${lang}`);
+      const list = page.locator("ul.saved-cards");
+      await list.locator("li").first().waitFor();
+      const names = await list.locator(".card-summary__name").allInnerTexts();
+      const visa = { en: /^Visa ending 4242, exp \d\d\/\d\d$/, jp: /^Visa 末尾4242、有効期限 \d\d\/\d\d$/, th: /^Visa ลงท้าย 4242 หมดอายุ \d\d\/\d\d$/ }[lang];
+      assert.ok(names.some((n) => visa.test(n)), `${lang}: ${names}`);
+      const axe = await new AxeBuilder({ page }).analyze();
+      assert.deepEqual(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`), [], `axe ${lang}`);
+      await screenshot(page, `payment-methods-cards-${lang}-${name}`);
+      if (lang === "en") {
+        // a Mastercard typed as printed: month first
+        const r = await apiCall(page, "GET", "/api/cc");
+        const before = r.body.creditcards.length;
+        for (const attempt of [1, 2]) {
+          await page.getByRole("button", { name: "Register a card" }).click();
+          const form = page.locator("form.register-card");
+          const expiry = form.getByLabel("Expiry date (MM/YY)");
+          assert.equal(await expiry.getAttribute("autocomplete"), "cc-exp");
+          await form.getByLabel("Card number").fill("5105 1051 0510 5100");
+          await expiry.fill("11/34");
+          await form.getByLabel("Security code (CVV)").fill("123");
+          await form.getByLabel("Cardholder name").fill("TARO PEACH");
+          await form.getByRole("button", { name: "Register" }).click();
+          if (attempt === 1) {
+            const done = page.getByText(/The card has been registered/);
+            await done.waitFor();
+            await page.waitForFunction(() => globalThis.document.activeElement?.classList.contains("pay-notice"));
+            assert.ok(await done.isVisible());
+            await list.getByText("Mastercard ending 5100, exp 11/34").waitFor();
+            await screenshot(page, `payment-methods-registered-${lang}-${name}`);
+          } else {
+            await page.getByText("This card (Mastercard ending 5100) is already saved for these payments.").waitFor();
+            await screenshot(page, `payment-methods-duplicate-${lang}-${name}`);
+            await page.keyboard.press("Escape");
+          }
+        }
+        const after = await apiCall(page, "GET", "/api/cc");
+        assert.equal(after.body.creditcards.length, before + 1);
+        const mc = after.body.creditcards.find((c) => c.cardNumber.endsWith("5100"));
+        assert.equal(mc.expirationDate, "34/11", "the API keeps YY/MM");
+        await apiCall(page, "DELETE", `/api/cc/${mc.token}?gateway=ndhk`);
+      }
+      await context.close();
+    }
+  });
+
   test(`pay with a saved card (${name}): prepared → pay → payment completed`, async () => {
     const { context, page } = await env.newPage(viewport);
     await login(page, env.server.url);
@@ -142,7 +193,7 @@ test("the challenge: approve settles, fail fails; a declined card fails", async 
     creditCardToken: await savedVisa(page), requestId: `e2e-block-${Date.now()}`,
   });
   assert.equal(blocked.status, 409);
-  assert.match(blocked.body.message, /about 30 minutes/);
+  assert.match(blocked.body.message, /Pending payments/);
   await page.locator('button[value="approve"]').click();
   await page.waitForURL(/\/completed/);
   await page.getByRole("heading", { name: "Payment completed" }).waitFor();
@@ -196,11 +247,19 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       const expired = page.getByRole("alertdialog", { name: "Credit card has expired" });
       await expired.waitFor();
       await expired.getByRole("button", { name: "Cancel" }).click();
+      // focus goes back to the control that opened the chooser, not the page body
+      await page.waitForFunction(() => globalThis.document.activeElement?.textContent === "Change");
       await page.getByRole("button", { name: "Change", exact: true }).click();
     }
     await page.getByRole("dialog", { name: "Choose a payment method" }).getByText("A new credit card").click();
+    await page.waitForFunction(() => globalThis.document.activeElement?.textContent === "Change");
+    // Escape closes it and gives focus back too
+    await page.getByRole("button", { name: "Change", exact: true }).click();
+    await page.getByRole("dialog", { name: "Choose a payment method" }).waitFor();
+    await page.keyboard.press("Escape");
+    await page.waitForFunction(() => globalThis.document.activeElement?.textContent === "Change");
     await page.getByLabel("Card number").fill("3530 1113 3330 0000");
-    await page.getByLabel("Expiry (YY/MM)").fill("33/08");
+    await page.getByLabel("Expiry date (MM/YY)").fill("08/33");
     await page.getByLabel("Security code (CVV)").fill("123");
     await page.getByLabel("Cardholder name").fill("TARO PEACH");
     await page.getByLabel("Save this card for next time").check();
@@ -229,5 +288,10 @@ test("the pending block: a payment waiting for its challenge blocks a new purcha
   assert.equal(await page.getByRole("button", { name: "Go to payment" }).isDisabled(), true);
   assert.equal(await page.getByLabel("Nominee").isDisabled(), true);
   await screenshot(page, "payment-sale-pending-desktop");
+  await openPanel(page, VIEWPORTS.desktop);
+  await page.getByText("Please pay or cancel your pending payment before a new purchase.").first().waitFor();
+  await page.locator(".pending-notice").getByRole("link", { name: "Open pending payments" }).waitFor();
+  assert.equal(await page.getByRole("button", { name: "Go to confirmation" }).isDisabled(), true);
+  await screenshot(page, "payment-panel-pending-desktop");
   await context.close();
 });

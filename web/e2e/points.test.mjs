@@ -147,6 +147,17 @@ test("exchange of partner miles: the ana texts, the mismatch screen for another 
 
 test("reissue of an expired TWD voucher: validate, confirm, done with the new number and PIN; twice is refused", async () => {
   const { context, page } = await newPage(VIEWPORTS.phone);
+  // The CNY page reissues CNY points only; an unknown variant is not found.
+  await page.goto(`${env.server.url}/points/reissue/cny?lang=en`);
+  await page.getByLabel("Point number").fill("7100000000000003");
+  await page.getByLabel("PIN", { exact: false }).first().fill("24681357");
+  await page.getByLabel("E-mail address").fill("demo@example.com");
+  await page.getByRole("button", { name: "Confirm" }).click();
+  await page.getByText("These points are in TWD. Reissue them on the TWD reissue page.").first().waitFor();
+  await screenshot(page, "points-reissue-other-page-phone");
+  await page.keyboard.press("Escape");
+  await page.goto(`${env.server.url}/points/reissue/usd?lang=en`);
+  await page.getByRole("heading", { name: "Page not found" }).waitFor();
   await page.goto(`${env.server.url}/points/reissue/twd?lang=en`);
   await page.getByRole("heading", { name: "Reissue expired points (TWD)" }).waitFor();
   // Client rules first: nothing is sent.
@@ -156,7 +167,12 @@ test("reissue of an expired TWD voucher: validate, confirm, done with the new nu
   await modal.getByRole("button").last().click();
   await page.getByLabel("Point number").fill("7100000000000003");
   await page.getByLabel("PIN", { exact: false }).first().fill("00000000");
+  // The new PIN goes to the registered address only: another is refused.
   await page.getByLabel("E-mail address").fill("hanako@example.com");
+  await page.getByRole("button", { name: "Confirm" }).click();
+  await page.getByText("Enter the e-mail address registered to your account").first().waitFor();
+  await page.keyboard.press("Escape");
+  await page.getByLabel("E-mail address").fill("demo@example.com");
   await page.getByRole("button", { name: "Confirm" }).click();
   await page.getByText("The point number or PIN is not correct.").first().waitFor();
   await page.keyboard.press("Escape");
@@ -173,7 +189,7 @@ test("reissue of an expired TWD voucher: validate, confirm, done with the new nu
   await page.getByRole("button", { name: "Reissue other points" }).click();
   await page.getByLabel("Point number").fill("7100000000000003");
   await page.getByLabel("PIN", { exact: false }).first().fill("24681357");
-  await page.getByLabel("E-mail address").fill("hanako@example.com");
+  await page.getByLabel("E-mail address").fill("demo@example.com");
   await page.getByRole("button", { name: "Confirm" }).click();
   await page.getByText("These points have already been reissued.").first().waitFor();
   await context.close();
@@ -200,7 +216,7 @@ test("purchase with the sandbox gateway: number and PIN on the completed page an
     await page.getByRole("dialog", { name: "Choose a payment method" }).getByText("A new credit card").click();
   }
   await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await page.getByLabel("Expiry (YY/MM)").fill("33/08");
+  await page.getByLabel("Expiry date (MM/YY)").fill("08/33");
   await page.getByLabel("Security code (CVV)").fill("123");
   await page.getByLabel("Cardholder name").fill("HANAKO YAMADA");
   await page.getByRole("button", { name: "Go to confirmation" }).click();

@@ -42,6 +42,8 @@ test("lang is added when missing and kept across navigation; the switch changes 
   // A bare path gets the stored language added.
   await page.goto(`${env.server.url}/account`);
   await page.waitForURL((u) => u.searchParams.get("lang") === "jp");
+  // The address gets lang before the first render: wait for the page itself.
+  await page.getByRole("heading", { level: 1 }).waitFor();
   // Every internal link carries lang.
   const hrefs = await page.locator("a[href^='/']").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
   assert.ok(hrefs.length > 0);

@@ -17,14 +17,17 @@ import (
 
 // Defines values for CouponPassengerInboundTransportMethod.
 const (
-	Air CouponPassengerInboundTransportMethod = "air"
-	Sea CouponPassengerInboundTransportMethod = "sea"
+	Air   CouponPassengerInboundTransportMethod = "air"
+	Empty CouponPassengerInboundTransportMethod = ""
+	Sea   CouponPassengerInboundTransportMethod = "sea"
 )
 
 // Valid indicates whether the value is a known member of the CouponPassengerInboundTransportMethod enum.
 func (e CouponPassengerInboundTransportMethod) Valid() bool {
 	switch e {
 	case Air:
+		return true
+	case Empty:
 		return true
 	case Sea:
 		return true
@@ -149,11 +152,13 @@ func (e PurchasedGogoPassSource) Valid() bool {
 
 // CouponPassenger defines model for CouponPassenger.
 type CouponPassenger struct {
-	DateOfBirth            *string                                `json:"dateOfBirth,omitempty"`
-	DateOfEntry            *string                                `json:"dateOfEntry,omitempty"`
-	Firstname              *string                                `json:"firstname,omitempty"`
-	Gender                 *string                                `json:"gender,omitempty"`
-	InboundFlightNo        *string                                `json:"inboundFlightNo,omitempty"`
+	DateOfBirth     *string `json:"dateOfBirth,omitempty"`
+	DateOfEntry     *string `json:"dateOfEntry,omitempty"`
+	Firstname       *string `json:"firstname,omitempty"`
+	Gender          *string `json:"gender,omitempty"`
+	InboundFlightNo *string `json:"inboundFlightNo,omitempty"`
+
+	// InboundTransportMethod Empty (like the other entry details) for a domestic trip, which asks none.
 	InboundTransportMethod *CouponPassengerInboundTransportMethod `json:"inboundTransportMethod,omitempty"`
 	Lastname               *string                                `json:"lastname,omitempty"`
 	NationalityCode        *string                                `json:"nationalityCode,omitempty"`
@@ -161,7 +166,7 @@ type CouponPassenger struct {
 	PassportNo             *string                                `json:"passportNo,omitempty"`
 }
 
-// CouponPassengerInboundTransportMethod defines model for CouponPassenger.InboundTransportMethod.
+// CouponPassengerInboundTransportMethod Empty (like the other entry details) for a domestic trip, which asks none.
 type CouponPassengerInboundTransportMethod string
 
 // CouponPassengerPassengerType defines model for CouponPassenger.PassengerType.
@@ -189,10 +194,13 @@ type CouponPlan struct {
 
 // CouponProduct defines model for CouponProduct.
 type CouponProduct struct {
-	Description string         `json:"description"`
-	Id          string         `json:"id"`
-	Name        string         `json:"name"`
-	Periods     []CouponPeriod `json:"periods"`
+	Description string `json:"description"`
+	Id          string `json:"id"`
+
+	// International The trips cross a border; only then are each passenger's nationality, passport and entry details asked.
+	International bool           `json:"international"`
+	Name          string         `json:"name"`
+	Periods       []CouponPeriod `json:"periods"`
 }
 
 // CouponPurchaser defines model for CouponPurchaser.
@@ -221,6 +229,7 @@ type CouponTicketQuote struct {
 	CurrencyCode         string            `json:"currencyCode"`
 	Description          string            `json:"description"`
 	FareType             string            `json:"fareType"`
+	International        bool              `json:"international"`
 
 	// Items passengers with a seat (infants have none)
 	Items                int             `json:"items"`

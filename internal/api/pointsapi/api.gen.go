@@ -195,9 +195,11 @@ type PeachpointList struct {
 
 // PeachpointReissueRequest defines model for PeachpointReissueRequest.
 type PeachpointReissueRequest struct {
-	Email       string `json:"email"`
-	Pin         string `json:"pin"`
-	PointNumber string `json:"pointNumber"`
+	// CurrencyCode The reissue page's currency (CNY or TWD); when sent, a voucher in another currency is refused.
+	CurrencyCode *string `json:"currencyCode,omitempty"`
+	Email        string  `json:"email"`
+	Pin          string  `json:"pin"`
+	PointNumber  string  `json:"pointNumber"`
 }
 
 // PeachpointRule defines model for PeachpointRule.

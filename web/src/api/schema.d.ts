@@ -848,6 +848,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's payments left for later (a konbini / ATM / net-banking slip, a QR payment, a card challenge).
+         * @description Each with what it buys, the amount, the deadline the gateway set for
+         *     the method (days for a slip, minutes for a QR wallet), the slip's
+         *     numbers and the gateway page where it is paid. At most one: a
+         *     pending payment blocks a new purchase until it is paid, cancelled
+         *     or expired.
+         */
+        get: operations["listPendingPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/{paymentProcessId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentProcessId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancels the member's pending payment at the gateway (under an idempotency key) and in the process (pending → failed, failureCode canceled).
+         * @description A repeat answers the cancelled process. A payment already made is
+         *     409 (and settled: its goods are granted); another member's process
+         *     is 404.
+         */
+        post: operations["cancelPendingPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cc/{token}": {
         parameters: {
             query?: never;
@@ -1013,6 +1061,8 @@ export interface paths {
          * @description In maintenance (03:00-05:00 Japan time or the operator's switch)
          *     the answer is 500 with errorKey gogopass_maintenance_error, as for
          *     every catalogued key; the same on buy.
+         *     409 errorKey gogopass_already_held when the member holds a pass of
+         *     the period or has one in a pending payment (the same answer at …/buy).
          */
         post: operations["validateGogoPassPurchase"];
         delete?: never;
@@ -1447,7 +1497,8 @@ export interface paths {
          *     the key): gogopass_exchange_error for a code that cannot be
          *     exchanged (unknown, wrong password, used), gogopass_maintenance_error
          *     in maintenance, gogopass_exchange_unknown_error for an unexpected
-         *     failure; 429 after 10 attempts in 15 minutes.
+         *     failure; 409 errorKey gogopass_already_held when the member holds
+         *     a pass of the code's period or has one in a pending payment; 429 after 10 attempts in 15 minutes.
          */
         post: operations["validateGogoPassExchange"];
         delete?: never;
@@ -1730,6 +1781,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/deletion/losses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a deletion now would forfeit (refundable coupon passes, point balances) and the pending payment that blocks it. */
+        get: operations["getAccountDeletionLosses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/deletion/confirm": {
         parameters: {
             query?: never;
@@ -1739,7 +1807,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deletes the account with the mailed link's token; every session ends. */
+        /**
+         * Deletes the account with the mailed link's token; every session ends.
+         * @description 409 errorKey account_deletion_payment_pending while a payment of the
+         *     member is pending (GET /api/me/deletion/losses names it); 409
+         *     errorKey account_deletion_unconfirmed unless acknowledged holds the
+         *     ack of every refundable coupon pass and point balance the losses list.
+         */
         post: operations["confirmAccountDeletion"];
         delete?: never;
         options?: never;
@@ -1887,6 +1961,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/notification_settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's notification settings.
+         * @description Which optional mails the member gets (flight changes, points expiry
+         *     reminders; all on until the member switches one off) and the
+         *     language of every mail to the member (the account's language until
+         *     one is chosen). securityAlerts is always true: security alerts
+         *     cannot be switched off.
+         */
+        get: operations["getNotificationSettings"];
+        /**
+         * Saves the member's notification settings.
+         * @description mailLang must be one of jp en sg kr cn tw hk th; securityAlerts, when
+         *     sent, must be true (400 otherwise: security alerts cannot be switched
+         *     off).
+         */
+        put: operations["updateNotificationSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1952,6 +2056,11 @@ export interface components {
             isGogoPassLotteryPhase: boolean;
             /** @description Purchase and exchange are closed (03:00-05:00 Japan time, or forced by the operator). */
             isGogoPassMaintenance: boolean;
+            /**
+             * Format: date-time
+             * @description when the lottery is drawn (announced by the operator; absent when not announced)
+             */
+            lotteryDrawAt?: string;
         };
         CouponTicketStatus: {
             isCouponTicketPublic: boolean;
@@ -2304,6 +2413,44 @@ export interface components {
             /** Format: date-time */
             expiresAt?: string;
         };
+        /** @description the numbers a convenience-store / ATM / net-banking payment is paid with, as the gateway issued them */
+        PaymentSlip: {
+            /** @description the convenience store's receipt number */
+            receiptNumber?: string;
+            confirmationNumber?: string;
+            /** @description Pay-easy institution number (ATM, internet banking) */
+            institutionNumber?: string;
+            /** @description Pay-easy customer number */
+            customerNumber?: string;
+        };
+        PendingPayment: {
+            paymentProcessId: string;
+            productType: string;
+            /** @description what the payment buys */
+            description: string;
+            /** Format: int64 */
+            amount: number;
+            currency: string;
+            paymentMethod: string;
+            otherPaymentType?: string;
+            card?: {
+                brand: string;
+                last4: string;
+            };
+            /** @description the gateway's page where the member pays (or sees the slip) */
+            payUrl?: string;
+            slip?: components["schemas"]["PaymentSlip"];
+            /**
+             * Format: date-time
+             * @description the deadline the gateway set for the method
+             */
+            expiresAt: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        PendingPaymentList: {
+            payments: components["schemas"]["PendingPayment"][];
+        };
         PaymentFields: {
             /** @enum {string} */
             paymentMethod?: "creditCard" | "otherPayment" | "convenienceStore";
@@ -2383,7 +2530,8 @@ export interface components {
                 [key: string]: unknown;
             };
             nextAction?: components["schemas"]["PaymentNextAction"];
-            /** @description card_declined, insufficient_funds, expired_card, superseded… */
+            slip?: components["schemas"]["PaymentSlip"];
+            /** @description card_declined, insufficient_funds, expired_card, superseded, canceled… */
             failureCode?: string;
             /** @description what the product granted (settled) */
             goods?: {
@@ -2494,6 +2642,8 @@ export interface components {
             pointNumber: string;
             pin: string;
             email: string;
+            /** @description The reissue page's currency (CNY or TWD); when sent, a voucher in another currency is refused. */
+            currencyCode?: string;
         };
         PeachpointValidateResult: {
             peachpoint: components["schemas"]["Peachpoint"];
@@ -2637,6 +2787,8 @@ export interface components {
             id: string;
             name: string;
             description: string;
+            /** @description The trips cross a border; only then are each passenger's nationality, passport and entry details asked. */
+            international: boolean;
             periods: components["schemas"]["CouponPeriod"][];
         };
         CouponPassenger: {
@@ -2649,8 +2801,11 @@ export interface components {
             nationalityCode?: string;
             passportNo?: string;
             dateOfEntry?: string;
-            /** @enum {string} */
-            inboundTransportMethod?: "air" | "sea";
+            /**
+             * @description Empty (like the other entry details) for a domestic trip, which asks none.
+             * @enum {string}
+             */
+            inboundTransportMethod?: "air" | "sea" | "";
             inboundFlightNo?: string;
         };
         CouponPurchaser: {
@@ -2669,6 +2824,7 @@ export interface components {
             agreeTerms?: boolean;
         };
         CouponTicketQuote: {
+            international: boolean;
             requestId?: string;
             productId: string;
             periodId: string;
@@ -2793,6 +2949,35 @@ export interface components {
         DeletionToken: {
             token: string;
         };
+        DeletionConfirmation: {
+            token: string;
+            /** @description the ack of each loss the member confirmed */
+            acknowledged?: string[];
+        };
+        DeletionLosses: {
+            pendingPayment: components["schemas"]["PendingPaymentRef"] | null;
+            coupons: components["schemas"]["LostCoupon"][];
+            points: components["schemas"]["LostPoints"][];
+        };
+        PendingPaymentRef: {
+            paymentProcessId: string;
+            productType: string;
+        };
+        LostCoupon: {
+            ack: string;
+            id: string;
+            name: string;
+            currencyCode: string;
+            /** Format: int64 */
+            refundAmount: number;
+        };
+        LostPoints: {
+            ack: string;
+            currencyCode: string;
+            currency: string;
+            /** Format: int64 */
+            amount: number;
+        };
         Passkey: {
             id: string;
             name: string;
@@ -2834,6 +3019,27 @@ export interface components {
         PasskeyRemoval: {
             currentPassword?: string;
             assertion?: components["schemas"]["PasskeyAssertion"];
+        };
+        NotificationSettings: {
+            /** @description mails about changes to a booked flight */
+            flightChanges: boolean;
+            /** @description reminders of points vouchers about to expire */
+            pointsReminders: boolean;
+            /** @description always true: security alerts cannot be switched off */
+            securityAlerts: boolean;
+            /**
+             * @description the language of every mail to the member
+             * @enum {string}
+             */
+            mailLang: "jp" | "en" | "sg" | "kr" | "cn" | "tw" | "hk" | "th";
+        };
+        NotificationSettingsUpdate: {
+            flightChanges: boolean;
+            pointsReminders: boolean;
+            /** @description when sent, must be true */
+            securityAlerts?: boolean;
+            /** @description one of jp en sg kr cn tw hk th */
+            mailLang: string;
         };
     };
     responses: {
@@ -4179,6 +4385,52 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
+    listPendingPayments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the pending payments (empty when none) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingPaymentList"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    cancelPendingPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentProcessId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the process after the cancel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentProcess"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
+        };
+    };
     deleteCreditCard: {
         parameters: {
             query: {
@@ -4387,6 +4639,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
             500: components["responses"]["Error"];
         };
     };
@@ -4951,6 +5204,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
             429: components["responses"]["Error"];
             500: components["responses"]["Error"];
         };
@@ -4982,6 +5236,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
             429: components["responses"]["Error"];
             500: components["responses"]["Error"];
         };
@@ -5373,6 +5628,27 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    getAccountDeletionLosses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the losses; each item's ack goes into the confirmation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletionLosses"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
     confirmAccountDeletion: {
         parameters: {
             query?: never;
@@ -5382,7 +5658,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["DeletionToken"];
+                "application/json": components["schemas"]["DeletionConfirmation"];
             };
         };
         responses: {
@@ -5396,6 +5672,7 @@ export interface operations {
             400: components["responses"]["Error"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
         };
     };
     listPasskeys: {
@@ -5595,6 +5872,55 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["Error"];
+        };
+    };
+    getNotificationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the settings in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettings"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateNotificationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description the settings in force after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettings"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
 }

@@ -13,6 +13,8 @@ const q = (lang: Lang) => `?lang=${encodeURIComponent(lang)}`
 
 export const memberRegistrationUrl = (lang: Lang) => `${BOOKING_SITE_URL}/member/register${q(lang)}`
 export const termsUrl = () => `${BOOKING_SITE_URL}/terms`
+/** The coupon pass's own terms (refunds, the refund fee), on the booking site. */
+export const couponTermsUrl = (lang: Lang) => `${BOOKING_SITE_URL}/terms/coupon-pass${q(lang)}`
 export const privacyPolicyUrl = () => `${BOOKING_SITE_URL}/privacy`
 export const cookiePolicyUrl = (lang: Lang) => `${BOOKING_SITE_URL}/cookie-policy${q(lang)}`
 export const cookieSettingsUrl = (lang: Lang) => `${BOOKING_SITE_URL}/cookie-settings${q(lang)}`

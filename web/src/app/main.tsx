@@ -1,5 +1,5 @@
 import './zodConfig'
-import { StrictMode } from 'react'
+import { StrictMode, startTransition } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App, createAppServices, createQueryServices } from './App'
 import { reportException } from './exceptionNotify'
@@ -9,7 +9,6 @@ import { setActiveLang } from '@/i18n/i18n'
 import { addressWithLang } from './routing/paths'
 import { checkOriginAccess } from '@/api/originAccess'
 import { preloadPage } from './routes'
-import { ShellFirst } from './layout/ShellFirst'
 import '../styles/global.css'
 import { applyBrandColors } from '@/brand'
 
@@ -54,16 +53,16 @@ const pageOrTimeout = Promise.race([pageReady, new Promise((resolve) => setTimeo
 // The app's services (i18next's set-up among them) are built as soon as the
 // shell's catalogue is in, in that task rather than in the first render's.
 const services = loadCatalogue(lang, SHELL_NAMESPACE).then(() => createAppServices(query))
-// Preact renders a tree in one task (a transition would not slice it): a
-// phone's slow CPU turns a whole page into one long freeze. ShellFirst
-// renders the page a task after the shell, and long pages render their
-// lower parts later still (components/Later.tsx).
+// The first render is a transition: React renders it in slices, yielding to
+// the browser every few milliseconds, so a phone's slow CPU never freezes
+// for the whole page in one long task.
 void Promise.all([services, pageOrTimeout]).then(([services]) => {
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <ShellFirst>
+  const root = createRoot(document.getElementById('root')!)
+  startTransition(() => {
+    root.render(
+      <StrictMode>
         <App services={services} />
-      </ShellFirst>
-    </StrictMode>,
-  )
+      </StrictMode>,
+    )
+  })
 })

@@ -108,3 +108,14 @@ export function formatDateTime(value: string | Date, lang: Lang): string {
   const jst = new Date(date.getTime() + 9 * 3_600_000)
   return `${formatDate(date, lang)} ${formatClock(jst.getUTCHours(), jst.getUTCMinutes())}`
 }
+
+/**
+ * The catalogue key of a counted text: `${base}_one` or `${base}_other` by
+ * the language's plural rule (Intl.PluralRules of its BCP 47 tag, so "sg"
+ * is English and not the tag's own language). Every catalogue carries both
+ * forms; languages without a singular use "_other" for 1 too. Pass the
+ * number to t() as `n`, not `count` (i18next would pluralise again).
+ */
+export function pluralKey(base: string, count: number, lang: Lang): string {
+  return new Intl.PluralRules(BCP47[lang]).select(count) === 'one' ? `${base}_one` : `${base}_other`
+}

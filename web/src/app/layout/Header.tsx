@@ -5,6 +5,7 @@ import { AppLink } from '../routing/AppLink'
 import { LanguageSelect } from './LanguageSelect'
 import { GlobalMenuModal } from './GlobalMenuModal'
 import { NAV_ITEMS } from './navItems'
+import { PendingPaymentsNavItem } from '@/features/payment/components/PendingPayments'
 import { brandName } from '@/brand'
 
 /** The header; `reserveMenu` renders the member menu bar invisible and inert (its room kept while the session is checked). */
@@ -57,6 +58,7 @@ export function Header({ memberChrome, reserveMenu = false }: { memberChrome: bo
                 </AppLink>
               </li>
             ))}
+            {memberChrome && <PendingPaymentsNavItem className="nav__link" />}
           </ul>
         </nav>
       )}

@@ -8,7 +8,6 @@ import { useSession } from '../session/SessionProvider'
 import { Header } from './Header'
 import { Footer } from './Footer'
 import { TopicBanner } from './TopicBanner'
-import { PageSlot } from './ShellFirst'
 
 /**
  * The page chrome. Member pages get the navigation menu (and, on mobile, the
@@ -32,7 +31,7 @@ export function Layout({ access, memberChromeIfLoggedIn = false, children }: { a
       <main id="main" className="main" tabIndex={-1}>
         {/* The home page places the banner itself, in the block that waits for it (no layout shift). */}
         {memberChrome && pathname !== '/' && <TopicBanner />}
-        <PageSlot>{children}</PageSlot>
+        {children}
       </main>
       <Footer />
     </div>

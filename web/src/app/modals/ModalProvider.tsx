@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { createPortal } from 'react-dom'
 import { ModalContext, type ModalRender, type Modals } from './modalContext'
 import { ErrorModal, LoadingModal, ValidationErrorModal } from './StandardModals'
@@ -6,6 +6,18 @@ import { ErrorModal, LoadingModal, ValidationErrorModal } from './StandardModals
 interface Entry {
   id: string
   render: ModalRender
+  /**
+   * The control that opened the modal, taken when open() is called: by the
+   * time the dialog mounts the page behind is inert and the browser has
+   * already moved focus off it, so the dialog itself cannot know it.
+   */
+  opener: HTMLElement | null
+}
+
+/** The element that has focus now, unless that is nothing or the page body. */
+function focusedControl(): HTMLElement | null {
+  const el = document.activeElement
+  return el instanceof HTMLElement && el !== document.body ? el : null
 }
 
 /** Holds the single modal stack of the app and renders it above everything. */
@@ -14,6 +26,8 @@ export function ModalProvider({ children }: { children: ReactNode }) {
   const seq = useRef(0)
   // A ref mirror lets open() dedupe by id synchronously (two 403s in one tick open one modal).
   const idsRef = useRef<string[]>([])
+  const stackRef = useRef<Entry[]>([])
+  const shown = useRef<Entry[]>([])
 
   const close = useCallback((id: string) => {
     idsRef.current = idsRef.current.filter((x) => x !== id)
@@ -29,9 +43,23 @@ export function ModalProvider({ children }: { children: ReactNode }) {
     const id = options?.id ?? `modal-${++seq.current}`
     if (idsRef.current.includes(id)) return id
     idsRef.current = [...idsRef.current, id]
-    setStack((s) => [...s, { id, render }])
+    // opened from inside another modal (a chooser that opens a dialog): focus goes back to what opened that one
+    let opener = focusedControl()
+    if (opener?.closest('.modal-layer')) opener = stackRef.current[stackRef.current.length - 1]?.opener ?? null
+    setStack((s) => [...s, { id, render, opener }])
     return id
   }, [])
+
+  // When modals close and focus is left on nothing (the dialog that had it is
+  // gone), give it back to the control that opened the last one closed.
+  useEffect(() => {
+    stackRef.current = stack
+    const removed = shown.current.filter((e) => !stack.includes(e))
+    shown.current = stack
+    if (removed.length === 0 || focusedControl()?.isConnected) return
+    const back = [...removed].reverse().find((e) => e.opener?.isConnected)
+    back?.opener?.focus()
+  }, [stack])
 
   const modals = useMemo<Modals>(
     () => ({

@@ -42,11 +42,10 @@ export function lazyPage<P extends object>(
   namespaces: readonly string[],
   prefetch?: PagePrefetch,
 ): LazyPage<P> {
-  // React.lazy, except that a chunk already in renders at once. Preact's lazy
-  // suspends on the first render whatever the state of the import, and
-  // resumes a task later: the first address's page, preloaded before the
-  // first render (main.tsx), showed the overlay for a frame, then rendered
-  // in a task of its own.
+  // Like React.lazy, except that a chunk already in renders at once:
+  // React.lazy starts the import on its first render and suspends there
+  // whatever the state of the chunk, so the first address's page, preloaded
+  // before the first render (main.tsx), would show the overlay first.
   let page: ComponentType<P> | undefined
   let failed: { error: unknown } | undefined
   let loading: Promise<void> | undefined

@@ -164,3 +164,20 @@ export function useResetPassword() {
     mutationFn: async (body: components['schemas']['PasswordReset']) => unwrap(await api.PUT('/api/user/reset_password', { body })),
   })
 }
+
+export type NotificationSettings = components['schemas']['NotificationSettings']
+export type NotificationSettingsUpdate = components['schemas']['NotificationSettingsUpdate']
+
+/** Which optional mails the member gets and the language of every mail. */
+export const notificationSettingsQuery = queryOptions({
+  queryKey: accountKeys.key('notificationSettings'),
+  queryFn: async ({ signal }) => unwrap(await api.GET('/api/user/notification_settings', { signal })),
+})
+
+export function useUpdateNotificationSettings() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async (body: NotificationSettingsUpdate) => unwrap(await api.PUT('/api/user/notification_settings', { body })),
+    onSuccess: (saved) => qc.setQueryData(notificationSettingsQuery.queryKey, saved),
+  })
+}

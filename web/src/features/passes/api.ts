@@ -26,6 +26,7 @@ export type CouponTicketQuote = S['CouponTicketQuote']
 export type CouponPrepareRequest = S['CouponTicketPrepareRequest']
 export type PurchasedCoupon = S['PurchasedCoupon']
 export type FareType = 'happy' | 'happlus'
+export type SavedPassenger = S['Passenger']
 
 export const passKeys = featureKeys('passes')
 
@@ -115,3 +116,10 @@ export const countriesQuery = queryOptions({
   staleTime: Infinity,
 })
 export const useCountries = () => useQuery(countriesQuery)
+
+/** The member's saved passengers, to fill a coupon passenger from. */
+export const savedPassengersQuery = queryOptions({
+  queryKey: passKeys.key('saved-passengers'),
+  queryFn: async ({ signal }) => unwrap(await api.GET('/api/user/passengers', { signal })).passengers,
+})
+export const useSavedPassengers = () => useQuery(savedPassengersQuery)

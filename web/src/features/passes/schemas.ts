@@ -30,7 +30,8 @@ export type ExchangeForm = z.infer<ReturnType<typeof exchangeSchema>>
  * of the chosen period; msg(key, {position}) words the passenger errors
  * with the passenger's position number (the member is 1).
  */
-export const couponSchema = (msg: Msg, firstBoardingDay: string, today: string) =>
+/** international: the trip crosses a border, so nationality, passport and entry details are asked. */
+export const couponSchema = (msg: Msg, firstBoardingDay: string, today: string, international = true) =>
   // The product and period come from the page's pickers, not the form.
   z.object({
     fareType: z.enum(['lite', 'standard'], { error: msg('required') }),
@@ -63,12 +64,14 @@ export const couponSchema = (msg: Msg, firstBoardingDay: string, today: string) 
           text('lastname', LATIN)
           text('firstname', LATIN)
           text('gender')
-          text('nationalityCode')
-          text('passportNo', ALNUM, 'alnum')
-          text('inboundTransportMethod')
-          text('inboundFlightNo', ALNUM, 'alnum')
-          if (!p.dateOfEntry) fail('dateOfEntry', 'passengerRequired')
-          else if (!DATE.test(p.dateOfEntry)) fail('dateOfEntry', 'date')
+          if (international) {
+            text('nationalityCode')
+            text('passportNo', ALNUM, 'alnum')
+            text('inboundTransportMethod')
+            text('inboundFlightNo', ALNUM, 'alnum')
+            if (!p.dateOfEntry) fail('dateOfEntry', 'passengerRequired')
+            else if (!DATE.test(p.dateOfEntry)) fail('dateOfEntry', 'date')
+          }
           if (!p.dateOfBirth) fail('dateOfBirth', 'passengerRequired')
           else if (!DATE.test(p.dateOfBirth)) fail('dateOfBirth', 'date')
           else if (p.dateOfBirth > today) fail('dateOfBirth', 'birthFuture')

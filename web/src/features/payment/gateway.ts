@@ -4,6 +4,8 @@
  * sandbox is mounted at /gateway on the same site; VITE_GATEWAY_URL points
  * elsewhere for an outside gateway.
  */
+import { printedToApiExpiry } from './rules'
+
 export const GATEWAY_URL: string = (import.meta.env.VITE_GATEWAY_URL as string | undefined) ?? '/gateway'
 
 export interface CardToken {
@@ -23,11 +25,13 @@ export class TokenizeError extends Error {
   }
 }
 
+/** Tokenises the card as the member typed it: the expiry "MM/YY" as printed goes to the gateway as its "YY/MM". */
 export async function tokenizeCard(card: { cardNumber: string; expirationDate: string; cvv: string; holderName: string }): Promise<CardToken> {
+  const expirationDate = printedToApiExpiry(card.expirationDate) ?? card.expirationDate.trim()
   const res = await globalThis.fetch(`${GATEWAY_URL}/v1/tokens`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ ...card, cardNumber: card.cardNumber.replace(/[\s-]/g, ''), holderName: card.holderName.trim() }),
+    body: JSON.stringify({ ...card, expirationDate, cardNumber: card.cardNumber.replace(/[\s-]/g, ''), holderName: card.holderName.trim() }),
   })
   const body = (await res.json().catch(() => ({}))) as Partial<CardToken> & { validationErrors?: Record<string, string[]> }
   if (res.status === 400 && body.validationErrors) throw new TokenizeError(body.validationErrors)

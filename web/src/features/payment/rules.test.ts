@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { brandOf, cardSchema, cardServes, isCardExpired, luhn, sortByBrand } from './rules'
+import { apiToPrintedExpiry, brandOf, cardSchema, cardServes, isCardExpired, luhn, printedToApiExpiry, sortByBrand } from './rules'
 
 const now = new Date('2026-11-20T06:00:00Z')
 const schema = cardSchema((k) => k, () => now)
-const ok = { cardNumber: '4242 4242 4242 4242', expirationDate: '28/04', cvv: '123', holderName: 'TARO PEACH', saveCard: false }
+const ok = { cardNumber: '4242 4242 4242 4242', expirationDate: '04/28', cvv: '123', holderName: 'TARO PEACH', saveCard: false }
 function errors(v: Partial<typeof ok>) {
   const r = schema.safeParse({ ...ok, ...v })
   return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [i.path[0], i.message]))
@@ -27,14 +27,29 @@ describe('card rules (spec §5)', () => {
     expect(errors({ cardNumber: '378282246310005', cvv: '123' }).cvv).toBe('cvvAmex')
     expect(errors({ cvv: '' }).cvv).toBe('required')
   })
-  it('expiry is YY/MM read as 20YY, not in the past (Japan time)', () => {
+  it('expiry is typed MM/YY as printed, read as 20YY, not in the past (Japan time)', () => {
     expect(errors({ expirationDate: '' }).expirationDate).toBe('required')
     expect(errors({ expirationDate: '2804' }).expirationDate).toBe('format')
-    expect(errors({ expirationDate: '28/13' }).expirationDate).toBe('format')
-    expect(errors({ expirationDate: '26/10' }).expirationDate).toBe('expired')
-    expect(errors({ expirationDate: '26/11' })).toEqual({})
+    expect(errors({ expirationDate: '13/28' }).expirationDate).toBe('format')
+    expect(errors({ expirationDate: '28/04' }).expirationDate).toBe('format')
+    expect(errors({ expirationDate: '10/26' }).expirationDate).toBe('expired')
+    expect(errors({ expirationDate: '11/26' })).toEqual({})
+    expect(errors({ expirationDate: '1128' })).toEqual({})
     expect(isCardExpired('26/11', new Date('2026-11-30T14:59:00Z'))).toBe(false)
     expect(isCardExpired('26/11', new Date('2026-11-30T15:00:00Z'))).toBe(true)
+  })
+  it('converts between the printed MM/YY and the API\'s YY/MM', () => {
+    expect(printedToApiExpiry('11/29')).toBe('29/11')
+    expect(printedToApiExpiry(' 11 / 29 ')).toBe('29/11')
+    expect(printedToApiExpiry('1129')).toBe('29/11')
+    expect(printedToApiExpiry('11/2029')).toBe('29/11')
+    expect(printedToApiExpiry('4/29')).toBe('29/04')
+    expect(printedToApiExpiry('429')).toBeNull()
+    expect(printedToApiExpiry('00/29')).toBeNull()
+    expect(printedToApiExpiry('11/1929')).toBeNull()
+    expect(printedToApiExpiry('11')).toBeNull()
+    expect(apiToPrintedExpiry('29/11')).toBe('11/29')
+    expect(apiToPrintedExpiry('bad')).toBe('bad')
   })
   it('holder is required', () => {
     expect(errors({ holderName: ' ' }).holderName).toBe('required')

@@ -1,8 +1,11 @@
 /**
  * Card rules of spec §5 / §9, mirrored from the server and the gateway:
  * number 14 to 16 digits (American Express has 15), Luhn, CVV 3 digits
- * (4 for American Express), holder and expiry required, expiry "YY/MM"
- * read as 20YY and not in the past; brand display order; currency scope.
+ * (4 for American Express), holder and expiry required, expiry not in
+ * the past; brand display order; currency scope. The member types the
+ * expiry as printed on the card, "MM/YY" (what browser autofill gives for
+ * autocomplete="cc-exp"); the gateway and the API keep "YY/MM" (read as
+ * 20YY): printedToApiExpiry and apiToPrintedExpiry convert.
  */
 import { z } from 'zod'
 
@@ -47,6 +50,28 @@ export function expiryEnd(exp: string): Date | null {
   return new Date(Date.UTC(year, month, 1) - 9 * 3600_000)
 }
 
+/**
+ * The expiry as typed ("MM/YY" as printed; also "MMYY", "MM / YY", "MM-YY"
+ * and "MM/YYYY", which autofill and hurried typing give) in the API's
+ * "YY/MM", or null when it is not a month and year.
+ */
+export function printedToApiExpiry(typed: string): string | null {
+  const m = /^(\d{1,2})\s*[/\-.]?\s*(\d{2}|\d{4})$/.exec(typed.trim())
+  if (!m) return null
+  if (m[1].length === 1 && !/[/\-.\s]/.test(typed.trim())) return null
+  const month = Number(m[1])
+  if (month < 1 || month > 12) return null
+  const yy = m[2].length === 4 ? m[2].slice(2) : m[2]
+  if (m[2].length === 4 && !m[2].startsWith('20')) return null
+  return `${yy}/${String(month).padStart(2, '0')}`
+}
+
+/** The API's "YY/MM" as printed on the card, "MM/YY" (unchanged when malformed). */
+export function apiToPrintedExpiry(api: string): string {
+  const m = /^(\d{2})\/(\d{2})$/.exec(api)
+  return m ? `${m[2]}/${m[1]}` : api
+}
+
 export function isCardExpired(exp: string, now: Date = new Date()): boolean {
   const end = expiryEnd(exp)
   return end === null || now >= end
@@ -88,9 +113,10 @@ export function cardSchema(msg: CardMessage, now: () => Date = () => new Date())
       else if (!/^\d+$/.test(number)) add('cardNumber', 'digits')
       else if (number.length < 14 || number.length > 16) add('cardNumber', 'length')
       else if (!luhn(number)) add('cardNumber', 'luhn')
-      const exp = v.expirationDate.trim()
-      if (exp === '') add('expirationDate', 'required')
-      else if (expiryEnd(exp) === null) add('expirationDate', 'format')
+      const typed = v.expirationDate.trim()
+      const exp = printedToApiExpiry(typed)
+      if (typed === '') add('expirationDate', 'required')
+      else if (exp === null || expiryEnd(exp) === null) add('expirationDate', 'format')
       else if (isCardExpired(exp, now())) add('expirationDate', 'expired')
       const cvvLength = brandOf(number) === 'amex' ? 4 : 3
       if (v.cvv === '') add('cvv', 'required')

@@ -1,5 +1,11 @@
 /** Where each product's purchase starts (the "try again" and "back" links). */
-const START: Record<string, string> = { peachpoints: '/points', gogo_pass: '/gogo-pass', coupon_ticket: '/coupon-ticket' }
+const START: Record<string, string> = { peachpoints: '/points', gogo_pass: '/gogo-pass', coupon_ticket: '/coupon-pass' }
 export function startPath(productType: string): string {
   return START[productType] ?? '/'
+}
+
+/** Where "Start again" after a failed or expired payment leads: the points sale form with its inputs kept (?again). */
+const RETRY: Record<string, string> = { peachpoints: '/points/sale?again=1' }
+export function retryPath(productType: string): string {
+  return RETRY[productType] ?? startPath(productType)
 }

@@ -22,7 +22,7 @@ export interface SelectOption {
  * property, so until the list is in, setting `value` adds that one option.
  */
 export class OptionList {
-  // Built by the first full fill: the page may show its selects in a later task (Later).
+  // Built by the first full fill.
   private template: DocumentFragment | undefined
   // The placeholder each select was completely filled with, so a re-render changes nothing.
   private readonly filled = new WeakMap<HTMLSelectElement, string | undefined>()

@@ -19,7 +19,7 @@ import { PendingEmailChange } from '../components/PendingEmailChange'
 import { OnlineShopSection } from '../components/OnlineShop'
 import { AccountSecuritySlot } from '@/app/pages/AccountSecuritySlot'
 import { PageHeader } from '@/components/PageHeader'
-import { Later } from '@/components/Later'
+import { AppLink } from '@/app/routing/AppLink'
 
 /** /account: the member profile and the password change. */
 export default function AccountPage() {
@@ -35,27 +35,18 @@ export default function AccountPage() {
   // need it), so what follows the profile never shows before it. The form
   // gets it from here: a section that suspended on its own could be
   // re-rendered on a language switch after the page had suspended, outside
-  // any Suspense boundary (Preact), and its thrown promise went uncaught.
+  // any Suspense boundary, and its thrown promise went uncaught.
   const countries = useSuspenseQuery(countriesQuery(i18n.language))
   return (
     <div className="page account-page">
       <PageHeader title={t('account.title')} />
       {user.data ? <ProfileSection user={user.data} countries={countries.data} /> : <p>{t('loading')}</p>}
-      {/* Below the profile form, out of sight on a phone: rendered in later
-          tasks, after the form's own lower half (nothing on screen moves). */}
       {!user.isPending && (
         <>
-          <Later>
-            <PasswordSection />
-          </Later>
-          {user.data && (
-            <Later>
-              <OnlineShopSection user={user.data} />
-            </Later>
-          )}
-          <Later>
-            <AccountSecuritySlot />
-          </Later>
+          <PasswordSection />
+          {user.data && <OnlineShopSection user={user.data} />}
+          <NotificationsLink />
+          <AccountSecuritySlot />
         </>
       )}
     </div>
@@ -140,10 +131,6 @@ export function ProfileSection({ user, countries }: { user: User; countries: Cou
         <Field label={t('fields.firstname')} required autoComplete="given-name" registration={register('firstname')} error={errors.firstname} />
         <Select label={t('fields.gender')} required registration={register('gender')} error={errors.gender} placeholder={t('select')}
           options={[{ value: 'male', label: t('gender.male') }, { value: 'female', label: t('gender.female') }]} />
-        {/* The form is long: it renders in a few tasks (Later), the first three fields with the
-            page, so that a phone's CPU is never held for the whole of it. Each part appears where
-            nothing visible sits under it (the page's end: the footer is a screen below). */}
-        <Later>
           <DateField label={t('fields.birth')} required registration={register('birth')} error={errors.birth} />
           <Field label={t('fields.tel')} type="tel" inputMode="numeric" required hint={t('hints.tel')} registration={register('tel')} error={errors.tel} />
           <Field label={t('fields.email')} type="email" required autoComplete="email" maxLength={100} registration={emailReg} error={errors.email} />
@@ -159,8 +146,6 @@ export function ProfileSection({ user, countries }: { user: User; countries: Cou
               </button>
             </p>
           )}
-        </Later>
-        <Later>
           <Select label={t('fields.addressCountry')} required registration={register('addressCountryCode')} error={errors.addressCountryCode}
             options={countryOptions} placeholder={t('select')} />
           {/* "Find address" sits beside the postal code it reads. */}
@@ -170,11 +155,7 @@ export function ProfileSection({ user, countries }: { user: User; countries: Cou
           </div>
           <Field label={t('fields.addressStateAndCity')} required registration={register('addressStateAndCity')} error={errors.addressStateAndCity} />
           <Field label={t('fields.address1')} registration={register('address1')} error={errors.address1} />
-        </Later>
-        <Later>
           <PassportFields register={register} errors={errors} countries={countryOptions} />
-        </Later>
-        <Later>
           <div className="field field--check">
             <label><input type="checkbox" {...register('optin1')} /> {t('fields.optin1')}</label>
           </div>
@@ -182,9 +163,20 @@ export function ProfileSection({ user, countries }: { user: User; countries: Cou
             <label><input type="checkbox" {...register('autoLoginNoticeMail')} /> {t('fields.autoLoginNoticeMail')}</label>
           </div>
           <button type="submit" className="button button--primary" disabled={save.isPending}>{t('account.save')}</button>
-        </Later>
         <SavedNotice mailSent={mailSent} />
       </form>
+    </section>
+  )
+}
+
+/** The way to the notification settings (which mails, in which language). */
+function NotificationsLink() {
+  const { t } = useTranslation('account')
+  return (
+    <section aria-labelledby="notifications-link-heading">
+      <h2 id="notifications-link-heading">{t('notifications.mails')}</h2>
+      <p>{t('notifications.linkHint')}</p>
+      <AppLink to="/account/notifications" className="button button--secondary">{t('notifications.open')}</AppLink>
     </section>
   )
 }

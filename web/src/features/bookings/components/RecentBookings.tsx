@@ -3,9 +3,6 @@ import { AppLink } from '@/app/routing/AppLink'
 import { useRecentReservations } from '../api'
 import { todayJST } from '../schema'
 import { ReservationCard } from './ReservationCard'
-import { Later } from '@/components/Later'
-
-const FIRST_CARDS = 2
 
 /** The home page's recent bookings (spec §7): today onwards, ACTIVE, 5, ascending, with flight status. */
 export function RecentBookings() {
@@ -16,17 +13,9 @@ export function RecentBookings() {
     <section className="recent-bookings" aria-labelledby="recent-bookings-title">
       <h2 id="recent-bookings-title">{t('recent.heading')}</h2>
       {q.isSuccess && list.length === 0 && <p>{t('recent.none')}</p>}
-      {list.slice(0, FIRST_CARDS).map((r) => (
+      {list.map((r) => (
         <ReservationCard key={r.pnr} reservation={r} compact />
       ))}
-      {/* The others are below the fold on a phone: a task of their own once the list is there. */}
-      {list.length > FIRST_CARDS && (
-        <Later>
-          {list.slice(FIRST_CARDS).map((r) => (
-            <ReservationCard key={r.pnr} reservation={r} compact />
-          ))}
-        </Later>
-      )}
       <p>
         <AppLink to="/bookings">{t('recent.all')}</AppLink>
       </p>

@@ -4,7 +4,6 @@ import { useTranslation } from '@/i18n/translation'
 import { Field } from '@/components/Field'
 import { DateField } from '@/components/DateField'
 import { PageHeader } from '@/components/PageHeader'
-import { Later } from '@/components/Later'
 import { handleServerValidation } from '@/components/serverValidation'
 import { ApiError } from '@/api/errors'
 import { useModals } from '@/app/modals/modalContext'
@@ -18,8 +17,6 @@ import { ReservationCard } from '../components/ReservationCard'
 import { CalendarSubscription } from '../components/CalendarSubscription'
 
 const PER_PAGE = 10
-// Result cards rendered with the results; the others follow, a task each (Later).
-const FIRST_CARDS = 1
 
 /** Booking management: "Add a booking" at the top, the search with the spec's defaults, results with paging. */
 export default function BookingsPage() {
@@ -228,17 +225,10 @@ function Results({
         {t('results.heading')}
       </h2>
       <p role="status">{data.total === 0 ? t('results.none') : t('results.count', { count: data.total })}</p>
-      {data.reservations.slice(0, FIRST_CARDS).map((r) => (
+      {data.reservations.map((r) => (
         <ReservationCard key={r.pnr} reservation={r} />
       ))}
-      {/* The other cards and the paging are below the fold: a task each. */}
-      {data.reservations.slice(FIRST_CARDS).map((r) => (
-        <Later key={r.pnr}>
-          <ReservationCard reservation={r} />
-        </Later>
-      ))}
-      <Later>
-        {data.totalPages > 1 && (
+      {data.totalPages > 1 && (
           <nav className="pagination" aria-label={t('results.pagination')}>
             <button type="button" className="button button--secondary" disabled={page <= 1 || loading} onClick={() => onPage(page - 1)}>
               {t('results.previous')}
@@ -248,8 +238,7 @@ function Results({
               {t('results.next')}
             </button>
           </nav>
-        )}
-      </Later>
+      )}
     </section>
   )
 }

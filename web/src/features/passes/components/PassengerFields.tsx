@@ -2,25 +2,61 @@ import { useId } from 'react'
 import { useTranslation } from '@/i18n/translation'
 import type { FieldError, UseFormReturn } from 'react-hook-form'
 import type { CouponForm } from '../schemas'
+import type { SavedPassenger } from '../api'
 import { DateField } from '@/components/DateField'
 
 interface Props {
   form: UseFormReturn<CouponForm>
   index: number
   countries: { code: string; name: string }[]
+  /** The trip crosses a border: nationality, passport and entry details are asked. */
+  international: boolean
+  /** The member's saved passengers, offered to fill this one in. */
+  saved: SavedPassenger[]
   onRemove: () => void
 }
 
-/** One additional passenger; every label carries the passenger's position (the member is 1). */
-export function PassengerFields({ form, index, countries, onRemove }: Props) {
+const TYPE_OF: Record<string, 'adult' | 'child' | 'infant'> = { ADULT: 'adult', CHILD: 'child', INFANT: 'infant' }
+
+/**
+ * One additional passenger; every label carries the passenger's position
+ * (the member is 1). Only what the trip needs is asked: a domestic trip
+ * asks no passport or entry details. A saved passenger fills the fields in.
+ */
+export function PassengerFields({ form, index, countries, international, saved, onRemove }: Props) {
   const { t } = useTranslation('passes')
+  const pickId = useId()
   const position = index + 2
   const errs = form.formState.errors.additionalPassengers?.[index]
   const name = (f: string) => `additionalPassengers.${index}.${f}` as const
   const label = (f: string) => t('passenger.label', { position, field: t(`passenger.${f}`) })
+  function fillFrom(id: string) {
+    const p = saved.find((x) => x.id === id)
+    if (!p) return
+    const set = (f: keyof CouponForm['additionalPassengers'][number], v: string) =>
+      form.setValue(name(f) as 'additionalPassengers.0.lastname', v, { shouldDirty: true, shouldValidate: form.formState.isSubmitted })
+    set('passengerType', TYPE_OF[p.passengerType] ?? 'adult')
+    set('lastname', p.lastname)
+    set('firstname', p.firstname)
+    set('gender', p.gender)
+    set('dateOfBirth', p.birth)
+    if (international) {
+      if (p.passportNationalityCode) set('nationalityCode', p.passportNationalityCode)
+      if (p.passportNo) set('passportNo', p.passportNo)
+    }
+  }
   return (
     <fieldset className="card passenger">
       <legend className="passenger__title">{t('passenger.title', { position })}</legend>
+      {saved.length > 0 && (
+        <div className="field passenger__saved">
+          <label htmlFor={pickId} className="field__label">{t('passenger.fromSaved', { position })}</label>
+          <select id={pickId} className="field__input" defaultValue="" onChange={(e) => fillFrom(e.target.value)}>
+            <option value="">{t('passenger.fromSavedNone')}</option>
+            {saved.map((p) => <option key={p.id} value={p.id}>{p.lastname} {p.firstname}</option>)}
+          </select>
+        </div>
+      )}
       <div className="passenger__grid">
         <Select label={label('passengerType')} reg={form.register(name('passengerType') as 'additionalPassengers.0.passengerType')} error={errs?.passengerType}>
           <option value="adult">{t('passenger.adult')}</option>
@@ -35,6 +71,7 @@ export function PassengerFields({ form, index, countries, onRemove }: Props) {
           <option value="female">{t('passenger.female')}</option>
         </Select>
         <DateField label={label('dateOfBirth')} registration={form.register(name('dateOfBirth') as 'additionalPassengers.0.dateOfBirth')} error={errs?.dateOfBirth} />
+        {international && <>
         <Select label={label('inboundTransportMethod')} reg={form.register(name('inboundTransportMethod') as 'additionalPassengers.0.inboundTransportMethod')} error={errs?.inboundTransportMethod}>
           <option value="">{t('select')}</option>
           <option value="air">{t('passenger.air')}</option>
@@ -49,7 +86,9 @@ export function PassengerFields({ form, index, countries, onRemove }: Props) {
             <option key={c.code} value={c.code}>{c.name}</option>
           ))}
         </Select>
+        </>}
       </div>
+      {!international && <p className="pass-muted">{t('passenger.domestic')}</p>}
       <button type="button" className="button button--ghost" onClick={onRemove}>{t('passenger.remove', { position })}</button>
     </fieldset>
   )

@@ -8,7 +8,7 @@ import { ApiError } from '@/api/errors'
 import { useModals } from '@/app/modals/modalContext'
 import { applyValidationErrors } from '@/components/serverValidation'
 import { useSession } from '@/app/session/SessionProvider'
-import { useCountries, useCouponProducts, usePrepareCoupon, type CouponPassenger, type CouponTicketQuote } from '../api'
+import { useCountries, useCouponProducts, usePrepareCoupon, useSavedPassengers, type CouponPassenger, type CouponTicketQuote } from '../api'
 import { couponTotal, emptyPassenger, MAX_ADDITIONAL_PASSENGERS, todayJST } from '../rules'
 import { couponSchema, type CouponForm } from '../schemas'
 import { PassengerFields } from '../components/PassengerFields'
@@ -27,6 +27,8 @@ export default function CouponPassPage() {
   const { user } = useSession()
   const products = useCouponProducts(status.isCouponTicketPublic)
   const countries = useCountries()
+  const saved = useSavedPassengers()
+  const [periodError, setPeriodError] = useState<string | null>(null)
   const prepare = usePrepareCoupon()
   const modals = useModals()
   const [ticket, setTicket] = useState<CouponTicketQuote | null>(null)
@@ -39,7 +41,9 @@ export default function CouponPassPage() {
   const today = todayJST()
   const first = period?.availablePeriodToBoard.begin ?? ''
   const msg = (k: string, v?: Record<string, unknown>) => t(`errors.${k}`, v)
-  const schema = useMemo(() => couponSchema(msg, first, today), [first, today]) // eslint-disable-line react-hooks/exhaustive-deps
+  // a product whose trips cross a border asks passport and entry details; a domestic one does not
+  const international = product?.international ?? true
+  const schema = useMemo(() => couponSchema(msg, first, today, international), [first, today, international]) // eslint-disable-line react-hooks/exhaustive-deps
   const form = useForm<CouponForm>({
     resolver: zodResolver(schema),
     defaultValues: { fareType: 'standard', agreeTerms: false, additionalPassengers: [] },
@@ -54,6 +58,7 @@ export default function CouponPassPage() {
 
   const onSubmit = form.handleSubmit((v) => {
     setTicket(null)
+    setPeriodError(null)
     prepare.mutate(
       { ...v, additionalPassengers: v.additionalPassengers as CouponPassenger[], productId: product?.id ?? '', periodId: period?.id ?? '', requestId },
       {
@@ -63,7 +68,11 @@ export default function CouponPassPage() {
             const ve = (e as ApiError & { validationErrors: Record<string, string[]> }).validationErrors
             const names = Object.keys(ve).filter((k) => k.startsWith('additionalPassengers.') || k === 'agreeTerms' || k === 'fareType')
             applyValidationErrors(form.setError, ve, names as never[])
-            modals.openValidationErrors(ve, { purchaser: t('coupon.purchaser'), agreeTerms: t('coupon.terms'), periodId: t('coupon.period') })
+            // a period no longer on sale is the period picker's error, shown under it
+            const { periodId: periodMessages, ...rest } = ve
+            if (periodMessages?.[0]) setPeriodError(periodMessages[0])
+            if (Object.keys(rest).length > 0) modals.openValidationErrors(rest, { purchaser: t('coupon.purchaser'), agreeTerms: t('coupon.terms') })
+            else document.getElementById('coupon-period')?.focus()
             return
           }
           modals.openError({ message: e instanceof ApiError && e.serverMessage ? e.serverMessage : undefined })
@@ -92,16 +101,19 @@ export default function CouponPassPage() {
             <div className="coupon-choice">
               <label className="field">
                 <span className="field__label">{t('coupon.product')}</span>
-                <select className="field__input" value={product.id} onChange={(e) => { setProductId(e.target.value); setPeriodId(''); setTicket(null) }}>
+                <select className="field__input" value={product.id} onChange={(e) => { setProductId(e.target.value); setPeriodId(''); setTicket(null); setPeriodError(null) }}>
                   {list.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
                 </select>
               </label>
-              <label className="field">
-                <span className="field__label">{t('coupon.period')}</span>
-                <select className="field__input" value={period.id} onChange={(e) => { setPeriodId(e.target.value); setTicket(null) }}>
+              <div className={`field ${periodError ? 'field--invalid' : ''}`}>
+                <label className="field__label" htmlFor="coupon-period">{t('coupon.period')}</label>
+                <select id="coupon-period" className="field__input" value={period.id} aria-invalid={periodError ? true : undefined}
+                  aria-describedby={periodError ? 'coupon-period-error' : undefined}
+                  onChange={(e) => { setPeriodId(e.target.value); setTicket(null); setPeriodError(null) }}>
                   {product.periods.map((p) => <option key={p.id} value={p.id}>{p.description}</option>)}
                 </select>
-              </label>
+                {periodError && <p id="coupon-period-error" className="field__error" role="alert">{periodError}</p>}
+              </div>
             </div>
             <p className="pass-muted">{product.description}</p>
             <dl className="pass-facts">
@@ -130,7 +142,8 @@ export default function CouponPassPage() {
             {!purchaserAdult && <p className="field__error" role="alert">{t('errors.purchaserAdult')}</p>}
             <p className="pass-muted">{t('coupon.ageRule')}</p>
             {passengers.fields.map((f, i) => (
-              <PassengerFields key={f.id} form={form} index={i} countries={countries.data ?? []} onRemove={() => { passengers.remove(i); setTicket(null) }} />
+              <PassengerFields key={f.id} form={form} index={i} countries={countries.data ?? []} international={international}
+                saved={saved.data ?? []} onRemove={() => { passengers.remove(i); setTicket(null) }} />
             ))}
             {passengers.fields.length < MAX_ADDITIONAL_PASSENGERS && (
               <button type="button" className="button button--secondary" onClick={() => { passengers.append(emptyPassenger()); setTicket(null) }}>

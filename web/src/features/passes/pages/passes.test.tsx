@@ -67,6 +67,19 @@ describe('pass exchange', () => {
     await waitFor(() => expect(window.location.pathname).toBe('/gogo-pass/maintenance'))
   })
 
+  it('says the period is held already on gogopass_already_held, in the page language', async () => {
+    stubFetch({
+      'GET /api/session': 204, ...status,
+      'POST /api/gogo_pass/exchange/validate': json({ message: 'x', errorKey: 'gogopass_already_held' }, 409),
+    })
+    renderApp('/gogo-pass/exchange?lang=jp')
+    await screen.findByLabelText(/引き換えコード|コード/)
+    fireEvent.input(screen.getByLabelText(/引き換えコード|コード/), { target: { value: 'GPX-1' } })
+    fireEvent.input(screen.getByLabelText(/パスワード/), { target: { value: 'secret' } })
+    fireEvent.click(screen.getByRole('button', { name: /次へ/ }))
+    expect(await screen.findByText(/この期間のパスはすでにお持ち/)).toBeTruthy()
+  })
+
   it('hides the pass pages when the pass is not public', async () => {
     stubFetch({ 'GET /api/session': 204 })
     renderApp('/gogo-pass?lang=en')
@@ -120,5 +133,73 @@ describe('coupon pass', () => {
     await waitFor(() => expect(screen.getAllByText('Passenger 2: this field is required.', { selector: '.field__error' }).length).toBeGreaterThan(3))
     expect(screen.getAllByText('Passenger 3: this field is required.', { selector: '.field__error' }).length).toBeGreaterThan(3)
     expect(screen.getAllByText('Please agree to the terms and conditions.').length).toBeGreaterThan(0)
+  })
+
+  const plans = {
+    lite: { availableDaysAfterFirstUse: 5, availableNumberOfUse: 3, currencyCode: 'JPY', pricePerPerson: 15800 },
+    standard: { availableDaysAfterFirstUse: 10, availableNumberOfUse: 6, currencyCode: 'JPY', pricePerPerson: 24800 },
+  }
+  const domestic = { id: 'oka', name: 'Okinawa Pass', description: 'd', international: false, periods: [{ id: 'summer', description: 'Summer',
+    availablePeriodToBoard: range('2026-12-10', '2027-03-10'), availablePeriodToBook: range('2026-11-20', '2027-03-01'), plan: plans }] }
+  const saved = { passengers: [{ id: 's1', passengerType: 'CHILD', firstname: 'Sakura', lastname: 'Yamada', gender: 'female', birth: '2020-05-05',
+    tel: '', email: '', passportNo: 'TS1122334', passportNationalityCode: 'JP', passportIssueCountryCode: 'JP', passportExpirationDate: '2030-01-01' }] }
+
+  it('a domestic trip asks no passport or entry details; a saved passenger fills the fields in', async () => {
+    let sent: { additionalPassengers?: Record<string, string>[] } = {}
+    stubFetch({
+      'GET /api/session': 204, ...status,
+      'GET /api/coupon_ticket': { couponTickets: [domestic] },
+      'GET /api/user/passengers': saved,
+      'POST /api/coupon_ticket/buy/prepare': ({ body }) => { sent = JSON.parse(body ?? '{}') as typeof sent; return json({ message: 'stop' }, 500) },
+    })
+    renderApp('/coupon-pass?lang=en')
+    fireEvent.click(await screen.findByRole('button', { name: 'Add a passenger' }))
+    expect(screen.queryByLabelText(/Passenger 2 passport number/)).toBeNull()
+    expect(screen.queryByLabelText(/Passenger 2 means of entry/)).toBeNull()
+    screen.getByText('A domestic trip: no passport or entry details are needed.')
+    const pick = await screen.findByLabelText('Passenger 2: fill in from a saved passenger')
+    fireEvent.change(pick, { target: { value: 's1' } })
+    expect((screen.getByLabelText(/Passenger 2 last name/) as HTMLInputElement).value).toBe('Yamada')
+    expect((screen.getByLabelText(/Passenger 2 type/) as HTMLSelectElement).value).toBe('child')
+    fireEvent.click(screen.getByLabelText(/I agree to the terms/))
+    fireEvent.click(screen.getByRole('button', { name: 'Continue to payment' }))
+    await waitFor(() => expect(sent.additionalPassengers?.[0]?.firstname).toBe('Sakura'))
+    expect(screen.queryAllByText(/Passenger 2: this field is required/)).toHaveLength(0)
+  })
+
+  it('a period no longer on sale is an error under the period, not a passenger\'s', async () => {
+    stubFetch({
+      'GET /api/session': 204, ...status,
+      'GET /api/coupon_ticket': { couponTickets: [domestic] },
+      'GET /api/user/passengers': { passengers: [] },
+      'POST /api/coupon_ticket/buy/prepare': json({ message: 'invalid', validationErrors: { periodId: ['This period is not on sale any more. Choose another period.'] } }, 400),
+    })
+    renderApp('/coupon-pass?lang=en')
+    fireEvent.click(await screen.findByLabelText(/I agree to the terms/))
+    fireEvent.click(screen.getByRole('button', { name: 'Continue to payment' }))
+    const err = await screen.findByText('This period is not on sale any more. Choose another period.')
+    expect(err.id).toBe('coupon-period-error')
+    expect(screen.getByLabelText('Period').getAttribute('aria-invalid')).toBe('true')
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(screen.queryAllByRole('alert').filter((a) => /Passenger 1/.test(a.textContent ?? ''))).toHaveLength(0)
+  })
+})
+
+describe('coupon refund refused', () => {
+  it('a second refund says why under its own title, not "System error occurred."', async () => {
+    stubFetch({
+      'GET /api/session': 204, ...status,
+      'GET /api/user/gogo_pass': { gogoPasses: [], entries: [] },
+      'GET /api/user/coupon_ticket': { couponTickets: [coupon] },
+      'POST /api/user/coupon_ticket/refund': json({ message: 'This coupon pass has already been refunded.' }, 409),
+    })
+    renderApp('/my-passes?lang=en')
+    const card = await screen.findByRole('article', { name: 'Kansai Discovery Pass' })
+    fireEvent.click(within(card).getByRole('button', { name: 'Refund' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Refund the coupon pass' })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Refund' }))
+    const err = await screen.findByRole('alertdialog', { name: 'The coupon pass was not refunded' }).catch(() => screen.findByRole('dialog', { name: 'The coupon pass was not refunded' }))
+    expect(within(err).getByText('This coupon pass has already been refunded.')).toBeTruthy()
+    expect(screen.queryByText('System error occurred.')).toBeNull()
   })
 })

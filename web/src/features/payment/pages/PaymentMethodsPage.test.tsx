@@ -26,8 +26,9 @@ describe('stored payment methods', () => {
     renderApp('/payment-methods?lang=en')
     const list = await screen.findByRole('list', { name: 'Stored payment methods' })
     await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(3))
-    const brands = [...list.querySelectorAll('.card-summary__brand')].map((e) => e.textContent)
-    expect(brands).toEqual(['Visa', 'Mastercard', 'American Express'])
+    const names = [...list.querySelectorAll('.card-summary__name')].map((e) => e.textContent)
+    // as the member reads it on the card: the expiry MM/YY, not the API's YY/MM
+    expect(names).toEqual(['Visa ending 4242, exp 08/33', 'Mastercard ending 4444, exp 08/33', 'American Express ending 0005, exp 08/33'])
     fireEvent.click(screen.getByRole('button', { name: 'Delete Mastercard ending 4444' }))
     const confirm = await screen.findByRole('dialog', { name: 'Delete this card?' })
     fireEvent.click(within(confirm).getByRole('button', { name: 'Delete' }))
@@ -56,12 +57,43 @@ describe('stored payment methods', () => {
     renderApp('/payment-methods?lang=en')
     fireEvent.click(await screen.findByRole('button', { name: 'Register a card' }))
     fireEvent.change(screen.getByLabelText(/^Card number/), { target: { value: '3782 822463 10005' } })
-    fireEvent.change(screen.getByLabelText(/^Expiry/), { target: { value: '33/08' } })
+    fireEvent.change(screen.getByLabelText(/^Expiry/), { target: { value: '08/33' } })
     fireEvent.change(screen.getByLabelText(/^Security code/), { target: { value: '123' } })
     fireEvent.change(screen.getByLabelText(/^Cardholder name/), { target: { value: 'TARO PEACH' } })
     fireEvent.click(screen.getByRole('button', { name: 'Register' }))
     await screen.findByText('Enter 4 digits.')
     expect(api.called('POST /gateway/v1/tokens')).toBe(0)
     expect(api.called('POST /api/cc/register')).toBe(0)
+  })
+
+  it('the expiry is typed as printed (MM/YY) and sent as YY/MM; the outcome is focused', async () => {
+    let sent: Record<string, string> = {}
+    const api = stubFetch({
+      'GET /api/session': 204,
+      'GET /api/cc': { creditcards: [] },
+      'POST /gateway/v1/tokens': ({ body }) => {
+        sent = JSON.parse(body ?? '{}') as Record<string, string>
+        return json({ token: 'tok-new', gateway: 'ndhk', brand: 'visa', last4: '4242', expirationDate: '29/11', holderName: 'TARO PEACH' })
+      },
+      'POST /api/cc/register': { creditcard: card({ token: 'tok-new', expirationDate: '29/11' }), mailSent: true },
+    })
+    renderApp('/payment-methods?lang=en')
+    fireEvent.click(await screen.findByRole('button', { name: 'Register a card' }))
+    const expiry = screen.getByLabelText(/^Expiry/)
+    expect(expiry.getAttribute('autocomplete')).toBe('cc-exp')
+    expect(expiry.getAttribute('placeholder')).toBe('MM/YY')
+    fireEvent.change(screen.getByLabelText(/^Card number/), { target: { value: '4242 4242 4242 4242' } })
+    fireEvent.change(expiry, { target: { value: '29/11' } })
+    fireEvent.change(screen.getByLabelText(/^Security code/), { target: { value: '123' } })
+    fireEvent.change(screen.getByLabelText(/^Cardholder name/), { target: { value: 'TARO PEACH' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Register' }))
+    // "29/11" is month 29: refused before the gateway is asked
+    await screen.findByText('Enter the expiry as printed on the card: MM/YY, for example 11/29.')
+    expect(api.called('POST /gateway/v1/tokens')).toBe(0)
+    fireEvent.change(expiry, { target: { value: '11/29' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Register' }))
+    const done = await screen.findByText('The card has been registered. A confirmation e-mail has been sent to your registered address.')
+    expect(sent.expirationDate).toBe('29/11')
+    await waitFor(() => expect(document.activeElement).toBe(done))
   })
 })

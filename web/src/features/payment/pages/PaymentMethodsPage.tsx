@@ -1,5 +1,5 @@
 import '../payment.css'
-import { useCallback, useMemo, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useTranslation } from '@/i18n/translation'
@@ -21,13 +21,20 @@ export default function PaymentMethodsPage() {
   const [adding, setAdding] = useState(false)
   const [registered, setRegistered] = useState<boolean | null>(null)
   const list = sortByBrand(cards.data ?? [])
+  const doneRef = useRef<HTMLParagraphElement>(null)
+  // the form closes under the member's eyes: bring the outcome into view and focus
+  useEffect(() => {
+    if (registered === null || !doneRef.current) return
+    doneRef.current.scrollIntoView?.({ block: 'center' })
+    doneRef.current.focus()
+  }, [registered])
 
   return (
     <div className="page payment-methods-page">
       <PageHeader title={t('methodsPage.title')} />
       <p className="payment-methods-page__intro">{t('methodsPage.intro')}</p>
       {registered !== null && (
-        <p role="status" className={registered ? 'pay-notice pay-notice--ok' : 'pay-notice pay-notice--warn'}>
+        <p role="status" ref={doneRef} tabIndex={-1} className={registered ? 'pay-notice pay-notice--ok' : 'pay-notice pay-notice--warn'}>
           {registered ? t('register.done') : t('register.doneNoMail')}
         </p>
       )}

@@ -1,5 +1,5 @@
 import '../payment.css'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useParams } from 'react-router'
 import { useQuery } from '@tanstack/react-query'
 import { useLang, useTranslation } from '@/i18n/translation'
@@ -10,6 +10,8 @@ import { formatMoney } from '@/i18n/format'
 import { isProductType, processQuery, useContinue } from '../api'
 import { PaymentSteps } from '../components/PaymentSteps'
 import { OrderSummary } from '../components/OrderSummary'
+import { PaymentWait } from '../components/PaymentWait'
+import { OrderDetails } from '../components/OrderDetails'
 import { PageHeader } from '@/components/PageHeader'
 
 /** /payment/:productType/:processId: the prepared order (step 2); Pay continues it at the gateway. */
@@ -22,6 +24,13 @@ export default function PaymentPreparedPage() {
   const process = useQuery(processQuery(processId))
   const cont = useContinue(isProductType(productType) ? productType : 'peachpoints')
   const [message, setMessage] = useState<string | null>(null)
+  // Paid already (a reload while the card company answers, Back from its
+  // confirmation page): the result page shows where it stands and updates.
+  const status = process.data?.status
+  const moveOn = status !== undefined && status !== 'prepared' && !cont.isPending && !message
+  useEffect(() => {
+    if (moveOn) go(`/payment/${productType}/${processId}/result`, { replace: true })
+  }, [moveOn, go, productType, processId])
 
   if (!isProductType(productType)) return <p className="page">{t('errors.notFound')}</p>
   if (process.isLoading) return <p className="page" role="status">{t('loading')}</p>
@@ -48,7 +57,8 @@ export default function PaymentPreparedPage() {
       <PageHeader title={t(`products.${productType}`)} />
       <PaymentSteps current={2} />
       <h2>{t('prepared.title')}</h2>
-      <OrderSummary process={p} />
+      <OrderDetails process={p} />
+      <OrderSummary process={p} methodOnly />
       {message && <p className="pay-notice pay-notice--warn" role="alert">{message}</p>}
       {p.status === 'prepared' && !message ? (
         <>
@@ -58,12 +68,9 @@ export default function PaymentPreparedPage() {
           </button>
         </>
       ) : (
-        !message && (
-          <button type="button" className="button button--primary" onClick={() => go(`/payment/${productType}/${processId}/result`)}>
-            {t('prepared.showResult')}
-          </button>
-        )
+        !message && <p role="status">{t('loading')}</p>
       )}
+      {cont.isPending && <PaymentWait process={p} kind="sending" />}
     </div>
   )
 }

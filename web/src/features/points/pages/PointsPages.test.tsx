@@ -119,12 +119,16 @@ describe('exchange', () => {
 })
 
 describe('reissue', () => {
-  it('validates, confirms, reissues and says when the mail failed', async () => {
+  it('validates, confirms, reissues on its currency page and says only that the mail failed', async () => {
+    let sentCurrency: string | undefined
     const issued = { ...voucher, pointNumber: '7400000000000001', currency: 'TWD', balance: 1000, rules: [] }
     stubFetch({
       'GET /api/session': 204,
       'POST /api/peachpoints/reissue/validate': { peachpoint: { ...voucher, pointNumber: '7100000000000003', currency: 'TWD', balance: 1000, statusCode: 'EXPIRED' } },
-      'POST /api/peachpoints/reissue/reissue': { peachpoint: issued, pin: '87654321', errorKey: 'mobile_mail_error' },
+      'POST /api/peachpoints/reissue/reissue': ({ body }) => {
+        sentCurrency = (JSON.parse(body ?? '{}') as { currencyCode?: string }).currencyCode
+        return json({ peachpoint: issued, pin: '87654321', errorKey: 'mobile_mail_error' })
+      },
     })
     renderApp('/points/reissue/twd?lang=en')
     expect(await screen.findByRole('heading', { name: 'Reissue expired points (TWD)' })).toBeTruthy()
@@ -135,8 +139,17 @@ describe('reissue', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Confirm the reissue' })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Reissue' }))
     expect(await screen.findByText('The points have been reissued')).toBeTruthy()
-    expect(screen.getByText(/notification e-mail may not have been sent/)).toBeTruthy()
+    expect(screen.getByText(/the e-mail with the point number and PIN could not be sent/)).toBeTruthy()
+    expect(screen.queryByText(/e-mailed to you/)).toBeNull()
+    expect(sentCurrency).toBe('TWD')
     expect(screen.getByTestId('issued-pin').textContent).toBe('87654321')
+  })
+
+  it('an unknown variant is the not-found page', async () => {
+    stubFetch({ 'GET /api/session': 204 })
+    renderApp('/points/reissue/usd?lang=en')
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeTruthy()
+    expect(screen.queryByLabelText(/Point number/)).toBeNull()
   })
 
   it('shows the reissue error texts', async () => {
@@ -160,6 +173,8 @@ describe('points sale', () => {
   it('asks preapply before the form and offers its amounts', async () => {
     const api = stubFetch({
       ...base,
+      'GET /api/user': { firstname: 'Hanako', lastname: 'Sora', hasInvalidCharactersInEmail: false },
+      'GET /api/payments/pending': { payments: [] },
       'POST /api/peachpoints/buy/preapply': { productType: 'peachpoints', currencies: [{ currencyCode: 'JPY', amounts: [1000, 3000], availability: avail }] },
     })
     renderApp('/points/sale?lang=en')
@@ -175,11 +190,63 @@ describe('points sale', () => {
   it('says a pending payment blocks the purchase before the form is filled (409 payment_pending)', async () => {
     stubFetch({
       ...base,
+      'GET /api/user': { firstname: 'Hanako', lastname: 'Sora', hasInvalidCharactersInEmail: false },
+      'GET /api/payments/pending': { payments: [] },
       'POST /api/peachpoints/buy/preapply': json({ message: 'x', errorKey: 'payment_pending' }, 409),
     })
     renderApp('/points/sale?lang=en')
     const alert = await screen.findByRole('alert')
     expect(alert.textContent).toContain('about 30 minutes')
     expect((screen.getByRole('button', { name: 'Go to payment' }) as HTMLButtonElement).disabled).toBe(true)
+  })
+
+  const options = { productType: 'peachpoints', currencies: [{ currencyCode: 'JPY', amounts: [3000, 5000], availability: avail }, { currencyCode: 'KRW', amounts: [30000], availability: avail }] }
+  it('prefills the nominee with the member\'s name in Latin letters', async () => {
+    stubFetch({ 'GET /api/session': 204, 'POST /api/peachpoints/buy/preapply': options, 'GET /api/user': { firstname: 'Hanako', lastname: 'Sora', hasInvalidCharactersInEmail: false } })
+    renderApp('/points/sale?lang=en')
+    const nominee = (await screen.findByLabelText(/^Nominee/)) as HTMLInputElement
+    await waitFor(() => expect(nominee.value).toBe('HANAKO SORA'))
+  })
+
+  it('"Start again" (?again) brings back the inputs sent to payment', async () => {
+    sessionStorage.setItem('points-sale-form', JSON.stringify({ nominee: 'TARO PEACH', currencyCode: 'JPY', amount: '5000' }))
+    stubFetch({ 'GET /api/session': 204, 'POST /api/peachpoints/buy/preapply': options })
+    renderApp('/points/sale?again=1&lang=en')
+    const nominee = (await screen.findByLabelText(/^Nominee/)) as HTMLInputElement
+    expect(nominee.value).toBe('TARO PEACH')
+    await waitFor(() => expect((screen.getByLabelText(/^Purchase amount/) as HTMLSelectElement).value).toBe('5000'))
+    sessionStorage.clear()
+  })
+})
+
+describe('wallet timeline', () => {
+  it('an expired voucher of this month is marked expired, never "this month"', async () => {
+    const month = new Date(Date.now() + 9 * 3600_000).toISOString().slice(0, 7)
+    stubFetch({
+      ...base,
+      'GET /api/peachpoints/summary': summary,
+      'GET /api/peachpoints': { peachpoints: [], perPage: 10, currentPage: 1, total: 0, totalPages: 0 },
+      'GET /api/peachpoints/timeline': { months: [{ month, totals: [], peachpoints: [{ ...voucher, pointNumber: '7100000000000099', currency: 'JPY', expireDate: `${month}-01`, statusCode: 'EXPIRED' }] }] },
+    })
+    renderApp('/points?lang=en')
+    const timeline = await screen.findByRole('region', { name: 'Wallet' })
+    await within(timeline).findByText(/7100000000000099/)
+    expect(timeline.querySelector('.timeline__month--now')).toBeNull()
+    expect(within(timeline).getAllByText('Expired').length).toBeGreaterThan(0)
+    expect(within(timeline).queryByText('Expires this month')).toBeNull()
+  })
+})
+
+describe('exchange of a used code', () => {
+  it('says the code was used, in the server\'s words', async () => {
+    stubFetch({
+      'GET /api/session': 204,
+      'POST /api/peachpoints/exchange/validate': json({ message: 'This code has already been exchanged. If you exchanged it, its points are in your holdings under Points.', errorKey: 'peachpoint_exchange_error' }, 500),
+    })
+    renderApp('/points/exchange?lang=en')
+    fireEvent.change(await screen.findByLabelText(/^Exchange code/), { target: { value: 'PPX-1' } })
+    fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: 'secret' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }))
+    expect(await screen.findByText('This code has already been exchanged. If you exchanged it, its points are in your holdings under Points.')).toBeTruthy()
   })
 })

@@ -16,6 +16,7 @@ import { Money } from '../components/Money'
 import { PointsNav } from '../components/PointsNav'
 import '../points.css'
 import { PageHeader } from '@/components/PageHeader'
+import { NotFoundPage } from '@/app/pages/NotFoundPage'
 
 const empty: ReissueForm = { pointNumber: '', pin: '', email: '' }
 
@@ -26,7 +27,10 @@ const empty: ReissueForm = { pointNumber: '', pin: '', email: '' }
 export default function PointsReissuePage() {
   const { t } = useTranslation('points')
   const params = useParams()
-  const variant = (REISSUE_VARIANTS as readonly string[]).includes(params.variant ?? '') ? (params.variant as ReissueVariant) : 'cny'
+  const known = (REISSUE_VARIANTS as readonly string[]).includes(params.variant ?? '')
+  const variant: ReissueVariant = known ? (params.variant as ReissueVariant) : 'cny'
+  // the page's currency: the server refuses a voucher of the other one here
+  const currencyCode = variant.toUpperCase()
   const schema = useMemo(() => reissueSchema(t), [t])
   const modals = useModals()
   const toast = useToast()
@@ -54,7 +58,7 @@ export default function PointsReissuePage() {
   const doReissue = async (form: ReissueForm) => {
     const loading = modals.openLoading()
     try {
-      const res = await reissue.mutateAsync(form)
+      const res = await reissue.mutateAsync({ ...form, currencyCode })
       reset(empty)
       setDone(res)
     } catch (e) {
@@ -92,7 +96,7 @@ export default function PointsReissuePage() {
     async (form) => {
       setDone(null)
       try {
-        const v = await validate.mutateAsync(form)
+        const v = await validate.mutateAsync({ ...form, currencyCode })
         confirm(form, v.peachpoint)
       } catch (e) {
         fail(e)
@@ -101,6 +105,8 @@ export default function PointsReissuePage() {
     (errs) => modals.openValidationErrors(Object.fromEntries(Object.entries(errs).map(([k, v]) => [k, [v?.message ?? '']])), labels),
   )
 
+  if (!known) return <NotFoundPage />
+
   return (
     <div className="page points">
       <PageHeader title={t(`reissue.title.${variant}`)} />
@@ -108,11 +114,11 @@ export default function PointsReissuePage() {
       {done ? (
         <section className="card points-narrow" aria-labelledby="reissue-done-title">
           <h2 id="reissue-done-title">{t('reissue.doneTitle')}</h2>
-          <p role="status">{t('reissue.doneText')}</p>
-          {done.errorKey === 'mobile_mail_error' && (
-            <p className="form__error" role="alert">
-              {t('errors.mobile_mail_error')}
-            </p>
+          {/* the mail either went or it did not: say only what happened */}
+          {done.errorKey === 'mobile_mail_error' ? (
+            <p className="form__error" role="alert">{t('errors.mailNotSent')}</p>
+          ) : (
+            <p role="status">{t('reissue.doneText')}</p>
           )}
           <IssuedVoucher voucher={done.peachpoint} pin={done.pin} />
           <button type="button" className="button" onClick={() => setDone(null)}>

@@ -1,4 +1,5 @@
-import { useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
+import { useLocation } from 'react-router'
 import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useLang, useTranslation } from '@/i18n/translation'
@@ -12,9 +13,29 @@ import { CURRENCIES, saleSchema, type SaleForm } from '../model'
 import { PointsNav } from '../components/PointsNav'
 import '../points.css'
 import { PageHeader } from '@/components/PageHeader'
+import { useSession } from '@/app/session/SessionProvider'
+
+/** The last form sent to payment, kept for "Start again" after a failed payment (?again). */
+const SAVED_KEY = 'points-sale-form'
+
+function savedForm(search: string): SaleForm | null {
+  if (!new URLSearchParams(search).has('again')) return null
+  try {
+    const v = JSON.parse(globalThis.sessionStorage?.getItem(SAVED_KEY) ?? 'null') as SaleForm | null
+    return v && typeof v.nominee === 'string' && typeof v.currencyCode === 'string' && typeof v.amount === 'string' ? v : null
+  } catch {
+    return null
+  }
+}
+
+/** The member's name as a nominee: Latin letters only (the rule of the field), else nothing. */
+export function nomineeOf(user: { firstname?: string; lastname?: string } | null | undefined): string {
+  const name = `${user?.firstname ?? ''} ${user?.lastname ?? ''}`.trim().replace(/\s+/g, ' ')
+  return /^[A-Za-z][A-Za-z .'-]*$/.test(name) ? name.toUpperCase() : ''
+}
 
 /**
- * Points sale: nominee, currency unit and amount, checked here and by the
+ * Points sale: nominee (the member's own name to start with), currency unit and amount, checked here and by the
  * server, then the payment (the payment feature's panel: method, validate,
  * tentative order, the gateway's steps, the result with number and PIN).
  */
@@ -31,6 +52,9 @@ export default function PointsSalePage() {
   )
   const schema = useMemo(() => saleSchema(t, amounts), [t, amounts])
   const [ready, setReady] = useState<SaleForm | null>(null)
+  const { user } = useSession()
+  const location = useLocation()
+  const [restored] = useState(() => savedForm(location.search))
   const {
     register,
     handleSubmit,
@@ -38,11 +62,31 @@ export default function PointsSalePage() {
     control,
     setValue,
     formState: { errors },
-  } = useForm<SaleForm>({ resolver: zodResolver(schema), defaultValues: { nominee: '', currencyCode: lang === 'jp' ? 'JPY' : '', amount: '' } })
+    getValues,
+  } = useForm<SaleForm>({
+    resolver: zodResolver(schema),
+    defaultValues: restored ?? { nominee: nomineeOf(user), currencyCode: lang === 'jp' ? 'JPY' : '', amount: '' },
+  })
+  // the session's user may come after the first render: fill an untouched nominee then
+  useEffect(() => {
+    if (!restored && getValues('nominee') === '' && nomineeOf(user)) setValue('nominee', nomineeOf(user))
+  }, [user, restored, getValues, setValue])
+  // the amounts come with the options: pick the kept one again once they are there
+  useEffect(() => {
+    if (restored && options.data) setValue('amount', restored.amount)
+  }, [restored, options.data, setValue])
   const currency = useWatch({ control, name: 'currencyCode' })
   const labels = { nominee: t('sale.nominee'), currencyCode: t('sale.currency'), amount: t('sale.amount') }
   const onNext = handleSubmit(
-    (f) => setReady({ ...f, nominee: f.nominee.trim().replace(/\s+/g, ' ') }),
+    (f) => {
+      const form = { ...f, nominee: f.nominee.trim().replace(/\s+/g, ' ') }
+      try {
+        globalThis.sessionStorage?.setItem(SAVED_KEY, JSON.stringify(form))
+      } catch {
+        // private mode: "Start again" shows an empty form
+      }
+      setReady(form)
+    },
     (errs) => modals.openValidationErrors(Object.fromEntries(Object.entries(errs).map(([k, e]) => [k, [e?.message ?? '']])), labels),
   )
   return (

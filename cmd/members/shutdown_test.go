@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"members/internal/apitest"
+	"members/internal/store"
+)
+
+// TestGracefulShutdown sends SIGTERM to the real server while a purchase
+// is in flight (the slow test card holds its authorise for 3 s): the
+// listener closes at once, the purchase still completes, the background
+// work stops, its leases are released and the process exits 0.
+func TestGracefulShutdown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the server")
+	}
+	bin := membersBinary(t)
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		dsn := apitest.DSN(t, engine)
+		addr := freeAddr(t)
+		base := "http://" + addr
+		// the gateway call may take the slow card's whole 3 s
+		srv := serveProc(t, bin, dsn, addr, "--shutdown-grace", "15s", "--gateway-timeout", "8s")
+		defer srv.kill()
+		m := newMember(t, base)
+		if code, _ := m.do("GET", "/readyz", nil); code != 200 {
+			t.Fatalf("/readyz before: %d", code)
+		}
+		id := m.buy(m.tokenize("4000000000000119"))
+		type answer struct {
+			code   int
+			status any
+			took   time.Duration
+		}
+		done := make(chan answer, 1)
+		go func() {
+			start := time.Now()
+			code, p := m.do("POST", "/api/peachpoints/buy/"+id+"/continue", nil)
+			done <- answer{code, p["status"], time.Since(start)}
+		}()
+		time.Sleep(700 * time.Millisecond)
+		sent := time.Now()
+		if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		// no new connections once draining
+		refused := false
+		for time.Since(sent) < 2*time.Second {
+			c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+			if err != nil {
+				refused = true
+				break
+			}
+			c.Close()
+			time.Sleep(20 * time.Millisecond)
+		}
+		if !refused {
+			t.Error("the server still accepted connections 2 s after SIGTERM")
+		}
+		var a answer
+		select {
+		case a = <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatal("the request in flight never answered")
+		}
+		if a.code != http.StatusOK || a.status != "settled" {
+			t.Errorf("request in flight at SIGTERM: %d %v", a.code, a.status)
+		}
+		if a.took < 2*time.Second {
+			t.Errorf("the request answered after %s: it was not in flight at SIGTERM", a.took)
+		}
+		werr := make(chan error, 1)
+		go func() { werr <- srv.cmd.Wait() }()
+		select {
+		case err := <-werr:
+			if err != nil {
+				t.Errorf("exit: %v (want status 0)\n%s", err, srv.out.String())
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("no exit 20 s after SIGTERM:\n%s", srv.out.String())
+		}
+		if out := srv.out.String(); !strings.Contains(out, `"shut down"`) {
+			t.Errorf("no shutdown line:\n%s", out)
+		}
+		db, err := store.Open(context.Background(), dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		var held int
+		if err := db.QueryRow(`SELECT COUNT(*) FROM payment_processes WHERE lease_owner LIKE 'w%' AND lease_until > $1`,
+			time.Now().UnixMilli()).Scan(&held); err != nil {
+			t.Fatal(err)
+		}
+		if held != 0 {
+			t.Errorf("%d background leases still held after exit", held)
+		}
+	})
+}
+
+// A malformed grace is refused before anything starts, from the flag or
+// from the environment.
+func TestShutdownGraceFlag(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  string
+		args []string
+	}{
+		{"flag not a duration", "", []string{"--shutdown-grace", "twenty"}},
+		{"flag zero", "", []string{"--shutdown-grace", "0s"}},
+		{"environment", "20", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("MEMBERS_SHUTDOWN_GRACE", tc.env)
+			var out, errb strings.Builder
+			args := append([]string{"serve", "--demo", "--addr", "127.0.0.1:0", "--db", "sqlite:" + t.TempDir() + "/m.db"}, tc.args...)
+			err := run(context.Background(), args, &out, &errb)
+			if err == nil || !strings.Contains(err.Error(), "--shutdown-grace") {
+				t.Errorf("err = %v, want a --shutdown-grace error", err)
+			}
+		})
+	}
+}

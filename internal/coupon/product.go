@@ -1,0 +1,99 @@
+package coupon
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"members/internal/apperr"
+	"members/internal/payment"
+)
+
+// Sale is the coupon pass as sold through the payment engine.
+type Sale struct{ s *Service }
+
+var (
+	_ payment.Product  = Sale{}
+	_ payment.Notifier = Sale{}
+)
+
+// Sale returns the coupon's payment product ("coupon_ticket").
+func (s *Service) Sale() Sale { return Sale{s: s} }
+
+// Type is the product's API name.
+func (Sale) Type() string { return "coupon_ticket" }
+
+// orderDetails are what Grant needs, fixed at Quote.
+type orderDetails struct {
+	Ticket
+	NameKey        string `json:"nameKey"`
+	DescriptionKey string `json:"descriptionKey"`
+}
+
+// Quote checks productId, periodId, fareType, additionalPassengers and the
+// terms agreement, and prices them.
+func (p Sale) Quote(ctx context.Context, memberID, lang string, body json.RawMessage) (payment.Order, error) {
+	var in Selection
+	if err := json.Unmarshal(body, &in); err != nil {
+		return payment.Order{}, apperr.FromDecode(err)
+	}
+	t, err := p.s.Price(ctx, memberID, lang, in)
+	if err != nil {
+		return payment.Order{}, err
+	}
+	details, err := json.Marshal(orderDetails{Ticket: t, NameKey: t.productNameKey, DescriptionKey: t.productDescriptionKey})
+	if err != nil {
+		return payment.Order{}, fmt.Errorf("coupon order: %w", err)
+	}
+	return payment.Order{Amount: t.TotalPrice, Currency: t.CurrencyCode, Description: t.Name, Details: details}, nil
+}
+
+// Goods are the granted goods of a coupon purchase.
+type Goods struct {
+	CouponTicket Coupon `json:"couponTicket"`
+	// PaymentMethod and OtherPaymentType are how the coupon was paid.
+	PaymentMethod    string `json:"paymentMethod"`
+	OtherPaymentType string `json:"otherPaymentType,omitempty"`
+}
+
+// Grant creates the coupon and its passengers in the settlement
+// transaction (UNIQUE payment_process_id).
+func (p Sale) Grant(ctx context.Context, tx payment.Tx, g payment.Grant) (payment.Granted, error) {
+	s := p.s
+	var d orderDetails
+	if err := json.Unmarshal(g.Order.Details, &d); err != nil {
+		return payment.Granted{}, fmt.Errorf("coupon grant: details: %w", err)
+	}
+	c := Coupon{
+		ID: s.d.NewID(), MemberID: g.MemberID, ProductID: d.ProductID, PeriodID: d.PeriodID,
+		Name: d.NameKey, Description: d.DescriptionKey,
+		AvailablePeriodToBoard: d.Period.AvailablePeriodToBoard, AvailablePeriodToBook: d.Period.AvailablePeriodToBook,
+		FareType: FareOf(d.FareType), CurrencyCode: g.Order.Currency, PricePerPerson: d.Plan.PricePerPerson,
+		PurchasedPrice: g.Order.Amount, PurchasedAt: g.SettledAt.UTC().Truncate(time.Millisecond), Purchaser: d.Purchaser,
+		AvailableDaysAfterFirstUse: d.Plan.AvailableDaysAfterFirstUse, AvailableNumberOfUse: d.Plan.AvailableNumberOfUse,
+		Items: d.Items, Passengers: d.AdditionalPassengers, PaymentProcessID: g.ProcessID,
+	}
+	if err := s.d.Store.InsertCoupon(ctx, tx, c); err != nil {
+		return payment.Granted{}, fmt.Errorf("coupon grant: %w", err)
+	}
+	goods, err := json.Marshal(Goods{CouponTicket: s.view(c, g.Lang),
+		PaymentMethod: g.PaymentMethod, OtherPaymentType: g.OtherPaymentType})
+	if err != nil {
+		return payment.Granted{}, fmt.Errorf("coupon grant: %w", err)
+	}
+	return payment.Granted{Goods: goods}, nil
+}
+
+// Notify mails the member the coupon after settlement.
+func (p Sale) Notify(ctx context.Context, g payment.Grant, granted payment.Granted) error {
+	var goods Goods
+	if err := json.Unmarshal(granted.Goods, &goods); err != nil {
+		return fmt.Errorf("coupon notify: %w", err)
+	}
+	h, err := p.s.d.Members.CouponHolder(ctx, g.MemberID)
+	if err != nil {
+		return fmt.Errorf("coupon notify: %w", err)
+	}
+	return p.s.d.Mailer.SendCouponMail(ctx, Mail{Kind: MailPurchased, To: h, Coupon: goods.CouponTicket})
+}

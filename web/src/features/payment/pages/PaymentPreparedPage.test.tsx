@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest'
+import { screen, within } from '@testing-library/react'
+import { renderApp } from '@/test/renderApp'
+import { stubFetch } from '@/test/fetchStub'
+import { pluralKey } from '@/i18n/format'
+
+const base = {
+  paymentProcessId: 'pp1', transactionId: 'tx1', status: 'prepared', paymentMethod: 'creditCard',
+  card: { brand: 'visa', last4: '4242' }, refundedAmount: 0, createdAt: '2026-11-20T01:00:00Z', expiresAt: '2026-11-20T01:30:00Z',
+}
+
+const coupon = {
+  ...base, productType: 'coupon_ticket', amount: 39800, currency: 'JPY', description: 'Discovery coupon pass',
+  details: {
+    fareType: 'lite', items: 2, totalPassengersCount: 3,
+    period: { availablePeriodToBoard: { begin: '2027-01-10', end: '2027-03-31' }, availablePeriodToBook: { begin: '2026-12-01', end: '2027-03-20' } },
+    plan: { availableDaysAfterFirstUse: 30, availableNumberOfUse: 1, pricePerPerson: 19900, currencyCode: 'JPY' },
+    purchaser: { lastname: 'PEACH', firstname: 'TARO' },
+    additionalPassengers: [{ lastname: 'PEACH', firstname: 'HANAKO' }, { lastname: 'PEACH', firstname: 'MOMO' }],
+  },
+}
+
+describe('the confirm page says what is bought', () => {
+  it('coupon pass: periods, the Happy fare explained, passengers, total, refund fee and terms link before paying', async () => {
+    stubFetch({ 'GET /api/session': 204, 'GET /api/payment_processes/pp1/status': coupon })
+    renderApp('/payment/coupon_ticket/pp1?lang=en')
+    const d = await screen.findByRole('region', { name: 'What you are buying' })
+    within(d).getByText('Discovery coupon pass')
+    within(d).getByText('Jan 10, 2027 – Mar 31, 2027')
+    within(d).getByText('Happy')
+    within(d).getByText('Flights are booked at the Lite fare: the lower price, with what the Lite fare includes.')
+    within(d).getByText('1 flight', { exact: false })
+    within(d).getByText('3 passengers')
+    within(d).getByText('PEACH HANAKO')
+    within(d).getByText('JPY 39,800')
+    within(d).getByText('If you refund this coupon pass, a refund fee of JPY 9,000 per item is deducted: JPY 18,000 for its 2 items.')
+    expect(within(d).getByRole('link', { name: /terms and conditions/ }).getAttribute('href')).toMatch(/\/terms\/coupon-pass\?lang=en$/)
+    screen.getByRole('button', { name: 'Pay' })
+  })
+
+  it('points: the nominee and the total; unlimited pass: the Happlus fare explained', async () => {
+    stubFetch({
+      'GET /api/session': 204,
+      'GET /api/payment_processes/pp1/status': { ...base, productType: 'peachpoints', amount: 3000, currency: 'JPY', description: 'Peach Points (JPY)', details: { nominee: 'TARO PEACH', currencyCode: 'JPY', amount: 3000 } },
+    })
+    renderApp('/payment/peachpoints/pp1?lang=en')
+    const d = await screen.findByRole('region', { name: 'What you are buying' })
+    within(d).getByText('Name on the points')
+    within(d).getByText('TARO PEACH')
+    expect(within(d).queryByText(/refund fee/)).toBeNull()
+  })
+
+  it('plural forms follow the language, "sg" being English', () => {
+    expect(pluralKey('x', 1, 'en')).toBe('x_one')
+    expect(pluralKey('x', 1, 'sg')).toBe('x_one')
+    expect(pluralKey('x', 2, 'sg')).toBe('x_other')
+    expect(pluralKey('x', 1, 'jp')).toBe('x_other')
+    expect(pluralKey('x', 1, 'th')).toBe('x_other')
+  })
+})
