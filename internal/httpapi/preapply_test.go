@@ -65,7 +65,7 @@ func TestPointsPreapply(t *testing.T) {
 
 		// Pending: refused before the form, with the purchase's own message.
 		r = c.Do(http.MethodPost, "/api/peachpoints/buy/preapply", nil)
-		if m := r.Map(t); r.Status != http.StatusConflict || m["errorKey"] != "payment_pending" || !contains(m["message"].(string), "about 30 minutes") {
+		if m := r.Map(t); r.Status != http.StatusConflict || m["errorKey"] != "payment_pending" || !contains(m["message"].(string), "Pending payments") {
 			t.Errorf("preapply while pending = %d %s", r.Status, r.Body)
 		}
 		// Another member is not blocked; a visitor has no session; CSRF holds.
