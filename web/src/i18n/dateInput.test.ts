@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { LANGUAGES, type Lang } from './languages'
-import { dateInputText, parseDateInput } from './dateInput'
+import { dateInputText, isDate, parseDateInput } from './dateInput'
 
 // What a member of each language types, and the date it means (null: not a whole, real date).
 const cases: [Lang, string, string | null][] = [
@@ -79,5 +79,15 @@ describe('dateInputText', () => {
     ['en', '11/2', '11/2'],
   ] as [Lang, string, string][])('%s %s → %s', (lang, value, want) => {
     expect(dateInputText(value, lang)).toBe(want)
+  })
+})
+
+describe('isDate', () => {
+  it('takes real calendar dates written YYYY-MM-DD only', () => {
+    expect(isDate('2024-02-29')).toBe(true)
+    expect(isDate('2026-02-29')).toBe(false)
+    expect(isDate('2026-13-01')).toBe(false)
+    expect(isDate('2026-1-01')).toBe(false)
+    expect(isDate('')).toBe(false)
   })
 })

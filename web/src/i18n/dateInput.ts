@@ -118,3 +118,10 @@ function normalise(text: string): string {
     .replace(/\s+/g, ' ')
     .trim()
 }
+
+/** A real calendar date written YYYY-MM-DD (not 2026-02-30): the forms' one date rule. */
+export function isDate(s: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false
+  const d = new Date(`${s}T00:00:00Z`)
+  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s)
+}

@@ -3,6 +3,8 @@
  * Each check returns the first failing rule as a catalogue key under `rules.`
  * (with its arguments) or null. The forms' zod schemas (schemas.ts) use them.
  */
+import { isDate } from '@/i18n/dateInput'
+
 export type RuleError = { key: string; args?: Record<string, unknown> } | null
 
 export const MEMBER_MIN_AGE = 12
@@ -17,7 +19,6 @@ export const ADDRESS_MAX = 100
 export const MAX_PASSENGERS = 20
 
 const JST_OFFSET = 9 * 3_600_000
-const ISO = /^\d{4}-\d{2}-\d{2}$/
 const LATIN_NAME = /^[A-Za-z][A-Za-z .'-]*$/
 const EMAIL = /^[^\s@"<>(),;:\\[\]]+@[^\s@"<>(),;:\\[\]]+\.[^\s@"<>(),;:\\[\]]+$/
 
@@ -26,12 +27,6 @@ const req = { key: 'required' }
 /** Today's calendar date in Japan time (UTC+9), YYYY-MM-DD. */
 export function todayJST(now: Date = new Date()): string {
   return new Date(now.getTime() + JST_OFFSET).toISOString().slice(0, 10)
-}
-
-export function isDate(s: string): boolean {
-  if (!ISO.test(s)) return false
-  const d = new Date(`${s}T00:00:00Z`)
-  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s)
 }
 
 /** Whole years on `day` of someone born on `birth` (both YYYY-MM-DD). */

@@ -5,6 +5,7 @@
  */
 import type { Resolver } from 'react-hook-form'
 import { lazyResolver } from '@/components/lazyResolver'
+import { isDate } from '@/i18n/dateInput'
 import type { ReservationQuery } from './api'
 
 const DAY = 86_400_000
@@ -59,11 +60,7 @@ export function searchDefaults(now: Date = new Date()): SearchForm {
 }
 
 export type T = (key: string, opts?: Record<string, unknown>) => string
-const ISO = /^\d{4}-\d{2}-\d{2}$/
-
-export function isDate(s: string): boolean {
-  return ISO.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s)
-}
+export { isDate } from '@/i18n/dateInput'
 
 /** react-hook-form resolver for the search form, from validateSearch (rules.ts, loaded on first use). */
 export function searchResolver(t: T, now: () => Date = () => new Date()): Resolver<SearchForm> {

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import type { components } from '@/api/schema'
+import { isDate } from '@/i18n/dateInput'
 
 type SummaryEntry = components['schemas']['PeachpointSummaryEntry']
 type Rule = components['schemas']['PeachpointRule']
@@ -60,8 +61,6 @@ export function ruleText(rule: Rule, t: T, formatDate: (d: string) => string): s
   return ''
 }
 
-const ISO = /^\d{4}-\d{2}-\d{2}$/
-const isDate = (s: string) => ISO.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s)
 
 export function searchSchema(t: T) {
   const optionalDate = z.string().trim().refine((s) => s === '' || isDate(s), { message: t('validation.date') })
