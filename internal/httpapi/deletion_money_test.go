@@ -193,6 +193,10 @@ func TestAccountDeletionWithMoneyInFlight(t *testing.T) {
 		if st, _, refunded, gw, _ := refundState(t, env, p2.PaymentProcessID); st != "failed" || refunded != 0 || gw != "captured" {
 			t.Fatalf("after the crash: %s %d, gateway %s", st, refunded, gw)
 		}
+		// Until the refund is made, reconciliation reports the money kept.
+		if diffs, err := env.App.Payments.Reconcile(ctx, time.Time{}); err != nil || !hasDiff(diffs, p2.PaymentProcessID) {
+			t.Fatalf("reconciliation before the refund: %+v %v", diffs, err)
+		}
 		env.Clock.Advance(2 * time.Minute) // past the grace for the request that was refunding
 		for range 3 {
 			if _, err := env.App.Payments.RunOnce(ctx); err != nil {
@@ -203,6 +207,9 @@ func TestAccountDeletionWithMoneyInFlight(t *testing.T) {
 		if st, code, refunded, gw, gwRefunded := refundState(t, env, p2.PaymentProcessID); st != "failed" || code != payment.RefusedMemberErased ||
 			refunded != 5000 || gw != "refunded" || gwRefunded != 5000 {
 			t.Fatalf("member 2 after the worker: %s %s %d, gateway %s %d", st, code, refunded, gw, gwRefunded)
+		}
+		if diffs, err := env.App.Payments.Reconcile(ctx, time.Time{}); err != nil || hasDiff(diffs, p.PaymentProcessID) || hasDiff(diffs, p2.PaymentProcessID) {
+			t.Fatalf("reconciliation after the refunds: %+v %v", diffs, err)
 		}
 		var records int
 		if err := env.App.DB.QueryRow(`SELECT COUNT(*) FROM payment_refunds WHERE process_id IN ($1, $2)`, p.PaymentProcessID, p2.PaymentProcessID).Scan(&records); err != nil || records != 2 {
@@ -216,4 +223,13 @@ func setStatus(t *testing.T, db *store.DB, id, status string) {
 	if _, err := db.Exec(`UPDATE payment_processes SET status = $1 WHERE id = $2`, status, id); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func hasDiff(diffs []payment.Difference, processID string) bool {
+	for _, d := range diffs {
+		if d.ProcessID == processID {
+			return true
+		}
+	}
+	return false
 }

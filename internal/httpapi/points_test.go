@@ -430,7 +430,9 @@ func TestPointsExchange(t *testing.T) {
 		}
 		// Used: the error key of a failed exchange, at both steps.
 		for _, step := range []string{"validate", "exchange"} {
-			if r := post(step, other); r.Status != http.StatusInternalServerError || r.Map(t)["errorKey"] != "peachpoint_exchange_error" {
+			// ...with a message that says the code was used, not "an error occurred"
+			if r := post(step, other); r.Status != http.StatusInternalServerError || r.Map(t)["errorKey"] != "peachpoint_exchange_error" ||
+				r.Map(t)["message"] != "This code has already been exchanged. If you exchanged it, its points are in your holdings under Points." {
 				t.Errorf("used code %s = %d %s", step, r.Status, r.Body)
 			}
 		}

@@ -50,6 +50,12 @@ func answerWithKey(key string, err error) error {
 	return &apperr.Error{Code: apperr.Internal, MsgKey: "points.error." + key, ErrorKey: key, Err: err, Expected: true}
 }
 
+// usedCodeAnswer is the exchange error of a code used already: the same
+// errorKey, with a message that says what happened.
+func usedCodeAnswer(err error) error {
+	return &apperr.Error{Code: apperr.Internal, MsgKey: "points.error.exchange_code_used", ErrorKey: KeyExchangeError, Err: err, Expected: true}
+}
+
 // guard counts one check for the member and refuses it over the limit.
 func (s *Service) guard(ctx context.Context, kind, memberID string) error {
 	w := ratelimit.Window{Counters: s.counters, Length: guessWindow, Limit: guessLimit, Now: s.now}
@@ -244,7 +250,7 @@ func (s *Service) checkExchange(ctx context.Context, memberID string, in *Exchan
 		return ExchangeCode{}, answerWithKey(KeyExchangeMismatch, errors.New("code, password or kind do not match"))
 	}
 	if c.UsedAt != nil {
-		return ExchangeCode{}, answerWithKey(KeyExchangeError, ErrCodeUsed)
+		return ExchangeCode{}, usedCodeAnswer(ErrCodeUsed)
 	}
 	return c, nil
 }
@@ -271,7 +277,7 @@ func (s *Service) Exchange(ctx context.Context, memberID string, lang i18n.Lang,
 	pin, err := s.create(ctx, &v, "exchange:"+c.Code, func(v Voucher) error { return s.store.Redeem(ctx, c.ID, memberID, v) })
 	switch {
 	case errors.Is(err, ErrCodeUsed):
-		return IssueResult{}, answerWithKey(KeyExchangeError, err)
+		return IssueResult{}, usedCodeAnswer(err)
 	case err != nil:
 		return IssueResult{}, errorWithKey(KeyExchangeUnknownError, err)
 	}

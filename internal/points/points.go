@@ -15,6 +15,7 @@ import (
 	"errors"
 	"math/big"
 	"slices"
+	"strings"
 	"time"
 
 	"members/internal/payment"
@@ -132,6 +133,18 @@ func StatusOf(v Voucher, today string) string {
 
 // Usable reports whether the voucher's balance can be spent on day today.
 func Usable(v Voucher, today string) bool { return StatusOf(v, today) == StatusActive }
+
+// ExpiringIn is the part of v's balance that is still usable on today
+// (Japan date) and expires in month (YYYY-MM): 0 for a voucher already
+// expired, used up or cancelled. The summary's "this month" and "next
+// month", the expiring panel and the wallet timeline's totals all count
+// with it, so they agree for the same vouchers on the same day.
+func ExpiringIn(v Voucher, month, today string) int64 {
+	if !strings.HasPrefix(v.ExpireDate, month) || !Usable(v, today) {
+		return 0
+	}
+	return v.Balance
+}
 
 // Entry is one ledger line of a voucher.
 type Entry struct {

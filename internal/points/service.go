@@ -151,12 +151,8 @@ func (s *Service) Summary(ctx context.Context, memberID string, lang i18n.Lang) 
 			continue
 		}
 		sm.avail += v.Balance
-		switch v.ExpireDate[:7] {
-		case thisMonth:
-			sm.this += v.Balance
-		case nextMonth:
-			sm.next += v.Balance
-		}
+		sm.this += ExpiringIn(v, thisMonth, today)
+		sm.next += ExpiringIn(v, nextMonth, today)
 	}
 	out := make([]SummaryEntry, 0, 3*len(Currencies))
 	for _, c := range Currencies {
@@ -298,9 +294,23 @@ func (s *Service) ExpiredIn(ctx context.Context, memberID string, lang i18n.Lang
 	}
 	today := Today(s.now())
 	out := ExpiredIn{Month: month, CurrencyCode: currency, Peachpoints: []VoucherView{}}
+	past := month < today[:7]
 	for _, v := range vs {
-		if v.Currency == currency && strings.HasPrefix(v.ExpireDate, month) {
-			out.Amount += v.Balance
+		if v.Currency != currency || !strings.HasPrefix(v.ExpireDate, month) {
+			continue
+		}
+		if past {
+			// a month gone by: what expired in it
+			if StatusOf(v, today) == StatusExpired {
+				out.Amount += v.Balance
+				out.Peachpoints = append(out.Peachpoints, s.View(v, lang, today))
+			}
+			continue
+		}
+		// this month or later: what is still usable and will expire then,
+		// as the summary counts it (an expired voucher is not "expiring")
+		if n := ExpiringIn(v, month, today); n > 0 {
+			out.Amount += n
 			out.Peachpoints = append(out.Peachpoints, s.View(v, lang, today))
 		}
 	}
@@ -310,7 +320,8 @@ func (s *Service) ExpiredIn(ctx context.Context, memberID string, lang i18n.Lang
 // TimelineMonth is one month of the wallet timeline.
 type TimelineMonth struct {
 	Month string `json:"month"`
-	// Totals per currency expiring that month, in the summary order.
+	// Totals per currency still usable and expiring that month (ExpiringIn),
+	// in the summary order; an expired voucher is listed but not counted.
 	Totals      []CurrencyAmount `json:"totals"`
 	Peachpoints []VoucherView    `json:"peachpoints"`
 }
@@ -335,6 +346,7 @@ func (s *Service) Timeline(ctx context.Context, memberID string, lang i18n.Lang)
 	}
 	today := Today(s.now())
 	out := Timeline{Months: []TimelineMonth{}}
+	vsByMonth := map[string][]Voucher{}
 	for _, v := range vs { // sorted by expiry date
 		m := v.ExpireDate[:7]
 		if n := len(out.Months); n == 0 || out.Months[n-1].Month != m {
@@ -342,14 +354,15 @@ func (s *Service) Timeline(ctx context.Context, memberID string, lang i18n.Lang)
 		}
 		tm := &out.Months[len(out.Months)-1]
 		tm.Peachpoints = append(tm.Peachpoints, s.View(v, lang, today))
+		vsByMonth[m] = append(vsByMonth[m], v)
 	}
 	for i := range out.Months {
 		tm := &out.Months[i]
 		for _, c := range Currencies {
 			var sum int64
-			for _, v := range tm.Peachpoints {
+			for _, v := range vsByMonth[tm.Month] {
 				if v.Currency == c {
-					sum += v.Balance
+					sum += ExpiringIn(v, tm.Month, today)
 				}
 			}
 			if sum > 0 {

@@ -5,7 +5,8 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { AxeBuilder } from "@axe-core/playwright";
-import { e2eSuite, login, screenshot, VIEWPORTS } from "./harness.mjs";
+import { mkdirSync } from "node:fs";
+import { e2eSuite, login, screenshot, screenshotDir, VIEWPORTS } from "./harness.mjs";
 
 // The unsubscribe links are signed with this key, so the test can make one
 // as a mail would carry it (docs/account.md).
@@ -25,9 +26,13 @@ function unsubscribeURL(memberID, kind, key = UNSUBSCRIBE_KEY) {
 
 test("a changed notification setting is kept after a reload", async () => {
   const { context, page } = await env.newPage(VIEWPORTS.desktop);
+  mkdirSync(screenshotDir, { recursive: true });
   await login(page, env.server.url);
   await page.goto(`${env.server.url}/account?lang=en`);
-  await page.getByRole("link", { name: "Notification settings" }).click();
+  const entry = page.getByRole("region", { name: "E-mails we send you" });
+  await entry.waitFor();
+  await entry.screenshot({ path: `${screenshotDir}/notifications-account-entry-en-desktop.png` });
+  await entry.getByRole("link", { name: "Notification settings" }).click();
   await page.waitForURL((u) => u.pathname === "/account/notifications");
   await page.getByRole("heading", { level: 1, name: "Notifications" }).waitFor();
 

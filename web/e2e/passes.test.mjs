@@ -130,7 +130,14 @@ test("exchange of another pass type by code and password", async () => {
   await page.getByText(/please contact the contact center/).waitFor();
   await screenshot(page, "passes-exchange-error-en-desktop");
   await page.getByRole("button", { name: "Back" }).click();
+  // The member bought this code's period above: no second copy, the code stays unused.
   await page.getByLabel("Exchange code").fill("gpx-demo-0002");
+  await page.getByLabel("Password").fill("pass1234");
+  await page.getByRole("button", { name: "Next" }).click();
+  await page.getByText("You already have a pass for this period").first().waitFor();
+  await screenshot(page, "passes-exchange-held-en-desktop");
+  await page.keyboard.press("Escape");
+  await page.getByLabel("Exchange code").fill("gpx-wkdy-0001");
   await page.getByLabel("Password").fill("pass1234");
   await page.getByRole("button", { name: "Next" }).click();
   await page.getByRole("heading", { name: "Confirm the exchange" }).waitFor();

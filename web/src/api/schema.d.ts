@@ -3860,7 +3860,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            400: components["responses"]["Error"];
+            400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
         };
     };
@@ -4165,7 +4165,7 @@ export interface operations {
                     "application/json": components["schemas"]["PostalAddress"];
                 };
             };
-            400: components["responses"]["Error"];
+            400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };
@@ -5468,7 +5468,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["Calendar"];
-            400: components["responses"]["Error"];
+            400: components["responses"]["ValidationFailed"];
             404: components["responses"]["NotFound"];
         };
     };

@@ -14,6 +14,7 @@ import { matchPath } from 'react-router'
 import type { QueryClient } from '@tanstack/react-query'
 import { prefetchShellData, sessionQuery } from '@/api/platform'
 import { prefetchAccountPage } from '@/features/account/api'
+import { prefetchPointsPage } from '@/features/points/prefetch'
 import type { Access } from './routing/RouteGuard'
 import { lazyPage, type LazyPage } from './routing/lazyPage'
 
@@ -33,7 +34,7 @@ const PaymentPreparedPage = lazyPage(() => import('@/features/payment/pages/Paym
 const PaymentResultPage = lazyPage(() => import('@/features/payment/pages/PaymentResultPage'), ['payment'])
 const PaymentCompletedPage = lazyPage(() => import('@/features/payment/pages/PaymentCompletedPage'), ['payment'])
 const PendingPaymentsPage = lazyPage(() => import('@/features/payment/pages/PendingPaymentsPage'), ['payment'])
-const PointsPage = lazyPage(() => import('@/features/points/pages/PointsPage'), ['points'])
+const PointsPage = lazyPage(() => import('@/features/points/pages/PointsPage'), ['points'], prefetchPointsPage)
 const PointsSalePage = lazyPage(() => import('@/features/points/pages/PointsSalePage'), ['points', 'payment'])
 const PointsReissuePage = lazyPage(() => import('@/features/points/pages/PointsReissuePage'), ['points'])
 const PointsExchangePage = lazyPage(() => import('@/features/points/pages/PointsExchangePage'), ['points'])

@@ -174,7 +174,7 @@ function NotificationsLink() {
   const { t } = useTranslation('account')
   return (
     <section aria-labelledby="notifications-link-heading">
-      <h2 id="notifications-link-heading">{t('notifications.title')}</h2>
+      <h2 id="notifications-link-heading">{t('notifications.mails')}</h2>
       <p>{t('notifications.linkHint')}</p>
       <AppLink to="/account/notifications" className="button button--secondary">{t('notifications.open')}</AppLink>
     </section>

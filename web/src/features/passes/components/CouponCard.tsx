@@ -50,7 +50,10 @@ export function CouponCard({ coupon: c }: { coupon: PurchasedCoupon }) {
           <p>{t('refund.done')}</p>
         </Dialog>
       )),
-      onError: (e) => modals.openError({ message: e instanceof ApiError && e.serverMessage ? e.serverMessage : undefined }),
+      // a refund refused (already refunded, not refundable) says why under its own title, not "System error occurred."
+      onError: (e) => modals.openError(e instanceof ApiError && e.status === 409 && e.serverMessage
+        ? { title: t('refund.failedTitle'), message: e.serverMessage }
+        : { message: e instanceof ApiError && e.serverMessage ? e.serverMessage : undefined }),
       onSettled: () => modals.close(id),
     })
   }

@@ -109,6 +109,12 @@ export function PaymentPanel({ productType, currency, amount, productFields, onV
       }
       return
     }
+    // A catalogued errorKey with a page of its own (a 500, as every
+    // catalogued key): the pass sale went into maintenance meanwhile.
+    if (e instanceof ApiError && e.errorKey === 'gogopass_maintenance_error') {
+      go('/gogo-pass/maintenance')
+      return
+    }
     if (e instanceof ApiError && e.status === 409 && e.serverMessage) {
       setMessage(e.serverMessage)
       void pending.refetch()

@@ -54,7 +54,8 @@ export function ExchangeFlow({ ana }: { ana: boolean }) {
     if (handleServerValidation(e, setError, labels, modals)) return
     if (e instanceof ApiError && e.status === 403) return
     if (e instanceof ApiError && (e.errorKey === 'peachpoint_exchange_error' || e.errorKey === 'peachpoint_exchange_unknown_error'))
-      modals.openError({ title: t('exchange.failedTitle'), message: t(`errors.${e.errorKey}`) })
+      // the server says what went wrong (a code used already) in the member's language; the catalogue's general text otherwise
+      modals.openError({ title: t('exchange.failedTitle'), message: e.errorKey === 'peachpoint_exchange_error' && e.serverMessage ? e.serverMessage : t(`errors.${e.errorKey}`) })
     else if (e instanceof ApiError && e.status === 429) modals.openError({ message: e.serverMessage })
     else toast.showError()
   }

@@ -20,7 +20,9 @@ export function WalletTimeline() {
       {timeline.data && timeline.data.months.length === 0 && <p>{t('timeline.empty')}</p>}
       <ol className="timeline">
         {timeline.data?.months.map((m) => {
-          const state = m.month < now ? 'past' : m.month === now ? 'now' : 'future'
+          // "this month" is for points still to expire: a month holding only expired vouchers is past
+          const live = m.peachpoints.some((v) => v.statusCode !== 'EXPIRED')
+          const state = m.month < now || (m.month === now && !live) ? 'past' : m.month === now ? 'now' : 'future'
           return (
             <li key={m.month} className={`timeline__month timeline__month--${state}`}>
               <h3 className="timeline__label">
@@ -33,6 +35,7 @@ export function WalletTimeline() {
                   <li key={v.pointNumber}>
                     <Money amount={v.balance} currency={v.currency} /> <span className="muted">{v.pointNumber}</span>{' '}
                     <span className="muted">{t('timeline.until', { date: formatDate(v.expireDate, lang) })}</span>
+                    {v.statusCode === 'EXPIRED' && state === 'now' && <> <span className="badge badge--muted">{t('timeline.expired')}</span></>}
                     {v.statusCode === 'EXPIRED' && (v.currency === 'CNY' || v.currency === 'TWD') && (
                       <>
                         {' '}

@@ -196,7 +196,7 @@ describe('points sale', () => {
     })
     renderApp('/points/sale?lang=en')
     const alert = await screen.findByRole('alert')
-    expect(alert.textContent).toContain('about 30 minutes')
+    expect(alert.textContent).toContain('Pay or cancel it under Pending payments')
     expect((screen.getByRole('button', { name: 'Go to payment' }) as HTMLButtonElement).disabled).toBe(true)
   })
 
@@ -216,5 +216,37 @@ describe('points sale', () => {
     expect(nominee.value).toBe('TARO PEACH')
     await waitFor(() => expect((screen.getByLabelText(/^Purchase amount/) as HTMLSelectElement).value).toBe('5000'))
     sessionStorage.clear()
+  })
+})
+
+describe('wallet timeline', () => {
+  it('an expired voucher of this month is marked expired, never "this month"', async () => {
+    const month = new Date(Date.now() + 9 * 3600_000).toISOString().slice(0, 7)
+    stubFetch({
+      ...base,
+      'GET /api/peachpoints/summary': summary,
+      'GET /api/peachpoints': { peachpoints: [], perPage: 10, currentPage: 1, total: 0, totalPages: 0 },
+      'GET /api/peachpoints/timeline': { months: [{ month, totals: [], peachpoints: [{ ...voucher, pointNumber: '7100000000000099', currency: 'JPY', expireDate: `${month}-01`, statusCode: 'EXPIRED' }] }] },
+    })
+    renderApp('/points?lang=en')
+    const timeline = await screen.findByRole('region', { name: 'Wallet' })
+    await within(timeline).findByText(/7100000000000099/)
+    expect(timeline.querySelector('.timeline__month--now')).toBeNull()
+    expect(within(timeline).getAllByText('Expired').length).toBeGreaterThan(0)
+    expect(within(timeline).queryByText('Expires this month')).toBeNull()
+  })
+})
+
+describe('exchange of a used code', () => {
+  it('says the code was used, in the server\'s words', async () => {
+    stubFetch({
+      'GET /api/session': 204,
+      'POST /api/peachpoints/exchange/validate': json({ message: 'This code has already been exchanged. If you exchanged it, its points are in your holdings under Points.', errorKey: 'peachpoint_exchange_error' }, 500),
+    })
+    renderApp('/points/exchange?lang=en')
+    fireEvent.change(await screen.findByLabelText(/^Exchange code/), { target: { value: 'PPX-1' } })
+    fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: 'secret' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }))
+    expect(await screen.findByText('This code has already been exchanged. If you exchanged it, its points are in your holdings under Points.')).toBeTruthy()
   })
 })

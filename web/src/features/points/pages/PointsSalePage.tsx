@@ -7,7 +7,7 @@ import { applyValidationErrors } from '@/components/serverValidation'
 import { Field } from '@/components/Field'
 import { formatMoney } from '@/i18n/format'
 import { useModals } from '@/app/modals/modalContext'
-import { PaymentPanel } from '@/features/payment'
+import { PaymentPanel, PendingPaymentsNotice } from '@/features/payment'
 import { useSalePreapply } from '../api'
 import { CURRENCIES, saleSchema, type SaleForm } from '../model'
 import { PointsNav } from '../components/PointsNav'
@@ -96,7 +96,7 @@ export default function PointsSalePage() {
       <section className="card points-narrow" aria-labelledby="sale-form-title">
         <h2 id="sale-form-title">{t('sale.heading')}</h2>
         <p>{t('sale.intro')}</p>
-        {blocked && <p className="points-sale__blocked" role="alert">{t('sale.pending')}</p>}
+        {blocked && <PendingPaymentsNotice blocked />}
         <form className="form" noValidate aria-label={t('sale.heading')} onSubmit={(e) => void onNext(e)}>
           <fieldset className="points-sale__fields" disabled={ready !== null || blocked}>
             <Field label={labels.nominee} hint={t('sale.nomineeHint')} required registration={register('nominee')} error={errors.nominee} maxLength={100} autoComplete="name" />
