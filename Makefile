@@ -93,6 +93,7 @@ bench: build
 	go run -ldflags "$(GO_LDFLAGS)" ./cmd/benchreport
 	go run ./cmd/benchbookings
 	go run ./cmd/benchpayments
+	go run ./cmd/benchflights
 
 clean:
 	rm -rf bin web/node_modules

@@ -14,9 +14,7 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"flag"
 	"fmt"
 	"io"
@@ -34,7 +32,6 @@ import (
 	"time"
 
 	"members/internal/app"
-	"members/internal/auth"
 	"members/internal/booking"
 	"members/internal/demo"
 	"members/internal/loadgen"
@@ -168,18 +165,13 @@ func prepare(ctx context.Context, open func() (*app.App, error), members, sessio
 		return nil, "", err
 	}
 	defer a.Close()
-	st := store.NewAuthStore(a.DB)
-	var tokens []string
-	for i := 0; i < sessions; i++ {
-		b := make([]byte, 32)
-		_, _ = rand.Read(b)
-		tok := hex.EncodeToString(b)
-		member := demo.BenchMemberID(i * members / sessions)
-		if err := st.CreateSession(ctx, auth.Session{IDHash: auth.HashToken(tok), MemberID: member, LogID: tok[:16],
-			CreatedAt: time.Now(), LastSeenAt: time.Now(), ClientAddr: "127.0.0.1", UserAgent: "wrk"}); err != nil {
-			return nil, "", err
-		}
-		tokens = append(tokens, tok)
+	ids := make([]string, sessions)
+	for i := range ids {
+		ids[i] = demo.BenchMemberID(i * members / sessions)
+	}
+	tokens, err := demo.BenchSessions(ctx, a.DB, ids, time.Now())
+	if err != nil {
+		return nil, "", err
 	}
 	plan, err := explain(ctx, a.DB, now)
 	return tokens, plan, err

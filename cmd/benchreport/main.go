@@ -19,8 +19,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -39,11 +37,9 @@ import (
 	"time"
 
 	"members/internal/app"
-	"members/internal/auth"
 	"members/internal/demo"
 	"members/internal/loadgen"
 	"members/internal/platform"
-	"members/internal/store"
 )
 
 // revision must be the revision the web app was built with (the Makefile
@@ -243,21 +239,11 @@ func benchSessions(ctx context.Context, a *app.App, n int) ([]string, error) {
 	if err := demo.SeedBench(ctx, a.DB, "!", n, 0, 0, now, nil); err != nil {
 		return nil, err
 	}
-	st := store.NewAuthStore(a.DB)
-	var out []string
-	for i := range n {
-		b := make([]byte, 32)
-		if _, err := rand.Read(b); err != nil {
-			return nil, err
-		}
-		tok := hex.EncodeToString(b)
-		if err := st.CreateSession(ctx, auth.Session{IDHash: auth.HashToken(tok), MemberID: demo.BenchMemberID(i), LogID: tok[:16],
-			CreatedAt: now, LastSeenAt: now, ClientAddr: "127.0.0.1", UserAgent: "wrk"}); err != nil {
-			return nil, err
-		}
-		out = append(out, tok)
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = demo.BenchMemberID(i)
 	}
-	return out, nil
+	return demo.BenchSessions(ctx, a.DB, ids, now)
 }
 
 func sessionReport(rs []round, members, conns, threads int, dur time.Duration, conditions string) string {

@@ -225,6 +225,17 @@ func TestFlightEventsRace(t *testing.T) {
 		if err != nil || st.Sequence != 1 || len(events) != 1 {
 			t.Fatalf("state %+v, %d events, %v", st, len(events), err)
 		}
+		// Past the coalescing window both senders run at once: one mail.
+		e.Clock.Advance(flightops.CoalesceWindow + time.Minute)
+		if n := sendConcurrently(t, e, other); n != 1 {
+			t.Fatalf("mails sent by the two instances: %d, want 1", n)
+		}
+		if mails := flightMails(t, e); len(mails) != 1 || mails[0].to != apitest.DemoEmail {
+			t.Fatalf("mails in the outbox: %+v", mails)
+		}
+		if n := sendConcurrently(t, e, other); n != 0 {
+			t.Fatalf("mailed again: %d", n)
+		}
 	})
 }
 
@@ -273,6 +284,35 @@ func TestFlightEventsCalendar(t *testing.T) {
 	})
 }
 
+// sendConcurrently runs the mail sender of every instance at once and
+// returns how many mails they sent together.
+func sendConcurrently(t *testing.T, envs ...*apitest.Env) int {
+	t.Helper()
+	var wg sync.WaitGroup
+	counts := make([]int, len(envs))
+	for i, env := range envs {
+		alerts, err := env.App.FlightAlerts(app.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			n, err := alerts.SendDue(t.Context())
+			if err != nil {
+				t.Error(err)
+			}
+			counts[i] = n
+		}()
+	}
+	wg.Wait()
+	total := 0
+	for _, n := range counts {
+		total += n
+	}
+	return total
+}
+
 type outboxMail struct{ to, lang, subject, text string }
 
 func flightMails(t *testing.T, e *apitest.Env) []outboxMail {
@@ -319,25 +359,7 @@ func TestFlightEventsMail(t *testing.T) {
 		}
 		sendBoth := func() int {
 			t.Helper()
-			var wg sync.WaitGroup
-			counts := make([]int, 2)
-			for i, env := range []*apitest.Env{e, other} {
-				alerts, err := env.App.FlightAlerts(app.Config{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					n, err := alerts.SendDue(ctx)
-					if err != nil {
-						t.Error(err)
-					}
-					counts[i] = n
-				}()
-			}
-			wg.Wait()
-			return counts[0] + counts[1]
+			return sendConcurrently(t, e, other)
 		}
 
 		for i, hhmm := range []string{"09:10", "09:40", "10:05"} {

@@ -38,6 +38,15 @@ type queryer interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
+// flightSegmentsSQL selects a flight's segments in a window of departure
+// times ($1 flight, $2 and $3 the window in Unix milliseconds); it must go
+// through the (flight, depart_at) index, never a scan of the table.
+const flightSegmentsSQL = `SELECT s.reservation_id, s.seg_key, s.origin_airport_code, s.destination_airport_code, s.depart_at, s.arrival_at,
+	COALESCE(r.member_id, ''), r.status_code, s.status_code
+	FROM reservation_segments s JOIN reservations r ON r.id = s.reservation_id
+	WHERE s.flight = $1 AND s.depart_at >= $2 AND s.depart_at < $3
+	ORDER BY s.depart_at, s.reservation_id, s.seg_key`
+
 // flightSegments reads the segments of flight on its local date through
 // the (flight, depart_at) index: the day's window at any airport, then
 // the local date at the segment's origin.
@@ -46,11 +55,7 @@ func flightSegments(ctx context.Context, q queryer, flight, date string) ([]flig
 	if err != nil {
 		return nil, fmt.Errorf("flight segments: %w", err)
 	}
-	rows, err := q.QueryContext(ctx, `SELECT s.reservation_id, s.seg_key, s.origin_airport_code, s.destination_airport_code, s.depart_at, s.arrival_at,
-		COALESCE(r.member_id, ''), r.status_code, s.status_code
-		FROM reservation_segments s JOIN reservations r ON r.id = s.reservation_id
-		WHERE s.flight = $1 AND s.depart_at >= $2 AND s.depart_at < $3
-		ORDER BY s.depart_at, s.reservation_id, s.seg_key`, flight, from.UnixMilli(), to.UnixMilli())
+	rows, err := q.QueryContext(ctx, flightSegmentsSQL, flight, from.UnixMilli(), to.UnixMilli())
 	if err != nil {
 		return nil, fmt.Errorf("flight segments: %w", err)
 	}
