@@ -61,7 +61,7 @@ export default function BookingsPage() {
         }
       />
       <div id={addPanelId} hidden={!adding}>
-        {adding && <AddBooking onClose={() => setAdding(false)} />}
+        {adding && <AddBooking onClose={() => setAdding(false)} onAdded={() => void submit(search.condition ?? toQuery(searchDefaults(), 1, PER_PAGE))} />}
       </div>
       <SearchPanel onSearch={(f) => void submit(toQuery(f, 1, PER_PAGE))} pending={search.pending} error={search.validation} />
       <Results
@@ -244,7 +244,8 @@ function Results({
 }
 
 
-function AddBooking({ onClose }: { onClose: () => void }) {
+/** Adds a booking by its number; `onAdded` searches again so the list shows it at once. */
+function AddBooking({ onClose, onAdded }: { onClose: () => void; onAdded: () => void }) {
   const { t } = useTranslation('bookings')
   // The rules (zod) load when the form is first sent, not with the page.
   const resolver = useMemo(
@@ -271,6 +272,7 @@ function AddBooking({ onClose }: { onClose: () => void }) {
       const r = await add.mutateAsync({ pnr: v.pnr.toUpperCase(), lastname: v.lastname })
       setDone(t('add.added', { pnr: r.pnr }))
       reset()
+      onAdded()
     } catch (e) {
       if (handleServerValidation(e, setError, labels, modals)) return
       if (e instanceof ApiError && (e.status === 404 || e.status === 409)) setFailure(e.serverMessage ?? '')
