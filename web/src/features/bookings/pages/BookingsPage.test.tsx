@@ -75,9 +75,14 @@ describe('bookings page', () => {
     expect(queries[0].get('order')).toBe('asc')
     expect(queries[0].get('bookingDateFrom')).toMatch(/^\d{4}-\d{2}-\d{2}$/)
 
+    // The next page starts at the list's top (the pager sits at the foot of the page).
+    const scrolled = vi.fn()
+    Element.prototype.scrollIntoView = scrolled
     fireEvent.click(await screen.findByRole('button', { name: 'Next page' }))
     await waitFor(() => expect(queries.at(-1)?.get('page')).toBe('2'))
     expect(queries.at(-1)?.get('bookingDateFrom')).toBe(queries[0].get('bookingDateFrom'))
+    await waitFor(() => expect(scrolled).toHaveBeenCalledTimes(1))
+    expect(scrolled.mock.contexts[0]).toBe(screen.getByRole('region', { name: 'Search results' }))
   })
 
   it('shows the client-side rule before calling the server', async () => {
