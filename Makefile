@@ -13,10 +13,21 @@ web/node_modules/.package-lock.json: web/package-lock.json
 	cd web && npm ci --no-audit --no-fund
 	go mod download
 
-web: deps
+# Rebuilt only when something they are made of changed: a second `make run`
+# starts the server at once. The revision is part of both (the page and the
+# API compare it), so bin/.revision changes, and both rebuild, after a commit.
+WEB_DIST := internal/webapp/dist/index.html
+WEB_SRC := $(shell find web/src web/public web/scripts -type f 2>/dev/null) $(wildcard web/index.html web/vite.config.ts web/tsconfig*.json web/package.json)
+GO_SRC := $(shell find cmd internal api -type f -not -path 'internal/webapp/dist/*' 2>/dev/null) go.mod go.sum
+REVISION_STAMP := bin/.revision
+$(shell mkdir -p bin; test "$$(cat $(REVISION_STAMP) 2>/dev/null)" = "$(REVISION)" || echo "$(REVISION)" > $(REVISION_STAMP))
+
+web: $(WEB_DIST)
+$(WEB_DIST): $(WEB_SRC) $(REVISION_STAMP) web/node_modules/.package-lock.json
 	cd web && VITE_REVISION=$(REVISION) npm run build
 
-build: web
+build: bin/members
+bin/members: $(GO_SRC) $(WEB_DIST) $(REVISION_STAMP)
 	go build -ldflags "$(GO_LDFLAGS)" -o bin/members ./cmd/members
 
 # The server prints the address and the demo logins last, once it answers.

@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"os"
 	"runtime/pprof"
 	"strconv"
@@ -116,6 +118,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	cfg.ServerURL = selfURL(ln.Addr())
 	if cfg.PublicURL == "" {
 		cfg.PublicURL = cfg.ServerURL
+		if cfg.Demo {
+			// The demo is opened at localhost: a browser accepts no IP
+			// address as a passkey's relying party, and mail links must
+			// reach the same cookies as the page.
+			cfg.PublicURL = loopbackAsLocalhost(cfg.ServerURL)
+		}
 	}
 	if *metricsAddr != "" {
 		cfg.Metrics = prometheus.NewRegistry()
@@ -154,7 +162,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	// Printed last, once everything above is ready, so nothing scrolls it away.
 	fmt.Fprintf(stdout, "members: listening on http://%s (revision %s, %s database)\n", ln.Addr(), revision, a.DB.Engine)
 	if cfg.Demo {
-		fmt.Fprint(stdout, demoBanner(cfg.ServerURL, quiet))
+		fmt.Fprint(stdout, demoBanner(loopbackAsLocalhost(cfg.PublicURL), quiet))
 	}
 	select {
 	case err := <-errc:
@@ -261,6 +269,25 @@ func (h dropRequestLines) WithAttrs(attrs []slog.Attr) slog.Handler {
 
 func (h dropRequestLines) WithGroup(name string) slog.Handler {
 	return dropRequestLines{h.Handler.WithGroup(name)}
+}
+
+// loopbackAsLocalhost writes a URL whose host is a loopback address
+// (127.0.0.1, ::1) with the host name localhost; any other URL stays.
+func loopbackAsLocalhost(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	ip, err := netip.ParseAddr(u.Hostname())
+	if err != nil || !ip.IsLoopback() {
+		return raw
+	}
+	if p := u.Port(); p != "" {
+		u.Host = net.JoinHostPort("localhost", p)
+	} else {
+		u.Host = "localhost"
+	}
+	return u.String()
 }
 
 // demoBanner tells a newcomer where to go and how to log in.

@@ -1,5 +1,5 @@
 // Passkeys end to end with Chromium's virtual authenticator (the DevTools
-// protocol's WebAuthn domain): register a passkey, log out, sign in with it
+// protocol's WebAuthn domain): register a passkey, log out, log in with it
 // (discoverable: no address typed), rename it, remove it after
 // re-authentication with the passkey, and find the mails in the outbox.
 //
@@ -70,7 +70,7 @@ function mails() {
   return execFileSync(bin, ["mail", "list", "--db", server.dsn], { encoding: "utf8" });
 }
 
-test("register, sign in with, rename and remove a passkey", async () => {
+test("register, log in with, rename and remove a passkey", async () => {
   const { context, page, cdp, authenticatorId } = await pageWithAuthenticator(VIEWPORTS.desktop);
   await passwordLogin(page);
 
@@ -93,12 +93,12 @@ test("register, sign in with, rename and remove a passkey", async () => {
   await screenshot(page, "passkeys-desktop");
   const axe = await violations(page, "passkeys (desktop, en)");
 
-  // Log out, then sign in with the passkey alone.
+  // Log out, then log in with the passkey alone.
   await page.getByRole("button", { name: "Log out" }).click();
   await page.waitForURL((u) => u.pathname.startsWith("/login"));
-  await page.getByRole("button", { name: "Sign in with a passkey" }).waitFor();
+  await page.getByRole("button", { name: "Log in with a passkey" }).waitFor();
   await screenshot(page, "passkeys-login-desktop");
-  await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+  await page.getByRole("button", { name: "Log in with a passkey" }).click();
   await page.waitForURL((u) => !u.pathname.startsWith("/login"));
   await page.goto(`${base}/security/passkeys?lang=en`);
   await list.getByText("Test laptop").waitFor();
@@ -128,7 +128,7 @@ test("register, sign in with, rename and remove a passkey", async () => {
   await screenshot(phonePage, "passkeys-phone");
   await phone.clearCookies();
   await phonePage.goto(`${base}/login?lang=en`);
-  await phonePage.getByRole("button", { name: "Sign in with a passkey" }).waitFor();
+  await phonePage.getByRole("button", { name: "Log in with a passkey" }).waitFor();
   await screenshot(phonePage, "passkeys-login-phone");
   await phone.close();
 
@@ -156,7 +156,7 @@ test("register, sign in with, rename and remove a passkey", async () => {
   // The removed passkey no longer signs in (the authenticator still has it).
   await page.getByRole("button", { name: "Log out" }).click();
   await page.waitForURL((u) => u.pathname.startsWith("/login"));
-  await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+  await page.getByRole("button", { name: "Log in with a passkey" }).click();
   await page.getByRole("alert").filter({ hasText: "did not succeed" }).waitFor();
   assert.ok(new URL(page.url()).pathname.startsWith("/login"));
   axe.push(...(await violations(page, "login with a passkey failure (desktop, en)")));

@@ -1,4 +1,4 @@
-// Security centre end to end: two devices signed in, the new-device mail,
+// Security centre end to end: two devices logged in, the new-device mail,
 // the sessions with device, address and times, signing another device out.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -22,20 +22,20 @@ test("sessions on two devices, a new-device mail, signing the other device out",
 
   await desk.page.goto(`${env.server.url}/account?lang=en`);
   await desk.page.getByRole("link", { name: /Security centre/ }).click();
-  const sessions = desk.page.getByRole("region", { name: "Where you're signed in" });
+  const sessions = desk.page.getByRole("region", { name: "Where you're logged in" });
   await sessions.getByText("This device").waitFor();
   const items = sessions.getByRole("listitem");
   assert.equal(await items.count(), 2);
   await sessions.getByText(/Safari 17 · iOS \(phone\)/).waitFor();
-  await desk.page.getByRole("region", { name: "Recent security events" }).getByText("Signed in from a new device").waitFor();
+  await desk.page.getByRole("region", { name: "Recent security events" }).getByText("Logged in from a new device").waitFor();
   await screenshot(desk.page, "security-centre-desktop");
 
   await phone.goto(`${env.server.url}/security?lang=jp`);
   await phone.getByText("この端末").waitFor();
   await screenshot(phone, "security-centre-phone-jp");
 
-  await sessions.getByRole("button", { name: /Sign out Safari 17/ }).click();
-  await sessions.getByText("No other device is signed in.").waitFor();
+  await sessions.getByRole("button", { name: /End the session on Safari 17/ }).click();
+  await sessions.getByText("No other device is logged in.").waitFor();
   // The phone's next call finds no session: the app sends it to the login page.
   await phone.goto(`${env.server.url}/security?lang=en`);
   await phone.waitForURL((u) => u.pathname.startsWith("/login"));

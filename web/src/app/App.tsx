@@ -8,9 +8,10 @@ import { initialLanguage, readStoredLang, storeLang } from '@/i18n/languages'
 import { createAppQueryClient, createQueryErrorSink, type QueryErrorSink } from './queryClient'
 import { ToastProvider, useToast } from './toast'
 import { ModalProvider } from './modals/ModalProvider'
+import { MODAL_IDS, useModals } from './modals/modalContext'
 import { SessionProvider } from './session/SessionProvider'
 import { ApiEventsBridge } from './ApiEventsBridge'
-import { ErrorBoundary } from './ErrorBoundary'
+import { ErrorBoundary, UncaughtErrors } from './ErrorBoundary'
 import { AppRoutes } from './AppRoutes'
 import { InvalidEmailCheck, LangGate, ScrollManager } from './routing/NavigationEffects'
 import { useCookieConsentScripts } from './cookieConsent'
@@ -50,6 +51,8 @@ export function App({ services }: { services: AppServices }) {
             <QueryErrorToasts sink={services.querySink} />
             <SessionProvider>
               <ModalProvider>
+                <UncaughtErrors />
+                <ToastsBehindSessionModal />
                 <ErrorBoundary>
                   <Shell>
                     <AppRoutes />
@@ -82,5 +85,14 @@ function Shell({ children }: { children: ReactNode }) {
 function QueryErrorToasts({ sink }: { sink: QueryErrorSink }) {
   const toast = useToast()
   useEffect(() => sink.connect(() => toast.showError()), [sink, toast])
+  return null
+}
+
+/** No error toast while the session-timeout modal is up; they show again once it closes. */
+function ToastsBehindSessionModal() {
+  const { ids } = useModals()
+  const { setSuppressed } = useToast()
+  const sessionModal = ids.includes(MODAL_IDS.sessionTimedOut)
+  useEffect(() => setSuppressed(sessionModal), [sessionModal, setSuppressed])
   return null
 }

@@ -1,9 +1,10 @@
-import { Component, type ErrorInfo, type ReactNode } from 'react'
+import { Component, useEffect, type ErrorInfo, type ReactNode } from 'react'
 import { useTranslation } from '@/i18n/translation'
 import { Dialog } from '@/components/Dialog'
 import { RevisionMismatchError } from '@/api/errors'
 import { revisionAction } from '@/api/revision'
-import { reportException } from './exceptionNotify'
+import { isPageBug, reportException } from './exceptionNotify'
+import { MODAL_IDS, useModals } from './modals/modalContext'
 import { pageNavigation } from './pageNavigation'
 
 /** A lazy chunk that no longer exists: the server was redeployed under us. */
@@ -42,6 +43,31 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
     if (this.state.error == null) return this.props.children
     return <InternalErrorModal onReset={() => this.setState({ error: null })} />
   }
+}
+
+/**
+ * Errors thrown outside rendering (an event handler, a timer) and promises
+ * rejected with nobody to catch them: main.tsx reports them through the
+ * beacon; this opens the same internal-error modal as the render boundary,
+ * over the page, which stays as it was.
+ */
+export function UncaughtErrors() {
+  const { open } = useModals()
+  useEffect(() => {
+    const show = (reason: unknown) => {
+      if (!isPageBug(reason) || isChunkLoadError(reason)) return
+      open((close) => <InternalErrorModal onReset={close} />, { id: MODAL_IDS.internalError })
+    }
+    const onError = (e: ErrorEvent) => show(e.error ?? e.message)
+    const onRejection = (e: PromiseRejectionEvent) => show(e.reason)
+    window.addEventListener('error', onError)
+    window.addEventListener('unhandledrejection', onRejection)
+    return () => {
+      window.removeEventListener('error', onError)
+      window.removeEventListener('unhandledrejection', onRejection)
+    }
+  }, [open])
+  return null
 }
 
 function InternalErrorModal({ onReset }: { onReset: () => void }) {

@@ -12,6 +12,20 @@ export interface ExceptionReport {
 
 const MAX = 4000
 
+/** Errors the API client and the shell already handle (toast, modal, reload, /sorry): not bugs. */
+const HANDLED = ['ApiError', 'ValidationError', 'SessionTimedOutError', 'RevisionMismatchError', 'OriginAccessDeniedError', 'CdnBlockedError', 'AbortError']
+
+/**
+ * Whether an uncaught error or unhandled rejection is a bug of the page: reported
+ * through the beacon and shown as the internal-error modal. A browser's
+ * "ResizeObserver loop" notice is not an error of the page.
+ */
+export function isPageBug(reason: unknown): boolean {
+  if (reason instanceof Error) return !HANDLED.includes(reason.name)
+  if (typeof reason === 'string') return !/ResizeObserver loop/.test(reason)
+  return reason != null
+}
+
 export function toReport(error: unknown, path = window.location.pathname + window.location.search): ExceptionReport {
   const e = error instanceof Error ? error : new Error(String(error))
   return { name: e.name.slice(0, 200), message: e.message.slice(0, MAX), stack: e.stack?.slice(0, MAX), path }

@@ -2,7 +2,7 @@ import './zodConfig'
 import { StrictMode, startTransition } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App, createAppServices, createQueryServices } from './App'
-import { reportException } from './exceptionNotify'
+import { isPageBug, reportException } from './exceptionNotify'
 import { SHELL_NAMESPACE, loadCatalogue } from '@/i18n/catalogues'
 import { initialLanguage, readStoredLang } from '@/i18n/languages'
 import { setActiveLang } from '@/i18n/i18n'
@@ -14,13 +14,15 @@ import { applyBrandColors } from '@/brand'
 
 applyBrandColors()
 
-window.addEventListener('error', (e) => reportException(e.error ?? e.message))
+// Reported from the first line on; the shell also opens the internal-error
+// modal for these once it is up (ErrorBoundary.tsx, UncaughtErrors).
+window.addEventListener('error', (e) => {
+  const error = e.error ?? e.message
+  if (isPageBug(error)) reportException(error)
+})
 window.addEventListener('unhandledrejection', (e) => {
-  const name = e.reason instanceof Error ? e.reason.name : ''
   // API errors are handled by the shell and the features; only report real bugs.
-  if (!['ApiError', 'ValidationError', 'SessionTimedOutError', 'RevisionMismatchError', 'OriginAccessDeniedError', 'CdnBlockedError', 'AbortError'].includes(name)) {
-    reportException(e.reason)
-  }
+  if (isPageBug(e.reason)) reportException(e.reason)
 })
 
 // The first render waits for the shell's catalogue in the page's language

@@ -1,4 +1,5 @@
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react'
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { apiEvents } from '@/api/client'
 import { useTranslation } from '@/i18n/translation'
 
 export const TOAST_MS = 5000
@@ -6,6 +7,11 @@ export const TOAST_MS = 5000
 export interface Toasts {
   /** Shows an error toast at the top for 5 s; default text "Processing was interrupted because an error occurred." */
   showError(message?: string): void
+  /**
+   * While the session-timeout modal is up no toast shows (the modal says what
+   * happened; a red toast over it only alarms). The shell lifts it when the modal closes.
+   */
+  setSuppressed(suppressed: boolean): void
 }
 
 const ToastContext = createContext<Toasts | null>(null)
@@ -29,8 +35,23 @@ export function ToastProvider({ children }: { children: ReactNode }) {
 
   const dismiss = useCallback((id: number) => setToasts((ts) => ts.filter((x) => x.id !== id)), [])
 
+  const suppressed = useRef(false)
+  const setSuppressed = useCallback((on: boolean) => {
+    suppressed.current = on
+    if (on) setToasts((ts) => (ts.length ? [] : ts))
+  }, [])
+  // Set at once on the 403, before the modal renders: the failing call's own toast comes next.
+  useEffect(
+    () =>
+      apiEvents.subscribe((e) => {
+        if (e.type === 'sessionTimedOut') setSuppressed(true)
+      }),
+    [setSuppressed],
+  )
+
   const showError = useCallback(
     (message?: string) => {
+      if (suppressed.current) return
       const id = ++seq.current
       setToasts((ts) => [...ts.filter((x) => x.message !== message), { id, message }])
       window.setTimeout(() => dismiss(id), TOAST_MS)
@@ -38,7 +59,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     [dismiss],
   )
 
-  const value = useMemo(() => ({ showError }), [showError])
+  const value = useMemo(() => ({ showError, setSuppressed }), [showError, setSuppressed])
 
   return (
     <ToastContext.Provider value={value}>

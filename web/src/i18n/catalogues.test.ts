@@ -51,3 +51,28 @@ describe('one name per page', () => {
     })
   }
 })
+
+/** The members' wording: English says "log in" (never "sign in"), and no field hint lists raw characters like a developer's rule. */
+describe('member wording', () => {
+  const english = ['en', 'sg'] as const
+  it('says "log in", never "sign in", in English', () => {
+    const found = english.flatMap((lang) =>
+      namespaces.flatMap((ns) =>
+        Object.entries(flatten(resources[lang]?.[ns] ?? {}))
+          .filter(([, v]) => /\bsign(ed)?[- ]?(in|out)s?\b/i.test(v))
+          .map(([k]) => `${lang}:${ns}:${k}`),
+      ),
+    )
+    expect(found).toEqual([])
+  })
+  it('hints with no list of forbidden characters (the hint says the rule in words)', () => {
+    const found = LANGUAGES.flatMap((lang) =>
+      namespaces.flatMap((ns) =>
+        Object.entries(flatten(resources[lang]?.[ns] ?? {}))
+          .filter(([k, v]) => /Hint$/.test(k) && /& # < >/.test(v))
+          .map(([k]) => `${lang}:${ns}:${k}`),
+      ),
+    )
+    expect(found).toEqual([])
+  })
+})

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { TranslationProvider } from '@/i18n/translation'
 import { MemoryRouter } from 'react-router'
 import { createI18n } from '@/i18n/i18n'
@@ -158,5 +158,56 @@ describe('origin access restriction', () => {
     await screen.findByRole('heading', { level: 1, name: 'Sorry, the site is busy' })
     expect(window.location.pathname).toBe('/sorry')
     expect(JSON.parse(window.localStorage.getItem('members.originAccess')!)).toMatchObject({ restrictionEnabled: true, allowed: false })
+  })
+})
+
+describe('errors outside rendering', () => {
+  it('an uncaught error or rejection opens the internal-error modal over the page; API errors do not', async () => {
+    stubFetch({ 'GET /api/session': 403 })
+    renderApp('/login?lang=en')
+    await screen.findByRole('heading', { level: 1, name: 'Log in' })
+    const rejection = (reason: unknown) => Object.assign(new Event('unhandledrejection'), { reason })
+    act(() => {
+      window.dispatchEvent(rejection(Object.assign(new Error('bad request'), { name: 'ApiError' })))
+    })
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+    act(() => {
+      window.dispatchEvent(new ErrorEvent('error', { error: new TypeError('boom') }))
+    })
+    const dialog = await screen.findByRole('alertdialog', { name: 'System error occurred.' })
+    // The page stays behind the modal.
+    expect(screen.getByRole('heading', { level: 1, name: 'Log in' })).toBeTruthy()
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }))
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull())
+    act(() => {
+      window.dispatchEvent(rejection(new RangeError('later')))
+    })
+    expect(await screen.findByRole('alertdialog', { name: 'System error occurred.' })).toBeTruthy()
+  })
+})
+
+describe('error toasts and the session-timeout modal', () => {
+  it('shows no toast while the session-timeout modal is up', async () => {
+    stubFetch({ 'GET /api/session': 403 })
+    const { services } = renderApp('/login?lang=en')
+    await screen.findByRole('heading', { level: 1, name: 'Log in' })
+    const toastText = 'Processing was interrupted because an error occurred.'
+    act(() => services.querySink.onError(new Error('x')))
+    expect(await screen.findByText(toastText)).toBeTruthy()
+    stubFetch({ 'GET /api/session': 403, 'POST /api/session/token': json({}, 403) })
+    const { refreshSessionToken } = await import('@/api/platform')
+    await act(async () => {
+      await refreshSessionToken().catch(() => {})
+    })
+    await screen.findByRole('alertdialog', { name: 'Please try to log in again' })
+    // The toast that was up goes, and a new one does not come.
+    expect(screen.queryByText(toastText)).toBeNull()
+    act(() => services.querySink.onError(new Error('y')))
+    expect(screen.queryByText(toastText)).toBeNull()
+    // Closed, the toasts come back.
+    fireEvent.click(screen.getAllByRole('button', { name: 'Log in' }).at(-1)!)
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull())
+    act(() => services.querySink.onError(new Error('z')))
+    expect(await screen.findByText(toastText)).toBeTruthy()
   })
 })

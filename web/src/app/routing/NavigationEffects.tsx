@@ -32,38 +32,49 @@ export function LangGate({ children }: { children: ReactNode }) {
   return <>{children}</>
 }
 
-/** Scroll to top on navigation; back/forward (POP) restores the saved position. */
+/**
+ * Scroll to top on navigation; back/forward (POP) restores the saved position.
+ * One window listener records the position under the key of the entry that is
+ * current at that moment; the key switches in the layout effect, before this
+ * navigation's scroll-to-top (whose scroll event arrives a frame later), so the
+ * next page's scrolling is never saved over the page being left.
+ */
 export function ScrollManager() {
   const location = useLocation()
   const navType = useNavigationType()
   const positions = useRef(new Map<string, number>())
+  const currentKey = useRef(location.key)
 
   useEffect(() => {
     if ('scrollRestoration' in window.history) window.history.scrollRestoration = 'manual'
-  }, [])
-
-  useEffect(() => {
-    const key = location.key
-    const save = () => positions.current.set(key, window.scrollY)
+    const save = () => positions.current.set(currentKey.current, window.scrollY)
     window.addEventListener('scroll', save, { passive: true })
     return () => window.removeEventListener('scroll', save)
-  }, [location.key])
+  }, [])
 
   useLayoutEffect(() => {
+    currentKey.current = location.key
     const saved = navType === 'POP' ? positions.current.get(location.key) : undefined
     if (saved === undefined) {
       window.scrollTo(0, 0)
       return
     }
-    // The page may still be loading: try again for a few frames until it is tall enough.
+    // The page may still be loading (lazy code, data): try again each frame for up
+    // to two seconds until it is tall enough, unless the member scrolls meanwhile.
     let frames = 0
     let raf = 0
+    const stop = () => window.cancelAnimationFrame(raf)
+    const userEvents = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const
     const restore = () => {
       window.scrollTo(0, saved)
-      if (Math.abs(window.scrollY - saved) > 1 && ++frames < 30) raf = window.requestAnimationFrame(restore)
+      if (Math.abs(window.scrollY - saved) > 1 && ++frames < 120) raf = window.requestAnimationFrame(restore)
     }
+    for (const e of userEvents) window.addEventListener(e, stop, { passive: true, once: true })
     restore()
-    return () => window.cancelAnimationFrame(raf)
+    return () => {
+      stop()
+      for (const e of userEvents) window.removeEventListener(e, stop)
+    }
   }, [location.key, navType])
 
   return null

@@ -48,8 +48,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [timedOut, setTimedOut] = useState(false)
   const [logoutStarted, setLogoutStarted] = useState(false)
   const { pathname } = useLocation()
-  // Over once the login page is reached.
+  // Over once the login page is reached: Back from there to a member page then
+  // finds a logged-out visitor and goes to /login, with no timeout or error.
   const loggingOut = logoutStarted && pathname !== LOGIN_PATH
+  if (logoutStarted && pathname === LOGIN_PATH) setLogoutStarted(false)
 
   // Observed only: the route guards of member and anonymous pages start the check,
   // so static pages (/sorry) never call GET /api/session.

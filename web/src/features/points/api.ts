@@ -82,9 +82,13 @@ export async function searchPoints(q: PointQuery, signal?: AbortSignal): Promise
   }
 }
 
-export function usePointSearch(q: PointQuery | null) {
+/**
+ * The points search: `submission` counts the submits, so each one (the same
+ * condition again included) is its own query and asks the server.
+ */
+export function usePointSearch(q: PointQuery | null, submission = 0) {
   return useQuery({
-    queryKey: pointKeys.key('search', q),
+    queryKey: pointKeys.key('search', q, submission),
     queryFn: ({ signal }) => searchPoints(q!, signal),
     enabled: q !== null,
     placeholderData: keepPreviousData,

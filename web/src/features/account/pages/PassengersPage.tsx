@@ -38,6 +38,7 @@ export default function PassengersPage() {
   const toast = useToast()
   const [editing, setEditing] = useState<Passenger | 'new' | null>(null)
   const [mailSent, setMailSent] = useState<boolean | null>(null)
+  const [deleted, setDeleted] = useState(false)
   const passengers = list.data ?? []
 
   function confirmDelete(p: Passenger) {
@@ -48,7 +49,13 @@ export default function PassengersPage() {
           <button type="button" className="button button--danger" onClick={() => {
             close()
             setMailSent(null)
-            del.mutate(p.id, { onSuccess: (r) => setMailSent(r.mailSent), onError: () => toast.showError() })
+            del.mutate(p.id, {
+              onSuccess: (r) => {
+                setDeleted(true)
+                setMailSent(r.mailSent)
+              },
+              onError: () => toast.showError(),
+            })
           }}>{t('passengers.delete')}</button>
           <button type="button" className="button button--secondary" onClick={close}>{t('cancel')}</button>
         </div>
@@ -59,7 +66,7 @@ export default function PassengersPage() {
   return (
     <div className="page passengers-page">
       <PageHeader title={t('passengers.title')} />
-      <SavedNotice mailSent={mailSent} />
+      <SavedNotice mailSent={mailSent} deleted={deleted} />
       {passengers.length === 0 && list.isSuccess && <p>{t('passengers.empty')}</p>}
       <ul className="passenger-list" aria-label={t('passengers.title')}>
         {passengers.map((p) => (
@@ -80,7 +87,7 @@ export default function PassengersPage() {
       )}
       {editing !== null && (
         <PassengerFormSection key={editing === 'new' ? 'new' : editing.id} passenger={editing === 'new' ? undefined : editing} countries={countries.data}
-          onDone={(sent) => { setEditing(null); setMailSent(sent) }} onCancel={() => setEditing(null)} />
+          onDone={(sent) => { setEditing(null); setDeleted(false); setMailSent(sent) }} onCancel={() => setEditing(null)} />
       )}
     </div>
   )

@@ -129,6 +129,9 @@ describe('account pages', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Delete passenger' })
     fireEvent.click(dialog.querySelector('button.button:not(.button--secondary)')!)
     await waitFor(() => expect(api.called('DELETE /api/user/passengers/p1')).toBe(1))
+    // A removal says so, not "Saved.".
+    await screen.findByText('Deleted. A confirmation mail has been sent to your registered address.')
+    expect(screen.queryByText(/^Saved\./)).toBeNull()
   })
 
   it('online shop: shows the status and links the account, then the way to the shop', async () => {

@@ -75,9 +75,14 @@ describe('bookings page', () => {
     expect(queries[0].get('order')).toBe('asc')
     expect(queries[0].get('bookingDateFrom')).toMatch(/^\d{4}-\d{2}-\d{2}$/)
 
+    // The next page starts at the list's top (the pager sits at the foot of the page).
+    const scrolled = vi.fn()
+    Element.prototype.scrollIntoView = scrolled
     fireEvent.click(await screen.findByRole('button', { name: 'Next page' }))
     await waitFor(() => expect(queries.at(-1)?.get('page')).toBe('2'))
     expect(queries.at(-1)?.get('bookingDateFrom')).toBe(queries[0].get('bookingDateFrom'))
+    await waitFor(() => expect(scrolled).toHaveBeenCalledTimes(1))
+    expect(scrolled.mock.contexts[0]).toBe(screen.getByRole('region', { name: 'Search results' }))
   })
 
   it('shows the client-side rule before calling the server', async () => {
@@ -205,6 +210,36 @@ describe('bookings page', () => {
     expect(within(card).getByText('Flown')).toBeTruthy()
     expect(within(card).getByRole('link', { name: /Itinerary/ })).toBeTruthy()
     expect(within(card).queryByRole('button', { name: 'Change booking' })).toBeNull()
+  })
+
+  it('shows a booking added by its number in the list at once, with the last condition', async () => {
+    let added = false
+    const queries: URLSearchParams[] = []
+    const extra = { ...reservations[0], pnr: 'NEW1AB' }
+    stubFetch({
+      'GET /api/session': 204,
+      'GET /api/masters/airports': [],
+      'GET /api/reservations': (req) => {
+        queries.push(req.url.searchParams)
+        const list = added ? [extra, ...reservations] : reservations
+        return json({ reservations: list, perPage: 10, currentPage: 1, total: list.length, totalPages: 1 })
+      },
+      'POST /api/reservations': () => {
+        added = true
+        return json({ pnr: 'NEW1AB' })
+      },
+    })
+    renderApp('/bookings?lang=en')
+    await screen.findByRole('article', { name: /TPE3XY/ })
+    expect(screen.queryByRole('article', { name: /NEW1AB/ })).toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Add a booking' }))
+    const form = await screen.findByRole('form', { name: 'Add a booking' })
+    fireEvent.change(within(form).getByLabelText(/Booking number/), { target: { value: 'new1ab' } })
+    fireEvent.change(within(form).getByLabelText(/last name/i), { target: { value: 'SMITH' } })
+    fireEvent.submit(form)
+    expect(await screen.findByRole('article', { name: /NEW1AB/ })).toBeTruthy()
+    expect(queries).toHaveLength(2)
+    expect(queries[1].get('status')).toBe(queries[0].get('status'))
   })
 
   it('puts "Add a booking" at the top of the page, above the search', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react'
+import { useEffect, useId, useMemo, useRef, useState, type RefObject } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from '@/i18n/translation'
 import { Field } from '@/components/Field'
@@ -26,6 +26,7 @@ export default function BookingsPage() {
   const search = useReservationSearch(toQuery(searchDefaults(), 1, PER_PAGE))
   const { submit } = search
   const [adding, setAdding] = useState(false)
+  const resultsRef = useRef<HTMLElement>(null)
   const sso = useBookingSiteSSO()
   const addPanelId = useId()
   // The results arrive after the first paint and take the place of a one-line
@@ -61,14 +62,19 @@ export default function BookingsPage() {
         }
       />
       <div id={addPanelId} hidden={!adding}>
-        {adding && <AddBooking onClose={() => setAdding(false)} />}
+        {adding && <AddBooking onClose={() => setAdding(false)} onAdded={() => void submit(search.condition ?? toQuery(searchDefaults(), 1, PER_PAGE))} />}
       </div>
       <SearchPanel onSearch={(f) => void submit(toQuery(f, 1, PER_PAGE))} pending={search.pending} error={search.validation} />
       <Results
         condition={search.condition}
         data={search.result}
         loading={search.pending}
-        onPage={(page) => search.condition && void submit({ ...search.condition, page })}
+        sectionRef={resultsRef}
+        onPage={(page) => {
+          if (!search.condition) return
+          // The next page starts at the list's top, not where the pager was (the foot of the last page).
+          void submit({ ...search.condition, page }).then(() => resultsRef.current?.scrollIntoView({ block: 'start' }))
+        }}
       />
       <div hidden={!settled}>
         <CalendarSubscription />
@@ -204,11 +210,13 @@ function Results({
   data,
   loading,
   onPage,
+  sectionRef,
 }: {
   condition: ReservationQuery | null
   data: ReservationResult | null
   loading: boolean
   onPage: (page: number) => void
+  sectionRef: RefObject<HTMLElement | null>
 }) {
   const { t } = useTranslation('bookings')
   if (!condition || !data) {
@@ -220,7 +228,7 @@ function Results({
   }
   const page = data.currentPage
   return (
-    <section aria-labelledby="booking-results-title" aria-busy={loading}>
+    <section ref={sectionRef} aria-labelledby="booking-results-title" aria-busy={loading} className="booking-results">
       <h2 id="booking-results-title" className="section-title">
         {t('results.heading')}
       </h2>
@@ -244,7 +252,8 @@ function Results({
 }
 
 
-function AddBooking({ onClose }: { onClose: () => void }) {
+/** Adds a booking by its number; `onAdded` searches again so the list shows it at once. */
+function AddBooking({ onClose, onAdded }: { onClose: () => void; onAdded: () => void }) {
   const { t } = useTranslation('bookings')
   // The rules (zod) load when the form is first sent, not with the page.
   const resolver = useMemo(
@@ -271,6 +280,7 @@ function AddBooking({ onClose }: { onClose: () => void }) {
       const r = await add.mutateAsync({ pnr: v.pnr.toUpperCase(), lastname: v.lastname })
       setDone(t('add.added', { pnr: r.pnr }))
       reset()
+      onAdded()
     } catch (e) {
       if (handleServerValidation(e, setError, labels, modals)) return
       if (e instanceof ApiError && (e.status === 404 || e.status === 409)) setFailure(e.serverMessage ?? '')

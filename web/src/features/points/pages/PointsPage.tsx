@@ -23,12 +23,12 @@ export default function PointsPage() {
   const { t } = useTranslation('points')
   const qc = useQueryClient()
   // The last submitted condition; paging reuses it (spec §4).
-  const [condition, setCondition] = useState<PointQuery>(() => toQuery(searchDefaults))
-  const search = usePointSearch(condition)
+  const [{ condition, submission }, setSearch] = useState(() => ({ condition: toQuery(searchDefaults), submission: 0 }))
+  const search = usePointSearch(condition, submission)
   const submit = (q: PointQuery) => {
-    // A new search cancels the pending one (spec §4).
+    // A new search cancels the pending one; every submit asks the server, the same condition too.
     void qc.cancelQueries({ queryKey: pointKeys.key('search') })
-    setCondition(q)
+    setSearch((s) => ({ condition: q, submission: s.submission + 1 }))
   }
   return (
     <div className="page points">

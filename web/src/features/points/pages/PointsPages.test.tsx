@@ -52,6 +52,11 @@ describe('points overview', () => {
     fireEvent.change(screen.getByLabelText('Currency', { selector: '#points-currency' }), { target: { value: 'JPY' } })
     fireEvent.click(screen.getByRole('button', { name: 'Search' }))
     await waitFor(() => expect(queries.at(-1)?.get('currencyCode')).toBe('JPY'))
+    // The same condition submitted again still asks the server.
+    const sent = queries.length
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }))
+    await waitFor(() => expect(queries.length).toBe(sent + 1))
+    expect(queries.at(-1)?.get('currencyCode')).toBe('JPY')
     fireEvent.click(await screen.findByRole('button', { name: 'Next page' }))
     await waitFor(() => expect(queries.at(-1)?.get('page')).toBe('2'))
     expect(queries.at(-1)?.get('currencyCode')).toBe('JPY')
