@@ -25,7 +25,8 @@ export default function EmailChangeLinkPage({ kind }: { kind: 'confirm' | 'undo'
   const invalid = follow.error instanceof ApiError && follow.error.status === 404
   return (
     <div className="page email-change-page">
-      <h1>{t(`emailChange.${kind}Title`)}</h1>
+      {/* Once done the heading says what happened, not what to do. */}
+      <h1>{follow.isSuccess ? t(`emailChange.${kind}DoneTitle`) : t(`emailChange.${kind}Title`)}</h1>
       {follow.isPending || follow.isIdle ? <p>{t('loading')}</p> : null}
       {follow.isSuccess && (
         <>

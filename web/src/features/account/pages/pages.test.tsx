@@ -106,6 +106,14 @@ describe('account pages', () => {
     expect(await screen.findAllByText('The passwords do not match.')).not.toHaveLength(0)
   })
 
+  it('e-mail change link: the heading says it is confirmed once it is', async () => {
+    stubFetch({ 'POST /api/email_change/confirm': json({ email: 'new@example.com' }) })
+    renderApp('/email-change/confirm/tok123?lang=en')
+    expect(await screen.findByRole('heading', { level: 1, name: 'Your new e-mail address is confirmed' })).toBeTruthy()
+    expect(screen.getByText('Your e-mail address is now new@example.com.')).toBeTruthy()
+    expect(screen.queryByText('Confirm your new e-mail address')).toBeNull()
+  })
+
   it('passengers: lists, adds with a derived type and deletes after confirmation', async () => {
     const list = [{ id: 'p1', passengerType: 'CHILD', firstname: 'Sakura', lastname: 'Yamada', gender: 'female', birth: '2020-10-10',
       tel: '', email: '', passportNo: '', passportNationalityCode: '', passportIssueCountryCode: '', passportExpirationDate: '' }]
