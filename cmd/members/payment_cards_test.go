@@ -14,7 +14,7 @@ import (
 	"members/internal/store"
 )
 
-// The sandbox's test cards (design §6); the first five pay.
+// The sandbox's test cards; the first five pay.
 var testCards = [][1]string{
 	{"4242424242424242"}, {"5555555555554444"}, {"3530111333300000"}, {"378282246310005"}, {"36227206271667"},
 	{"4000000000000002"}, {"4000000000009995"}, {"4000000000000069"}, {"4000000000003220"}, {"4000000000000119"},

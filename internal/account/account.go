@@ -1,5 +1,4 @@
-// Package account is the member's own data: the profile (spec §3 member
-// profile) with its rules (spec §5), password change and reset, the saved
+// Package account is the member's own data: the profile with its rules, password change and reset, the saved
 // passengers, and the notification mails each change sends. It holds the
 // domain types, the rules and the service; the SQL is in internal/store
 // (AccountStore) and the HTTP in internal/httpapi/account.go.

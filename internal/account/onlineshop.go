@@ -12,7 +12,7 @@ const (
 )
 
 // RegisterOnlineShop links the member to the airline's online shop
-// (POST /api/external_services/online_shop/register, spec §7): the status
+// (POST /api/external_services/online_shop/register): the status
 // moves from unknown to registered; a repeat changes nothing.
 func (s *Service) RegisterOnlineShop(ctx context.Context, memberID string) (string, error) {
 	m, err := s.member(ctx, memberID)

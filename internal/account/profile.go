@@ -13,7 +13,7 @@ import (
 	"members/internal/validate"
 )
 
-// Profile is the member profile of spec §3 as the API returns it, with
+// Profile is the member profile as the API returns it, with
 // country names in the request's language and the derived flags.
 type Profile struct {
 	ProfileID                     string   `json:"profileId"`
@@ -132,7 +132,7 @@ func (s *Service) Profile(ctx context.Context, memberID string, lang i18n.Lang) 
 	return s.profile(m, lang), nil
 }
 
-// ValidateProfile applies every rule of spec §5 to a profile input.
+// ValidateProfile applies every rule to a profile input.
 func (s *Service) ValidateProfile(in ProfileInput) validate.Errors {
 	e := validate.Errors{}
 	checkName(e, "lastname", in.Lastname)

@@ -9,7 +9,7 @@ import (
 	"members/internal/validate"
 )
 
-// Limits of the account rules (spec §5 and §9).
+// Limits of the account rules.
 const (
 	MemberMinAge    = 12
 	TelMinDigits    = 8

@@ -1,5 +1,5 @@
 // Package booking is the members' flight bookings: reservations and their
-// flight segments, the booking search and its rules (spec §4, §5, §9), adding
+// flight segments, the booking search and its rules, adding
 // a booking by PNR, the travel documents (itinerary, receipt, certificates),
 // the itinerary mail, hotel and rental-car offers and the hand-over to the
 // booking site. It imports neither SQL nor HTTP: the store, the document
@@ -18,7 +18,7 @@ const (
 )
 
 // Flight statuses (flightStatus). Delayed: NOT_YET_DEPARTED_WITH_DELAY and
-// DEPARTED_WITH_DELAY; will not depart: CANCELLED and SUSPENDED (spec §3).
+// DEPARTED_WITH_DELAY; will not depart: CANCELLED and SUSPENDED.
 const (
 	FlightOnTime                  = "ON_TIME"
 	FlightNotYetDepartedWithDelay = "NOT_YET_DEPARTED_WITH_DELAY"
@@ -30,7 +30,7 @@ const (
 )
 
 // OutdatedAfter is how long after its first departure a booking counts as
-// outdated: no actions are offered on it any more (spec §3, §9).
+// outdated: no actions are offered on it any more.
 const OutdatedAfter = 180 * 24 * time.Hour
 
 // Reservation is a booking owned by a member (MemberID empty: not yet added
@@ -90,7 +90,7 @@ type Segment struct {
 }
 
 // IsCancelled reports whether the segment is cancelled: statusCode equals
-// CANCELLED, case-insensitively (spec §3).
+// CANCELLED, case-insensitively.
 func (s Segment) IsCancelled() bool { return strings.EqualFold(s.StatusCode, StatusCancelled) }
 
 // IsPast reports whether the segment's scheduled departure is before now.

@@ -24,7 +24,7 @@ const (
 
 // FormSearch is the value of the form parameter sent by the booking
 // management page. With it, or with any booking date given, the booking
-// dates are required and checked (spec §5); the home page's recent list
+// dates are required and checked; the home page's recent list
 // (lastDepartDateFrom = today, ACTIVE, 5 a page) sends neither and is not
 // limited by booking date.
 const FormSearch = "search"
@@ -32,7 +32,7 @@ const FormSearch = "search"
 // earliestDate is the first selectable date: "Select a date after 2012."
 var earliestDate = time.Date(2012, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// SearchInput is the search condition as the caller sent it (spec §3, §7).
+// SearchInput is the search condition as the caller sent it.
 type SearchInput struct {
 	PNR                string
 	AirportCode        string

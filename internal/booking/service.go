@@ -14,7 +14,7 @@ import (
 	"members/internal/validate"
 )
 
-// MaxPNRLength is the longest booking number (spec §5, §9).
+// MaxPNRLength is the longest booking number.
 const MaxPNRLength = 20
 
 // ErrNotFound is what a Store returns for a reservation that does not
@@ -152,7 +152,7 @@ type Page struct {
 	LastDepartMin time.Time
 }
 
-// SearchResult is the answer of a search (spec §3 reservation result).
+// SearchResult is the answer of a search.
 type SearchResult struct {
 	Reservations []ReservationView `json:"reservations"`
 	PerPage      int               `json:"perPage"`
@@ -360,7 +360,7 @@ func (s *Service) Itinerary(ctx context.Context, memberID, pnr string, lang i18n
 	return s.renderDoc(Document{Kind: DocItinerary, Lang: lang, Reservation: r, IssuedAt: s.now()})
 }
 
-// ForbiddenAddresseeChars may not appear in a receipt's addressee (spec §5).
+// ForbiddenAddresseeChars may not appear in a receipt's addressee.
 const ForbiddenAddresseeChars = `&#<>'"[]`
 
 // Receipt returns the receipt PDF made out to addressee (empty: the first
@@ -412,7 +412,7 @@ func (s *Service) renderDoc(d Document) ([]byte, error) {
 }
 
 // MailResult says whether the itinerary mail went out (false: it may not
-// have been sent; spec §8 mobile_mail_error).
+// have been sent; the answer then carries errorKey mobile_mail_error).
 type MailResult struct {
 	MailSent bool `json:"mailSent"`
 }

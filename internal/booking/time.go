@@ -11,7 +11,7 @@ import (
 )
 
 // JST is Japan time (UTC+9, no daylight saving): "today" and the search
-// defaults are computed in it (spec §9).
+// defaults are computed in it.
 var JST = time.FixedZone("JST", 9*60*60)
 
 // DateLayout is the wire form of calendar dates.
@@ -23,7 +23,7 @@ func TodayJST(now time.Time) time.Time {
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
 
-// Defaults are the booking search form's initial values (spec §9): booking
+// Defaults are the booking search form's initial values: booking
 // and departure from 180 days before today, booking to today, ascending,
 // ACTIVE; today in Japan time.
 type Defaults struct {

@@ -8,7 +8,7 @@ import (
 	"members/internal/masters"
 )
 
-// ReservationView is a reservation as the API returns it (spec §3): local
+// ReservationView is a reservation as the API returns it: local
 // dates and times, translated labels and the derived flags the pages use.
 type ReservationView struct {
 	PNR         string          `json:"pnr"`

@@ -20,7 +20,7 @@ const (
 )
 
 // Fare types of a purchased coupon: happy is the Lite plan, happlus the
-// Standard plan (spec §3).
+// Standard plan.
 const (
 	FareHappy   = pass.FareHappy
 	FareHapplus = pass.FareHapplus
@@ -34,7 +34,7 @@ func FareOf(plan string) string {
 	return FareHapplus
 }
 
-// RefundFeePerItem is the refund fee per coupon item, in yen (spec §9).
+// RefundFeePerItem is the refund fee per coupon item, in yen.
 const RefundFeePerItem = 9000
 
 // Currency of the coupon pass: the refund fee is in yen, so coupons are

@@ -7,7 +7,7 @@ import (
 	"members/internal/validate"
 )
 
-// Age classes (spec §9): infants are under 2 and have no seat, children
+// Age classes: infants are under 2 and have no seat, children
 // are from 2, adults from 12.
 const (
 	InfantUnder = 2

@@ -22,7 +22,7 @@ const (
 // kept.
 type Behaviour string
 
-// Test card behaviours (design.md §6).
+// Test card behaviours.
 const (
 	Succeed           Behaviour = "succeed"
 	Decline           Behaviour = "card_declined"
@@ -73,7 +73,7 @@ type Card struct {
 // maxHolderName bounds the holder name (embossed names are short).
 const maxHolderName = 64
 
-// CheckCard validates a card (spec §5: 14 to 16 digits, American Express
+// CheckCard validates a card (14 to 16 digits, American Express
 // 15, Luhn, CVV 3 digits or 4 for American Express, YY/MM read as 20YY and
 // not past) and returns what may be kept, or field errors (first failing
 // rule per field).

@@ -12,7 +12,7 @@ import (
 	"members/internal/store"
 )
 
-// Every test card of design.md §6 through tokenise → create → authorise
+// Every test card through tokenise → create → authorise
 // (→ capture when authorised).
 func TestTestCards(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {

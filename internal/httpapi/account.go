@@ -170,7 +170,7 @@ func (h *accountHandlers) GetMailSuggests(w http.ResponseWriter, r *http.Request
 	h.WriteJSON(w, http.StatusOK, account.SuggestMail(email))
 }
 
-// The e-mail change (issue 7): the pending change of the account page, its
+// The e-mail change: the pending change of the account page, its
 // cancellation, and the two links mailed to the new and the old address
 // (they work without a session: the token is the proof).
 

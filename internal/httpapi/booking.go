@@ -137,7 +137,7 @@ func (h *BookingHandlers) SsoBooking(w http.ResponseWriter, r *http.Request) {
 // inbound single sign-on (its signed token is the credential).
 var BookingAnonymous = []string{"POST /api/session/complete"}
 
-// CompleteSession is the inbound single sign-on (spec §7 /session/complete):
+// CompleteSession is the inbound single sign-on:
 // the booking site's one-time token opens a session, like a login.
 func (h *BookingHandlers) CompleteSession(w http.ResponseWriter, r *http.Request) {
 	var body bookingapi.CompleteSessionJSONRequestBody

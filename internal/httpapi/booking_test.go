@@ -59,7 +59,7 @@ func TestBookingSearch(t *testing.T) {
 		env := apitest.New(t, engine)
 		c := env.Member(t)
 
-		// The booking management page's defaults (spec §9).
+		// The booking management page's defaults.
 		form := url.Values{"form": {"search"}, "bookingDateFrom": {jstDay(env, -180)}, "bookingDateTo": {jstDay(env, 0)},
 			"departDateFrom": {jstDay(env, -180)}, "status": {"ACTIVE"}, "order": {"asc"}}
 		res, r := search(t, c, form)
@@ -115,7 +115,7 @@ func TestBookingSearch(t *testing.T) {
 			t.Errorf("depart range = %v", res.pnrs())
 		}
 
-		// The home page's recent list: no booking dates (spec §7).
+		// The home page's recent list: no booking dates.
 		recent := url.Values{"lastDepartDateFrom": {jstDay(env, 0)}, "status": {"ACTIVE"}, "perPage": {"5"}, "page": {"1"},
 			"order": {"asc"}, "withFlightStatus": {"true"}, "timeZone": {"+09:00"}}
 		res, r = search(t, c, recent)

@@ -45,7 +45,7 @@ func TestPutUserAcceptsTheGetDocument(t *testing.T) {
 	})
 }
 
-// GET /api/masters/relations (spec §7) lists the relations in the member's language.
+// GET /api/masters/relations lists the relations in the member's language.
 func TestRelations(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		env := apitest.New(t, engine)
@@ -61,7 +61,7 @@ func TestRelations(t *testing.T) {
 	})
 }
 
-// POST /api/external_services/online_shop/register (spec §7) moves
+// POST /api/external_services/online_shop/register moves
 // onlineShopAccountStatus from unknown to registered, once, for the caller only.
 func TestOnlineShopRegister(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {

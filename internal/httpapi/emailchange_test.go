@@ -19,7 +19,7 @@ var (
 
 // The e-mail address changes only with the current password and through a
 // link mailed to the new address; the old address is told, with an undo
-// link (issue 7 item 7).
+// link.
 func TestEmailChange(t *testing.T) {
 	t.Parallel()
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
@@ -143,7 +143,7 @@ func TestEmailChange(t *testing.T) {
 }
 
 // Whether an address is registered is told at most a few times an hour per
-// member (issue 7 item 9), and never without the current password.
+// member, and never without the current password.
 func TestEmailRegisteredCheckThrottled(t *testing.T) {
 	t.Parallel()
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {

@@ -51,7 +51,7 @@ func (h *PaymentHandlers) RegisterCreditCard(w http.ResponseWriter, r *http.Requ
 }
 
 // DeleteCreditCard answers 200 when the confirmation mail was sent and 204
-// when it was not (spec §4).
+// when it was not.
 func (h *PaymentHandlers) DeleteCreditCard(w http.ResponseWriter, r *http.Request, token string, p paymentapi.DeleteCreditCardParams) {
 	sent, err := h.cards.Delete(r.Context(), member(r), Lang(r), token, p.Gateway)
 	if err != nil {

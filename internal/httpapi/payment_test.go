@@ -338,7 +338,7 @@ func TestPurchaseDeclined(t *testing.T) {
 }
 
 // TestPurchaseChallengeAndWebhooks: the challenge card waits for the
-// member's step; meanwhile a new purchase is blocked (spec §8). The
+// member's step; meanwhile a new purchase is blocked. The
 // webhook arrives before the member's browser is back, is replayed, and
 // races the status poll of the return page: one grant.
 func TestPurchaseChallengeAndWebhooks(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 	"members/internal/store"
 )
 
-// POST /api/session/complete (spec §7): the booking site's one-time sign-on
+// POST /api/session/complete: the booking site's one-time sign-on
 // token opens a session for the member it names, once; anything else is a
 // 401 that leaves the caller logged out.
 func TestSessionComplete(t *testing.T) {

@@ -15,7 +15,6 @@ import (
 // A session cookie that names no live session counts as absent everywhere:
 // the login form's CSRF token (bound to the pre-login cookie) works even
 // when the browser still sends the dead cookie, and the server clears it.
-// Issue 7 item 1.
 func TestDeadSessionCookieCountsAsAbsent(t *testing.T) {
 	t.Parallel()
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
@@ -89,8 +88,7 @@ func TestDeadSessionCookieCountsAsAbsent(t *testing.T) {
 	})
 }
 
-// A failed or malformed login while logged in leaves the session alone
-// (issue 7 item 4).
+// A failed or malformed login while logged in leaves the session alone.
 func TestFailedLoginKeepsTheSession(t *testing.T) {
 	t.Parallel()
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
@@ -119,7 +117,7 @@ func TestFailedLoginKeepsTheSession(t *testing.T) {
 }
 
 // No secret reaches a log line: the whole reset journey (link in the SPA
-// path), a login, a hand-over token and logout (issue 7 item 5).
+// path), a login, a hand-over token and logout.
 func TestNoSecretsInLogs(t *testing.T) {
 	t.Parallel()
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {

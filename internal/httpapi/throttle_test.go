@@ -54,7 +54,7 @@ func wantCounts(t *testing.T, what string, counts map[int]int, status, allowed, 
 
 const attempts = 50
 
-// Issue 7 item 2: every throttle reserves the attempt before the check, so
+// every throttle reserves the attempt before the check, so
 // parallel attempts cannot pass the limit.
 func TestThrottlesHoldInParallel(t *testing.T) {
 	t.Parallel()
@@ -138,7 +138,7 @@ func TestSuccessfulLoginsDoNotCount(t *testing.T) {
 // Behind a trusted proxy the client address comes from X-Forwarded-For, so
 // a stranger's failures lock out the stranger's address, not the owner;
 // only a distributed attack reaches the per-account ceiling. From an
-// untrusted peer the header is ignored (issue 7 item 3).
+// untrusted peer the header is ignored.
 func TestLoginThrottleBehindProxy(t *testing.T) {
 	t.Parallel()
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {

@@ -27,7 +27,7 @@ func directive(csp, name string) string {
 }
 
 // Scripts and connections come from this site and the configured consent
-// and analytics origins only (issue 7 item 8).
+// and analytics origins only.
 func TestContentSecurityPolicy(t *testing.T) {
 	t.Parallel()
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
@@ -59,7 +59,7 @@ func TestContentSecurityPolicy(t *testing.T) {
 	})
 }
 
-// A missing build file is a 404, not the app page (issue 7 item 9).
+// A missing build file is a 404, not the app page.
 func TestMissingAssetIs404(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t, store.SQLite)
@@ -75,7 +75,7 @@ func TestMissingAssetIs404(t *testing.T) {
 }
 
 // A hand-over token is redeemed once by the booking site; a replay, a
-// forgery or an expired token is refused (issue 7 item 9).
+// forgery or an expired token is refused.
 func TestHandoverTokenSingleUse(t *testing.T) {
 	t.Parallel()
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {

@@ -68,7 +68,7 @@ func Parse(code string) (Lang, bool) {
 	return Default, false
 }
 
-// FromBrowser maps an Accept-Language header to a product language (spec §1),
+// FromBrowser maps an Accept-Language header to a product language,
 // by the rule shared with the app (testdata/browser-languages.json): the
 // first preferred language, by q-value, that maps to one of ours; Chinese
 // with an explicit region TW gives tw, HK gives hk, any other Chinese cn

@@ -8,7 +8,7 @@
 //		ContentType: "application/pdf", Data: pdf})
 //	if err := mailer.Send(ctx, msg); err != nil {
 //		// the change is kept; tell the member the notification may not
-//		// have been sent (spec §8, errorKey mobile_mail_error / mailSent=false)
+//		// have been sent (errorKey mobile_mail_error / mailSent=false)
 //	}
 //
 // Send always records the message in the outbox first (so nothing is lost)

@@ -16,7 +16,7 @@ type Airport struct {
 	LocalName string `json:"localName,omitempty"`
 }
 
-// airports are in the airline's fixed display order (spec §3).
+// airports are in the airline's fixed display order.
 var airports = []Airport{
 	{"KIX", "JP", "Kansai International Airport", "関西国際空港", "Osaka (Kansai)", "大阪(関西)", "Osaka", "大阪", "+09:00", ""},
 	{"MMB", "JP", "Memanbetsu Airport", "女満別空港", "Memanbetsu", "女満別", "Memanbetsu", "女満別", "+09:00", ""},

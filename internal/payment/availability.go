@@ -1,6 +1,6 @@
 package payment
 
-// Other payment types (spec §3) and the gateway method for the convenience
+// Other payment types and the gateway method for the convenience
 // store / ATM / net banking slip.
 const (
 	OtherRakutenPay = "rakuten_pay"

@@ -30,7 +30,7 @@ func brandRank(b string) int {
 	return len(brandOrder)
 }
 
-// Card currency scopes (spec §3, §9): visa, mastercard and jcb cards are
+// Card currency scopes: visa, mastercard and jcb cards are
 // registered for JPY or for the other currencies; amex, diners and
 // discover cards serve every currency.
 const (
@@ -134,7 +134,7 @@ type SavedCard struct {
 	CreatedAt      time.Time
 }
 
-// CardView is a saved card on the wire (spec §3 credit card).
+// CardView is a saved card on the wire.
 type SavedCardView struct {
 	Token          string `json:"token"`
 	CardNumber     string `json:"cardNumber"`

@@ -306,7 +306,7 @@ func (e *Engine) Validate(ctx context.Context, memberID string, lang i18n.Lang, 
 		Description: c.order.Description, Details: c.order.Details}, nil
 }
 
-// Errors the member meets (spec §8).
+// Errors the member meets.
 var (
 	// ErrPending: a paid-for process is still open (about 30 minutes).
 	ErrPending = &apperr.Error{Code: apperr.Conflict, MsgKey: "payment.error.pending", ErrorKey: "payment_pending"}

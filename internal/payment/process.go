@@ -41,7 +41,7 @@ func CanMove(from, to Status) bool {
 // Open reports whether a process in s still blocks a new purchase.
 func (s Status) Open() bool { return s == Prepared || s == Pending }
 
-// Payment methods of a purchase (spec §3).
+// Payment methods of a purchase.
 const (
 	MethodCreditCard       = "creditCard"
 	MethodOtherPayment     = "otherPayment"

@@ -83,7 +83,7 @@ func ParseMaintenanceMode(s string) (MaintenanceMode, error) {
 var japan = time.FixedZone("JST", 9*60*60)
 
 // Pass maintenance window, Japan time: from 03:00 (inclusive) to 05:00
-// (exclusive), every day (spec §9).
+// (exclusive), every day.
 const (
 	MaintenanceStartHour = 3
 	MaintenanceEndHour   = 5

@@ -8,7 +8,7 @@ import (
 )
 
 // FormatAmount writes minor units with the language's thousands separators:
-// SGD with two decimals, the other currencies with none (spec §9).
+// SGD with two decimals, the other currencies with none.
 func FormatAmount(minor int64, currency string, lang i18n.Lang) string {
 	p := message.NewPrinter(lang.Tag())
 	if d := Decimals(currency); d > 0 {

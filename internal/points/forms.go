@@ -69,7 +69,7 @@ func (s *Service) guard(ctx context.Context, kind, memberID string) error {
 	return nil
 }
 
-// ReissueInput is the reissue form (spec §3).
+// ReissueInput is the reissue form.
 type ReissueInput struct {
 	PointNumber string `json:"pointNumber"`
 	Pin         string `json:"pin"`
@@ -206,7 +206,7 @@ func (s *Service) Reissue(ctx context.Context, memberID string, lang i18n.Lang, 
 	return res, nil
 }
 
-// ExchangeInput is the exchange request (spec §3): a code and its
+// ExchangeInput is the exchange request: a code and its
 // password; Ana selects the partner-miles variant.
 type ExchangeInput struct {
 	Code     string `json:"code"`

@@ -21,7 +21,7 @@ import (
 	"members/internal/payment"
 )
 
-// Currencies in the order of the points summary (spec §3, §9).
+// Currencies in the order of the points summary.
 var Currencies = []string{"KRW", "CNY", "JPY", "TWD", "HKD", "THB", "SGD"}
 
 // ValidCurrency reports whether c is one of the seven voucher currencies.
@@ -69,7 +69,7 @@ const (
 	EntryReissueOut = "reissue_out"
 )
 
-// Rule types (spec §3).
+// Rule types.
 const (
 	RuleMarket     = "voucherMarketOriginDestinationRule"
 	RuleTravelDate = "voucherTravelDateRule"

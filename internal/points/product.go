@@ -65,8 +65,8 @@ type PurchaseInput struct {
 	Amount       int64  `json:"amount"`
 }
 
-// CheckPurchase normalises and checks the purchase fields (spec §5:
-// nominee, currency unit and amount are required).
+// CheckPurchase normalises and checks the purchase fields (nominee,
+// currency unit and amount are required).
 func CheckPurchase(in PurchaseInput) (PurchaseInput, validate.Errors) {
 	in.Nominee = strings.Join(strings.Fields(in.Nominee), " ")
 	in.CurrencyCode = strings.ToUpper(strings.TrimSpace(in.CurrencyCode))
@@ -107,7 +107,7 @@ func (p *Product) Quote(ctx context.Context, memberID, lang string, body json.Ra
 	}, nil
 }
 
-// Goods is the sale record (spec §3) shown in the status answers.
+// Goods is the sale record shown in the status answers.
 type Goods struct {
 	PointNumber           string `json:"pointNumber"`
 	IssuedCurrencyAmount  int64  `json:"issuedCurrencyAmount"`

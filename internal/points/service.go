@@ -22,7 +22,7 @@ const (
 	ValidMonths       = 12
 	TravelExtraMonths = 6
 	PerPage           = 10
-	MaxTextLength     = 100 // pin, point number, exchange password (spec §9)
+	MaxTextLength     = 100 // pin, point number, exchange password
 )
 
 // Mail is a notification of the points feature.
@@ -76,7 +76,7 @@ func NewService(s Store, h Hasher, m Mailer, c *i18n.Catalog, counters ratelimit
 	return &Service{store: s, hasher: h, mailer: m, catalog: c, counters: counters, now: now, cfg: cfg}
 }
 
-// VoucherView is a voucher as the API shows it (spec §3). The PIN is never
+// VoucherView is a voucher as the API shows it. The PIN is never
 // part of it: it is shown once, next to the view, when a voucher is issued.
 type VoucherView struct {
 	Code                 string `json:"code"`
@@ -112,7 +112,7 @@ func (s *Service) View(v Voucher, lang i18n.Lang, today string) VoucherView {
 	}
 }
 
-// SummaryEntry is one amount of the summary (spec §7): a currency and a
+// SummaryEntry is one amount of the summary: a currency and a
 // group (available, expireThisMonth, expireNextMonth).
 type SummaryEntry struct {
 	CurrencyCode string `json:"currencyCode"`
@@ -166,7 +166,7 @@ func (s *Service) Summary(ctx context.Context, memberID string, lang i18n.Lang) 
 	return out, nil
 }
 
-// SearchInput is the search condition of spec §3 as received; nil
+// SearchInput is the search condition as received; nil
 // booleans take their defaults (true).
 type SearchInput struct {
 	CurrencyCode     string
@@ -186,7 +186,7 @@ type SearchResult struct {
 	TotalPages  int           `json:"totalPages"`
 }
 
-// Search runs the member's voucher search (spec §3, §4).
+// Search runs the member's voucher search.
 func (s *Service) Search(ctx context.Context, memberID string, lang i18n.Lang, in SearchInput) (SearchResult, error) {
 	errs := validate.Errors{}
 	cur := strings.ToUpper(strings.TrimSpace(in.CurrencyCode))

@@ -140,7 +140,7 @@ func raw(s string) json.RawMessage {
 func (s *PaymentStore) CreateProcess(ctx context.Context, p payment.Process) error {
 	return paymentErr(s.db.Tx(ctx, func(tx *sql.Tx) error {
 		now := p.CreatedAt.UnixMilli()
-		// a prepared order of another window is replaced (spec §8: one
+		// a prepared order of another window is replaced (one
 		// purchase at a time per member)
 		if _, err := tx.ExecContext(ctx, `UPDATE payment_processes SET status = 'expired', failure_code = $1, updated_at = $2
 			WHERE member_id = $3 AND status = 'prepared'`, payment.FailSuperseded, now, p.MemberID); err != nil {

@@ -217,7 +217,7 @@ func TestNewID(t *testing.T) {
 }
 
 // Reserve counts and compares in one statement: 50 parallel reservations
-// against a limit of 5 take exactly 5 (issue 7 item 2).
+// against a limit of 5 take exactly 5.
 func TestCountersReserveIsAtomic(t *testing.T) {
 	t.Parallel()
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {

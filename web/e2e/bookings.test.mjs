@@ -45,7 +45,7 @@ test("search rules: a booking date in the future is refused with the spec's mess
   await page.getByLabel("Booked to").fill("2026-01-01");
   await page.getByRole("button", { name: "Search", exact: true }).click();
   await page.getByText("Select a date after 2012.").first().waitFor();
-  // A to-date before its from-date is cleared (spec §5) once the field is left, with the reason.
+  // A to-date before its from-date is cleared once the field is left, with the reason.
   await page.getByLabel("Booked to").fill("2011-01-01");
   await page.getByLabel("Booked to").blur();
   assert.equal(await page.getByLabel("Booked to").inputValue(), "");

@@ -1,5 +1,5 @@
 /* global document */
-// Conformance end to end (issue 11): the bookings page as members use it,
+// Conformance end to end: the bookings page as members use it,
 // dates and names per language, the brand, the chrome on every page, and
 // screenshots in en, jp and th at 375 and 1280 px.
 import { test, before, after } from "node:test";
@@ -179,7 +179,7 @@ test("the reset-password pages lead back to login", async () => {
   await context.close();
 });
 
-test("a content delivery network's 403 page replaces the app (spec §8)", async () => {
+test("a content delivery network's 403 page replaces the app", async () => {
   const { context, page } = await memberPage();
   await page.route("**/api/topic_banner", (route) =>
     route.fulfill({ status: 403, contentType: "text/html", body: "<!doctype html><title>Blocked</title><h1>Request blocked by the CDN</h1>" }),

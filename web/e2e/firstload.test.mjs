@@ -1,4 +1,4 @@
-// What a phone downloads on its first visit (issue 13): the login page's
+// What a phone downloads on its first visit: the login page's
 // JavaScript, as the browser receives it from the real server, stays within
 // 130 KiB compressed, and every script comes precompressed. The build checks
 // the same budget from the bundler's graph (scripts/scriptBudget.ts); this

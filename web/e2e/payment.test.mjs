@@ -187,7 +187,7 @@ test("the challenge: approve settles, fail fails; a declined card fails", async 
   await page.getByRole("button", { name: "Pay", exact: true }).click();
   await page.waitForURL(/\/gateway\/challenge\//);
   await screenshot(page, "payment-challenge-phone");
-  // while the challenge waits, a new purchase is blocked (spec §8)
+  // while the challenge waits, a new purchase is blocked
   const blocked = await apiCall(page, "POST", "/api/peachpoints/buy", {
     nominee: "TARO PEACH", currencyCode: "JPY", amount: 1000, paymentMethod: "creditCard",
     creditCardToken: await savedVisa(page), requestId: `e2e-block-${Date.now()}`,

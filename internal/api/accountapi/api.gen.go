@@ -254,7 +254,7 @@ type PostalAddress struct {
 	Street     string `json:"street"`
 }
 
-// User The member profile of spec §3. Dates are YYYY-MM-DD.
+// User The member profile. Dates are YYYY-MM-DD.
 type User struct {
 	Address1            string `json:"address1"`
 	AddressCountry      string `json:"addressCountry"`
@@ -297,7 +297,7 @@ type UserSaved struct {
 	EmailChange *PendingEmail `json:"emailChange,omitempty"`
 	MailSent    bool          `json:"mailSent"`
 
-	// User The member profile of spec §3. Dates are YYYY-MM-DD.
+	// User The member profile. Dates are YYYY-MM-DD.
 	User User `json:"user"`
 }
 
@@ -415,7 +415,7 @@ type ServerInterface interface {
 	// UndoEmailChange Follows the undo link mailed to the old address; cancels or reverts the change and ends every session.
 	// (POST /api/email_change/undo)
 	UndoEmailChange(w http.ResponseWriter, r *http.Request)
-	// RegisterOnlineShop Links the member to the online shop (spec §7); onlineShopAccountStatus becomes registered. Repeating it changes nothing.
+	// RegisterOnlineShop Links the member to the online shop; onlineShopAccountStatus becomes registered. Repeating it changes nothing.
 	// (POST /api/external_services/online_shop/register)
 	RegisterOnlineShop(w http.ResponseWriter, r *http.Request)
 	// GetMailSuggests Common mail domains and, for a likely typo in email's domain, the corrected address.
@@ -424,10 +424,10 @@ type ServerInterface interface {
 	// LookupPostalCode Prefecture, city and street of a Japanese postal code (404 for other countries or unknown codes).
 	// (GET /api/postal_code_address)
 	LookupPostalCode(w http.ResponseWriter, r *http.Request, params LookupPostalCodeParams)
-	// GetUser The member's profile (spec §3) with country names in the request's language and derived flags.
+	// GetUser The member's profile with country names in the request's language and derived flags.
 	// (GET /api/user)
 	GetUser(w http.ResponseWriter, r *http.Request, params GetUserParams)
-	// UpdateUser Saves the profile under every rule of spec §5 and mails the member.
+	// UpdateUser Saves the profile under every rule and mails the member.
 	// (PUT /api/user)
 	UpdateUser(w http.ResponseWriter, r *http.Request)
 	// CancelEmailChange Cancels the member's pending e-mail change.

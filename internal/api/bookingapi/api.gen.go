@@ -340,13 +340,13 @@ type SsoBookingJSONRequestBody SsoBookingJSONBody
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
-	// SearchReservations The member's bookings (spec §4, §5, §7).
+	// SearchReservations The member's bookings.
 	// (GET /api/reservations)
 	SearchReservations(w http.ResponseWriter, r *http.Request, params SearchReservationsParams)
 	// AddReservation Adds a booking to the account by PNR and a passenger's last name.
 	// (POST /api/reservations)
 	AddReservation(w http.ResponseWriter, r *http.Request)
-	// GetReservationSearchDefaults The search form's defaults (spec §9), today in Japan time.
+	// GetReservationSearchDefaults The search form's defaults, today in Japan time.
 	// (GET /api/reservations/defaults)
 	GetReservationSearchDefaults(w http.ResponseWriter, r *http.Request)
 

@@ -735,19 +735,19 @@ type ServerInterface interface {
 	// ListCreditCards The member's saved cards in brand display order (visa, mastercard, jcb, amex, diners, discover).
 	// (GET /api/cc)
 	ListCreditCards(w http.ResponseWriter, r *http.Request)
-	// GetPendingPayment The member's pending payment, which blocks a new purchase for about 30 minutes (spec §8).
+	// GetPendingPayment The member's pending payment, which blocks a new purchase for about 30 minutes.
 	// (GET /api/cc/pending)
 	GetPendingPayment(w http.ResponseWriter, r *http.Request)
 	// RegisterCreditCard Saves a card the browser tokenised at the gateway (card data never reaches /api).
 	// (POST /api/cc/register)
 	RegisterCreditCard(w http.ResponseWriter, r *http.Request)
-	// DeleteCreditCard Deletes a saved card at the gateway and here (spec §4 card deletion).
+	// DeleteCreditCard Deletes a saved card at the gateway and here.
 	// (DELETE /api/cc/{token})
 	DeleteCreditCard(w http.ResponseWriter, r *http.Request, token string, params DeleteCreditCardParams)
 	// BuyCouponTicket Records the tentative order (status prepared), keyed by requestId.
 	// (POST /api/coupon_ticket/buy)
 	BuyCouponTicket(w http.ResponseWriter, r *http.Request)
-	// ValidateCouponTicketPurchase Checks and prices a coupon_ticket purchase (design §6); 404 when the product is not offered.
+	// ValidateCouponTicketPurchase Checks and prices a coupon_ticket purchase; 404 when the product is not offered.
 	// (POST /api/coupon_ticket/buy/validate)
 	ValidateCouponTicketPurchase(w http.ResponseWriter, r *http.Request)
 	// ContinueCouponTicketPurchase Pays a prepared process; nextAction sends the browser to the gateway's step.
@@ -759,7 +759,7 @@ type ServerInterface interface {
 	// BuyGogoPass Records the tentative order (status prepared), keyed by requestId.
 	// (POST /api/gogo_pass/buy)
 	BuyGogoPass(w http.ResponseWriter, r *http.Request)
-	// ValidateGogoPassPurchase Checks and prices a gogo_pass purchase (design §6); 404 when the product is not offered.
+	// ValidateGogoPassPurchase Checks and prices a gogo_pass purchase; 404 when the product is not offered.
 	// (POST /api/gogo_pass/buy/validate)
 	ValidateGogoPassPurchase(w http.ResponseWriter, r *http.Request)
 	// ContinueGogoPassPurchase Pays a prepared process; nextAction sends the browser to the gateway's step.
@@ -768,7 +768,7 @@ type ServerInterface interface {
 	// GetGogoPassPurchaseStatus The process of a gogo_pass purchase (transactionId is the paymentProcessId).
 	// (GET /api/gogo_pass/buy/{transactionId}/status)
 	GetGogoPassPurchaseStatus(w http.ResponseWriter, r *http.Request, transactionId string)
-	// GetPaymentAvailability Card brands, other payment types and the convenience-store slip for a currency (spec §3, §9).
+	// GetPaymentAvailability Card brands, other payment types and the convenience-store slip for a currency.
 	// (GET /api/payment_availability)
 	GetPaymentAvailability(w http.ResponseWriter, r *http.Request, params GetPaymentAvailabilityParams)
 	// GetPaymentProcessStatus A payment process of any product (reconciled with the gateway when a check is due).
@@ -786,7 +786,7 @@ type ServerInterface interface {
 	// PreapplyPeachpointsPurchase The checks that let the member start a points purchase, before the form is filled.
 	// (POST /api/peachpoints/buy/preapply)
 	PreapplyPeachpointsPurchase(w http.ResponseWriter, r *http.Request)
-	// ValidatePeachpointsPurchase Checks and prices a peachpoints purchase (design §6); 404 when the product is not offered.
+	// ValidatePeachpointsPurchase Checks and prices a peachpoints purchase; 404 when the product is not offered.
 	// (POST /api/peachpoints/buy/validate)
 	ValidatePeachpointsPurchase(w http.ResponseWriter, r *http.Request)
 	// ContinuePeachpointsPurchase Pays a prepared process; nextAction sends the browser to the gateway's step.

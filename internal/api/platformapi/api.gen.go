@@ -162,7 +162,7 @@ type ServerInterface interface {
 
 	// (GET /api/masters/languages)
 	ListLanguages(w http.ResponseWriter, r *http.Request)
-	// ListRelations How a passenger or contact is related to the member (spec §7), named in the request's language.
+	// ListRelations How a passenger or contact is related to the member, named in the request's language.
 	// (GET /api/masters/relations)
 	ListRelations(w http.ResponseWriter, r *http.Request)
 

@@ -296,7 +296,7 @@ type ValidatePeachpointReissueJSONRequestBody = PeachpointReissueRequest
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
-	// SearchPeachpoints One page (10) of the member's vouchers matching the search condition (spec §3, §4, §7).
+	// SearchPeachpoints One page (10) of the member's vouchers matching the search condition.
 	// (GET /api/peachpoints)
 	SearchPeachpoints(w http.ResponseWriter, r *http.Request, params SearchPeachpointsParams)
 	// ExchangePeachpoint Turns the code into a voucher of the member, once (concurrent requests give one voucher).

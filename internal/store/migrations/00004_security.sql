@@ -1,4 +1,4 @@
--- Security fixes (issue 7): confirmed e-mail changes and single-use
+-- Security fixes: confirmed e-mail changes and single-use
 -- hand-over tokens.
 
 -- +goose Up

@@ -1,7 +1,7 @@
 -- +goose Up
 -- Saved cards: the gateway's token and what may be shown (brand, last four
 -- digits, expiry, holder). Card numbers and CVV never reach this database.
--- currency is the card's scope: JPY, NON_JPY or ALL (spec §3, §9).
+-- currency is the card's scope: JPY, NON_JPY or ALL.
 CREATE TABLE saved_cards (
     gateway         TEXT NOT NULL,
     token           TEXT NOT NULL,
@@ -63,7 +63,7 @@ CREATE TABLE payment_processes (
 -- The same requestId answers the same process.
 CREATE UNIQUE INDEX payment_processes_request ON payment_processes(member_id, request_id);
 -- At most one open (prepared or pending) process per member: the pending
--- block of spec §8 holds even for two requests at the same instant.
+-- block holds even for two requests at the same instant.
 CREATE UNIQUE INDEX payment_processes_open ON payment_processes(member_id) WHERE status IN ('prepared', 'pending');
 CREATE INDEX payment_processes_work ON payment_processes(next_check_at) WHERE status IN ('prepared', 'pending');
 CREATE INDEX payment_processes_unnotified ON payment_processes(settled_at) WHERE notified = FALSE;

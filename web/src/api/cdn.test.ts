@@ -5,7 +5,7 @@ import { ORIGIN_ACCESS_KEY } from './originAccess'
 import { json, stubFetch } from '@/test/fetchStub'
 import type { ApiEvent } from './events'
 
-describe('spec §8: content delivery network and waiting room', () => {
+describe('content delivery network and waiting room', () => {
   it('a CDN 403 page (HTML) is handed to the shell to replace the page, not read as a timed-out session', async () => {
     stubFetch({ 'GET /api/topic_banner': new Response('<html><body><h1>Access denied by CDN</h1></body></html>', { status: 403, headers: { 'Content-Type': 'text/html' } }) })
     const events: ApiEvent[] = []

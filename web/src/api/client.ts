@@ -1,7 +1,7 @@
 /**
  * The typed API client. Types come from api/openapi.yaml (npm run gen:api →
  * schema.d.ts). Every request goes through one middleware that
- * - waits for the origin-access admission (spec §4) and refuses calls when not admitted,
+ * - waits for the origin-access admission and refuses calls when not admitted,
  * - adds X-Lang, X-Revision and, on every non-GET, the session's X-Csrf-Token (api/csrf.ts),
  * - gives up after 600000 ms,
  * - reports a server revision different from ours and a 403 to the shell (src/api/events.ts).
@@ -52,7 +52,7 @@ function commonHeaders(): Record<string, string> {
   return { 'X-Lang': getActiveLang(), 'X-Revision': PAGE_REVISION }
 }
 
-/** The waiting room's block reasons that force a new origin-access check (spec §8). */
+/** The waiting room's block reasons that force a new origin-access check. */
 export const WAITING_ROOM_RECHECK = ['ACCESS_TOKEN_EXPIRED', 'ACCESS_TOKEN_WAS_NOT_GIVEN'] as const
 
 function isJSON(res: Response): boolean {

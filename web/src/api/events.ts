@@ -7,7 +7,7 @@ export type ApiEvent =
   | { type: 'sessionTimedOut' }
   | { type: 'revisionMismatch'; ours: string; theirs: string }
   | { type: 'originAccessDenied' }
-  /** A content delivery network refused the call with its own (HTML) 403 page: it replaces the app (spec §8). */
+  /** A content delivery network refused the call with its own (HTML) 403 page: it replaces the app. */
   | { type: 'cdnBlocked'; html: string }
 
 type Listener = (event: ApiEvent) => void

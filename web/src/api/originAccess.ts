@@ -1,5 +1,5 @@
 /**
- * Origin access restriction (spec §4): GET /api_ext/origin_access_request,
+ * Origin access restriction: GET /api_ext/origin_access_request,
  * cached in localStorage until its time_to_live runs out. A failed check is
  * read as "restriction off" and cached for 10 seconds.
  */
@@ -63,7 +63,7 @@ export function checkOriginAccess(fetchImpl: typeof fetch = (...a) => globalThis
   return inflight
 }
 
-/** Drops the cached answer, so the next call asks again (a waiting-room block reason forces this, spec §8). */
+/** Drops the cached answer, so the next call asks again (a waiting-room block reason forces this). */
 export function forgetOriginAccess(): void {
   try {
     window.localStorage.removeItem(ORIGIN_ACCESS_KEY)

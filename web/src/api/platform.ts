@@ -1,5 +1,5 @@
 /**
- * Hooks for the platform calls the shell makes (spec §4, §7). This file is also
+ * Hooks for the platform calls the shell makes. This file is also
  * the pattern for features: one fetcher, one queryOptions and one hook per call.
  */
 import { queryOptions, useMutation, useQuery, type QueryClient } from '@tanstack/react-query'
@@ -120,7 +120,7 @@ export async function login(body: LoginRequest): Promise<void> {
   unwrap(await api.POST('/api/session', { body }))
 }
 
-/** Inbound single sign-on: the booking site's one-time token opens a session (spec §7 /session/complete). */
+/** Inbound single sign-on: the booking site's one-time token opens a session. */
 export async function completeSession(token: string): Promise<void> {
   unwrap(await api.POST('/api/session/complete', { body: { token } }))
 }

@@ -9,7 +9,7 @@ export function revisionsDiffer(ours: string, theirs: string | null | undefined)
 export type RevisionAction = { kind: 'reload'; url: string } | { kind: 'modal' }
 
 /**
- * What to do when the server answers with another revision (spec §8): reload
+ * What to do when the server answers with another revision: reload
  * once with `rev=<server revision>` in the query; if the page already carries
  * that `rev`, reloading did not help, so show the revision-error modal.
  */

@@ -12,7 +12,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The member's bookings (spec §4, §5, §7).
+         * The member's bookings.
          * @description Dates are YYYY-MM-DD calendar days in timeZone (default Japan time);
          *     "today" is Japan time. Booking dates are required and checked (not
          *     before 2012, not in the future, to not before from) when form=search
@@ -43,7 +43,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The search form's defaults (spec §9), today in Japan time. */
+        /** The search form's defaults, today in Japan time. */
         get: operations["getReservationSearchDefaults"];
         put?: never;
         post?: never;
@@ -436,7 +436,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How a passenger or contact is related to the member (spec §7), named in the request's language. */
+        /** How a passenger or contact is related to the member, named in the request's language. */
         get: operations["listRelations"];
         put?: never;
         post?: never;
@@ -551,12 +551,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The member's profile (spec §3) with country names in the request's language and derived flags. */
+        /** The member's profile with country names in the request's language and derived flags. */
         get: operations["getUser"];
         /**
-         * Saves the profile under every rule of spec §5 and mails the member.
+         * Saves the profile under every rule and mails the member.
          * @description mailSent false means the change is saved but the notification e-mail
-         *     may not have been sent (spec §8). optin1 and autoLoginNoticeMail keep
+         *     may not have been sent. optin1 and autoLoginNoticeMail keep
          *     their value when absent.
          */
         put: operations["updateUser"];
@@ -576,7 +576,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Links the member to the online shop (spec §7); onlineShopAccountStatus becomes registered. Repeating it changes nothing. */
+        /** Links the member to the online shop; onlineShopAccountStatus becomes registered. Repeating it changes nothing. */
         post: operations["registerOnlineShop"];
         delete?: never;
         options?: never;
@@ -780,7 +780,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Card brands, other payment types and the convenience-store slip for a currency (spec §3, §9). */
+        /** Card brands, other payment types and the convenience-store slip for a currency. */
         get: operations["getPaymentAvailability"];
         put?: never;
         post?: never;
@@ -838,7 +838,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The member's pending payment, which blocks a new purchase for about 30 minutes (spec §8). */
+        /** The member's pending payment, which blocks a new purchase for about 30 minutes. */
         get: operations["getPendingPayment"];
         put?: never;
         post?: never;
@@ -909,7 +909,7 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Deletes a saved card at the gateway and here (spec §4 card deletion).
+         * Deletes a saved card at the gateway and here.
          * @description The card is named by its token and the gateway that holds it (the
          *     card list's gateway); without gateway the answer is 400 with
          *     validationErrors.gateway.
@@ -973,7 +973,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Checks and prices a peachpoints purchase (design §6); 404 when the product is not offered. */
+        /** Checks and prices a peachpoints purchase; 404 when the product is not offered. */
         post: operations["validatePeachpointsPurchase"];
         delete?: never;
         options?: never;
@@ -994,7 +994,7 @@ export interface paths {
          * Records the tentative order (status prepared), keyed by requestId.
          * @description The same requestId with the same body answers the same process; with
          *     another body it is 409 (errorKey payment_processing_error). A pending
-         *     payment of the member is 409 (errorKey payment_pending, spec §8); a
+         *     payment of the member is 409 (errorKey payment_pending); a
          *     prepared order from another window is replaced, and that window's
          *     continue gets 409 (errorKey payment_multiple_windows).
          */
@@ -1057,7 +1057,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Checks and prices a gogo_pass purchase (design §6); 404 when the product is not offered.
+         * Checks and prices a gogo_pass purchase; 404 when the product is not offered.
          * @description In maintenance (03:00-05:00 Japan time or the operator's switch)
          *     the answer is 500 with errorKey gogopass_maintenance_error, as for
          *     every catalogued key; the same on buy.
@@ -1084,7 +1084,7 @@ export interface paths {
          * Records the tentative order (status prepared), keyed by requestId.
          * @description The same requestId with the same body answers the same process; with
          *     another body it is 409 (errorKey payment_processing_error). A pending
-         *     payment of the member is 409 (errorKey payment_pending, spec §8); a
+         *     payment of the member is 409 (errorKey payment_pending); a
          *     prepared order from another window is replaced, and that window's
          *     continue gets 409 (errorKey payment_multiple_windows).
          */
@@ -1146,7 +1146,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Checks and prices a coupon_ticket purchase (design §6); 404 when the product is not offered. */
+        /** Checks and prices a coupon_ticket purchase; 404 when the product is not offered. */
         post: operations["validateCouponTicketPurchase"];
         delete?: never;
         options?: never;
@@ -1167,7 +1167,7 @@ export interface paths {
          * Records the tentative order (status prepared), keyed by requestId.
          * @description The same requestId with the same body answers the same process; with
          *     another body it is 409 (errorKey payment_processing_error). A pending
-         *     payment of the member is 409 (errorKey payment_pending, spec §8); a
+         *     payment of the member is 409 (errorKey payment_pending); a
          *     prepared order from another window is replaced, and that window's
          *     continue gets 409 (errorKey payment_multiple_windows).
          */
@@ -1228,7 +1228,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One page (10) of the member's vouchers matching the search condition (spec §3, §4, §7).
+         * One page (10) of the member's vouchers matching the search condition.
          * @description currencyCode one of KRW CNY JPY TWD HKD THB SGD; expireDate keeps
          *     vouchers expiring on or before that day; travelExpireDate keeps
          *     vouchers whose travel period reaches that day; hasBalance (default
@@ -2189,7 +2189,7 @@ export interface components {
             rating?: number;
             url: string;
         };
-        /** @description The member profile of spec §3. Dates are YYYY-MM-DD. */
+        /** @description The member profile. Dates are YYYY-MM-DD. */
         User: {
             profileId: string;
             /** @description e-mail magazine */

@@ -8,7 +8,7 @@ import type { Middleware } from 'openapi-fetch'
 import { beforeSession, createApiClient } from './client'
 import { platformKeys } from './queryKeys'
 
-/** The fields of the user record the shell needs (spec §3 "Member profile"). */
+/** The fields of the user record the shell needs. */
 export interface ShellUser {
   firstname?: string
   lastname?: string

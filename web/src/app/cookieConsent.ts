@@ -13,7 +13,7 @@ export function addScriptOnce(src: string, id: string): void {
 }
 
 /**
- * Cookie consent (spec §4): fetched at start; when consent is required and a
+ * Cookie consent: fetched at start; when consent is required and a
  * consent script is configured it is added; the analytics tag only loads when
  * the call was made and a URL is configured.
  */

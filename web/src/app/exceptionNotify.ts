@@ -1,4 +1,4 @@
-/** Reports internal client errors with the beacon of spec §7 (POST /api/exception_notify). */
+/** Reports internal client errors with the beacon (POST /api/exception_notify). */
 import { csrfTokens } from '@/api/client'
 import { PAGE_REVISION } from '@/api/revision'
 import { getActiveLang } from '@/i18n/i18n'

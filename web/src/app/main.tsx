@@ -34,7 +34,7 @@ const lang = initialLanguage(window.location.search, readStoredLang(), navigator
 // tree (every link follows the location) while the page loads.
 const address = addressWithLang(window.location, lang)
 if (address) window.history.replaceState(window.history.state, '', address)
-// Every API call waits for the origin access check (spec §4): asked now, it
+// Every API call waits for the origin access check: asked now, it
 // runs beside the catalogue's load instead of before the session check, one
 // round trip later (the answer is cached, and a call in flight is shared).
 void checkOriginAccess()

@@ -71,7 +71,7 @@ export const routes: AppRoute[] = [
   { path: '/reset-password', element: <ResetPasswordPage />, access: 'anonymous' },
   { path: '/reset-password/invalid', element: <ResetPasswordInvalidPage />, access: 'anonymous' },
   { path: '/reset-password/:token', element: <ResetPasswordTokenPage />, access: 'anonymous' },
-  // e-mail change links (security fixes, issue 7): they work with or without a session
+  // e-mail change links: they work with or without a session
   { path: '/email-change/confirm/:token', element: <EmailChangeLinkPage kind="confirm" />, access: 'static' },
   { path: '/email-change/undo/:token', element: <EmailChangeLinkPage kind="undo" />, access: 'static' },
 

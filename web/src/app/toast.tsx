@@ -16,7 +16,7 @@ export interface Toasts {
 
 const ToastContext = createContext<Toasts | null>(null)
 
-/** Error toasts (spec §8): useToast().showError(). */
+/** Error toasts: useToast().showError(). */
 export function useToast(): Toasts {
   const ctx = useContext(ToastContext)
   if (!ctx) throw new Error('useToast outside ToastProvider')

@@ -1,5 +1,5 @@
 /**
- * Wider tablets get a fixed viewport width of 1080 (spec §2): a touch device
+ * Wider tablets get a fixed viewport width of 1080: a touch device
  * whose screen is wider than 767 px but narrower than 1080 px is laid out at
  * 1080 px and scaled; everything else uses the device width.
  */

@@ -2,7 +2,7 @@ import type { Lang } from './languages'
 import { formatDate } from './format'
 
 /**
- * Date entry in the member's language (issue 11: one format per language
+ * Date entry in the member's language (one format per language
  * everywhere). A date field shows its value as the page writes dates
  * (formatDate: en "Nov 22, 2026", sg "22 Nov 2026", jp/cn/tw/hk
  * "2026年11月22日", kr "2026. 11. 22.", th "22 พ.ย. 2569") and accepts

@@ -1,6 +1,6 @@
 import { BCP47, type Lang } from './languages'
 
-/** Minor-unit decimals per currency (design.md §5): SGD has two, the others none. */
+/** Minor-unit decimals per currency: SGD has two, the others none. */
 export function currencyDecimals(currency: string): number {
   return currency.toUpperCase() === 'SGD' ? 2 : 0
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { browserLanguage, initialLanguage, mapBrowserLanguage } from './languages'
 import shared from '../../../testdata/browser-languages.json'
 
-describe('browser language mapping (spec §1, the table shared with the server)', () => {
+describe('browser language mapping (the table shared with the server)', () => {
   it.each(shared.cases.map((c) => [c.languages.join(','), c.want, c.languages] as const))('[%s] → %s', (_name, want, languages) => {
     expect(browserLanguage(languages)).toBe(want)
   })

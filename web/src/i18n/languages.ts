@@ -1,4 +1,4 @@
-/** The eight interface languages of the product (spec §1) and how they map to browsers and Intl. */
+/** The eight interface languages of the product and how they map to browsers and Intl. */
 export const LANGUAGES = ['jp', 'en', 'sg', 'kr', 'cn', 'tw', 'hk', 'th'] as const
 export type Lang = (typeof LANGUAGES)[number]
 export const DEFAULT_LANG: Lang = 'en'
@@ -34,8 +34,8 @@ export function isLang(value: unknown): value is Lang {
 
 /**
  * Maps one browser language tag (a navigator.languages entry) to an app
- * language by the rule shared with the server (testdata/browser-languages.json,
- * spec §1): Chinese with an explicit region TW gives tw, HK gives hk, any
+ * language by the rule shared with the server (testdata/browser-languages.json):
+ * Chinese with an explicit region TW gives tw, HK gives hk, any
  * other Chinese cn (zh-Hant and zh-MO included); ja→jp, ko→kr, th→th,
  * en-SG→sg, other English en; anything else gives undefined.
  */

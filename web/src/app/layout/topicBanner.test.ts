@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { bannerLink, bannerTargetsPath } from './topicBanner'
 
-describe('topic banner (spec §3 target_page, href)', () => {
+describe('topic banner', () => {
   it.each([
     ['home', '/', true],
     ['', '/', true],

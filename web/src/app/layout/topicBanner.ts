@@ -1,5 +1,5 @@
 /**
- * Where the topic banner shows (spec §3: target_page) and how its link is
+ * Where the topic banner shows (target_page) and how its link is
  * followed. target_page names a page by its path without the slash
  * ("home" or "" for /, "bookings", "account", "points", …); "all" shows it
  * on every member page.

@@ -81,7 +81,7 @@ export function ScrollManager() {
 }
 
 /**
- * The invalid-e-mail hook of spec §2: after each route change, when the
+ * The invalid-e-mail hook: after each route change, when the
  * member's e-mail has invalid characters, push the notification modal —
  * on /account only on the first page load, on any other path always.
  */

@@ -10,7 +10,7 @@ import { HOME_PATH, LOGIN_PATH, loginPathFor, sanitizeRedirect, withLang } from 
 export type Access = 'member' | 'anonymous' | 'static'
 
 /**
- * The routing rules of spec §2:
+ * The routing rules:
  * - static pages render without a session check;
  * - anonymous pages (login, reset) send a logged-in member to "/" (the login page
  *   to its sanitised ?redirect= target: that is how a login returns to where it started);

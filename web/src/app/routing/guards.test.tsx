@@ -5,7 +5,7 @@ import { preloadPage } from '@/app/routes'
 import { renderApp, currentUrl } from '@/test/renderApp'
 import { json, stubFetch } from '@/test/fetchStub'
 
-describe('routing rules (spec §2)', () => {
+describe('routing rules', () => {
   it('sends a logged-out visitor of a member page to /login with the full original path', async () => {
     stubFetch({ 'GET /api/session': 403 })
     renderApp('/bookings?pnr=ABC123&lang=jp')

@@ -1,4 +1,4 @@
-/** Pure helpers for the routing rules of spec §2. */
+/** Pure helpers for the routing rules. */
 import { isLang, type Lang } from '@/i18n/languages'
 
 export const LOGIN_PATH = '/login'

@@ -40,7 +40,7 @@ export function useSession(): Session {
   return ctx
 }
 
-/** Session state of spec §4: checked on the first guarded page; member data loaded when logged in. */
+/** Session state: checked on the first guarded page; member data loaded when logged in. */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const qc = useQueryClient()
   const navigate = useNavigate()
@@ -90,7 +90,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     qc.setQueryData(platformKeys.session, false)
     void qc.invalidateQueries({ queryKey: platformKeys.sessionInfo })
     setTimedOut(false)
-    // The login page says "Logged out." (spec §8) for this arrival only.
+    // The login page says "Logged out." for this arrival only.
     navigate(withLang(LOGIN_PATH, lang), { state: { loggedOut: true } })
   }, [qc, navigate, lang])
 

@@ -1,5 +1,5 @@
 /**
- * When to refresh the session token (spec §4, §9), as a pure rule:
+ * When to refresh the session token, as a pure rule:
  * - on user activity (pointer, key, focus): refresh when the last activity
  *   or the last refresh is 20 minutes old or more;
  * - when the tab becomes visible again: refresh when the last refresh is

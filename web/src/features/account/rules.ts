@@ -1,5 +1,5 @@
 /**
- * The account rules of spec §5, the same as the server's (internal/account/rules.go).
+ * The account rules, the same as the server's (internal/account/rules.go).
  * Each check returns the first failing rule as a catalogue key under `rules.`
  * (with its arguments) or null. The forms' zod schemas (schemas.ts) use them.
  */

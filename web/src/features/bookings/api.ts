@@ -17,7 +17,7 @@ export type Airport = components['schemas']['Airport']
 
 export const bookingKeys = featureKeys('bookings')
 
-/** The query of GET /api/reservations (spec §7); every field optional. */
+/** The query of GET /api/reservations; every field optional. */
 export interface ReservationQuery {
   pnr?: string
   airportCode?: string
@@ -41,7 +41,7 @@ function compact(q: ReservationQuery): ReservationQuery {
   return Object.fromEntries(Object.entries(q).filter(([, v]) => v !== '' && v !== undefined)) as ReservationQuery
 }
 
-/** What a search that answered 500 shows (spec §7, §8: the booking search gives an empty list, not an error). */
+/** What a search that answered 500 shows (the booking search gives an empty list, not an error). */
 export function emptyResult(q: ReservationQuery): ReservationResult {
   return { reservations: [], perPage: q.perPage ?? 10, currentPage: q.page ?? 1, total: 0, totalPages: 0 }
 }
@@ -59,7 +59,7 @@ export interface SearchState {
   /** The last condition that the server accepted; paging reuses it. */
   condition: ReservationQuery | null
   result: ReservationResult | null
-  /** The 400 of the last submit: only the errors are stored (spec §4), the results and condition stay. */
+  /** The 400 of the last submit: only the errors are stored, the results and condition stay. */
   validation: ValidationError | null
   /** Any other failure of the last submit (the caller shows the generic toast). */
   failure: unknown
@@ -67,7 +67,7 @@ export interface SearchState {
 }
 
 /**
- * The booking search (spec §4): every submit sends a request, even with the
+ * The booking search: every submit sends a request, even with the
  * same condition, and cancels the one in flight; success stores results,
  * paging and the condition; a 400 stores only its errors; a 500 is an empty
  * list (searchReservations). `first` is searched when the page opens, with
@@ -91,7 +91,7 @@ export function useReservationSearch(first?: ReservationQuery) {
     } catch (e) {
       if (ctrl.signal.aborted) return
       const validation = e instanceof ValidationError ? e : null
-      // A 403 is the session timeout: the shell's modal handles it, no toast (spec §4).
+      // A 403 is the session timeout: the shell's modal handles it, no toast.
       const failure = validation || e instanceof SessionTimedOutError ? null : e
       setState((s) => ({ ...s, pending: false, validation, failure }))
     }
@@ -104,7 +104,7 @@ export function useReservationSearch(first?: ReservationQuery) {
   return { ...state, submit }
 }
 
-/** The home page's recent list (spec §7): from today, ACTIVE, 5, ascending, with flight status. */
+/** The home page's recent list: from today, ACTIVE, 5, ascending, with flight status. */
 export function recentQuery(today: string): ReservationQuery {
   return { lastDepartDateFrom: today, status: 'ACTIVE', perPage: 5, page: 1, order: 'asc', withFlightStatus: true, timeZone: '+09:00' }
 }
@@ -140,7 +140,7 @@ export function useSendItinerary() {
 }
 
 /**
- * Every way to the booking site (its booking search, spec §2, and "Change
+ * Every way to the booking site (its booking search, and "Change
  * booking" for one PNR) goes through single sign-on: POST /api/sso/booking
  * gives a signed, short-lived hand-over address, so the member arrives
  * logged in. A booking already flown is refused (409).

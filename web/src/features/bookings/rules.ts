@@ -1,5 +1,5 @@
 /**
- * The booking forms' rules (spec §5), the same as the server's: zod, loaded
+ * The booking forms' rules, the same as the server's: zod, loaded
  * when a form is first validated (schema.ts searchResolver, lazyResolver),
  * not with the page.
  */

@@ -6,7 +6,7 @@ import { recentQuery } from './api'
 const t = (key: string) => key
 const at = (iso: string) => new Date(iso)
 
-describe('booking search defaults (spec §9)', () => {
+describe('booking search defaults', () => {
   it('computes today in Japan time: the day turns at 15:00 UTC', () => {
     expect(todayJST(at('2026-11-20T14:59:59Z'))).toBe('2026-11-20')
     expect(todayJST(at('2026-11-20T15:00:00Z'))).toBe('2026-11-21')
@@ -32,7 +32,7 @@ describe('booking search defaults (spec §9)', () => {
     expect(q).toMatchObject({ pnr: 'AB12', form: 'search', page: 3, perPage: 10, status: 'ACTIVE', order: 'asc', withFlightStatus: true })
   })
 
-  it('asks the home page list exactly as spec §7 says', () => {
+  it('asks the home page list from today, ACTIVE, 5, ascending', () => {
     expect(recentQuery('2026-11-20')).toEqual({
       lastDepartDateFrom: '2026-11-20',
       status: 'ACTIVE',
@@ -45,7 +45,7 @@ describe('booking search defaults (spec §9)', () => {
   })
 })
 
-describe('booking search rules (spec §5)', () => {
+describe('booking search rules', () => {
   const now = () => at('2026-11-20T06:00:00Z')
   const base = searchDefaults(now())
   const errorsOf = (v: object) => validateSearch({ ...base, ...v }, t, now)

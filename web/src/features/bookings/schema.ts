@@ -1,6 +1,6 @@
 /**
- * The booking search form: its defaults (spec §9, today in Japan time) and
- * its resolver; the rules themselves (spec §5, the same as the server's) are
+ * The booking search form: its defaults (today in Japan time) and
+ * its resolver; the rules themselves (the same as the server's) are
  * in rules.ts, loaded on the first validation (lazyResolver).
  */
 import type { Resolver } from 'react-hook-form'
@@ -38,7 +38,7 @@ export interface SearchForm {
 /** Booking and departure from 180 days before today, booking to today, ascending, ACTIVE. */
 /**
  * The value a date-to field keeps after either end of its range changed:
- * spec §5 resets a to-date that precedes its from-date.
+ * resets a to-date that precedes its from-date.
  */
 export function keepRangeEnd(from: string, to: string): string {
   return isWholeDate(from) && isWholeDate(to) && to < from ? '' : to

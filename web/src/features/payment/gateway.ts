@@ -1,6 +1,6 @@
 /**
  * Tokenisation at the payment gateway, straight from the browser: the card
- * number and CVV go to the gateway only, never to /api (design §6). The
+ * number and CVV go to the gateway only, never to /api. The
  * sandbox is mounted at /gateway on the same site; VITE_GATEWAY_URL points
  * elsewhere for an outside gateway.
  */

@@ -1,5 +1,5 @@
 /**
- * Card rules of spec §5 / §9, mirrored from the server and the gateway:
+ * Card rules, mirrored from the server and the gateway:
  * number 14 to 16 digits (American Express has 15), Luhn, CVV 3 digits
  * (4 for American Express), holder and expiry required, expiry not in
  * the past; brand display order; currency scope. The member types the
@@ -77,7 +77,7 @@ export function isCardExpired(exp: string, now: Date = new Date()): boolean {
   return end === null || now >= end
 }
 
-/** Card scope vs purchase currency (spec §9): JPY cards pay yen, NON_JPY cards the others, ALL cards everything. */
+/** Card scope vs purchase currency: JPY cards pay yen, NON_JPY cards the others, ALL cards everything. */
 export function cardServes(scope: string, currency: string): boolean {
   if (scope === 'ALL') return true
   if (scope === 'JPY') return currency === 'JPY'

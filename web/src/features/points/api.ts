@@ -21,7 +21,7 @@ export type SaleOptions = components['schemas']['PeachpointSaleOptions']
 
 export const pointKeys = featureKeys('points')
 
-/** The summary as rows; on any failure but a timed-out session, placeholder rows of NaN (spec §4). */
+/** The summary as rows; on any failure but a timed-out session, placeholder rows of NaN. */
 export async function loadSummary(signal?: AbortSignal, middleware?: Middleware[]): Promise<{ rows: SummaryRow[]; failed: boolean }> {
   try {
     return { rows: summaryRows(unwrap(await api.GET('/api/peachpoints/summary', { signal, middleware }))), failed: false }
@@ -59,7 +59,7 @@ export function useSummary() {
   return { ...q, refresh }
 }
 
-/** The search condition of spec §3. */
+/** The search condition. */
 export interface PointQuery {
   currencyCode?: string
   expireDate?: string
@@ -76,7 +76,7 @@ export async function searchPoints(q: PointQuery, signal?: AbortSignal): Promise
   try {
     return unwrap(await api.GET('/api/peachpoints', { params: { query }, signal }))
   } catch (e) {
-    // 500 gives an empty list (spec §8); validation and session errors go on.
+    // 500 gives an empty list; validation and session errors go on.
     if (e instanceof ApiError && e.status === 500) return EMPTY(q.page)
     throw e
   }

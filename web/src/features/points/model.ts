@@ -9,7 +9,7 @@ import { isDate } from '@/i18n/dateInput'
 type SummaryEntry = components['schemas']['PeachpointSummaryEntry']
 type Rule = components['schemas']['PeachpointRule']
 
-/** The summary order (spec §3, §9). */
+/** The summary order. */
 export const CURRENCIES = ['KRW', 'CNY', 'JPY', 'TWD', 'HKD', 'THB', 'SGD'] as const
 export type Currency = (typeof CURRENCIES)[number]
 /** Currencies whose expired points can be reissued (the CNY and TWD variants of the reissue page). */
@@ -39,7 +39,7 @@ export function summaryRows(entries: SummaryEntry[]): SummaryRow[] {
   return [...rows.values()]
 }
 
-/** What a failed summary load shows: every currency with NaN amounts (spec §4). */
+/** What a failed summary load shows: every currency with NaN amounts. */
 export function placeholderRows(): SummaryRow[] {
   return CURRENCIES.map((c) => ({ currencyCode: c, currency: c, available: NaN, expireThisMonth: NaN, expireNextMonth: NaN }))
 }

@@ -1,6 +1,6 @@
 import { useTranslation } from '@/i18n/translation'
 
-/** After a save: "saved", or "saved but the notification e-mail may not have been sent" (spec §8). */
+/** After a save: "saved", or "saved but the notification e-mail may not have been sent". */
 /** After a change: "Saved." or, for a removal, "Deleted.", and whether the confirmation mail went. */
 export function SavedNotice({ mailSent, deleted = false }: { mailSent: boolean | null; deleted?: boolean }) {
   const { t } = useTranslation('account')

@@ -4,7 +4,7 @@ import { useRecentReservations } from '../api'
 import { todayJST } from '../schema'
 import { ReservationCard } from './ReservationCard'
 
-/** The home page's recent bookings (spec §7): today onwards, ACTIVE, 5, ascending, with flight status. */
+/** The home page's recent bookings: today onwards, ACTIVE, 5, ascending, with flight status. */
 export function RecentBookings() {
   const { t } = useTranslation('bookings')
   const q = useRecentReservations(todayJST())

@@ -22,7 +22,7 @@ const PER_PAGE = 10
 export default function BookingsPage() {
   const { t } = useTranslation('bookings')
   const toast = useToast()
-  // The first search runs with the defaults (spec §9).
+  // The first search runs with the defaults.
   const search = useReservationSearch(toQuery(searchDefaults(), 1, PER_PAGE))
   const { submit } = search
   const [adding, setAdding] = useState(false)
@@ -36,7 +36,7 @@ export default function BookingsPage() {
   const [settled, setSettled] = useState(false)
   if (!settled && (search.result || search.failure || search.validation)) setSettled(true)
 
-  // Failures other than 400 and 500 get the generic toast (spec §8).
+  // Failures other than 400 and 500 get the generic toast.
   useEffect(() => {
     if (search.failure) toast.showError()
   }, [search.failure, toast])

@@ -7,7 +7,7 @@ import { useRefundCoupon, type PurchasedCoupon } from '../api'
 import { couponPlanOf } from '../rules'
 import { DateRangeText, Money } from './common'
 
-/** A purchased coupon pass with every display field (spec §3) and its refund. */
+/** A purchased coupon pass with every display field and its refund. */
 export function CouponCard({ coupon: c }: { coupon: PurchasedCoupon }) {
   const { t } = useTranslation('passes')
   const lang = useLang()

@@ -18,7 +18,7 @@ export function Money({ amount, currency }: { amount: number; currency: string }
   return <>{formatMoney(amount, currency, lang)}</>
 }
 
-/** The maintenance notice (spec §8 gogopass_maintenance_error). */
+/** The maintenance notice. */
 export function MaintenanceNotice() {
   const { t } = useTranslation('passes')
   return (

@@ -17,7 +17,7 @@ import { PageHeader } from '@/components/PageHeader'
 
 type Step = { kind: 'input' } | { kind: 'confirm'; offer: GogoPassExchangeOffer } | { kind: 'done'; pass: PurchasedGogoPass } | { kind: 'error'; unknown: boolean }
 
-/** Exchange of another pass type by code and password (spec §4 exchange flow, §8 gogopass errors). */
+/** Exchange of another pass type by code and password. */
 export default function ExchangePage() {
   const { t } = useTranslation('passes')
   const status = usePassStatus()

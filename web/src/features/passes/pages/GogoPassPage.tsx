@@ -12,7 +12,7 @@ import { PurchaseSlot } from '../components/PurchaseSlot'
 import { MaintenanceNotice, Money, PassNav } from '../components/common'
 import { PageHeader } from '@/components/PageHeader'
 
-/** Unlimited pass purchase: plan choice, then the payment panel (spec §2). */
+/** Unlimited pass purchase: plan choice, then the payment panel. */
 export default function GogoPassPage() {
   const { t } = useTranslation('passes')
   const status = usePassStatus()

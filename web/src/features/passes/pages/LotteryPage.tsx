@@ -14,7 +14,7 @@ import { PlanChooser } from '../components/PlanChooser'
 import { DateRangeText, Money, PassNav } from '../components/common'
 import { PageHeader } from '@/components/PageHeader'
 
-/** Lottery entry: choose, confirm, enter; then the confirmation page (spec §2, §7). */
+/** Lottery entry: choose, confirm, enter; then the confirmation page. */
 export default function LotteryPage() {
   const { t } = useTranslation('passes')
   const status = usePassStatus()

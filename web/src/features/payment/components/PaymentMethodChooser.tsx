@@ -26,7 +26,7 @@ interface Props {
   onClose: () => void
 }
 
-/** The payment method chooser modal (spec §2): lists the available methods and marks the current one. */
+/** The payment method chooser modal: lists the available methods and marks the current one. */
 export function PaymentMethodChooser({ current, cards, availability, onChoose, onExpired, onClose }: Props) {
   const { t } = useTranslation('payment')
   const option = (m: Method, label: React.ReactNode, key: string, onClick?: () => void) => {

@@ -1,6 +1,6 @@
 import { useTranslation } from '@/i18n/translation'
 
-/** The 3 payment steps of the display (spec §4): details, confirmation, completion. */
+/** The 3 payment steps of the display: details, confirmation, completion. */
 export function PaymentSteps({ current }: { current: 1 | 2 | 3 }) {
   const { t } = useTranslation('payment')
   const steps = [t('steps.details'), t('steps.confirm'), t('steps.complete')]

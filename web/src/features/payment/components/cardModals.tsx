@@ -6,7 +6,7 @@ import { useDeleteCard, type SavedCard } from '../api'
 import { CardSummary } from './CardSummary'
 
 /**
- * The delete-card flow (spec §4): confirm → loading → done (with the
+ * The delete-card flow: confirm → loading → done (with the
  * mail-failure flag). 200 means mail sent, 204 not sent; both reload the
  * list. 403 is the session timeout (the shell shows it); anything else is
  * the generic API error.

@@ -28,7 +28,7 @@ const empty: ExchangeForm = { code: '', password: '' }
 /**
  * Exchange into points, by an exchange code (ana false) or by partner-airline
  * miles (ana true): input → confirm (validate; loading) → exchange (loading)
- * → done, or the mismatch screen (spec §4). Texts follow the variant.
+ * → done, or the mismatch screen. Texts follow the variant.
  */
 export function ExchangeFlow({ ana }: { ana: boolean }) {
   const { t } = useTranslation('points')

@@ -22,7 +22,7 @@ const empty: ReissueForm = { pointNumber: '', pin: '', email: '' }
 
 /**
  * Reissue of expired points (CNY and TWD variants): number, PIN and e-mail →
- * confirm (validate) → reissue → the new number and PIN (spec §4).
+ * confirm (validate) → reissue → the new number and PIN.
  */
 export default function PointsReissuePage() {
   const { t } = useTranslation('points')
