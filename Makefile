@@ -84,7 +84,9 @@ test: lint test-go test-fuzz test-web test-e2e
 
 # Not part of CI (takes 20-30 minutes). Needs wrk and chromium from Debian
 # (apt-get install wrk chromium); Lighthouse comes from npm on first use.
-# PostgreSQL at MEMBERS_TEST_PG is measured too when it answers.
+# PostgreSQL at MEMBERS_TEST_PG is measured too when it answers, and the
+# purchases through nginx in front of two instances when nginx is installed.
+# The yardstick is a bare Go server in a process of its own (cmd/benchbare).
 bench: build
 	@command -v wrk >/dev/null || { echo "make bench needs wrk: apt-get install wrk"; exit 1; }
 	@test -x /usr/bin/chromium || { echo "make bench needs chromium: apt-get install chromium"; exit 1; }

@@ -17,7 +17,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"text/template"
 	"time"
@@ -34,8 +33,9 @@ const (
 )
 
 // FailTimeout is how long nginx leaves an instance alone after a failed
-// request (fail_timeout in nginx.conf). In a rolling restart, wait this
-// long after an instance is ready again before stopping the next one.
+// request (fail_timeout in nginx.conf). In a rolling restart, an instance
+// ready again may still be left alone for that long: wait until it takes
+// requests through the proxy (WaitTraffic) before stopping the next one.
 const FailTimeout = 2 * time.Second
 
 // Options start a cluster.
@@ -185,6 +185,35 @@ func (c *Cluster) startNginx(ctx context.Context, listen string) error {
 	return nil
 }
 
+// WaitTraffic waits until instance i has answered requests other than
+// its readiness probe, i.e. the proxy sends it members again. Its metrics
+// count them (a restarted instance starts from 0).
+func (c *Cluster) WaitTraffic(ctx context.Context, i int, within time.Duration) error {
+	in := c.Instances[i]
+	client := &http.Client{Timeout: 2 * time.Second}
+	deadline := time.Now().Add(within)
+	for {
+		if res, err := client.Get("http://" + in.MetricsAddr + "/metrics"); err == nil {
+			b, _ := io.ReadAll(res.Body)
+			_ = res.Body.Close()
+			for _, line := range strings.Split(string(b), "\n") {
+				if strings.HasPrefix(line, "members_http_requests_total{") && !strings.Contains(line, `route="GET /readyz"`) &&
+					!strings.HasSuffix(line, " 0") {
+					return nil
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("instance %s took no request through the proxy within %s", in.Name, within)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
 // Kill ends instance i with SIGKILL: no shutdown code runs.
 func (c *Cluster) Kill(i int) {
 	c.Instances[i].proc.signal(syscall.SIGKILL)
@@ -201,6 +230,40 @@ func (c *Cluster) Stop(i int, within time.Duration) error {
 
 // Log is instance i's output so far.
 func (c *Cluster) Log(i int) string { return c.Instances[i].proc.Tail() }
+
+// Pids are the process ids of the gateway, the instances and nginx (its
+// master; the worker's CPU is not counted).
+func (c *Cluster) Pids() []int {
+	var out []int
+	for _, p := range []*Proc{c.gateway, c.Instances[0].proc, c.Instances[1].proc, c.nginx} {
+		if p != nil {
+			out = append(out, p.cmd.Process.Pid)
+		}
+	}
+	return out
+}
+
+// ProxyErrors is nginx's error log, its "no live upstreams" lines counted
+// rather than repeated, at most its last 60 other lines.
+func (c *Cluster) ProxyErrors() string {
+	b, err := os.ReadFile(filepath.Join(c.o.Dir, "error.log")) // #nosec G304 -- the cluster's own log
+	if err != nil {
+		return ""
+	}
+	var keep []string
+	noLive := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.Contains(line, "no live upstreams") {
+			noLive++
+			continue
+		}
+		keep = append(keep, line)
+	}
+	if len(keep) > 60 {
+		keep = keep[len(keep)-60:]
+	}
+	return fmt.Sprintf("%s\n(%d lines \"no live upstreams\")", strings.Join(keep, "\n"), noLive)
+}
 
 // Close stops nginx, the instances and the gateway.
 func (c *Cluster) Close() {
@@ -265,11 +328,7 @@ func (p *Proc) Tail() string {
 	return string(b)
 }
 
-var logMu sync.Mutex
-
 func start(dir, name, bin string, args ...string) (*Proc, error) {
-	logMu.Lock()
-	defer logMu.Unlock()
 	f, err := os.OpenFile(filepath.Join(dir, name+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600) // #nosec G304 -- the cluster's own folder
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)

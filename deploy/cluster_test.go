@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -69,6 +70,14 @@ type client struct {
 func newClient(t *testing.T, xff string) *client {
 	jar, _ := cookiejar.New(nil)
 	return &client{t: t, http: &http.Client{Jar: jar, Timeout: 30 * time.Second}, xff: xff}
+}
+
+// from makes the client connect from a loopback address of its own, as
+// a member at another address would reach the proxy.
+func (c *client) from(ip string) *client {
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}, Timeout: 5 * time.Second}
+	c.http.Transport = &http.Transport{DialContext: d.DialContext}
+	return c
 }
 
 // do sends one call to base+path; status 0 is a transport error.
@@ -242,12 +251,15 @@ func TestCluster(t *testing.T) {
 			for i := range c.Instances {
 				t.Logf("instance %d:\n%s", i, c.Log(i))
 			}
+			t.Logf("nginx errors:\n%s", c.ProxyErrors())
 		}
 	}()
 	t.Logf("cluster up in %s", time.Since(started).Round(time.Millisecond))
 
-	// A member logs in through the proxy and lands on both instances.
-	m := newClient(t, "203.0.113.10")
+	// A member logs in through the proxy and lands on both instances. It
+	// connects from 127.0.0.55 and claims another address in
+	// X-Forwarded-For, which the proxy, the edge, replaces.
+	m := newClient(t, "203.0.113.10").from("127.0.0.55")
 	if code, p := m.do("POST", c.ProxyURL, "/api/session", map[string]string{"email": demo.Email1, "password": demo.Password}); code != http.StatusNoContent {
 		t.Fatalf("login through the proxy: %d %v", code, p)
 	}
@@ -262,10 +274,21 @@ func TestCluster(t *testing.T) {
 			t.Errorf("instance %s served %v of 10 session checks", in.Name, n)
 		}
 	}
-	// The proxy passes the member's address: the security centre shows it.
-	var seen bool
-	if err := admin.QueryRow(`SELECT COUNT(*) > 0 FROM ` + schemaOf(dsn) + `.sessions WHERE client_addr = '203.0.113.10'`).Scan(&seen); err != nil || !seen {
-		t.Errorf("the session's address is not the member's (X-Forwarded-For): %v %v", seen, err)
+	// The proxy passes the member's address (the instances trust it
+	// with --trusted-proxies), not the one the member claimed.
+	var addrs []string
+	rows, err := admin.Query(`SELECT client_addr FROM ` + schemaOf(dsn) + `.sessions`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var a string
+		_ = rows.Scan(&a)
+		addrs = append(addrs, a)
+	}
+	rows.Close()
+	if len(addrs) != 1 || addrs[0] != "127.0.0.55" {
+		t.Errorf("sessions' addresses %v, want the member's own [127.0.0.55] (X-Forwarded-For from the proxy)", addrs)
 	}
 
 	// A logout on one instance ends the session on the other at once.
@@ -280,6 +303,37 @@ func TestCluster(t *testing.T) {
 	}
 	if code, _ := m.do("GET", b, "/api/session", nil); code == http.StatusNoContent {
 		t.Error("the session logged out on instance a still works on instance b")
+	}
+
+	// A remote sign-out at one instance ends the other session at the
+	// other instance; so does a password change.
+	login := func(ip string) *client {
+		t.Helper()
+		cl := newClient(t, "").from(ip)
+		if code, p := cl.do("POST", c.ProxyURL, "/api/session", map[string]string{"email": demo.Email2, "password": demo.Password}); code != http.StatusNoContent {
+			t.Fatalf("login from %s: %d %v", ip, code, p)
+		}
+		cl.csrf = "" // bound to the new session
+		return cl
+	}
+	first, second := login("127.0.0.56"), login("127.0.0.57")
+	if code, _ := first.do("DELETE", a, "/api/security/sessions", nil); code != http.StatusNoContent {
+		t.Fatalf("sign out the other sessions at instance a: %d", code)
+	}
+	if code, _ := second.do("GET", b, "/api/session", nil); code == http.StatusNoContent {
+		t.Error("a session signed out remotely at instance a still works on instance b")
+	}
+	third := login("127.0.0.58")
+	const newPassword = "Cluster5678"
+	if code, p := first.do("PUT", b, "/api/user/password", map[string]string{
+		"passwordOld": demo.Password, "passwordNew": newPassword, "passwordReenter": newPassword}); code != http.StatusOK {
+		t.Fatalf("password change at instance b: %d %v", code, p)
+	}
+	if code, _ := third.do("GET", a, "/api/session", nil); code == http.StatusNoContent {
+		t.Error("a session ended by a password change at instance b still works on instance a")
+	}
+	if code, _ := first.do("GET", a, "/api/session", nil); code != http.StatusNoContent {
+		t.Errorf("the session that changed the password: %d at instance a, want it kept", code)
 	}
 
 	// 16 buyers with sessions of their own.
@@ -303,22 +357,27 @@ func TestCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// A rolling restart under load loses no request.
+	// A rolling restart under load loses no request. Before an instance
+	// stops, the other takes requests through the proxy again: nginx
+	// leaves an instance it saw fail alone for fail_timeout, and stopping
+	// the other one within it would leave nginx none to send to.
 	l2 := &load{proxy: c.ProxyURL, gateway: c.GatewayURL, buyers: buyers}
 	l2.run()
-	time.Sleep(500 * time.Millisecond)
 	for i := range c.Instances {
+		if err := c.WaitTraffic(ctx, 1-i, 3*FailTimeout); err != nil {
+			t.Fatal(err)
+		}
 		if err := c.Stop(i, 20*time.Second); err != nil {
 			t.Errorf("instance %d after SIGTERM: %v", i, err)
 		}
 		if err := c.StartInstance(ctx, i); err != nil {
 			t.Fatal(err)
 		}
-		// nginx tries an instance it saw fail again after fail_timeout
-		// (deploy/nginx.conf): stopping the other one sooner would leave
-		// it none to send to
-		time.Sleep(FailTimeout + 500*time.Millisecond)
 	}
+	if err := c.WaitTraffic(ctx, 1, 3*FailTimeout); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
 	failures = l2.finish()
 	t.Logf("rolling restart: %d purchases, %d refused as pending, %d failed", l2.ok.Load(), l2.refused.Load(), len(failures))
 	if len(failures) > 0 {

@@ -8,18 +8,10 @@ import globals from 'globals'
 import reactHooks from 'eslint-plugin-react-hooks'
 import tseslint from 'typescript-eslint'
 
-const KNOWN_FEATURES = ['account', 'passengers', 'reset-password', 'bookings', 'points', 'payment-methods', 'passes']
-function presentFeatures() {
-  try {
-    return readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
-      .filter((d) => d.isDirectory())
-      .map((d) => d.name)
-  } catch {
-    return []
-  }
-}
-const present = presentFeatures()
-const features = [...new Set([...KNOWN_FEATURES, ...present])]
+// Every folder of src/features is a feature.
+const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
 
 const featureBoundaries = features.map((feature) => {
   const others = features.filter((f) => f !== feature)

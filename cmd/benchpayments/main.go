@@ -35,6 +35,7 @@ import (
 	"syscall"
 	"time"
 
+	"members/deploy"
 	"members/internal/app"
 	"members/internal/auth"
 	"members/internal/demo"
@@ -58,6 +59,9 @@ type options struct {
 	// cpuprofile: a CPU profile of the server per engine (<file>.<engine>)
 	cpuprofile string
 	extra      []string // more serve flags
+	// cluster: also PostgreSQL with two instances behind nginx and the
+	// sandbox gateway on its own (deploy/), beside one instance
+	cluster bool
 }
 
 type result struct {
@@ -100,6 +104,7 @@ func run(args []string) error {
 	pg := fs.String("pg", envOr("MEMBERS_TEST_PG", "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"), "PostgreSQL server (empty: skip)")
 	out := fs.String("out", "BENCHMARKS.md", "report file")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the server to FILE.<engine>")
+	fs.BoolVar(&o.cluster, "cluster", true, "with PostgreSQL: also two instances behind nginx (deploy/; needs nginx), the gateway on its own")
 	compare := fs.String("compare", "", "also run SQLite with this older server binary first, for a before/after in one run")
 	compareLabel := fs.String("compare-label", "before", "the older binary's name in the report")
 	if err := fs.Parse(args); err != nil {
@@ -126,12 +131,21 @@ func run(args []string) error {
 	}
 	results = append(results, r)
 	if *pg != "" {
-		if dsn, err := pgSchema(*pg); err == nil {
+		if dsn, err := pgSchema(*pg, "bench_payments"); err == nil {
 			r, err := bench("postgres", dsn, o)
 			if err != nil {
 				return err
 			}
 			results = append(results, r)
+			if o.cluster {
+				r, err := benchCluster(*pg, dir, o)
+				if err != nil {
+					return err
+				}
+				if r != nil {
+					results = append(results, *r)
+				}
+			}
 		} else {
 			fmt.Fprintln(os.Stderr, "benchpayments: PostgreSQL skipped:", err)
 		}
@@ -139,16 +153,16 @@ func run(args []string) error {
 	return write(*out, results, o)
 }
 
-func pgSchema(base string) (string, error) {
+func pgSchema(base, schema string) (string, error) {
 	db, err := sql.Open("pgx", base)
 	if err != nil {
 		return "", err
 	}
 	defer db.Close()
-	if _, err := db.Exec("DROP SCHEMA IF EXISTS bench_payments CASCADE"); err != nil {
+	if _, err := db.Exec("DROP SCHEMA IF EXISTS " + schema + " CASCADE"); err != nil {
 		return "", err
 	}
-	if _, err := db.Exec("CREATE SCHEMA bench_payments"); err != nil {
+	if _, err := db.Exec("CREATE SCHEMA " + schema); err != nil {
 		return "", err
 	}
 	u, err := url.Parse(base)
@@ -156,7 +170,7 @@ func pgSchema(base string) (string, error) {
 		return "", err
 	}
 	q := u.Query()
-	q.Set("search_path", "bench_payments")
+	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
 	return u.String(), nil
 }
@@ -228,6 +242,15 @@ func (c *client) do(method, path string, body any) (int, []byte, error) {
 	return res.StatusCode, b, err
 }
 
+// target is what the buyers load: one server with its in-process
+// gateway, or the cluster.
+type target struct {
+	base, gateway string // the members site; the gateway's base (…/gateway)
+	gwDSN         string // where the gateway's tables are
+	pids          []int  // the processes whose CPU is the server's
+	stop          func() // SIGTERM (a profiling server writes its profile)
+}
+
 func bench(engine, dsn string, o options) (result, error) {
 	ctx := context.Background()
 	tokens, err := prepare(ctx, dsn, o.buyers+1)
@@ -251,7 +274,7 @@ func bench(engine, dsn string, o options) (result, error) {
 		return result{}, fmt.Errorf("start %s: %w", o.bin, err)
 	}
 	defer func() { _ = srv.Process.Kill(); _ = srv.Wait() }()
-	httpc := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
+	httpc := &http.Client{Timeout: 30 * time.Second}
 	for deadline := time.Now().Add(30 * time.Second); ; {
 		if res, err := httpc.Get(base + "/api/csrf_token"); err == nil {
 			res.Body.Close()
@@ -262,6 +285,52 @@ func bench(engine, dsn string, o options) (result, error) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	return load(ctx, engine, tokens, target{base: base, gateway: base + "/gateway", gwDSN: dsn, pids: []int{srv.Process.Pid},
+		stop: func() { _ = srv.Process.Signal(syscall.SIGTERM); _ = srv.Wait() }}, dsn, o)
+}
+
+// benchCluster runs the same load through nginx in front of two
+// instances on PostgreSQL, with the sandbox gateway as a process of its
+// own (deploy/); nil when nginx is not installed.
+func benchCluster(pg, dir string, o options) (*result, error) {
+	nginx, err := exec.LookPath("nginx")
+	if err != nil {
+		if _, serr := os.Stat("/usr/sbin/nginx"); serr != nil {
+			fmt.Fprintln(os.Stderr, "benchpayments: two instances skipped: nginx is not installed (apt-get install nginx)")
+			return nil, nil
+		}
+		nginx = "/usr/sbin/nginx"
+	}
+	dsn, err := pgSchema(pg, "bench_payments_cluster")
+	if err != nil {
+		return nil, err
+	}
+	gwDSN, err := pgSchema(pg, "bench_payments_cluster_gateway")
+	if err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	const engine = "postgres, 2 instances behind nginx"
+	tokens, err := prepare(ctx, dsn, o.buyers+1)
+	if err != nil {
+		return nil, fmt.Errorf("%s: prepare: %w", engine, err)
+	}
+	c, err := deploy.Start(ctx, deploy.Options{Bin: o.bin, Nginx: nginx, DSN: dsn, GatewayDSN: gwDSN,
+		Dir: filepath.Join(dir, "cluster"), Serve: o.extra})
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	r, err := load(ctx, engine, tokens, target{base: c.ProxyURL, gateway: c.GatewayURL, gwDSN: gwDSN, pids: c.Pids(), stop: c.Close}, dsn, o)
+	return &r, err
+}
+
+// load runs the buyers and the session checker against t, then counts
+// doubled grants, doubled charges (against the gateway's tables) and lost
+// goods.
+func load(ctx context.Context, engine string, tokens []string, t target, dsn string, o options) (result, error) {
+	base := t.base
+	httpc := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
 	clients := make([]*client, len(tokens))
 	cardTokens := make([]string, len(tokens))
 	for i, tok := range tokens {
@@ -275,7 +344,7 @@ func bench(engine, dsn string, o options) (result, error) {
 		c.csrf = v.CsrfToken
 		clients[i] = c
 		card, _ := json.Marshal(map[string]string{"cardNumber": "4242424242424242", "expirationDate": "35/01", "cvv": "123", "holderName": "BENCH MEMBER"})
-		res, err := httpc.Post(base+"/gateway/v1/tokens", "application/json", bytes.NewReader(card))
+		res, err := httpc.Post(t.gateway+"/v1/tokens", "application/json", bytes.NewReader(card))
 		if err != nil {
 			return result{}, err
 		}
@@ -360,10 +429,11 @@ func bench(engine, dsn string, o options) (result, error) {
 	r.buyP50, r.buyP99 = pct(buyLat, 50), pct(buyLat, 99)
 	r.sessP50, r.sessP99 = pct(sessLat, 50), pct(sessLat, 99)
 	time.Sleep(2 * time.Second) // webhooks still in flight settle nothing new, but let them land
-	r.cpu = cpuTime(srv.Process.Pid)
+	for _, pid := range t.pids {
+		r.cpu += cpuTime(pid)
+	}
 	// SIGTERM: a profiling server writes its profile on shutdown
-	_ = srv.Process.Signal(syscall.SIGTERM)
-	_ = srv.Wait()
+	t.stop()
 
 	db, err := store.Open(ctx, dsn)
 	if err != nil {
@@ -374,7 +444,12 @@ func bench(engine, dsn string, o options) (result, error) {
 		GROUP BY payment_process_id HAVING COUNT(*) > 1) d`).Scan(&r.doubledGrants); err != nil {
 		return r, err
 	}
-	if err := db.QueryRow(`SELECT COUNT(*) FROM (SELECT reference FROM gw_payments WHERE status IN ('captured', 'refunded')
+	gw, err := store.Open(ctx, t.gwDSN)
+	if err != nil {
+		return r, err
+	}
+	defer gw.Close()
+	if err := gw.QueryRow(`SELECT COUNT(*) FROM (SELECT reference FROM gw_payments WHERE status IN ('captured', 'refunded')
 		GROUP BY reference HAVING COUNT(*) > 1) d`).Scan(&r.doubled); err != nil {
 		return r, err
 	}
@@ -443,7 +518,10 @@ func write(path string, rs []result, o options) error {
 	b.WriteString("while one more member checks its session (`GET /api/session`) every 5 ms. Afterwards the database is searched\n")
 	b.WriteString("for a process with two vouchers, a process with two captured gateway payments, and a settled process without its voucher.\n")
 	b.WriteString("CPU is read from /proc (server) and getrusage (the load generator, a separate process); the load average is the machine's,\n")
-	b.WriteString("shared with other work: CPU per purchase is the stable figure, purchases/s depends on what else runs.\n\n")
+	b.WriteString("shared with other work: CPU per purchase is the stable figure, purchases/s depends on what else runs.\n")
+	b.WriteString("\"2 instances behind nginx\" is the same load on PostgreSQL through `deploy/nginx.conf` in front of two `members serve`, with the\n")
+	b.WriteString("sandbox gateway as a process of its own (`members gateway`, its tables in a schema of their own) as a real provider would be;\n")
+	b.WriteString("its server CPU is the instances', the gateway's and nginx's master's (not its worker's).\n\n")
 	b.WriteString("| engine | load average (1 min) before | settled purchases/s | purchase p50 | purchase p99 | failed | session check p50 | session check p99 | doubled grants | doubled charges | lost goods | server CPU per purchase | load generator CPU per purchase |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rs {

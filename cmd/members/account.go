@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
+	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -81,6 +83,9 @@ func mailCmd(ctx context.Context, args []string, stdout, stderr io.Writer, logge
 		m.ID, m.CreatedAt.Format(time.RFC3339), m.Status, m.Attempts, m.Kind, m.To, m.Lang, m.Subject)
 	if m.LastError != "" {
 		fmt.Fprintf(stdout, "Error:    %s\n", m.LastError)
+	}
+	for _, name := range slices.Sorted(maps.Keys(m.Headers)) {
+		fmt.Fprintf(stdout, "%s: %s\n", name, m.Headers[name])
 	}
 	for _, at := range m.Attachments {
 		fmt.Fprintf(stdout, "Attached: %s (%s, %d bytes)\n", at.Name, at.ContentType, len(at.Data))

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"time"
 
 	"members/internal/app"
 	"members/internal/platform"
@@ -18,7 +19,7 @@ settings:
   show                                 print every setting
   cookie-consent  --required --consent-script-url URL --analytics-tag-url URL
   topic-banner    --active --target-page P --message1 T --message2 T --href URL
-  gogo-pass       --public --purchasable --lottery --maintenance on|off|auto
+  gogo-pass       --public --purchasable --lottery [--draw-at TIME] --maintenance on|off|auto
   coupon-ticket   --public
   origin-access   --enabled --limit N --window SECONDS
 Every flag not given is set to false or empty (--maintenance to auto: closed
@@ -61,6 +62,7 @@ func admin(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 		fs.BoolVar(&v.IsGogoPassPublic, "public", false, "pass pages visible")
 		fs.BoolVar(&v.IsGogoPassPurchasable, "purchasable", false, "pass on sale")
 		fs.BoolVar(&v.IsGogoPassLotteryPhase, "lottery", false, "lottery-sale phase")
+		fs.StringVar(&v.LotteryDrawAt, "draw-at", "", "when the lottery is drawn, shown to members (RFC 3339, e.g. 2026-12-01T12:00:00+09:00)")
 		maintenance = fs.String("maintenance", string(platform.MaintenanceAuto), "on, off or auto (03:00-05:00 Japan time)")
 		key, value = platform.KeyGogoPass, func() any { return v }
 	case "coupon-ticket":
@@ -79,6 +81,11 @@ func admin(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	}
 	if err := parse(fs, rest, stderr); err != nil {
 		return err
+	}
+	if g, ok := callOrNil(value).(platform.GogoPassStatus); ok && g.LotteryDrawAt != "" {
+		if _, err := time.Parse(time.RFC3339, g.LotteryDrawAt); err != nil {
+			return fmt.Errorf("admin %s: --draw-at: %w", name, err)
+		}
 	}
 	var mode platform.MaintenanceMode
 	if maintenance != nil {
@@ -137,4 +144,12 @@ func printSettings(ctx context.Context, a *app.App, stdout io.Writer) error {
 		platform.KeyCookieConsent: cc, platform.KeyTopicBanner: tb, platform.KeyGogoPass: gp,
 		platform.KeyCouponTicket: ct, platform.KeyOriginAccess: oa, platform.KeyGogoPassMaintenance: map[string]any{"mode": mm},
 	})
+}
+
+// callOrNil is f's value, or nil for no f (admin show sets nothing).
+func callOrNil(f func() any) any {
+	if f == nil {
+		return nil
+	}
+	return f()
 }

@@ -23,7 +23,7 @@ const usage = `usage: members <command> [flags]
 
 commands:
   serve       run the server (--addr, --db, --demo, --smtp, --trusted-proxies, --secure-cookies,
-              --gateway-url or --gateway-sandbox; serve -h)
+              --gateway-url or --gateway-sandbox, --metrics-addr, --shutdown-grace; serve -h)
   migrate     apply database migrations and exit (--db)
   admin       operator settings: admin help
   mail        the mail outbox: mail list | mail show ID

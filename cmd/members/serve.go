@@ -39,13 +39,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	fs.StringVar(&cfg.PinKey, "pin-key", envOr("MEMBERS_PIN_KEY", ""), "key of the voucher PIN hashes, base64 of 32 random bytes, kept outside the database (env MEMBERS_PIN_KEY); empty: a key kept in the database (docs/security.md)")
 	fs.StringVar(&cfg.HandoverSecret, "handover-secret", envOr("MEMBERS_HANDOVER_SECRET", ""), "key shared with the booking site that signs hand-over and sign-on tokens, base64 of 32 random bytes, kept outside the database (env MEMBERS_HANDOVER_SECRET); empty: a key kept in the database (docs/security.md)")
 	handoverPrevious := fs.String("handover-secret-previous", envOr("MEMBERS_HANDOVER_SECRET_PREVIOUS", ""), "during a key change: the previous hand-over key(s), comma-separated, that still verify (env MEMBERS_HANDOVER_SECRET_PREVIOUS)")
+	fs.StringVar(&cfg.UnsubscribeKey, "unsubscribe-key", envOr("MEMBERS_UNSUBSCRIBE_KEY", ""), "key that signs the one-click unsubscribe links of the optional mails, base64 of 32 random bytes, kept outside the database (env MEMBERS_UNSUBSCRIBE_KEY); empty: a key kept in the database (docs/security.md)")
+	unsubscribePrevious := fs.String("unsubscribe-key-previous", envOr("MEMBERS_UNSUBSCRIBE_KEY_PREVIOUS", ""), "during a key change: the previous unsubscribe key(s), comma-separated, whose links still work (env MEMBERS_UNSUBSCRIBE_KEY_PREVIOUS)")
 	passkeyFlags(fs, &cfg)
 	fs.StringVar(&cfg.OpsSecret, "ops-secret", envOr("MEMBERS_OPS_SECRET", ""), "secret of the flight events feed's HMAC signatures, kept outside the database (env MEMBERS_OPS_SECRET); empty: the feed answers 503 (with --demo: the demo secret, docs/flight-alerts.md)")
 	logRequests := fs.String("log-requests", envOr("MEMBERS_LOG_REQUESTS", ""), "log one line per request: on or off (env MEMBERS_LOG_REQUESTS); default on, off with --demo")
 	memLimit := fs.String("go-memory-limit", envOr("MEMBERS_GO_MEMORY_LIMIT", strconv.Itoa(app.DefaultGoMemoryLimitMiB)), "soft limit of the Go runtime's memory in MiB, 0 for none (env MEMBERS_GO_MEMORY_LIMIT; GOMEMLIMIT wins when set); SQLite's memory is outside it (docs/speed.md)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the server to this file until it shuts down (benchmarks: make bench)")
 	metricsAddr := fs.String("metrics-addr", envOr("MEMBERS_METRICS_ADDR", ""), "listen address of the Prometheus metrics at /metrics, apart from the site's (env MEMBERS_METRICS_ADDR); empty: off (docs/operations.md)")
-	grace := fs.Duration("shutdown-grace", envDuration("MEMBERS_SHUTDOWN_GRACE", 20*time.Second), "on SIGTERM or Ctrl-C: how long requests in flight may take to finish before the server exits (env MEMBERS_SHUTDOWN_GRACE)")
+	graceFlag := fs.String("shutdown-grace", envOr("MEMBERS_SHUTDOWN_GRACE", "20s"), "on SIGTERM or Ctrl-C: how long requests in flight may take to finish before the server exits, e.g. 20s (env MEMBERS_SHUTDOWN_GRACE)")
 	reminderDays := fs.String("points-reminder-days", envOr("MEMBERS_POINTS_REMINDER_DAYS", "30,7"), "days before expiry at which the points reminder mail goes out, comma-separated; empty: none (env MEMBERS_POINTS_REMINDER_DAYS)")
 	if err := parse(fs, args, stderr); err != nil {
 		return err
@@ -58,6 +60,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	if cfg.PointsReminderDays, err = parseDays(*reminderDays); err != nil {
 		return err
 	}
+	grace, err := time.ParseDuration(strings.TrimSpace(*graceFlag))
+	if err != nil || grace <= 0 {
+		return fmt.Errorf("--shutdown-grace: %q is not a duration such as 20s", *graceFlag)
+	}
 	mib, err := strconv.Atoi(strings.TrimSpace(*memLimit))
 	if err != nil || mib < 0 {
 		return fmt.Errorf("--go-memory-limit: %q is not a number of MiB", *memLimit)
@@ -66,6 +72,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 		return err
 	}
 	cfg.HandoverSecretPrevious = splitList(*handoverPrevious)
+	cfg.UnsubscribeKeyPrevious = splitList(*unsubscribePrevious)
 	if err := checkKeys(cfg); err != nil {
 		return err
 	}
@@ -154,7 +161,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
-	return shutdown(logger, a, feats, srv, &bg, stopBackground, *grace)
+	return shutdown(logger, a, feats, srv, &bg, stopBackground, grace)
 }
 
 // shutdown drains the server (docs/operations.md): readiness fails, the
@@ -315,6 +322,16 @@ func checkKeys(cfg app.Config) error {
 			return fmt.Errorf("--handover-secret-previous: %w", err)
 		}
 	}
+	if cfg.UnsubscribeKey != "" {
+		if _, err := app.DecodeKey(cfg.UnsubscribeKey); err != nil {
+			return fmt.Errorf("--unsubscribe-key: %w", err)
+		}
+	}
+	for _, k := range cfg.UnsubscribeKeyPrevious {
+		if _, err := app.DecodeKey(k); err != nil {
+			return fmt.Errorf("--unsubscribe-key-previous: %w", err)
+		}
+	}
 	return nil
 }
 
@@ -335,6 +352,9 @@ func startWarnings(logger *slog.Logger, cfg app.Config) {
 	if cfg.HandoverSecret == "" {
 		logger.Warn("no --handover-secret (env MEMBERS_HANDOVER_SECRET): hand-over and sign-on tokens are signed with a key kept in the database, with which anyone who reads it signs in as any member (docs/security.md)")
 	}
+	if cfg.UnsubscribeKey == "" {
+		logger.Warn("no --unsubscribe-key (env MEMBERS_UNSUBSCRIBE_KEY): the one-click unsubscribe links of the mails are signed with a key kept in the database (docs/security.md)")
+	}
 	if sandbox && cfg.GatewayWebhookSecret == "" {
 		logger.Warn("no --gateway-webhook-secret (env MEMBERS_GATEWAY_WEBHOOK_SECRET): the sandbox gateway's webhooks are signed with a secret kept in the database (docs/security.md)")
 	}
@@ -349,12 +369,4 @@ func splitList(v string) []string {
 		}
 	}
 	return out
-}
-
-// envDuration reads a duration from the environment (Go syntax: 20s, 1m).
-func envDuration(key string, def time.Duration) time.Duration {
-	if d, err := time.ParseDuration(os.Getenv(key)); err == nil && d > 0 {
-		return d
-	}
-	return def
 }

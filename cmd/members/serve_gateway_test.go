@@ -52,7 +52,7 @@ func serveLogged(t *testing.T, env map[string]string, args ...string) (string, *
 // gatewayEnv clears the gateway's and the keys' variables of the
 // environment the tests run in.
 var gatewayEnv = []string{"MEMBERS_GATEWAY_URL", "MEMBERS_GATEWAY_SANDBOX", "MEMBERS_GATEWAY_KEY", "MEMBERS_GATEWAY_WEBHOOK_SECRET",
-	"MEMBERS_PUBLIC_URL", "MEMBERS_HANDOVER_SECRET", "MEMBERS_PIN_KEY", "MEMBERS_TRUSTED_PROXIES"}
+	"MEMBERS_PUBLIC_URL", "MEMBERS_HANDOVER_SECRET", "MEMBERS_PIN_KEY", "MEMBERS_TRUSTED_PROXIES", "MEMBERS_UNSUBSCRIBE_KEY"}
 
 func cleanEnv(extra ...string) []string {
 	var out []string
@@ -141,15 +141,16 @@ func TestServeSandboxOnPublicSite(t *testing.T) {
 // start; given from outside, it is not.
 func TestServeWarnsOfSecretsInTheDatabase(t *testing.T) {
 	const key = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=" // base64 of 32 bytes
-	warnings := []string{"no --pin-key", "no --handover-secret", "no --gateway-webhook-secret"}
+	warnings := []string{"no --pin-key", "no --handover-secret", "no --gateway-webhook-secret", "no --unsubscribe-key"}
 	for _, tc := range []struct {
 		name string
 		args []string
 		want []bool
 	}{
-		{"kept in the database", []string{"--gateway-sandbox"}, []bool{true, true, true}},
-		{"given", []string{"--gateway-sandbox", "--pin-key", key, "--handover-secret", key, "--gateway-webhook-secret", "whsec_given"}, []bool{false, false, false}},
-		{"demo", []string{"--demo"}, []bool{false, false, false}},
+		{"kept in the database", []string{"--gateway-sandbox"}, []bool{true, true, true, true}},
+		{"given", []string{"--gateway-sandbox", "--pin-key", key, "--handover-secret", key, "--gateway-webhook-secret", "whsec_given",
+			"--unsubscribe-key", key}, []bool{false, false, false, false}},
+		{"demo", []string{"--demo"}, []bool{false, false, false, false}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, k := range gatewayEnv {

@@ -104,3 +104,27 @@ func TestGracefulShutdown(t *testing.T) {
 		}
 	})
 }
+
+// A malformed grace is refused before anything starts, from the flag or
+// from the environment.
+func TestShutdownGraceFlag(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  string
+		args []string
+	}{
+		{"flag not a duration", "", []string{"--shutdown-grace", "twenty"}},
+		{"flag zero", "", []string{"--shutdown-grace", "0s"}},
+		{"environment", "20", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("MEMBERS_SHUTDOWN_GRACE", tc.env)
+			var out, errb strings.Builder
+			args := append([]string{"serve", "--demo", "--addr", "127.0.0.1:0", "--db", "sqlite:" + t.TempDir() + "/m.db"}, tc.args...)
+			err := run(context.Background(), args, &out, &errb)
+			if err == nil || !strings.Contains(err.Error(), "--shutdown-grace") {
+				t.Errorf("err = %v, want a --shutdown-grace error", err)
+			}
+		})
+	}
+}

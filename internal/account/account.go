@@ -19,6 +19,7 @@ import (
 	"members/internal/auth"
 	"members/internal/i18n"
 	"members/internal/mail"
+	"members/internal/notify"
 	"members/internal/ratelimit"
 )
 
@@ -52,15 +53,29 @@ type Member struct {
 	IsEmployee               bool
 	OnlineShopAccountStatus  string
 	Lang                     string
+	// MailLang is the mail language the member chose in the notification
+	// settings; empty when none was chosen.
+	MailLang string
 }
 
 // Name is how mails greet the member.
 func (m Member) Name() string { return strings.TrimSpace(m.Firstname + " " + m.Lastname) }
 
+// MailLanguage is the language of a mail to the member: the one chosen in
+// the notification settings, else fallback (the language of the page whose
+// action caused the mail).
+func (m Member) MailLanguage(fallback i18n.Lang) i18n.Lang {
+	return notify.MailLang(m.MailLang, fallback)
+}
+
 // Passenger is a saved passenger of a member: the checked form and its id.
 type Passenger struct {
 	ID string `json:"id"`
 	PassengerInput
+	// The country names of the passport codes in the reader's language
+	// (read-only, as on the member's profile; not stored).
+	PassportNationality  string `json:"passportNationality"`
+	PassportIssueCountry string `json:"passportIssueCountry"`
 }
 
 // Name is the passenger's display name in mails.

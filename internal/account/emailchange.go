@@ -146,6 +146,7 @@ func (s *Service) requestEmailChange(ctx context.Context, m Member, newEmail, pa
 	if err := s.EmailChanges.CreateEmailChange(ctx, c); err != nil {
 		return PendingEmail{}, false, fmt.Errorf("store e-mail change: %w", err)
 	}
+	lang = m.MailLanguage(lang)
 	link := func(kind, token string) string {
 		return s.PublicURL + "/email-change/" + kind + "/" + url.PathEscape(token) + "?lang=" + string(lang)
 	}

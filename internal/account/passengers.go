@@ -61,11 +61,21 @@ func (s *Service) ValidatePassenger(in PassengerInput) (Passenger, validate.Erro
 	return Passenger{PassengerInput: in}, e
 }
 
+// named fills the passport country names in lang.
+func (s *Service) named(p Passenger, lang i18n.Lang) Passenger {
+	p.PassportNationality = s.Countries.Name(lang, p.PassportNationalityCode)
+	p.PassportIssueCountry = s.Countries.Name(lang, p.PassportIssueCountryCode)
+	return p
+}
+
 // Passengers lists the member's saved passengers, oldest first.
-func (s *Service) Passengers(ctx context.Context, memberID string) ([]Passenger, error) {
+func (s *Service) Passengers(ctx context.Context, memberID string, lang i18n.Lang) ([]Passenger, error) {
 	list, err := s.Store.Passengers(ctx, memberID)
 	if err != nil {
 		return nil, fmt.Errorf("passengers: %w", err)
+	}
+	for i := range list {
+		list[i] = s.named(list[i], lang)
 	}
 	return list, nil
 }
@@ -79,12 +89,12 @@ func notFound(err error, what string) error {
 
 // Passenger returns one of the member's passengers (NotFound for another
 // member's or an unknown id).
-func (s *Service) Passenger(ctx context.Context, memberID, id string) (Passenger, error) {
+func (s *Service) Passenger(ctx context.Context, memberID, id string, lang i18n.Lang) (Passenger, error) {
 	p, err := s.Store.Passenger(ctx, memberID, id)
 	if err != nil {
 		return Passenger{}, notFound(err, "passenger")
 	}
-	return p, nil
+	return s.named(p, lang), nil
 }
 
 // AddPassenger saves a new passenger (at most MaxPassengers per member).
@@ -100,7 +110,7 @@ func (s *Service) AddPassenger(ctx context.Context, memberID string, in Passenge
 	case err != nil:
 		return Passenger{}, false, fmt.Errorf("add passenger: %w", err)
 	}
-	return p, s.notifyPassenger(ctx, memberID, mail.KindPassengerAdded, p, lang), nil
+	return s.named(p, lang), s.notifyPassenger(ctx, memberID, mail.KindPassengerAdded, p, lang), nil
 }
 
 // UpdatePassenger changes one of the member's passengers.
@@ -116,7 +126,7 @@ func (s *Service) UpdatePassenger(ctx context.Context, memberID, id string, in P
 	if err := s.Store.UpdatePassenger(ctx, memberID, p, s.Now()); err != nil {
 		return Passenger{}, false, notFound(err, "update passenger")
 	}
-	return p, s.notifyPassenger(ctx, memberID, mail.KindPassengerChanged, p, lang), nil
+	return s.named(p, lang), s.notifyPassenger(ctx, memberID, mail.KindPassengerChanged, p, lang), nil
 }
 
 // DeletePassenger removes one of the member's passengers.
@@ -131,11 +141,13 @@ func (s *Service) DeletePassenger(ctx context.Context, memberID, id string, lang
 	return s.notifyPassenger(ctx, memberID, mail.KindPassengerDeleted, p, lang), nil
 }
 
+// notifyPassenger mails the member about a saved passenger, in the mail
+// language the member chose, else lang (the page's).
 func (s *Service) notifyPassenger(ctx context.Context, memberID, kind string, p Passenger, lang i18n.Lang) bool {
 	m, err := s.Store.Member(ctx, memberID)
 	if err != nil {
 		s.Logger.Warn("account: passenger mail: load member", "err", err)
 		return false
 	}
-	return s.notify(ctx, kind, lang, m.Email, mail.Data{Name: m.Name(), Args: []any{"passenger", p.Name()}})
+	return s.notify(ctx, kind, m.MailLanguage(lang), m.Email, mail.Data{Name: m.Name(), Args: []any{"passenger", p.Name()}})
 }

@@ -37,33 +37,39 @@ type Profile struct {
 	AddressPostalCode             string   `json:"addressPostalCode"`
 	AddressStateAndCity           string   `json:"addressStateAndCity"`
 	Address1                      string   `json:"address1"`
-	PassportNo                    string   `json:"passportNo"`
-	PassportNationalityCode       string   `json:"passportNationalityCode"`
-	PassportNationality           string   `json:"passportNationality"`
-	PassportIssueCountryCode      string   `json:"passportIssueCountryCode"`
-	PassportIssueCountry          string   `json:"passportIssueCountry"`
-	PassportExpirationDate        string   `json:"passportExpirationDate"`
+	// AddressStreet is the spec's other name of address1 (its model writes
+	// "addressStreet/address1"): the same stored line, under both names.
+	AddressStreet            string `json:"addressStreet"`
+	PassportNo               string `json:"passportNo"`
+	PassportNationalityCode  string `json:"passportNationalityCode"`
+	PassportNationality      string `json:"passportNationality"`
+	PassportIssueCountryCode string `json:"passportIssueCountryCode"`
+	PassportIssueCountry     string `json:"passportIssueCountry"`
+	PassportExpirationDate   string `json:"passportExpirationDate"`
 }
 
 // ProfileInput is what the member can change. Optin1 and
 // AutoLoginNoticeMail keep their value when absent.
 type ProfileInput struct {
-	Firstname                string `json:"firstname"`
-	Lastname                 string `json:"lastname"`
-	Gender                   string `json:"gender"`
-	Birth                    string `json:"birth"`
-	Email                    string `json:"email"`
-	Tel                      string `json:"tel"`
-	AddressCountryCode       string `json:"addressCountryCode"`
-	AddressPostalCode        string `json:"addressPostalCode"`
-	AddressStateAndCity      string `json:"addressStateAndCity"`
-	Address1                 string `json:"address1"`
-	PassportNo               string `json:"passportNo"`
-	PassportNationalityCode  string `json:"passportNationalityCode"`
-	PassportIssueCountryCode string `json:"passportIssueCountryCode"`
-	PassportExpirationDate   string `json:"passportExpirationDate"`
-	Optin1                   *bool  `json:"optin1,omitempty"`
-	AutoLoginNoticeMail      *bool  `json:"autoLoginNoticeMail,omitempty"`
+	Firstname           string `json:"firstname"`
+	Lastname            string `json:"lastname"`
+	Gender              string `json:"gender"`
+	Birth               string `json:"birth"`
+	Email               string `json:"email"`
+	Tel                 string `json:"tel"`
+	AddressCountryCode  string `json:"addressCountryCode"`
+	AddressPostalCode   string `json:"addressPostalCode"`
+	AddressStateAndCity string `json:"addressStateAndCity"`
+	Address1            string `json:"address1"`
+	// AddressStreet is address1 under the spec's other name; either may
+	// be sent (see streetOf).
+	AddressStreet            *string `json:"addressStreet,omitempty"`
+	PassportNo               string  `json:"passportNo"`
+	PassportNationalityCode  string  `json:"passportNationalityCode"`
+	PassportIssueCountryCode string  `json:"passportIssueCountryCode"`
+	PassportExpirationDate   string  `json:"passportExpirationDate"`
+	Optin1                   *bool   `json:"optin1,omitempty"`
+	AutoLoginNoticeMail      *bool   `json:"autoLoginNoticeMail,omitempty"`
 	// CurrentPassword is needed only when Email differs from the current
 	// address (the change then waits for its confirmation link).
 	CurrentPassword string `json:"currentPassword,omitempty"`
@@ -96,7 +102,7 @@ func (s *Service) profile(m Member, lang i18n.Lang) Profile {
 		Firstname:                     m.Firstname, Lastname: m.Lastname, Gender: m.Gender, Birth: m.Birth,
 		Email: m.Email, Tel: m.Tel,
 		AddressCountryCode: m.AddressCountryCode, AddressCountry: s.Countries.Name(lang, m.AddressCountryCode),
-		AddressPostalCode: m.AddressPostalCode, AddressStateAndCity: m.AddressStateAndCity, Address1: m.Address1,
+		AddressPostalCode: m.AddressPostalCode, AddressStateAndCity: m.AddressStateAndCity, Address1: m.Address1, AddressStreet: m.Address1,
 		PassportNo: m.PassportNo, PassportNationalityCode: m.PassportNationalityCode,
 		PassportNationality:      s.Countries.Name(lang, m.PassportNationalityCode),
 		PassportIssueCountryCode: m.PassportIssueCountryCode,
@@ -144,11 +150,32 @@ func (s *Service) ValidateProfile(in ProfileInput) validate.Errors {
 		checkNoFourByte(e, "addressStateAndCity", in.AddressStateAndCity, AddressMax)
 	}
 	checkNoFourByte(e, "address1", in.Address1, AddressMax)
+	if in.AddressStreet != nil {
+		checkNoFourByte(e, "addressStreet", *in.AddressStreet, AddressMax)
+	}
 	checkPassport(e, "passportNo", in.PassportNo)
 	checkCountry(e, "passportNationalityCode", in.PassportNationalityCode, false, s.Countries.Valid)
 	checkCountry(e, "passportIssueCountryCode", in.PassportIssueCountryCode, false, s.Countries.Valid)
 	checkOptionalDate(e, "passportExpirationDate", in.PassportExpirationDate)
 	return e
+}
+
+// streetOf settles the street line of a save that may carry it under both
+// names: address1 alone (addressStreet absent), both the same, or the one
+// the member changed from the stored line (the other still holds it, as in
+// a GET document edited under one name). Both changed to different lines
+// is refused (false).
+func streetOf(in ProfileInput, stored string) (string, bool) {
+	if in.AddressStreet == nil || *in.AddressStreet == in.Address1 {
+		return in.Address1, true
+	}
+	switch {
+	case in.Address1 == stored:
+		return *in.AddressStreet, true
+	case *in.AddressStreet == stored:
+		return in.Address1, true
+	}
+	return "", false
 }
 
 // ProfileSaved is the answer of a profile save: the profile as stored,
@@ -168,15 +195,20 @@ type ProfileSaved struct {
 func (s *Service) UpdateProfile(ctx context.Context, memberID string, in ProfileInput, lang i18n.Lang) (ProfileSaved, error) {
 	in.Email = strings.TrimSpace(in.Email)
 	in.Firstname, in.Lastname = strings.TrimSpace(in.Firstname), strings.TrimSpace(in.Lastname)
-	e := s.ValidateProfile(in)
-	e.MaxLen("currentPassword", in.CurrentPassword, PasswordHardMax)
-	if !e.Empty() {
-		return ProfileSaved{}, apperr.FromFields(e)
-	}
 	m, err := s.member(ctx, memberID)
 	if err != nil {
 		return ProfileSaved{}, err
 	}
+	e := s.ValidateProfile(in)
+	e.MaxLen("currentPassword", in.CurrentPassword, PasswordHardMax)
+	street, ok := streetOf(in, m.Address1)
+	if !ok && !e.Has("addressStreet") {
+		e.Add("addressStreet", "account.address_street_differs")
+	}
+	if !e.Empty() {
+		return ProfileSaved{}, apperr.FromFields(e)
+	}
+	in.Address1 = street
 	var pending *PendingEmail
 	sent := true
 	if !strings.EqualFold(m.Email, in.Email) {
@@ -210,7 +242,7 @@ func (s *Service) UpdateProfile(ctx context.Context, memberID string, in Profile
 	case err != nil:
 		return ProfileSaved{}, fmt.Errorf("update member: %w", err)
 	}
-	sent = s.notify(ctx, mail.KindProfileUpdated, lang, m.Email, mail.Data{Name: m.Name()}) && sent
+	sent = s.notify(ctx, mail.KindProfileUpdated, m.MailLanguage(lang), m.Email, mail.Data{Name: m.Name()}) && sent
 	return ProfileSaved{Profile: s.profile(m, lang), MailSent: sent, EmailChange: pending}, nil
 }
 
@@ -256,5 +288,6 @@ func (s *Service) ChangePassword(ctx context.Context, sess auth.Session, in Pass
 		return false, err
 	}
 	s.recordChange(ctx, sess.MemberID, "password_changed", "")
-	return s.notify(ctx, mail.KindPasswordChanged, lang, m.Email, mail.Data{Name: m.Name(), URL: s.securityCentreURL(lang)}), nil
+	ml := m.MailLanguage(lang)
+	return s.notify(ctx, mail.KindPasswordChanged, ml, m.Email, mail.Data{Name: m.Name(), URL: s.securityCentreURL(ml)}), nil
 }

@@ -84,6 +84,8 @@ func (s *Service) sendResetLink(ctx context.Context, email string, lang i18n.Lan
 	if err := s.Store.CreateReset(ctx, m.ID, auth.HashToken(token), now, now.Add(ResetLinkLifetime)); err != nil {
 		return err
 	}
+	// The mail language the member chose, else the asking page's.
+	lang = m.MailLanguage(lang)
 	link := s.PublicURL + "/reset-password/" + url.PathEscape(token) + "?lang=" + string(lang)
 	s.notify(ctx, mail.KindPasswordReset, lang, m.Email, mail.Data{
 		Name: m.Name(), Args: []any{"minutes", int(ResetLinkLifetime.Minutes())}, URL: link,
@@ -141,5 +143,6 @@ func (s *Service) ResetPassword(ctx context.Context, in ResetInput, lang i18n.La
 		return false, fmt.Errorf("load member: %w", err)
 	}
 	s.recordChange(ctx, memberID, "password_reset", "")
-	return s.notify(ctx, mail.KindPasswordChanged, lang, m.Email, mail.Data{Name: m.Name(), URL: s.securityCentreURL(lang)}), nil
+	ml := m.MailLanguage(lang)
+	return s.notify(ctx, mail.KindPasswordChanged, ml, m.Email, mail.Data{Name: m.Name(), URL: s.securityCentreURL(ml)}), nil
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"hash/fnv"
+	"net/url"
 	"sort"
 	"strings"
 	"testing"
@@ -19,6 +20,7 @@ type Operation struct {
 	Method  string
 	Path    string   // the template, e.g. /api/reservations/{PNR}
 	Params  []string // path parameter names in order
+	Query   []string // required query parameter names
 	HasBody bool
 	ID      string
 }
@@ -40,6 +42,12 @@ func Operations(t testing.TB) []Operation {
 					o.Params = append(o.Params, strings.Trim(seg, "{}"))
 				}
 			}
+			for _, ref := range append(append(openapi3.Parameters{}, item.Parameters...), op.Parameters...) {
+				if p := ref.Value; p != nil && p.In == "query" && p.Required {
+					o.Query = append(o.Query, p.Name)
+				}
+			}
+			sort.Strings(o.Query)
 			out = append(out, o)
 		}
 	}
@@ -48,7 +56,8 @@ func Operations(t testing.TB) []Operation {
 }
 
 // Fill returns the operation's path with each parameter replaced by
-// values[name] (fallback when none).
+// values[name] (fallback when none), and its required query parameters
+// given the same way.
 func (o Operation) Fill(values map[string]string, fallback string) string {
 	p := o.Path
 	for _, name := range o.Params {
@@ -57,6 +66,17 @@ func (o Operation) Fill(values map[string]string, fallback string) string {
 			v = fallback
 		}
 		p = strings.Replace(p, "{"+name+"}", v, 1)
+	}
+	for i, name := range o.Query {
+		v, ok := values[name]
+		if !ok {
+			v = fallback
+		}
+		sep := "&"
+		if i == 0 {
+			sep = "?"
+		}
+		p += sep + url.QueryEscape(name) + "=" + url.QueryEscape(v)
 	}
 	return p
 }

@@ -21,6 +21,7 @@ import (
 	"members/internal/i18n"
 	"members/internal/mail"
 	"members/internal/masters"
+	"members/internal/notify"
 	"members/internal/ops"
 	"members/internal/payment"
 	"members/internal/platform"
@@ -108,6 +109,13 @@ type Config struct {
 	// Metrics is the registry of the instance's metrics (--metrics-addr),
 	// registered by Server; nil: off.
 	Metrics *prometheus.Registry
+	// UnsubscribeKey signs the one-click unsubscribe links of the optional
+	// mails (--unsubscribe-key, env MEMBERS_UNSUBSCRIBE_KEY): base64 of at
+	// least 32 bytes, kept outside the database. Empty: a key kept in the
+	// database (demo, tests). UnsubscribeKeyPrevious still verify the
+	// links of mails sent before a key change.
+	UnsubscribeKey         string
+	UnsubscribeKeyPrevious []string
 }
 
 // App holds the migrated database and the core services.
@@ -138,6 +146,7 @@ type App struct {
 	Health  *ops.Health
 	mailer  *mail.Mailer
 	metrics *ops.Metrics
+	notify  *notify.Service
 }
 
 // Open connects, migrates and builds the core services.

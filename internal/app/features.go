@@ -42,6 +42,10 @@ func (f *Features) Close() {
 // wireFeatures builds every feature on top of the core app.
 func (a *App) wireFeatures(ctx context.Context, cfg Config) (*Features, error) {
 	f := &Features{}
+	// Notification settings first: the senders of the features ask them.
+	if err := a.wireNotify(ctx, cfg, f); err != nil {
+		return nil, err
+	}
 	if err := a.wireAccount(ctx, cfg, f); err != nil {
 		return nil, err
 	}
@@ -60,15 +64,17 @@ func (a *App) wireFeatures(ctx context.Context, cfg Config) (*Features, error) {
 		return nil, err
 	}
 
-	if err := a.wirePoints(ctx, cfg, f, pay.Engine); err != nil {
+	pts, err := a.wirePoints(ctx, cfg, f, pay.Engine)
+	if err != nil {
 		return nil, err
 	}
 
-	if err := a.wirePasses(ctx, cfg, f, pay.Engine); err != nil {
+	coupons, err := a.wirePasses(ctx, cfg, f, pay.Engine)
+	if err != nil {
 		return nil, err
 	}
 
-	if err := a.wireSecurity(ctx, cfg, f, pay.Cards); err != nil {
+	if err := a.wireSecurity(ctx, cfg, f, pay, pts, coupons); err != nil {
 		return nil, err
 	}
 

@@ -13,6 +13,7 @@ import (
 	"members/internal/httpapi"
 	"members/internal/i18n"
 	"members/internal/mail"
+	"members/internal/notify"
 	"members/internal/store"
 )
 
@@ -67,7 +68,12 @@ func (a *App) FlightAlerts(cfg Config) (*flightops.Alerts, error) {
 	if public == "" {
 		public = DefaultPublicURL
 	}
-	return flightops.NewAlerts(store.NewFlightOpsStore(a.DB), &flightMailer{cat: a.Catalog, tpl: tpl, mailer: m, publicURL: public}, a.DB.Now), nil
+	settings, err := a.Notify(context.Background(), cfg)
+	if err != nil {
+		return nil, err
+	}
+	return flightops.NewAlerts(store.NewFlightOpsStore(a.DB),
+		&flightMailer{cat: a.Catalog, tpl: tpl, mailer: m, publicURL: public, settings: settings}, settings, a.DB.Now, a.Logger), nil
 }
 
 // flightMailer adapts the mail package to flightops.Mailer.
@@ -76,6 +82,7 @@ type flightMailer struct {
 	tpl       *mail.Templates
 	mailer    *mail.Mailer
 	publicURL string
+	settings  *notify.Service
 }
 
 // SendFlightChange writes the mail of a flight's latest state in the
@@ -126,10 +133,12 @@ func (m *flightMailer) SendFlightChange(ctx context.Context, cm flightops.Change
 	}
 	name := strings.TrimSpace(cm.To.Firstname + " " + cm.To.Lastname)
 	msg, err := m.tpl.Standard("flight_change", lang, cm.To.Email, mail.Data{Name: name, Details: details,
-		URL:  strings.TrimRight(m.publicURL, "/") + "/bookings?" + q.Encode(),
-		Args: []any{"flight", st.Flight, "date", st.Date, "origin", origin, "destination", dest, "what", t("what." + what)}})
+		URL:         strings.TrimRight(m.publicURL, "/") + "/bookings?" + q.Encode(),
+		Unsubscribe: &mail.Action{Label: m.cat.T(lang, "notify.mail.unsubscribe"), URL: m.settings.UnsubscribeURL(cm.MemberID, notify.FlightChanges)},
+		Args:        []any{"flight", st.Flight, "date", st.Date, "origin", origin, "destination", dest, "what", t("what." + what)}})
 	if err != nil {
 		return fmt.Errorf("flight change mail: %w", err)
 	}
+	msg.Headers = m.settings.Headers(cm.MemberID, notify.FlightChanges)
 	return m.mailer.Send(ctx, msg)
 }

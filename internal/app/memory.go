@@ -9,7 +9,7 @@ import (
 // DefaultGoMemoryLimitMiB is serve's --go-memory-limit: the Go runtime's
 // soft memory limit (heap, stacks, runtime), chosen by measurement under
 // the booking search at 100,000 and 1,000,000 reservations
-// (docs/speed.md, "Server memory"). It is soft: the collector runs more
+// (docs/speed.md, "Server"). It is soft: the collector runs more
 // often as the Go memory nears it, and never takes more than about half
 // of the CPU for it, so a live heap above it slows the server down rather
 // than stopping it. SQLite's memory is outside it (its own budget,

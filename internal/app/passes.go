@@ -55,10 +55,10 @@ func (a *App) NewPasses(cfg Config, refunder coupon.Refunder) (*Passes, error) {
 // wirePasses mounts the unlimited pass and the coupon pass. Their payment
 // products ("gogo_pass", "coupon_ticket") register with engine, which also
 // makes the coupon refunds.
-func (a *App) wirePasses(_ context.Context, cfg Config, f *Features, engine *payment.Engine) error {
+func (a *App) wirePasses(_ context.Context, cfg Config, f *Features, engine *payment.Engine) (*coupon.Service, error) {
 	p, err := a.NewPasses(cfg, engine)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	engine.Register(p.Pass.Sale())
 	engine.Register(p.Coupon.Sale())
@@ -67,7 +67,7 @@ func (a *App) wirePasses(_ context.Context, cfg Config, f *Features, engine *pay
 			BaseRouter: mux, ErrorHandlerFunc: s.ParamError,
 		})
 	})
-	return nil
+	return p.Coupon, nil
 }
 
 func langOf(code string) i18n.Lang {
@@ -90,14 +90,14 @@ func (m passMembers) member(ctx context.Context, id string) (account.Member, err
 
 func (m passMembers) Holder(ctx context.Context, id string) (pass.Holder, error) {
 	mem, err := m.member(ctx, id)
-	return pass.Holder{Email: mem.Email, Name: mem.Name(), Lang: mem.Lang}, err
+	return pass.Holder{Email: mem.Email, Name: mem.Name(), Lang: string(mem.MailLanguage(langOf(mem.Lang)))}, err
 }
 
 func (m passMembers) CouponHolder(ctx context.Context, id string) (coupon.Holder, error) {
 	mem, err := m.member(ctx, id)
 	return coupon.Holder{
 		Purchaser: coupon.Purchaser{Lastname: mem.Lastname, Firstname: mem.Firstname, Birthday: mem.Birth, Gender: mem.Gender},
-		Email:     mem.Email, Lang: mem.Lang,
+		Email:     mem.Email, Lang: string(mem.MailLanguage(langOf(mem.Lang))),
 	}, err
 }
 

@@ -53,16 +53,18 @@ func (a *App) wirePayments(ctx context.Context, cfg Config, f *Features, conn Ga
 		}
 	}
 	st := store.NewPaymentStore(a.DB)
+	mailer, err := a.Mailer(cfg)
+	if err != nil {
+		return payments{}, err
+	}
 	engine := payment.NewEngine(a.observePayments(st), gw, payment.Config{
 		ReturnBase: publicURL, WebhookSecret: []byte(secret), PreviousWebhookSecrets: previous,
 		// a request drives at most four gateway calls; after that the lease
 		// lapses and the background work takes over (a killed instance)
 		Lease: 4*timeout + 5*time.Second,
+		// the slip of a konbini / ATM / net-banking payment is mailed
+		Mailer: mailer, MailTemplates: a.MailTemplates,
 	}, a.DB.Now, a.Logger)
-	mailer, err := a.Mailer(cfg)
-	if err != nil {
-		return payments{}, err
-	}
 	cards := payment.NewCards(st, gw, mailer, a.MailTemplates, a.DB.Now, a.Logger)
 	f.Mounts = append(f.Mounts, func(s *httpapi.Server, mux *http.ServeMux) {
 		paymentapi.HandlerWithOptions(httpapi.NewPaymentHandlers(s, engine, cards), paymentapi.StdHTTPServerOptions{

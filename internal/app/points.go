@@ -13,6 +13,7 @@ import (
 	"members/internal/httpapi"
 	"members/internal/i18n"
 	"members/internal/mail"
+	"members/internal/notify"
 	"members/internal/payment"
 	"members/internal/points"
 	"members/internal/store"
@@ -27,10 +28,10 @@ const pointsReminderEvery = time.Hour
 
 // wirePoints mounts the points feature, registers its purchase with the
 // payment engine and starts its expiry reminders.
-func (a *App) wirePoints(_ context.Context, cfg Config, f *Features, engine *payment.Engine) error {
+func (a *App) wirePoints(_ context.Context, cfg Config, f *Features, engine *payment.Engine) (*points.Service, error) {
 	svc, err := a.PointsService(cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	f.Mounts = append(f.Mounts, func(s *httpapi.Server, mux *http.ServeMux) {
 		pointsapi.HandlerWithOptions(httpapi.NewPointHandlers(s, svc), pointsapi.StdHTTPServerOptions{
@@ -43,7 +44,7 @@ func (a *App) wirePoints(_ context.Context, cfg Config, f *Features, engine *pay
 	f.Background = append(f.Background, func(ctx context.Context) {
 		svc.RunReminders(ctx, pointsReminderEvery, func(err error) { a.Logger.Warn("points reminders", "err", err) })
 	})
-	return nil
+	return svc, nil
 }
 
 // PointsService builds the points service (also used by the operator
@@ -65,15 +66,20 @@ func (a *App) PointsService(cfg Config) (*points.Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	return points.NewService(store.NewPointStore(a.DB), pins, &pointsMailer{cat: a.Catalog, tpl: tpl, mailer: m},
-		a.Catalog, a.Counters, a.DB.Now, points.Config{ReminderDays: days}), nil
+	settings, err := a.Notify(context.Background(), cfg)
+	if err != nil {
+		return nil, err
+	}
+	return points.NewService(store.NewPointStore(a.DB), pins, &pointsMailer{cat: a.Catalog, tpl: tpl, mailer: m, settings: settings},
+		a.Catalog, a.Counters, a.DB.Now, points.Config{ReminderDays: days, Settings: settings, Logger: a.Logger}), nil
 }
 
 // pointsMailer adapts the mail package to points.Mailer.
 type pointsMailer struct {
-	cat    *i18n.Catalog
-	tpl    *mail.Templates
-	mailer *mail.Mailer
+	cat      *i18n.Catalog
+	tpl      *mail.Templates
+	mailer   *mail.Mailer
+	settings *notify.Service
 }
 
 func (m *pointsMailer) SendPoints(ctx context.Context, pm points.Mail) error {
@@ -91,10 +97,18 @@ func (m *pointsMailer) SendPoints(ctx context.Context, pm points.Mail) error {
 		mail.Detail{Label: t("balance"), Value: points.FormatMoney(v.Balance, v.Currency, lang)},
 		mail.Detail{Label: t("expire_date"), Value: v.ExpireDate})
 	name := strings.TrimSpace(pm.To.Firstname + " " + pm.To.Lastname)
-	msg, err := m.tpl.Standard("points_"+pm.Kind, lang, pm.To.Email, mail.Data{Name: name, Details: details,
-		Args: []any{"days", pm.Days, "amount", points.FormatMoney(v.Balance, v.Currency, lang), "date", v.ExpireDate}})
+	data := mail.Data{Name: name, Details: details,
+		Args: []any{"days", pm.Days, "amount", points.FormatMoney(v.Balance, v.Currency, lang), "date", v.ExpireDate}}
+	if pm.Kind == "reminder" {
+		data.Unsubscribe = &mail.Action{Label: m.cat.T(lang, "notify.mail.unsubscribe"), URL: m.settings.UnsubscribeURL(pm.To.MemberID, notify.PointsReminders)}
+	}
+	msg, err := m.tpl.Standard("points_"+pm.Kind, lang, pm.To.Email, data)
 	if err != nil {
 		return fmt.Errorf("points mail: %w", err)
+	}
+	if pm.Kind == "reminder" {
+		// The only optional points mail: it carries the unsubscribe link.
+		msg.Headers = m.settings.Headers(pm.To.MemberID, notify.PointsReminders)
 	}
 	return m.mailer.Send(ctx, msg)
 }

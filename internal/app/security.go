@@ -8,8 +8,11 @@ import (
 
 	"members/internal/api/securityapi"
 	"members/internal/calendar"
+	"members/internal/coupon"
 	"members/internal/httpapi"
+	"members/internal/i18n"
 	"members/internal/payment"
+	"members/internal/points"
 	"members/internal/privacy"
 	"members/internal/security"
 	"members/internal/store"
@@ -18,7 +21,7 @@ import (
 // wireSecurity mounts the calendar (booking .ics files and the private
 // subscription feed) and the member's security and data pages; the account
 // deletion forgets the saved cards through cards.
-func (a *App) wireSecurity(_ context.Context, cfg Config, f *Features, cards *payment.Cards) error {
+func (a *App) wireSecurity(_ context.Context, cfg Config, f *Features, pay payments, pts *points.Service, coupons *coupon.Service) error {
 	mailer, err := a.Mailer(cfg)
 	if err != nil {
 		return err
@@ -36,7 +39,8 @@ func (a *App) wireSecurity(_ context.Context, cfg Config, f *Features, cards *pa
 	deps := privacy.Deps{
 		Store: store.NewPrivacyStore(a.DB), Parts: store.ExportParts(a.DB), Passwords: a.Auth.Hasher(),
 		Counters: a.Counters, Mailer: mailer, Templates: a.MailTemplates, PublicURL: publicURL, Now: a.DB.Now, Logger: a.Logger,
-		Cards: cards,
+		Cards:    pay.Cards,
+		Holdings: holdings{engine: pay.Engine, points: pts, coupons: coupons},
 	}
 	priv := privacy.NewService(deps)
 	centre := security.NewService(store.NewSecurityStore(a.DB), mailer, a.MailTemplates, publicURL, a.DB.Now, a.Logger)
@@ -76,4 +80,54 @@ func (r securityRecorder) Changed(ctx context.Context, memberID, kind, mailKind 
 	if r.a.Security != nil {
 		r.a.Security.Changed(ctx, memberID, kind, mailKind)
 	}
+}
+
+// holdings answers account deletion's questions from the payment engine,
+// the points and the coupon pass (points and coupons may be nil).
+type holdings struct {
+	engine  *payment.Engine
+	points  *points.Service
+	coupons *coupon.Service
+}
+
+func (h holdings) PendingPayment(ctx context.Context, memberID string) (*privacy.PendingPayment, error) {
+	v, err := h.engine.Pending(ctx, memberID)
+	if err != nil || !v.Pending {
+		return nil, err
+	}
+	return &privacy.PendingPayment{PaymentProcessID: v.PaymentProcessID, ProductType: v.ProductType}, nil
+}
+
+func (h holdings) RefundableCoupons(ctx context.Context, memberID string, lang i18n.Lang) ([]privacy.LostCoupon, error) {
+	if h.coupons == nil {
+		return nil, nil
+	}
+	cs, err := h.coupons.Coupons(ctx, memberID, string(lang))
+	if err != nil {
+		return nil, err
+	}
+	var out []privacy.LostCoupon
+	for _, c := range cs {
+		if c.Refundable {
+			out = append(out, privacy.LostCoupon{ID: c.ID, Name: c.Name, CurrencyCode: c.CurrencyCode, RefundAmount: c.RefundAmount})
+		}
+	}
+	return out, nil
+}
+
+func (h holdings) PointBalances(ctx context.Context, memberID string, lang i18n.Lang) ([]privacy.LostPoints, error) {
+	if h.points == nil {
+		return nil, nil
+	}
+	sum, err := h.points.Summary(ctx, memberID, lang)
+	if err != nil {
+		return nil, err
+	}
+	var out []privacy.LostPoints
+	for _, e := range sum {
+		if e.Group == points.GroupAvailable && e.Amount > 0 {
+			out = append(out, privacy.LostPoints{CurrencyCode: e.CurrencyCode, Currency: e.Currency, Amount: e.Amount})
+		}
+	}
+	return out, nil
 }

@@ -4,6 +4,7 @@
 package apperr
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -77,4 +78,16 @@ func As(err error) *Error {
 		return e
 	}
 	return nil
+}
+
+// FromDecode turns a JSON decoding error of a request body into a 400: a
+// value of the wrong type names its field ("The field amount has the
+// wrong type."), as the HTTP layer's strict decoder does; anything else is
+// the generic bad request.
+func FromDecode(err error) *Error {
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) && typeErr.Field != "" {
+		return FromFields(validate.Errors{typeErr.Field: {Key: "error.wrong_type", Args: []any{"field", typeErr.Field}}})
+	}
+	return New(Invalid, "error.bad_request")
 }

@@ -9,6 +9,7 @@ import (
 
 	"members/internal/apperr"
 	"members/internal/i18n"
+	"members/internal/notify"
 	"members/internal/ratelimit"
 	"members/internal/validate"
 )
@@ -53,6 +54,8 @@ type Contact struct {
 	Email     string
 	Firstname string
 	Lastname  string
+	// MailLang is the mail language the member chose ("" for none).
+	MailLang string
 }
 
 // Document kinds.
@@ -427,6 +430,8 @@ func (s *Service) SendItinerary(ctx context.Context, memberID, pnr string, lang 
 	if err != nil {
 		return MailResult{}, fmt.Errorf("member contact: %w", err)
 	}
+	// The mail and its itinerary speak the member's mail language, else the page's.
+	lang = notify.MailLang(contact.MailLang, lang)
 	pdf, err := s.renderDoc(Document{Kind: DocItinerary, Lang: lang, Reservation: r, IssuedAt: s.now()})
 	if err != nil {
 		return MailResult{}, err

@@ -36,7 +36,7 @@ type orderDetails struct {
 func (p Sale) Quote(ctx context.Context, memberID, lang string, body json.RawMessage) (payment.Order, error) {
 	var in Selection
 	if err := json.Unmarshal(body, &in); err != nil {
-		return payment.Order{}, apperr.New(apperr.Invalid, "error.bad_request")
+		return payment.Order{}, apperr.FromDecode(err)
 	}
 	t, err := p.s.Price(ctx, memberID, lang, in)
 	if err != nil {

@@ -335,6 +335,9 @@ func (s *Service) Coupons(ctx context.Context, memberID, lang string) ([]Coupon,
 // member's coupon; 409 when already refunded, used, or not bought through
 // the engine; a second refund never reaches the gateway.
 func (s *Service) Refund(ctx context.Context, memberID, lang, id string) (Coupon, error) {
+	if errs := (validate.Errors{}); !errs.Required("id", id) {
+		return Coupon{}, apperr.FromFields(errs)
+	}
 	c, err := s.d.Store.Coupon(ctx, memberID, id)
 	if errors.Is(err, ErrNotFound) {
 		return Coupon{}, apperr.ErrNotFound

@@ -3,7 +3,10 @@ package flightops
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"time"
+
+	"members/internal/notify"
 )
 
 // CoalesceWindow is how long a flight's changes gather before the member
@@ -52,8 +55,15 @@ type AlertStore interface {
 
 // ChangeMail is one flight change mail.
 type ChangeMail struct {
-	To    Recipient
-	State State
+	MemberID string
+	To       Recipient
+	State    State
+}
+
+// Settings are the members' notification settings (notify.Service): a
+// member may switch flight change mails off.
+type Settings interface {
+	Allows(ctx context.Context, memberID string, k notify.Kind) (bool, error)
 }
 
 // Mailer sends flight change mails through the outbox.
@@ -63,20 +73,25 @@ type Mailer interface {
 
 // Alerts mails the members on changed flights.
 type Alerts struct {
-	store  AlertStore
-	mailer Mailer
-	now    func() time.Time
-	owner  string
+	store    AlertStore
+	mailer   Mailer
+	settings Settings
+	now      func() time.Time
+	logger   *slog.Logger
+	owner    string
 }
 
 // NewAlerts returns the sender; each instance has its own lease owner.
-func NewAlerts(st AlertStore, m Mailer, now func() time.Time) *Alerts {
-	return &Alerts{store: st, mailer: m, now: now, owner: randomHex(8)}
+func NewAlerts(st AlertStore, m Mailer, settings Settings, now func() time.Time, logger *slog.Logger) *Alerts {
+	return &Alerts{store: st, mailer: m, settings: settings, now: now, logger: logger, owner: randomHex(8)}
 }
 
 // SendDue makes one pass: each due alert is leased, mailed in the member's
-// language with the flight's latest state, and marked sent. It returns the
-// number of mails handed to the outbox.
+// language with the flight's latest state, and marked sent. A member who
+// switched flight change mails off is not mailed: the alert is marked sent
+// all the same, with a log line (the setting is read at this moment, so a
+// switch made inside the coalescing window counts). It returns the number
+// of mails handed to the outbox.
 func (a *Alerts) SendDue(ctx context.Context) (int, error) {
 	now := a.now()
 	due, err := a.store.DueAlerts(ctx, now, 200)
@@ -96,8 +111,16 @@ func (a *Alerts) SendDue(ctx context.Context) (int, error) {
 		if err != nil {
 			return sent, fmt.Errorf("flight alerts: %w", err)
 		}
-		if len(to.PNRs) > 0 {
-			if err := a.mailer.SendFlightChange(ctx, ChangeMail{To: to, State: st}); err != nil {
+		wanted, err := a.settings.Allows(ctx, al.MemberID, notify.FlightChanges)
+		if err != nil {
+			return sent, fmt.Errorf("flight alerts: %w", err)
+		}
+		if len(to.PNRs) > 0 && !wanted {
+			a.logger.Info("flight alert not mailed: the member switched flight change mails off",
+				"flight", al.Flight, "date", al.Date, "member", al.MemberID, "sequence", st.Sequence)
+		}
+		if len(to.PNRs) > 0 && wanted {
+			if err := a.mailer.SendFlightChange(ctx, ChangeMail{MemberID: al.MemberID, To: to, State: st}); err != nil {
 				// Stored in the outbox, which retries delivery; storing
 				// failed otherwise: the lease runs out and a pass retries.
 				continue

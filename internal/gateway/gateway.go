@@ -62,9 +62,15 @@ type Options struct {
 	// SlowAuthorize is how long card 0119's authorise answer is held back
 	// (default 30 s, longer than any sensible client timeout).
 	SlowAuthorize time.Duration
-	// ExpireAfter is how long a payment may wait for its customer step
-	// (default 30 minutes).
-	ExpireAfter time.Duration
+	// ExpireAfter is how long a card payment may wait for its challenge
+	// (default 30 minutes). The deadline follows the method, as a real
+	// provider's does: SlipExpireAfter for a convenience-store / ATM /
+	// net-banking slip, paid at a shop or a bank within days (default 3
+	// days), QRExpireAfter for a QR wallet, paid in the app within minutes
+	// (default 30 minutes). The payment's expiresAt carries it.
+	ExpireAfter     time.Duration
+	SlipExpireAfter time.Duration
+	QRExpireAfter   time.Duration
 	// RetryBase and RetryMax bound the webhook backoff: attempt n waits
 	// RetryBase·2^(n-1), at most RetryMax (defaults 10 s and 1 h).
 	RetryBase, RetryMax time.Duration
@@ -145,6 +151,8 @@ func New(ctx context.Context, o Options) (*Gateway, error) {
 	}
 	def(&o.SlowAuthorize, 30*time.Second)
 	def(&o.ExpireAfter, 30*time.Minute)
+	def(&o.SlipExpireAfter, 72*time.Hour)
+	def(&o.QRExpireAfter, 30*time.Minute)
 	def(&o.RetryBase, 10*time.Second)
 	def(&o.RetryMax, time.Hour)
 	def(&o.Poll, time.Second)

@@ -31,6 +31,7 @@ func (g *Gateway) Handler() http.Handler {
 	mux.HandleFunc("POST "+b+"/v1/payments/{id}/authorize", g.server(g.handleAuthorize))
 	mux.HandleFunc("POST "+b+"/v1/payments/{id}/capture", g.server(g.handleCapture))
 	mux.HandleFunc("POST "+b+"/v1/payments/{id}/refund", g.server(g.handleRefund))
+	mux.HandleFunc("POST "+b+"/v1/payments/{id}/cancel", g.server(g.handleCancel))
 	g.pageRoutes(mux)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h, pattern := mux.Handler(r)
@@ -298,6 +299,21 @@ func (g *Gateway) handleCapture(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := g.captureCall(r.Context(), key, hash, g.base(r), r.PathValue("id"))
+	g.answer(w, r, res, err)
+}
+
+// handleCancel cancels a payment waiting for its customer (409
+// invalid_state once it is paid, failed or expired).
+func (g *Gateway) handleCancel(w http.ResponseWriter, r *http.Request) {
+	raw, ok := decode(w, r, &emptyBody{})
+	if !ok {
+		return
+	}
+	key, hash, ok := idemKey(w, r, raw)
+	if !ok {
+		return
+	}
+	res, err := g.cancelCall(r.Context(), key, hash, g.base(r), r.PathValue("id"))
 	g.answer(w, r, res, err)
 }
 

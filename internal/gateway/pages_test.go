@@ -133,11 +133,12 @@ func TestQRAndSlipPages(t *testing.T) {
 			t.Fatalf("cancel: %d %+v", res.StatusCode, g.get(p.ID))
 		}
 
-		// The konbini slip: numbers that stay the same, pay later keeps it pending.
+		// The konbini slip: numbers that stay the same, a deadline 3 days
+		// away (a slip is paid at a shop or a bank), pay later keeps it pending.
 		p = g.action(g.create("konbini", "", 4321).ID, "authorize", nil, 200)
 		st, body, _ := g.page("/pay/" + p.ID + "?lang=th")
 		if st != 200 || !strings.Contains(body, "ใบแจ้งชำระเงิน") || !strings.Contains(body, "58191") || !strings.Contains(body, "JPY 4,321") ||
-			!strings.Contains(body, "2026-11-20 15:30 JST") {
+			!strings.Contains(body, "2026-11-23 15:00 JST") {
 			t.Fatalf("slip: %d %s", st, body)
 		}
 		if _, again, _ := g.page("/pay/" + p.ID + "?lang=th"); again != body {

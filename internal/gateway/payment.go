@@ -49,7 +49,41 @@ const (
 	// FailPayment: an asynchronous payment was cancelled by the customer
 	// or failed by the operator.
 	FailPayment = "payment_failed"
+	// FailCanceled: the merchant cancelled a payment still waiting for
+	// its customer (the member gave up a slip or a QR payment).
+	FailCanceled = "canceled"
 )
+
+// Slip is what a customer needs to pay a convenience-store / ATM /
+// net-banking payment: the receipt number and confirmation number a
+// shop's terminal asks for, and the Pay-easy institution and customer
+// numbers an ATM or a bank's site asks for. Each payment has its own; the
+// sandbox derives them from the payment id, so they stay the same on
+// every read.
+type Slip struct {
+	ReceiptNumber      string `json:"receiptNumber"`
+	ConfirmationNumber string `json:"confirmationNumber"`
+	InstitutionNumber  string `json:"institutionNumber"`
+	CustomerNumber     string `json:"customerNumber"`
+}
+
+// apiSlip is the page's slip (pages.go) as the API shows it: the same
+// numbers on the slip page, in the API and so in the merchant's mail.
+func apiSlip(id string) *Slip {
+	s := slipFor(id)
+	return &Slip{ReceiptNumber: s.Receipt, ConfirmationNumber: s.Confirm, InstitutionNumber: s.Biller, CustomerNumber: s.Customer}
+}
+
+// expireAfter is how long a payment in method may wait for its customer.
+func (g *Gateway) expireAfter(method string) time.Duration {
+	switch {
+	case method == MethodKonbini:
+		return g.opt.SlipExpireAfter
+	case IsQR(method):
+		return g.opt.QRExpireAfter
+	}
+	return g.opt.ExpireAfter
+}
 
 // NextAction sends the customer to a page of the gateway.
 type NextAction struct {
@@ -72,9 +106,12 @@ type Payment struct {
 	FailureCode    string      `json:"failureCode,omitempty"`
 	RefundedAmount int64       `json:"refundedAmount"`
 	NextAction     *NextAction `json:"nextAction,omitempty"`
-	ExpiresAt      *time.Time  `json:"expiresAt,omitempty"`
-	CreatedAt      time.Time   `json:"createdAt"`
-	UpdatedAt      time.Time   `json:"updatedAt"`
+	// Slip: the numbers a konbini / ATM / net-banking payment is paid with.
+	Slip *Slip `json:"slip,omitempty"`
+	// ExpiresAt is the deadline of the customer's step (by method).
+	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
+	CreatedAt time.Time  `json:"createdAt"`
+	UpdatedAt time.Time  `json:"updatedAt"`
 
 	returnURL string
 	behaviour Behaviour
@@ -195,6 +232,9 @@ func (g *Gateway) decorate(p *Payment, base string) {
 	case StatusPending:
 		p.NextAction = &NextAction{Type: "redirect", URL: base + "/pay/" + p.ID}
 	}
+	if p.Method == MethodKonbini {
+		p.Slip = apiSlip(p.ID)
+	}
 }
 
 // checkPayment validates a create body.
@@ -289,7 +329,7 @@ func (g *Gateway) transition(ctx context.Context, tx *sql.Tx, id string, from []
 	now := g.nowMs()
 	var expires any
 	if to == StatusPending || to == StatusRequiresAction {
-		expires = now + g.opt.ExpireAfter.Milliseconds()
+		expires = now + g.expireAfter(p.Method).Milliseconds()
 	}
 	// The status in the WHERE makes the move atomic against a concurrent
 	// one that read the same row (PostgreSQL re-checks it after the lock).
@@ -480,6 +520,17 @@ func (g *Gateway) captureCall(ctx context.Context, key, hash, base, id string) (
 
 func (g *Gateway) refundCall(ctx context.Context, key, hash, base, id string, amount int64) (*result, error) {
 	return g.idempotent(ctx, key, hash, base, 200, func(tx *sql.Tx) (*Payment, error) { return g.refund(ctx, tx, id, amount) })
+}
+
+// cancel ends a payment still waiting for its customer (created,
+// pending or requires_action) as failed with FailCanceled. A payment the
+// customer has paid meanwhile is ErrState: the caller reads it.
+func (g *Gateway) cancel(ctx context.Context, tx *sql.Tx, id string) (*Payment, error) {
+	return g.transition(ctx, tx, id, []string{StatusCreated, StatusPending, StatusRequiresAction}, StatusFailed, FailCanceled)
+}
+
+func (g *Gateway) cancelCall(ctx context.Context, key, hash, base, id string) (*result, error) {
+	return g.idempotent(ctx, key, hash, base, 200, func(tx *sql.Tx) (*Payment, error) { return g.cancel(ctx, tx, id) })
 }
 
 // CustomerStep finishes the customer's step on a gateway page: approve or

@@ -177,8 +177,9 @@ func TestTwoWorkers(t *testing.T) {
 		for range n {
 			a.action(a.create("konbini", "", 100).ID, "authorize", nil, 200)
 		}
-		// Expire them all: 30 payment.expired events, expired by both at once.
-		clock.Advance(31 * time.Minute)
+		// Expire them all after their slips' 3 days: 30 payment.expired
+		// events, expired by both at once.
+		clock.Advance(72*time.Hour + time.Minute)
 		var wg sync.WaitGroup
 		expired := make([]int, 2)
 		for i, g := range []*gw{a, b} {
@@ -227,8 +228,17 @@ func TestTwoWorkers(t *testing.T) {
 
 func TestExpiry(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
-		g := newGateway(t, engine, func(o *gateway.Options) { o.ExpireAfter = 10 * time.Minute })
+		g := newGateway(t, engine, func(o *gateway.Options) {
+			o.ExpireAfter, o.QRExpireAfter, o.SlipExpireAfter = 10*time.Minute, 10*time.Minute, 48*time.Hour
+		})
 		ctx := t.Context()
+		slip := g.action(g.create("konbini", "", 100).ID, "authorize", nil, 200)
+		if slip.ExpiresAt == nil || !slip.ExpiresAt.Equal(g.Clock.Now().Add(48*time.Hour).Truncate(time.Millisecond)) {
+			t.Fatalf("a slip's deadline: %v, want 48 h from now", slip.ExpiresAt)
+		}
+		if slip.Slip == nil || slip.Slip.InstitutionNumber != "58191" || slip.Slip.ReceiptNumber == "" {
+			t.Fatalf("a slip's numbers: %+v", slip.Slip)
+		}
 		ch := g.action(g.create("card", g.tokenize("4000000000003220"), 100).ID, "authorize", nil, 200)
 		qr := g.action(g.create("wechat", "", 100).ID, "authorize", nil, 200)
 		paid := g.action(g.create("konbini", "", 100).ID, "authorize", nil, 200)
@@ -260,6 +270,38 @@ func TestExpiry(t *testing.T) {
 		var events int
 		if err := g.DB.QueryRow(`SELECT COUNT(*) FROM gw_events WHERE type = 'payment.expired'`).Scan(&events); err != nil || events != 2 {
 			t.Fatalf("expired events: %d %v", events, err)
+		}
+		// the slip keeps its days
+		if got := g.get(slip.ID); got.Status != "pending" {
+			t.Fatalf("slip after 10 minutes: %s", got.Status)
+		}
+		g.Clock.Advance(48 * time.Hour)
+		if n, err := g.G.ExpireDue(ctx); n != 1 || err != nil || g.get(slip.ID).Status != "expired" {
+			t.Fatalf("slip after its deadline: expired %d (%v), %s", n, err, g.get(slip.ID).Status)
+		}
+	})
+}
+
+// TestCancel: the merchant cancels a payment waiting for its customer
+// under an idempotency key (a repeat answers the same); a paid one is 409.
+func TestCancel(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		g := newGateway(t, engine)
+		qr := g.action(g.create("paypay", "", 100).ID, "authorize", nil, 200)
+		got := g.action(qr.ID, "cancel", nil, 200)
+		if got.Status != "failed" || got.FailureCode != "canceled" {
+			t.Fatalf("cancel: %+v", got)
+		}
+		if res := g.submit("/pay/"+qr.ID, "pay"); res.StatusCode != 303 || g.get(qr.ID).Status != "failed" {
+			t.Fatalf("paid after cancel: %s", g.get(qr.ID).Status)
+		}
+		paid := g.action(g.create("konbini", "", 100).ID, "authorize", nil, 200)
+		if _, err := g.G.Settle(t.Context(), paid.ID); err != nil {
+			t.Fatal(err)
+		}
+		g.action(paid.ID, "cancel", nil, 409)
+		if got := g.get(paid.ID); got.Status != "captured" {
+			t.Fatalf("a paid slip after cancel: %s", got.Status)
 		}
 	})
 }

@@ -57,7 +57,7 @@ func (h *accountHandlers) GetUser(w http.ResponseWriter, r *http.Request, _ acco
 
 func (h *accountHandlers) UpdateUser(w http.ResponseWriter, r *http.Request) {
 	var in account.ProfileInput
-	if !h.decodeUserDocument(w, r, &in) {
+	if !h.decodeDocument(w, r, profileReadOnly, &in) {
 		return
 	}
 	saved, err := h.svc.UpdateProfile(r.Context(), member(r), in, Lang(r))
@@ -80,13 +80,13 @@ func (h *accountHandlers) ChangePassword(w http.ResponseWriter, r *http.Request)
 }
 
 func (h *accountHandlers) ListPassengers(w http.ResponseWriter, r *http.Request) {
-	list, err := h.svc.Passengers(r.Context(), member(r))
+	list, err := h.svc.Passengers(r.Context(), member(r), Lang(r))
 	h.reply(w, r, map[string]any{"passengers": list}, err)
 }
 
 func (h *accountHandlers) AddPassenger(w http.ResponseWriter, r *http.Request) {
 	var in account.PassengerInput
-	if !h.DecodeJSON(w, r, &in) {
+	if !h.decodeDocument(w, r, passengerReadOnly, &in) {
 		return
 	}
 	p, sent, err := h.svc.AddPassenger(r.Context(), member(r), in, Lang(r))
@@ -94,13 +94,13 @@ func (h *accountHandlers) AddPassenger(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *accountHandlers) GetPassenger(w http.ResponseWriter, r *http.Request, id string) {
-	p, err := h.svc.Passenger(r.Context(), member(r), id)
+	p, err := h.svc.Passenger(r.Context(), member(r), id, Lang(r))
 	h.reply(w, r, p, err)
 }
 
 func (h *accountHandlers) UpdatePassenger(w http.ResponseWriter, r *http.Request, id string) {
 	var in account.PassengerInput
-	if !h.DecodeJSON(w, r, &in) {
+	if !h.decodeDocument(w, r, passengerReadOnly, &in) {
 		return
 	}
 	p, sent, err := h.svc.UpdatePassenger(r.Context(), member(r), id, in, Lang(r))
@@ -223,36 +223,48 @@ func (h *accountHandlers) UndoEmailChange(w http.ResponseWriter, r *http.Request
 	h.WriteJSON(w, http.StatusOK, emailChangeDone{Email: email})
 }
 
-// profileReadOnly are the fields of the GET /api/user document that PUT
-// does not change (profileId, memberships, flags, country names…): the
-// fields of account.Profile that account.ProfileInput does not have.
-var profileReadOnly = func() map[string]bool {
+// readOnlyFields are the fields of a GET document that its PUT does not
+// change (profileId, memberships, flags, country names, a passenger's
+// id…): the JSON fields of doc that input does not have.
+func readOnlyFields(doc, input reflect.Type) map[string]bool {
 	tags := func(t reflect.Type) map[string]bool {
 		out := map[string]bool{}
-		for i := 0; i < t.NumField(); i++ {
-			if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+		for _, f := range reflect.VisibleFields(t) {
+			if f.Anonymous {
+				continue
+			}
+			if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name != "" && name != "-" {
 				out[name] = true
 			}
 		}
 		return out
 	}
-	ro := tags(reflect.TypeFor[account.Profile]())
-	for name := range tags(reflect.TypeFor[account.ProfileInput]()) {
+	ro := tags(doc)
+	for name := range tags(input) {
 		delete(ro, name)
 	}
 	return ro
-}()
+}
 
-// decodeUserDocument reads PUT /api/user: the document GET /api/user
-// returns is accepted as it is (its read-only fields are ignored); any
-// other unknown field is refused by name.
-func (h *accountHandlers) decodeUserDocument(w http.ResponseWriter, r *http.Request, in *account.ProfileInput) bool {
+var (
+	profileReadOnly   = readOnlyFields(reflect.TypeFor[account.Profile](), reflect.TypeFor[account.ProfileInput]())
+	passengerReadOnly = readOnlyFields(reflect.TypeFor[account.Passenger](), reflect.TypeFor[account.PassengerInput]())
+)
+
+// decodeDocument reads a PUT (or POST) body that may be the document the
+// matching GET returns: its read-only fields are ignored; any other
+// unknown field, or one of the wrong type, is refused by name.
+func (h *accountHandlers) decodeDocument(w http.ResponseWriter, r *http.Request, readOnly map[string]bool, in any) bool {
 	var doc map[string]json.RawMessage
 	if !h.DecodeJSON(w, r, &doc) {
 		return false
 	}
+	if doc == nil {
+		h.writeMessage(w, r, http.StatusBadRequest, "error.bad_request")
+		return false
+	}
 	for name := range doc {
-		if profileReadOnly[name] {
+		if readOnly[name] {
 			delete(doc, name)
 		}
 	}

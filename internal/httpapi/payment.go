@@ -53,7 +53,7 @@ func (h *PaymentHandlers) RegisterCreditCard(w http.ResponseWriter, r *http.Requ
 // DeleteCreditCard answers 200 when the confirmation mail was sent and 204
 // when it was not (spec §4).
 func (h *PaymentHandlers) DeleteCreditCard(w http.ResponseWriter, r *http.Request, token string, p paymentapi.DeleteCreditCardParams) {
-	sent, err := h.cards.Delete(r.Context(), member(r), Lang(r), token, str(p.Gateway))
+	sent, err := h.cards.Delete(r.Context(), member(r), Lang(r), token, p.Gateway)
 	if err != nil {
 		h.writeError(w, r, err)
 		return
@@ -67,6 +67,19 @@ func (h *PaymentHandlers) DeleteCreditCard(w http.ResponseWriter, r *http.Reques
 
 func (h *PaymentHandlers) GetPendingPayment(w http.ResponseWriter, r *http.Request) {
 	res, err := h.engine.Pending(r.Context(), member(r))
+	h.reply(w, r, res, err)
+}
+
+// ListPendingPayments lists the member's payments left for later.
+func (h *PaymentHandlers) ListPendingPayments(w http.ResponseWriter, r *http.Request) {
+	res, err := h.engine.PendingPayments(r.Context(), member(r))
+	h.reply(w, r, res, err)
+}
+
+// CancelPendingPayment cancels the member's pending payment (404 for
+// another member's, 409 once it has been paid).
+func (h *PaymentHandlers) CancelPendingPayment(w http.ResponseWriter, r *http.Request, id string) {
+	res, err := h.engine.Cancel(r.Context(), member(r), id)
 	h.reply(w, r, res, err)
 }
 

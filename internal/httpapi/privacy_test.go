@@ -48,7 +48,7 @@ func TestDataExport(t *testing.T) {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		want := []string{"bookings", "calendarSubscription", "coupons", "mails", "passLotteryEntries", "passengers", "passes", "passkeys",
+		want := []string{"bookings", "calendarSubscription", "coupons", "mails", "notificationSettings", "passLotteryEntries", "passengers", "passes", "passkeys",
 			"payments", "points", "profile", "savedCards", "securityEvents", "sessions"}
 		if strings.Join(keys, ",") != strings.Join(want, ",") {
 			t.Fatalf("parts %v", keys)
@@ -62,6 +62,9 @@ func TestDataExport(t *testing.T) {
 		profile := ex.Parts["profile"].(map[string]any)
 		if profile["email"] != apitest.DemoEmail || profile["firstname"] == "" {
 			t.Fatalf("profile %v", profile)
+		}
+		if profile["addressStreet"] == "" || profile["addressStreet"] != profile["address1"] {
+			t.Errorf("the street under the spec's name: addressStreet %v, address1 %v", profile["addressStreet"], profile["address1"])
 		}
 		cards := ex.Parts["savedCards"].([]any)
 		if len(cards) == 0 {
@@ -176,7 +179,16 @@ func TestAccountDeletion(t *testing.T) {
 		_ = env.App.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM payment_processes WHERE member_id = $1`, memberID).Scan(&payments)
 		_ = env.App.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM coupons WHERE member_id = $1`, memberID).Scan(&coupons)
 
-		if r := c.Do(http.MethodPost, "/api/me/deletion/confirm", map[string]string{"token": token}); r.Status != http.StatusNoContent {
+		// The point balances the member loses are confirmed one by one.
+		if r := c.Do(http.MethodPost, "/api/me/deletion/confirm", map[string]string{"token": token}); r.Status != http.StatusConflict {
+			t.Fatalf("confirm without the losses confirmed: %d %s", r.Status, r.Body)
+		}
+		var losses deletionLosses
+		c.Get("/api/me/deletion/losses").JSON(t, &losses)
+		if len(losses.Points) == 0 || losses.PendingPayment != nil {
+			t.Fatalf("losses %+v", losses)
+		}
+		if r := c.Do(http.MethodPost, "/api/me/deletion/confirm", map[string]any{"token": token, "acknowledged": losses.acks()}); r.Status != http.StatusNoContent {
 			t.Fatalf("confirm: %d %s", r.Status, r.Body)
 		}
 

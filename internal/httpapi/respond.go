@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"members/internal/apperr"
@@ -169,9 +170,43 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	s.WriteJSON(w, statusOf[e.Code], errorBody{Message: s.Catalog.T(Lang(r), e.MsgKey), ErrorKey: e.ErrorKey})
 }
 
-// paramError answers a malformed path or query parameter.
+// paramError answers a malformed path or query parameter. A missing
+// required one and one of the wrong type are named in validationErrors, as
+// a body field is; anything else is "The request could not be read."
 func (s *Server) paramError(w http.ResponseWriter, r *http.Request, err error) {
-	s.writeMessage(w, r, http.StatusBadRequest, "error.bad_request")
+	name, key := paramProblem(err)
+	if name == "" {
+		s.writeMessage(w, r, http.StatusBadRequest, "error.bad_request")
+		return
+	}
+	s.WriteJSON(w, http.StatusBadRequest, struct {
+		ValidationErrors map[string][]string `json:"validationErrors"`
+	}{map[string][]string{name: {s.Catalog.T(Lang(r), key, "field", name)}}})
+}
+
+// paramProblem reads the parameter errors of the generated routers (each
+// API package has its own copies of RequiredParamError,
+// InvalidParamFormatError…, all with a ParamName): the parameter and the
+// message key, or "" when err is none of them.
+func paramProblem(err error) (name, key string) {
+	v := reflect.ValueOf(err)
+	if v.Kind() == reflect.Pointer && !v.IsNil() {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return "", ""
+	}
+	f := v.FieldByName("ParamName")
+	if !f.IsValid() || f.Kind() != reflect.String || f.String() == "" {
+		return "", ""
+	}
+	switch v.Type().Name() {
+	case "RequiredParamError":
+		return f.String(), "validation.required"
+	case "InvalidParamFormatError", "UnmarshalingParamError":
+		return f.String(), "error.wrong_type"
+	}
+	return "", ""
 }
 
 // ParamError is paramError for feature mounts (generated ErrorHandlerFunc).

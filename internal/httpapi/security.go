@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"members/internal/api/securityapi"
+	"members/internal/apperr"
 	"members/internal/calendar"
 	"members/internal/privacy"
 	"members/internal/security"
@@ -105,12 +106,21 @@ func (h *SecurityHandlers) ValidateAccountDeletion(w http.ResponseWriter, r *htt
 	h.noContent(w, r, h.privacy.ValidateDeletion(r.Context(), member(r), body.Token))
 }
 
+func (h *SecurityHandlers) GetAccountDeletionLosses(w http.ResponseWriter, r *http.Request) {
+	res, err := h.privacy.Losses(r.Context(), member(r), Lang(r))
+	h.reply(w, r, res, err)
+}
+
 func (h *SecurityHandlers) ConfirmAccountDeletion(w http.ResponseWriter, r *http.Request) {
-	var body securityapi.DeletionToken
+	var body privacy.Confirmation
 	if !h.DecodeJSON(w, r, &body) {
 		return
 	}
-	if err := h.privacy.Delete(r.Context(), member(r), body.Token); err != nil {
+	if len(body.Acknowledged) > 200 {
+		h.writeError(w, r, apperr.New(apperr.Invalid, "error.bad_request"))
+		return
+	}
+	if err := h.privacy.Delete(r.Context(), member(r), body, Lang(r)); err != nil {
 		h.writeError(w, r, err)
 		return
 	}

@@ -105,15 +105,11 @@ func TestReconcile(t *testing.T) {
 		env := newPayEnv(t, engine)
 		ctx := context.Background()
 		c := env.Member(t)
-		tok := env.tokenize(t, "4242424242424242", "123")["token"].(string)
-		p := buy(t, c, cardBody(tok, 3000))
-		if got := cont(t, c, p.PaymentProcessID); got.Status != "settled" {
-			t.Fatalf("continue: %+v", got)
-		}
-		// a process that expired unpaid is clean too
+		// a process that expired unpaid is clean
 		q := buy(t, c, map[string]any{"amount": 2000, "currencyCode": "JPY", "paymentMethod": "convenienceStore", "requestId": newRequestID()})
 		cont(t, c, q.PaymentProcessID)
-		env.Clock.Advance(31 * time.Minute)
+		// a convenience-store slip lives 72 hours at the sandbox
+		env.Clock.Advance(73 * time.Hour)
 		if _, err := env.App.Gateway.Sandbox.ExpireDue(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -123,6 +119,14 @@ func TestReconcile(t *testing.T) {
 		var st string
 		if err := env.App.DB.QueryRow(`SELECT status FROM payment_processes WHERE id = $1`, q.PaymentProcessID).Scan(&st); err != nil || st != "expired" {
 			t.Fatalf("unpaid konbini: %s %v", st, err)
+		}
+		// and a settled one (inside the reconciliation window; the first
+		// session has ended meanwhile)
+		c = env.Member(t)
+		tok := env.tokenize(t, "4242424242424242", "123")["token"].(string)
+		p := buy(t, c, cardBody(tok, 3000))
+		if got := cont(t, c, p.PaymentProcessID); got.Status != "settled" {
+			t.Fatalf("continue: %+v", got)
 		}
 		diffs, err := env.App.Payments.Reconcile(ctx, time.Time{})
 		if err != nil || len(diffs) != 0 {

@@ -55,6 +55,9 @@ type Message struct {
 	Text        string
 	HTML        string
 	Attachments []Attachment
+	// Headers are extra header fields (List-Unsubscribe on the optional
+	// mails), kept in the outbox with the message.
+	Headers map[string]string
 }
 
 // Status of a stored message.

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
+	"slices"
 	"strconv"
 	"time"
 
@@ -75,6 +77,9 @@ func (s *SMTP) Deliver(ctx context.Context, from string, m Message) error {
 		return fmt.Errorf("to: %w", err)
 	}
 	msg.Subject(m.Subject)
+	for _, name := range slices.Sorted(maps.Keys(m.Headers)) {
+		msg.SetGenHeader(gomail.Header(name), m.Headers[name])
+	}
 	msg.SetDate()
 	msg.SetMessageID()
 	msg.SetBodyString(gomail.TypeTextPlain, m.Text)

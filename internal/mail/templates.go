@@ -29,6 +29,8 @@ type Content struct {
 	Details    []Detail
 	Action     *Action
 	Footer     string
+	// Unsubscribe is the link under the footer of an optional mail.
+	Unsubscribe *Action
 }
 
 // Data fills a standard mail: the member's name for the greeting, the
@@ -39,6 +41,8 @@ type Data struct {
 	Args    []any
 	Details []Detail
 	URL     string
+	// Unsubscribe, on an optional mail, is its one-click unsubscribe link.
+	Unsubscribe *Action
 }
 
 // Templates renders mails in the eight languages.
@@ -80,13 +84,18 @@ const (
 // Standard builds the mail of a kind from the catalogue texts
 // mail.<kind>.subject, mail.<kind>.body (paragraphs separated by a blank
 // line) and, when d.URL is set, mail.<kind>.action as the link label.
+// Catalog is the message catalogue the templates read (for values a mail
+// formats itself, such as a labelled deadline).
+func (t *Templates) Catalog() *i18n.Catalog { return t.cat }
+
 func (t *Templates) Standard(kind string, lang i18n.Lang, to string, d Data) (Message, error) {
 	args := append([]any{"name", d.Name}, d.Args...)
 	c := Content{
-		Subject:  t.cat.T(lang, "mail."+kind+".subject", args...),
-		Greeting: t.cat.T(lang, "mail.greeting", "name", d.Name),
-		Details:  d.Details,
-		Footer:   t.cat.T(lang, "mail.footer"),
+		Subject:     t.cat.T(lang, "mail."+kind+".subject", args...),
+		Greeting:    t.cat.T(lang, "mail.greeting", "name", d.Name),
+		Details:     d.Details,
+		Footer:      t.cat.T(lang, "mail.footer"),
+		Unsubscribe: d.Unsubscribe,
 	}
 	for _, p := range strings.Split(t.cat.T(lang, "mail."+kind+".body", args...), "\n\n") {
 		if p = strings.TrimSpace(p); p != "" {

@@ -37,7 +37,7 @@ func (p Sale) Quote(ctx context.Context, memberID, lang string, body json.RawMes
 	s := p.s
 	var in Selection
 	if err := json.Unmarshal(body, &in); err != nil {
-		return payment.Order{}, apperr.New(apperr.Invalid, "error.bad_request")
+		return payment.Order{}, apperr.FromDecode(err)
 	}
 	st, err := s.public(ctx)
 	if err != nil {

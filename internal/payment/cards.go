@@ -13,6 +13,7 @@ import (
 	"members/internal/apperr"
 	"members/internal/i18n"
 	"members/internal/mail"
+	"members/internal/notify"
 	"members/internal/validate"
 )
 
@@ -40,6 +41,10 @@ const (
 
 // Currencies of the product.
 var Currencies = []string{"JPY", "KRW", "CNY", "TWD", "HKD", "THB", "SGD"}
+
+// NormalizeCurrency is how every call reads a currency or card scope: the
+// code trimmed and upper-cased, so "jpy" and "JPY" are the same everywhere.
+func NormalizeCurrency(c string) string { return strings.ToUpper(strings.TrimSpace(c)) }
 
 // ValidCurrency reports whether c is one of the product's currencies.
 func ValidCurrency(c string) bool {
@@ -169,8 +174,9 @@ type CardStore interface {
 	// AddCard saves c; a card already saved by the same member is kept.
 	AddCard(ctx context.Context, c SavedCard) error
 	DeleteCard(ctx context.Context, memberID, gateway, token string) error
-	// Contact is the member's e-mail address and name for mails.
-	Contact(ctx context.Context, memberID string) (email, name string, err error)
+	// Contact is the member's e-mail address and name for mails, and the
+	// mail language the member chose ("" for none).
+	Contact(ctx context.Context, memberID string) (email, name, mailLang string, err error)
 }
 
 // ErrNotFound is what stores return for a missing row.
@@ -246,6 +252,7 @@ func (c *Cards) Register(ctx context.Context, memberID string, lang i18n.Lang, i
 		in.Gateway = c.gw.Name()
 	}
 	errs.Check("gateway", in.Gateway == c.gw.Name(), "payment.card.gateway_unknown")
+	in.Currency = NormalizeCurrency(in.Currency)
 	if errs.Required("currency", in.Currency) {
 		errs.Check("currency", ValidCurrency(in.Currency) || in.Currency == ScopeAll || in.Currency == ScopeNonJPY,
 			"payment.currency.unknown")
@@ -342,8 +349,10 @@ func verifyRefusal(ctx context.Context, gw Gateway, gateway, token string) (stri
 // Delete forgets a member's card at the gateway and here; it reports
 // whether the confirmation mail was sent (200) or not (204).
 func (c *Cards) Delete(ctx context.Context, memberID string, lang i18n.Lang, token, gateway string) (bool, error) {
-	if gateway == "" {
-		gateway = c.gw.Name()
+	// A card is named by its token and the gateway that holds it: both
+	// are required, as every other missing field is a 400 that names it.
+	if errs := (validate.Errors{}); !errs.Required("gateway", gateway) {
+		return false, apperr.FromFields(errs)
 	}
 	card, err := c.store.Card(ctx, gateway, token)
 	if errors.Is(err, ErrNotFound) || (err == nil && card.MemberID != memberID) {
@@ -363,11 +372,12 @@ func (c *Cards) Delete(ctx context.Context, memberID string, lang i18n.Lang, tok
 
 // mail sends a card mail; false when it could not be sent.
 func (c *Cards) mail(ctx context.Context, memberID string, lang i18n.Lang, kind string, card SavedCard) bool {
-	to, name, err := c.store.Contact(ctx, memberID)
+	to, name, chosen, err := c.store.Contact(ctx, memberID)
 	if err != nil {
 		c.log.Warn("cards: mail contact", "err", err)
 		return false
 	}
+	lang = notify.MailLang(chosen, lang)
 	msg, err := c.templates.Standard(kind, lang, to, mail.Data{
 		Name: name, Args: []any{"brand", brandLabel(card.Brand), "last4", card.Last4},
 	})

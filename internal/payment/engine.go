@@ -15,6 +15,7 @@ import (
 
 	"members/internal/apperr"
 	"members/internal/i18n"
+	"members/internal/mail"
 	"members/internal/validate"
 )
 
@@ -46,6 +47,11 @@ type Config struct {
 	ReconcileEvery  time.Duration
 	ReconcileWindow time.Duration
 	ReconcileLease  time.Duration
+	// Mailer and MailTemplates send the slip of a convenience-store / ATM
+	// / net-banking payment to the member when the gateway issues it (nil:
+	// no mail).
+	Mailer        Mailer
+	MailTemplates *mail.Templates
 }
 
 func (c *Config) defaults() {
@@ -169,8 +175,6 @@ type checked struct {
 	scope   string
 }
 
-var errBadBody = apperr.New(apperr.Invalid, "error.bad_request")
-
 // check validates a purchase body: the product's fields (Quote) and the
 // payment fields, all field errors together.
 func (e *Engine) check(ctx context.Context, memberID string, lang i18n.Lang, productType string, body json.RawMessage, needRequest bool) (checked, error) {
@@ -180,7 +184,7 @@ func (e *Engine) check(ctx context.Context, memberID string, lang i18n.Lang, pro
 	}
 	var f Fields
 	if err := json.Unmarshal(body, &f); err != nil {
-		return checked{}, errBadBody
+		return checked{}, apperr.FromDecode(err)
 	}
 	errs := validate.Errors{}
 	order, qerr := prod.Quote(ctx, memberID, string(lang), body)
@@ -537,11 +541,7 @@ func (e *Engine) apply(ctx context.Context, p *Process, gp GatewayPayment) error
 				return err
 			}
 		case GWRequiresAction, GWPending:
-			url := ""
-			if gp.NextAction != nil {
-				url = gp.NextAction.URL
-			}
-			return e.store.Update(ctx, p.ID, Changes{GatewayStatus: &gp.Status, NextActionURL: &url}, e.now())
+			return e.waitForCustomer(ctx, p, gp)
 		case GWCaptured:
 			if diffs := recordDiffs(p, gp); len(diffs) > 0 {
 				// never settle on a payment that is not this process's
@@ -558,6 +558,44 @@ func (e *Engine) apply(ctx context.Context, p *Process, gp GatewayPayment) error
 		default:
 			return nil
 		}
+	}
+	return nil
+}
+
+// waitForCustomer records a customer step: the page to send the member
+// to, the deadline the gateway set for the method (days for a slip,
+// minutes for a QR wallet or a challenge: the process stays open until
+// then, and the expiry work ends it then) and, for a slip, its numbers,
+// mailed to the member by whichever caller records them first.
+func (e *Engine) waitForCustomer(ctx context.Context, p *Process, gp GatewayPayment) error {
+	url := ""
+	if gp.NextAction != nil {
+		url = gp.NextAction.URL
+	}
+	c := Changes{GatewayStatus: &gp.Status, NextActionURL: &url}
+	if gp.ExpiresAt != nil && gp.ExpiresAt.After(e.now()) && !gp.ExpiresAt.Equal(p.ExpiresAt) {
+		at := gp.ExpiresAt.UTC()
+		c.ExpiresAt = &at
+		p.ExpiresAt = at
+	}
+	p.NextActionURL = url
+	if err := e.store.Update(ctx, p.ID, c, e.now()); err != nil {
+		return err
+	}
+	if gp.Slip == nil || len(p.Slip) > 0 {
+		return nil
+	}
+	b, err := json.Marshal(gp.Slip)
+	if err != nil {
+		return fmt.Errorf("payment: slip: %w", err)
+	}
+	first, err := e.store.SetSlip(ctx, p.ID, b, e.now())
+	if err != nil {
+		return err
+	}
+	p.Slip = b
+	if first {
+		e.mailSlip(ctx, *p, *gp.Slip)
 	}
 	return nil
 }
@@ -802,6 +840,7 @@ func (e *Engine) Pending(ctx context.Context, memberID string) (PendingView, err
 
 // Availability answers GET /api/payment_availability.
 func (e *Engine) Availability(currency, productType string) (Availability, error) {
+	currency = NormalizeCurrency(currency)
 	errs := validate.Errors{}
 	if errs.Required("currency", currency) {
 		errs.Check("currency", ValidCurrency(currency), "payment.currency.unknown")

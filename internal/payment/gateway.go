@@ -27,6 +27,10 @@ type Gateway interface {
 	Authorize(ctx context.Context, key, paymentID string, autoCapture bool) (GatewayPayment, error)
 	Capture(ctx context.Context, key, paymentID string) (GatewayPayment, error)
 	Refund(ctx context.Context, key, paymentID string, amount int64) (GatewayPayment, error)
+	// Cancel ends a payment still waiting for its customer (a slip, a QR
+	// payment, a challenge) as failed ("canceled"). A payment paid
+	// meanwhile is ErrGatewayRefused: read it and apply what it is.
+	Cancel(ctx context.Context, key, paymentID string) (GatewayPayment, error)
 	Payment(ctx context.Context, paymentID string) (GatewayPayment, error)
 	// PaymentsByReference finds the payments made for a reference (the
 	// process id) when a create answer was lost.
@@ -97,8 +101,25 @@ type GatewayPayment struct {
 	FailureCode    string      `json:"failureCode,omitempty"`
 	RefundedAmount int64       `json:"refundedAmount"`
 	NextAction     *NextAction `json:"nextAction,omitempty"`
-	CreatedAt      time.Time   `json:"createdAt"`
-	UpdatedAt      time.Time   `json:"updatedAt"`
+	// Slip is what a konbini / ATM / net-banking payment is paid with.
+	Slip *Slip `json:"slip,omitempty"`
+	// ExpiresAt is the deadline of the customer's step, which the gateway
+	// sets by method (days for a slip, minutes for a QR wallet or a card
+	// challenge); the process follows it.
+	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
+	CreatedAt time.Time  `json:"createdAt"`
+	UpdatedAt time.Time  `json:"updatedAt"`
+}
+
+// Slip holds the numbers a convenience-store / ATM / net-banking payment
+// is paid with, as the gateway issues them: the receipt and confirmation
+// numbers a shop's terminal asks for, and the Pay-easy institution and
+// customer numbers an ATM or a bank's site asks for.
+type Slip struct {
+	ReceiptNumber      string `json:"receiptNumber,omitempty"`
+	ConfirmationNumber string `json:"confirmationNumber,omitempty"`
+	InstitutionNumber  string `json:"institutionNumber,omitempty"`
+	CustomerNumber     string `json:"customerNumber,omitempty"`
 }
 
 var (

@@ -139,6 +139,10 @@ func (g *HTTPGateway) Refund(ctx context.Context, key, id string, amount int64) 
 	return g.step(ctx, key, id, "refund", map[string]int64{"amount": amount})
 }
 
+func (g *HTTPGateway) Cancel(ctx context.Context, key, id string) (GatewayPayment, error) {
+	return g.step(ctx, key, id, "cancel", nil)
+}
+
 func (g *HTTPGateway) Payment(ctx context.Context, id string) (GatewayPayment, error) {
 	var p GatewayPayment
 	err := g.do(ctx, http.MethodGet, "/v1/payments/"+url.PathEscape(id), "", nil, &p)

@@ -51,6 +51,7 @@ const (
 // Failure codes the engine records itself (the gateway's are passed on).
 const (
 	FailSuperseded = "superseded" // a newer order by the same member (second window)
+	FailCanceled   = "canceled"   // the member cancelled a payment left for later
 )
 
 // Process is one purchase's payment process as stored.
@@ -77,14 +78,17 @@ type Process struct {
 	FailureCode      string
 	Goods            json.RawMessage
 	Secret           json.RawMessage
-	RefundedAmount   int64
-	Notified         bool
-	NextCheckAt      time.Time
-	LeaseUntil       time.Time
-	ExpiresAt        time.Time
-	CreatedAt        time.Time
-	UpdatedAt        time.Time
-	SettledAt        *time.Time
+	// Slip: the numbers of a konbini / ATM / net-banking slip (the
+	// gateway's JSON), recorded once when the slip is issued.
+	Slip           json.RawMessage
+	RefundedAmount int64
+	Notified       bool
+	NextCheckAt    time.Time
+	LeaseUntil     time.Time
+	ExpiresAt      time.Time
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	SettledAt      *time.Time
 }
 
 // ProcessCard is the card a process pays with (never the number).
@@ -124,6 +128,7 @@ type View struct {
 	Card             *CardView       `json:"card,omitempty"`
 	Details          json.RawMessage `json:"details"`
 	NextAction       *NextAction     `json:"nextAction,omitempty"`
+	Slip             *Slip           `json:"slip,omitempty"`
 	FailureCode      string          `json:"failureCode,omitempty"`
 	Goods            json.RawMessage `json:"goods,omitempty"`
 	Secret           json.RawMessage `json:"secret,omitempty"`
@@ -150,6 +155,12 @@ func (p *Process) view() View {
 	}
 	if p.Status == Pending && p.NextActionURL != "" {
 		v.NextAction = &NextAction{Type: "redirect", URL: p.NextActionURL}
+	}
+	if p.Status == Pending && len(p.Slip) > 0 {
+		var s Slip
+		if json.Unmarshal(p.Slip, &s) == nil {
+			v.Slip = &s
+		}
 	}
 	if p.Status == Settled || p.Status == Refunded {
 		if len(p.Goods) > 0 {

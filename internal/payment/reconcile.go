@@ -42,8 +42,8 @@ type AuditStore interface {
 	ClaimJob(ctx context.Context, name, owner string, now, until time.Time) (bool, error)
 	// FinishJob releases the lease and sets the next run.
 	FinishJob(ctx context.Context, name, owner string, now, next time.Time) error
-	// Concluded lists settled, refunded and expired processes changed at
-	// or after since, after the cursor, up to limit.
+	// Concluded lists settled, refunded, expired and failed processes
+	// changed at or after since, after the cursor, up to limit.
 	Concluded(ctx context.Context, since time.Time, after Cursor, limit int) ([]Process, error)
 }
 
@@ -121,13 +121,13 @@ type Difference struct {
 	Problem          string
 }
 
-// Reconcile compares every settled, refunded and expired process changed at
-// or after since with the gateway's record of its payment and returns the
-// differences (each also logged at ERROR). A settled process needs a
-// captured payment of its amount, currency and reference with nothing
-// refunded; a refunded one the refunded amount the process records; an
-// expired one no payment that keeps the member's money (captured and not
-// refunded in full, or authorised).
+// Reconcile compares every settled, refunded, expired and failed process
+// changed at or after since with the gateway's record of its payment and
+// returns the differences (each also logged at ERROR). A settled process
+// needs a captured payment of its amount, currency and reference with
+// nothing refunded; a refunded one the refunded amount the process records;
+// an expired or failed one no payment that keeps the member's money
+// (captured and not refunded in full, or authorised).
 func (e *Engine) Reconcile(ctx context.Context, since time.Time) ([]Difference, error) {
 	var out []Difference
 	var after Cursor
@@ -188,14 +188,16 @@ func (e *Engine) reconcileOne(ctx context.Context, p *Process) ([]string, error)
 		if gp.RefundedAmount != p.RefundedAmount {
 			problems = append(problems, fmt.Sprintf("refunded %d at the gateway, %d here", gp.RefundedAmount, p.RefundedAmount))
 		}
-	case Expired:
+	case Expired, Failed:
+		// nothing granted: no money may stay taken (a capture refused for
+		// an erased member or a held pass is refunded in full)
 		for _, gp := range recs {
 			switch {
 			case gp.Status == GWAuthorized:
-				problems = append(problems, fmt.Sprintf("payment %s authorised at the gateway for an expired process", gp.ID))
+				problems = append(problems, fmt.Sprintf("payment %s authorised at the gateway for a%s %s process", gp.ID, an(p.Status), p.Status))
 			case (gp.Status == GWCaptured || gp.Status == GWRefunded) && gp.RefundedAmount < gp.Amount:
-				problems = append(problems, fmt.Sprintf("payment %s captured %d at the gateway, %d refunded, for an expired process",
-					gp.ID, gp.Amount, gp.RefundedAmount))
+				problems = append(problems, fmt.Sprintf("payment %s captured %d at the gateway, %d refunded, for a%s %s process",
+					gp.ID, gp.Amount, gp.RefundedAmount, an(p.Status), p.Status))
 			}
 		}
 	}
@@ -228,4 +230,12 @@ func (e *Engine) RunReconcile(ctx context.Context) (bool, []Difference, error) {
 		e.log.Info("payment: reconciliation done", "differences", len(diffs))
 	}
 	return true, diffs, err
+}
+
+// an is "n" before a status starting with a vowel ("an expired process").
+func an(s Status) string {
+	if strings.ContainsRune("aeiou", rune(string(s)[0])) {
+		return "n"
+	}
+	return ""
 }

@@ -120,6 +120,9 @@ type Store interface {
 	// returning how many it freed.
 	ReleaseLeases(ctx context.Context, owner string) (int64, error)
 	MarkNotified(ctx context.Context, id string) error
+	// SetSlip records the slip of a process once; true for the caller
+	// that recorded it.
+	SetSlip(ctx context.Context, id string, slip json.RawMessage, now time.Time) (bool, error)
 	// TakeSecret erases the secret when it is still secret; true for the
 	// one caller that erased it.
 	TakeSecret(ctx context.Context, id string, secret json.RawMessage, now time.Time) (bool, error)

@@ -52,6 +52,9 @@ type GogoPassStatus struct {
 	IsGogoPassPurchasable  bool `json:"isGogoPassPurchasable"`
 	IsGogoPassLotteryPhase bool `json:"isGogoPassLotteryPhase"`
 	IsGogoPassMaintenance  bool `json:"isGogoPassMaintenance"`
+	// LotteryDrawAt is when the operator plans the lottery draw (RFC 3339;
+	// empty when not announced), shown to members before the draw.
+	LotteryDrawAt string `json:"lotteryDrawAt,omitempty"`
 }
 
 // MaintenanceMode is the operator's override of the pass maintenance

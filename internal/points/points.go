@@ -185,6 +185,7 @@ type Query struct {
 
 // Contact is where a member's mail goes, in the member's language.
 type Contact struct {
+	MemberID  string
 	Email     string
 	Firstname string
 	Lastname  string

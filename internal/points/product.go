@@ -90,7 +90,7 @@ func CheckPurchase(in PurchaseInput) (PurchaseInput, validate.Errors) {
 func (p *Product) Quote(ctx context.Context, memberID, lang string, body json.RawMessage) (payment.Order, error) {
 	var in PurchaseInput
 	if err := json.Unmarshal(body, &in); err != nil {
-		return payment.Order{}, apperr.FromFields(validate.Errors{"amount": {Key: "points.validation.amount"}})
+		return payment.Order{}, apperr.FromDecode(err)
 	}
 	in, errs := CheckPurchase(in)
 	if !errs.Empty() {

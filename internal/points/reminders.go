@@ -3,16 +3,29 @@ package points
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"slices"
 	"time"
+
+	"members/internal/notify"
 )
+
+// logger is the configured logger or slog's default.
+func (s *Service) logger() *slog.Logger {
+	if s.cfg.Logger != nil {
+		return s.cfg.Logger
+	}
+	return slog.Default()
+}
 
 // SendReminders makes one pass of the expiry reminder: for each owned
 // voucher with a balance that expires within the largest threshold, the
 // tightest threshold it has reached is claimed in the database and, if
 // this instance won the claim, the mail is sent in the member's language.
 // Larger thresholds are claimed with it, so a voucher found late gets one
-// mail, not one per threshold. It returns the number of mails sent.
+// mail, not one per threshold. A member who switched the reminders off is
+// not mailed: the threshold stays claimed (a later threshold is decided
+// afresh) and a log line says so. It returns the number of mails sent.
 func (s *Service) SendReminders(ctx context.Context) (int, error) {
 	days := slices.Clone(s.cfg.ReminderDays)
 	slices.Sort(days)
@@ -48,6 +61,17 @@ func (s *Service) SendReminders(ctx context.Context) (int, error) {
 		}
 		if !mail {
 			continue
+		}
+		if s.cfg.Settings != nil {
+			wanted, err := s.cfg.Settings.Allows(ctx, t.Voucher.MemberID, notify.PointsReminders)
+			if err != nil {
+				return sent, fmt.Errorf("reminders: %w", err)
+			}
+			if !wanted {
+				s.logger().Info("points reminder not mailed: the member switched points reminders off",
+					"voucher", t.Voucher.Number, "member", t.Voucher.MemberID, "days", left)
+				continue
+			}
 		}
 		if err := s.mailer.SendPoints(ctx, Mail{Kind: "reminder", To: t.Contact, Voucher: t.Voucher, Days: left}); err != nil {
 			// The outbox keeps it and the mail worker retries.

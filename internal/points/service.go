@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 	"time"
 
 	"members/internal/apperr"
 	"members/internal/i18n"
+	"members/internal/notify"
 	"members/internal/ratelimit"
 	"members/internal/validate"
 )
@@ -46,6 +48,16 @@ type Config struct {
 	// ReminderDays are the thresholds (days before expiry) of the expiry
 	// reminder mail, e.g. [30, 7].
 	ReminderDays []int
+	// Settings are the members' notification settings: a member may
+	// switch the expiry reminder off. Nil: every reminder goes.
+	Settings Settings
+	// Logger notes the reminders not mailed (nil: slog.Default).
+	Logger *slog.Logger
+}
+
+// Settings are the members' notification settings (notify.Service).
+type Settings interface {
+	Allows(ctx context.Context, memberID string, k notify.Kind) (bool, error)
 }
 
 // Service is the points feature.

@@ -23,6 +23,7 @@ import (
 	"members/internal/apperr"
 	"members/internal/i18n"
 	"members/internal/mail"
+	"members/internal/notify"
 	"members/internal/ratelimit"
 	"members/internal/validate"
 )
@@ -43,6 +44,8 @@ type Member struct {
 	Email        string
 	Name         string
 	PasswordHash string
+	// MailLang is the mail language the member chose ("" for none).
+	MailLang string
 }
 
 // Store keeps deletion requests and erases a member.
@@ -56,7 +59,8 @@ type Store interface {
 	DeletionMember(ctx context.Context, tokenHash string, now time.Time) (string, error)
 	// Erase anonymises the member in one transaction: personal data erased,
 	// sessions and saved cards deleted, payments and vouchers kept without
-	// names, the e-mail address freed. ErrNotFound when already deleted.
+	// names, the e-mail address freed. ErrNotFound when already deleted;
+	// ErrStorePaymentPending when a payment of the member is pending.
 	Erase(ctx context.Context, memberID string, at time.Time) error
 }
 
@@ -65,6 +69,64 @@ type Store interface {
 type Cards interface {
 	ForgetAll(ctx context.Context, memberID string) error
 }
+
+// Holdings tells what a member would lose by deleting the account now, and
+// the payment that blocks it. Nil when the payment features are not wired.
+type Holdings interface {
+	// PendingPayment is the member's payment still waiting for the
+	// gateway (nil when none).
+	PendingPayment(ctx context.Context, memberID string) (*PendingPayment, error)
+	// RefundableCoupons are coupon passes the member could still refund.
+	RefundableCoupons(ctx context.Context, memberID string, lang i18n.Lang) ([]LostCoupon, error)
+	// PointBalances are the usable point balances per currency (only
+	// those above zero).
+	PointBalances(ctx context.Context, memberID string, lang i18n.Lang) ([]LostPoints, error)
+}
+
+// PendingPayment names a payment in flight: its status page is
+// /payment/<productType>/<paymentProcessId>.
+type PendingPayment struct {
+	PaymentProcessID string `json:"paymentProcessId"`
+	ProductType      string `json:"productType"`
+}
+
+// LostCoupon is a refundable coupon pass a deletion forfeits.
+type LostCoupon struct {
+	// Ack is what the confirmation must carry to accept losing it.
+	Ack          string `json:"ack"`
+	ID           string `json:"id"`
+	Name         string `json:"name"`
+	CurrencyCode string `json:"currencyCode"`
+	RefundAmount int64  `json:"refundAmount"`
+}
+
+// LostPoints is a point balance a deletion forfeits.
+type LostPoints struct {
+	Ack          string `json:"ack"`
+	CurrencyCode string `json:"currencyCode"`
+	Currency     string `json:"currency"`
+	Amount       int64  `json:"amount"`
+}
+
+// Losses is what the deletion page lists before the member confirms.
+type Losses struct {
+	PendingPayment *PendingPayment `json:"pendingPayment"`
+	Coupons        []LostCoupon    `json:"coupons"`
+	Points         []LostPoints    `json:"points"`
+}
+
+// Errors of a deletion the member can act on.
+var (
+	// ErrPaymentPending: a payment is still waiting for the gateway; its
+	// goods or its refund would have no account to go to.
+	ErrPaymentPending = &apperr.Error{Code: apperr.Conflict, MsgKey: "security.deletion.payment_pending", ErrorKey: "account_deletion_payment_pending"}
+	// ErrUnconfirmedLosses: a refundable coupon or a point balance was not
+	// confirmed by the member.
+	ErrUnconfirmedLosses = &apperr.Error{Code: apperr.Conflict, MsgKey: "security.deletion.unconfirmed_losses", ErrorKey: "account_deletion_unconfirmed"}
+	// ErrStorePaymentPending is what Store.Erase returns when it finds a
+	// pending payment inside its transaction.
+	ErrStorePaymentPending = errors.New("privacy: payment pending")
+)
 
 // PasswordVerifier checks a password against its stored hash.
 type PasswordVerifier interface {
@@ -81,6 +143,7 @@ type Deps struct {
 	Store     Store
 	Parts     []Part
 	Cards     Cards
+	Holdings  Holdings
 	Passwords PasswordVerifier
 	Counters  ratelimit.Counters
 	Mailer    Mailer
@@ -193,6 +256,7 @@ func (s *Service) RequestDeletion(ctx context.Context, memberID string, in Delet
 	if err := s.d.Store.CreateDeletion(ctx, memberID, hash, now, now.Add(DeletionTTL)); err != nil {
 		return RequestResult{}, fmt.Errorf("create deletion: %w", err)
 	}
+	lang = notify.MailLang(m.MailLang, lang)
 	link := s.d.PublicURL + "/delete-account/" + token + "?" + url.Values{"lang": {string(lang)}}.Encode()
 	msg, err := s.d.Templates.Standard(KindDeletion, lang, m.Email, mail.Data{
 		Name: m.Name, URL: link, Args: []any{"minutes", int(DeletionTTL.Minutes())},
@@ -231,12 +295,74 @@ func (s *Service) ValidateDeletion(ctx context.Context, memberID, token string) 
 	return s.member(ctx, memberID, token)
 }
 
-// Delete erases the member after the confirmation link: saved cards are
-// deleted at the gateway first (a card the gateway still holds would be
-// an orphan), then everything else in one transaction.
-func (s *Service) Delete(ctx context.Context, memberID, token string) error {
-	if err := s.member(ctx, memberID, token); err != nil {
+// Losses lists the payment that blocks a deletion and what a deletion now
+// would forfeit, for the deletion page.
+func (s *Service) Losses(ctx context.Context, memberID string, lang i18n.Lang) (Losses, error) {
+	out := Losses{Coupons: []LostCoupon{}, Points: []LostPoints{}}
+	if s.d.Holdings == nil {
+		return out, nil
+	}
+	var err error
+	if out.PendingPayment, err = s.d.Holdings.PendingPayment(ctx, memberID); err != nil {
+		return Losses{}, fmt.Errorf("deletion losses: payment: %w", err)
+	}
+	cs, err := s.d.Holdings.RefundableCoupons(ctx, memberID, lang)
+	if err != nil {
+		return Losses{}, fmt.Errorf("deletion losses: coupons: %w", err)
+	}
+	for _, c := range cs {
+		c.Ack = "coupon:" + c.ID
+		out.Coupons = append(out.Coupons, c)
+	}
+	ps, err := s.d.Holdings.PointBalances(ctx, memberID, lang)
+	if err != nil {
+		return Losses{}, fmt.Errorf("deletion losses: points: %w", err)
+	}
+	for _, p := range ps {
+		p.Ack = "points:" + p.CurrencyCode
+		out.Points = append(out.Points, p)
+	}
+	return out, nil
+}
+
+// Confirmation is the deletion page's answer: the mailed token and the
+// Ack of every coupon and point balance the member accepts to lose.
+type Confirmation struct {
+	Token        string   `json:"token"`
+	Acknowledged []string `json:"acknowledged"`
+}
+
+// Delete erases the member after the confirmation link. It is refused
+// while a payment is pending (ErrPaymentPending) and unless every
+// refundable coupon and point balance listed by Losses is acknowledged
+// (ErrUnconfirmedLosses: one that appeared since the page was shown must
+// be confirmed too). Saved cards are deleted at the gateway first (a card
+// the gateway still holds would be an orphan), then everything else in one
+// transaction, which checks again that no payment is pending.
+func (s *Service) Delete(ctx context.Context, memberID string, in Confirmation, lang i18n.Lang) error {
+	if err := s.member(ctx, memberID, in.Token); err != nil {
 		return err
+	}
+	losses, err := s.Losses(ctx, memberID, lang)
+	if err != nil {
+		return err
+	}
+	if losses.PendingPayment != nil {
+		return ErrPaymentPending
+	}
+	acked := map[string]bool{}
+	for _, a := range in.Acknowledged {
+		acked[a] = true
+	}
+	for _, c := range losses.Coupons {
+		if !acked[c.Ack] {
+			return ErrUnconfirmedLosses
+		}
+	}
+	for _, p := range losses.Points {
+		if !acked[p.Ack] {
+			return ErrUnconfirmedLosses
+		}
 	}
 	if s.d.Cards != nil {
 		if err := s.d.Cards.ForgetAll(ctx, memberID); err != nil {
@@ -244,6 +370,9 @@ func (s *Service) Delete(ctx context.Context, memberID, token string) error {
 		}
 	}
 	if err := s.d.Store.Erase(ctx, memberID, s.d.Now()); err != nil {
+		if errors.Is(err, ErrStorePaymentPending) {
+			return ErrPaymentPending
+		}
 		return fmt.Errorf("erase member: %w", err)
 	}
 	return nil

@@ -21,14 +21,19 @@ var _ account.Store = (*AccountStore)(nil)
 const memberCols = `id, email, firstname, lastname, gender, birth, tel, address_country_code, address_postal_code,
 	address_state_and_city, address1, passport_no, passport_nationality_code, passport_issue_country_code,
 	passport_expiration_date, optin1, auto_login_is_active, auto_login_notice_mail, is_employee,
-	online_shop_account_status, lang`
+	online_shop_account_status, lang,
+	(SELECT ns.mail_lang FROM notification_settings ns WHERE ns.member_id = members.id)`
 
 func scanMember(row *sql.Row) (account.Member, error) {
-	var m account.Member
+	var (
+		m        account.Member
+		mailLang sql.NullString
+	)
 	err := row.Scan(&m.ID, &m.Email, &m.Firstname, &m.Lastname, &m.Gender, &m.Birth, &m.Tel, &m.AddressCountryCode,
 		&m.AddressPostalCode, &m.AddressStateAndCity, &m.Address1, &m.PassportNo, &m.PassportNationalityCode,
 		&m.PassportIssueCountryCode, &m.PassportExpirationDate, &m.Optin1, &m.AutoLoginIsActive,
-		&m.AutoLoginNoticeMail, &m.IsEmployee, &m.OnlineShopAccountStatus, &m.Lang)
+		&m.AutoLoginNoticeMail, &m.IsEmployee, &m.OnlineShopAccountStatus, &m.Lang, &mailLang)
+	m.MailLang = mailLang.String
 	if err = Translate(err); errors.Is(err, ErrNotFound) {
 		return m, account.ErrNotFound
 	}

@@ -159,8 +159,8 @@ func (s *BookingStore) Claim(ctx context.Context, reservationID, memberID string
 
 func (s *BookingStore) Contact(ctx context.Context, memberID string) (booking.Contact, error) {
 	var c booking.Contact
-	err := Translate(s.db.QueryRowContext(ctx, `SELECT email, firstname, lastname FROM members WHERE id = $1`, memberID).
-		Scan(&c.Email, &c.Firstname, &c.Lastname))
+	err := Translate(s.db.QueryRowContext(ctx, `SELECT email, firstname, lastname, `+chosenMailLangOf("members")+` FROM members WHERE id = $1`, memberID).
+		Scan(&c.Email, &c.Firstname, &c.Lastname, &c.MailLang))
 	if errors.Is(err, ErrNotFound) {
 		return c, booking.ErrNotFound
 	}

@@ -101,6 +101,7 @@ func ExportParts(db *DB) []privacy.Part {
 				ecol("gender", "gender", colText), ecol("birth", "birth", colText), ecol("tel", "tel", colText),
 				ecol("address_country_code", "addressCountryCode", colText), ecol("address_postal_code", "addressPostalCode", colText),
 				ecol("address_state_and_city", "addressStateAndCity", colText), ecol("address1", "address1", colText),
+				ecol("address1", "addressStreet", colText),
 				ecol("passport_no", "passportNo", colText), ecol("passport_nationality_code", "passportNationalityCode", colText),
 				ecol("passport_issue_country_code", "passportIssueCountryCode", colText),
 				ecol("passport_expiration_date", "passportExpirationDate", colText), ecol("optin1", "optin1", colBool),
@@ -155,11 +156,31 @@ func ExportParts(db *DB) []privacy.Part {
 		part("calendarSubscription", list([]exportCol{
 			ecol("created_at", "createdAt", colInstant), ecol("last_used_at", "lastUsedAt", colInstant),
 		}, "FROM calendar_feeds WHERE member_id = $1")),
+		part("notificationSettings", func(ctx context.Context, id string) (any, error) { return exportNotify(ctx, db, id) }),
 		part("mails", list([]exportCol{
 			ecol("kind", "kind", colText), ecol("subject", "subject", colText), ecol("lang", "lang", colText),
 			ecol("status", "status", colText), ecol("created_at", "createdAt", colInstant), ecol("sent_at", "sentAt", colInstant),
 		}, "FROM mail_outbox WHERE LOWER(to_addr) = (SELECT email_key FROM members WHERE id = $1) ORDER BY created_at")),
 	}
+}
+
+// exportNotify is the member's notification settings as they apply: the
+// optional mails on unless switched off, security alerts always on, and
+// the mail language chosen (null: the account's language).
+func exportNotify(ctx context.Context, db *DB, memberID string) (any, error) {
+	st, err := NewNotifyStore(db).Settings(ctx, memberID)
+	if err != nil {
+		return nil, fmt.Errorf("export notification settings: %w", err)
+	}
+	in := st.Apply()
+	var chosen any
+	if st.MailLang != "" {
+		chosen = st.MailLang
+	}
+	return map[string]any{
+		"flightChanges": in.FlightChanges, "pointsReminders": in.PointsReminders, "securityAlerts": true,
+		"mailLang": chosen,
+	}, nil
 }
 
 func exportBookings(ctx context.Context, db *DB, memberID string) (any, error) {

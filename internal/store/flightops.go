@@ -332,7 +332,7 @@ func (s *FlightOpsStore) AlertRecipient(ctx context.Context, a flightops.Alert) 
 		return flightops.State{}, flightops.Recipient{}, fmt.Errorf("flight state: %w", Translate(err))
 	}
 	var to flightops.Recipient
-	if err := s.db.QueryRowContext(ctx, `SELECT email, firstname, lastname, lang FROM members WHERE id = $1`, a.MemberID).
+	if err := s.db.QueryRowContext(ctx, `SELECT email, firstname, lastname, `+mailLangOf("members")+` FROM members WHERE id = $1`, a.MemberID).
 		Scan(&to.Email, &to.Firstname, &to.Lastname, &to.Lang); err != nil {
 		return flightops.State{}, flightops.Recipient{}, fmt.Errorf("alert recipient: %w", Translate(err))
 	}

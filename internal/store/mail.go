@@ -21,7 +21,7 @@ func NewMailOutbox(db *DB) *MailOutbox { return &MailOutbox{db: db} }
 var _ mail.Outbox = (*MailOutbox)(nil)
 
 const outboxCols = `id, created_at, kind, to_addr, lang, subject, text_body, html_body, attachments,
-	status, attempts, next_attempt_at, last_error, sent_at`
+	status, attempts, next_attempt_at, last_error, sent_at, headers`
 
 func (o *MailOutbox) Add(ctx context.Context, m mail.Message, status mail.Status, now time.Time) (string, error) {
 	att := m.Attachments
@@ -32,10 +32,18 @@ func (o *MailOutbox) Add(ctx context.Context, m mail.Message, status mail.Status
 	if err != nil {
 		return "", fmt.Errorf("outbox: encode attachments: %w", err)
 	}
+	hdr := m.Headers
+	if hdr == nil {
+		hdr = map[string]string{}
+	}
+	h, err := json.Marshal(hdr)
+	if err != nil {
+		return "", fmt.Errorf("outbox: encode headers: %w", err)
+	}
 	id := NewID()
 	_, err = o.db.ExecContext(ctx, `INSERT INTO mail_outbox (`+outboxCols+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, $11, '', NULL)`,
-		id, now.UnixMilli(), m.Kind, m.To, string(m.Lang), m.Subject, m.Text, m.HTML, string(b), string(status), now.UnixMilli())
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, $11, '', NULL, $12)`,
+		id, now.UnixMilli(), m.Kind, m.To, string(m.Lang), m.Subject, m.Text, m.HTML, string(b), string(status), now.UnixMilli(), string(h))
 	if err != nil {
 		return "", fmt.Errorf("outbox: insert: %w", Translate(err))
 	}
@@ -122,10 +130,17 @@ func scanOutbox(rows *sql.Rows) ([]mail.Stored, error) {
 			created, next       int64
 			sent                sql.NullInt64
 			lang, status, attch string
+			hdr                 string
 		)
 		if err := rows.Scan(&s.ID, &created, &s.Kind, &s.To, &lang, &s.Subject, &s.Text, &s.HTML, &attch,
-			&status, &s.Attempts, &next, &s.LastError, &sent); err != nil {
+			&status, &s.Attempts, &next, &s.LastError, &sent, &hdr); err != nil {
 			return nil, fmt.Errorf("outbox: scan: %w", err)
+		}
+		if err := json.Unmarshal([]byte(hdr), &s.Headers); err != nil {
+			return nil, fmt.Errorf("outbox: decode headers of %s: %w", s.ID, err)
+		}
+		if len(s.Headers) == 0 {
+			s.Headers = nil
 		}
 		if err := json.Unmarshal([]byte(attch), &s.Attachments); err != nil {
 			return nil, fmt.Errorf("outbox: decode attachments of %s: %w", s.ID, err)

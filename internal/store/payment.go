@@ -86,24 +86,25 @@ func (s *PaymentStore) DeleteCard(ctx context.Context, memberID, gateway, token 
 	return nil
 }
 
-func (s *PaymentStore) Contact(ctx context.Context, memberID string) (string, string, error) {
-	var email, first, last string
-	err := s.db.QueryRowContext(ctx, `SELECT email, firstname, lastname FROM members WHERE id = $1`, memberID).Scan(&email, &first, &last)
+func (s *PaymentStore) Contact(ctx context.Context, memberID string) (string, string, string, error) {
+	var email, first, last, lang string
+	err := s.db.QueryRowContext(ctx, `SELECT email, firstname, lastname, `+chosenMailLangOf("members")+` FROM members WHERE id = $1`, memberID).
+		Scan(&email, &first, &last, &lang)
 	if err != nil {
-		return "", "", paymentErr(err)
+		return "", "", "", paymentErr(err)
 	}
-	return email, strings.TrimSpace(first + " " + last), nil
+	return email, strings.TrimSpace(first + " " + last), lang, nil
 }
 
 const processCols = `id, member_id, request_id, request_hash, product_type, status, lang, amount, currency, description, details,
 	payment_method, other_payment_type, card_gateway, card_token, card_brand, card_last4, card_expiration, card_holder,
 	save_card, save_card_currency, gateway_payment_id, gateway_status, next_action_url, failure_code, goods, secret,
-	refunded_amount, notified, next_check_at, lease_until, expires_at, created_at, updated_at, settled_at`
+	refunded_amount, notified, next_check_at, lease_until, expires_at, created_at, updated_at, settled_at, slip`
 
 func scanProcess(sc interface{ Scan(...any) error }) (payment.Process, error) {
 	var (
 		p                                           payment.Process
-		status, details, goods, secret              string
+		status, details, goods, secret, slip        string
 		nextCheck, lease, expires, created, updated int64
 		settled                                     sql.NullInt64
 	)
@@ -111,7 +112,7 @@ func scanProcess(sc interface{ Scan(...any) error }) (payment.Process, error) {
 		&p.Description, &details, &p.PaymentMethod, &p.OtherPaymentType, &p.Card.Gateway, &p.Card.Token, &p.Card.Brand,
 		&p.Card.Last4, &p.Card.ExpirationDate, &p.Card.HolderName, &p.SaveCard, &p.SaveCardCurrency, &p.GatewayPaymentID,
 		&p.GatewayStatus, &p.NextActionURL, &p.FailureCode, &goods, &secret, &p.RefundedAmount, &p.Notified,
-		&nextCheck, &lease, &expires, &created, &updated, &settled)
+		&nextCheck, &lease, &expires, &created, &updated, &settled, &slip)
 	if err != nil {
 		return p, paymentErr(err)
 	}
@@ -119,6 +120,7 @@ func scanProcess(sc interface{ Scan(...any) error }) (payment.Process, error) {
 	p.Details = raw(details)
 	p.Goods = raw(goods)
 	p.Secret = raw(secret)
+	p.Slip = raw(slip)
 	p.NextCheckAt, p.LeaseUntil, p.ExpiresAt = time.UnixMilli(nextCheck), time.UnixMilli(lease), time.UnixMilli(expires)
 	p.CreatedAt, p.UpdatedAt = time.UnixMilli(created), time.UnixMilli(updated)
 	if settled.Valid {
@@ -222,6 +224,18 @@ func (s *PaymentStore) Move(ctx context.Context, id string, from, to payment.Sta
 	}
 	k, err := res.RowsAffected()
 	return k == 1, err
+}
+
+// SetSlip records the slip of a process that has none yet; true for the
+// one caller that recorded it (who mails it).
+func (s *PaymentStore) SetSlip(ctx context.Context, id string, slip json.RawMessage, now time.Time) (bool, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE payment_processes SET slip = $1, updated_at = $2 WHERE id = $3 AND slip = ''`,
+		string(slip), now.UnixMilli(), id)
+	if err != nil {
+		return false, fmt.Errorf("set slip %s: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
 }
 
 func (s *PaymentStore) Update(ctx context.Context, id string, c payment.Changes, now time.Time) error {

@@ -66,11 +66,11 @@ func (s *PaymentStore) FinishJob(ctx context.Context, name, owner string, now, n
 }
 
 // Concluded lists processes that ended with the gateway's money (settled,
-// refunded, expired) and changed at or after since, in (updated_at, id)
+// refunded, expired, failed) and changed at or after since, in (updated_at, id)
 // order after the cursor after (zero: from the start), up to limit.
 func (s *PaymentStore) Concluded(ctx context.Context, since time.Time, after payment.Cursor, limit int) ([]payment.Process, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+processCols+` FROM payment_processes
-		WHERE status IN ('settled', 'refunded', 'expired') AND updated_at >= $1
+		WHERE status IN ('settled', 'refunded', 'expired', 'failed') AND updated_at >= $1
 		AND (updated_at > $2 OR (updated_at = $2 AND id > $3))
 		ORDER BY updated_at, id LIMIT $4`, since.UnixMilli(), after.UpdatedAt.UnixMilli(), after.ID, limit)
 	if err != nil {

@@ -358,8 +358,9 @@ func (s *PointStore) MemberByEmail(ctx context.Context, email string) (string, e
 
 func (s *PointStore) Contact(ctx context.Context, memberID string) (points.Contact, error) {
 	var c points.Contact
-	err := s.db.QueryRowContext(ctx, `SELECT email, firstname, lastname, lang FROM members WHERE id = $1`, memberID).
+	err := s.db.QueryRowContext(ctx, `SELECT email, firstname, lastname, `+mailLangOf("members")+` FROM members WHERE id = $1`, memberID).
 		Scan(&c.Email, &c.Firstname, &c.Lastname, &c.Lang)
+	c.MemberID = memberID
 	if errors.Is(Translate(err), ErrNotFound) {
 		return c, points.ErrNotFound
 	}
@@ -367,7 +368,7 @@ func (s *PointStore) Contact(ctx context.Context, memberID string) (points.Conta
 }
 
 func (s *PointStore) ReminderTargets(ctx context.Context, from, to string) ([]points.ReminderTarget, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+voucherCols+`, m.email, m.firstname, m.lastname, m.lang
+	rows, err := s.db.QueryContext(ctx, `SELECT `+voucherCols+`, m.email, m.firstname, m.lastname, `+mailLangOf("m")+`
 		FROM point_vouchers v JOIN members m ON m.id = v.member_id
 		WHERE v.status_code = 'ACTIVE' AND v.balance > 0 AND v.expire_date >= $1 AND v.expire_date <= $2
 		ORDER BY v.expire_date, v.number`, from, to)
@@ -389,6 +390,7 @@ func (s *PointStore) ReminderTargets(ctx context.Context, from, to string) ([]po
 		}
 		_ = json.Unmarshal([]byte(rules), &v.Rules)
 		v.CreatedAt = time.UnixMilli(created).UTC()
+		t.Contact.MemberID = v.MemberID
 		out = append(out, t)
 	}
 	return out, rows.Err()

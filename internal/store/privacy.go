@@ -24,8 +24,8 @@ func (s *PrivacyStore) Member(ctx context.Context, memberID string) (privacy.Mem
 	var m privacy.Member
 	var first, last string
 	err := s.db.QueryRowContext(ctx,
-		`SELECT email, firstname, lastname, password_hash FROM members WHERE id = $1 AND deleted_at IS NULL`, memberID).
-		Scan(&m.Email, &first, &last, &m.PasswordHash)
+		`SELECT email, firstname, lastname, password_hash, `+chosenMailLangOf("members")+` FROM members WHERE id = $1 AND deleted_at IS NULL`, memberID).
+		Scan(&m.Email, &first, &last, &m.PasswordHash, &m.MailLang)
 	if err = Translate(err); errors.Is(err, ErrNotFound) {
 		return m, privacy.ErrNotFound
 	}
@@ -74,6 +74,7 @@ var eraseStatements = []string{
 	`DELETE FROM passengers WHERE member_id = $1`,
 	`DELETE FROM password_resets WHERE member_id = $1`,
 	`DELETE FROM calendar_feeds WHERE member_id = $1`,
+	`DELETE FROM notification_settings WHERE member_id = $1`,
 	`DELETE FROM account_deletions WHERE member_id = $1`,
 	// Cards were deleted at the gateway before the transaction.
 	`DELETE FROM saved_cards WHERE member_id = $1`,
@@ -101,6 +102,17 @@ func (s *PrivacyStore) Erase(ctx context.Context, memberID string, at time.Time)
 			return privacy.ErrNotFound
 		} else if err != nil {
 			return fmt.Errorf("erase: %w", err)
+		}
+		// A payment waiting for the gateway would settle or refund to an
+		// account that is gone: the deletion waits for it (checked in the
+		// transaction; one that starts after this is refunded at capture).
+		var pending int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM payment_processes WHERE member_id = $1 AND status = 'pending'`,
+			memberID).Scan(&pending); err != nil {
+			return fmt.Errorf("erase: pending payments: %w", err)
+		}
+		if pending > 0 {
+			return privacy.ErrStorePaymentPending
 		}
 		for _, q := range eraseStatements {
 			if _, err := tx.ExecContext(ctx, q, memberID); err != nil {

@@ -115,7 +115,7 @@ func (s *SecurityStore) DeleteOtherSessions(ctx context.Context, memberID, keepH
 func (s *SecurityStore) Contact(ctx context.Context, memberID string) (security.Contact, error) {
 	var c security.Contact
 	var first, last, lang string
-	err := s.db.QueryRowContext(ctx, `SELECT email, firstname, lastname, lang FROM members WHERE id = $1 AND deleted_at IS NULL`, memberID).
+	err := s.db.QueryRowContext(ctx, `SELECT email, firstname, lastname, `+mailLangOf("members")+` FROM members WHERE id = $1 AND deleted_at IS NULL`, memberID).
 		Scan(&c.Email, &first, &last, &lang)
 	if err = Translate(err); errors.Is(err, ErrNotFound) {
 		return c, security.ErrNotFound

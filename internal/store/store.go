@@ -60,8 +60,8 @@ type DB struct {
 	// reads is the pool of the hot reads (the session lookup on every
 	// request, the booking search): read-only, apart from the pool of
 	// every other statement, so that a read never waits for a connection
-	// behind write transactions (docs/speed.md, "Reads apart from
-	// writes"). It is the main pool for an in-memory SQLite database.
+	// behind write transactions (docs/speed.md, "Server": the read pool).
+	// It is the main pool for an in-memory SQLite database.
 	reads *sql.DB
 }
 

@@ -1,8 +1,10 @@
+/* global document, window */
 // Account, saved passengers and password reset, end to end in Chromium.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
+import { AxeBuilder } from "@axe-core/playwright";
 import { e2eSuite, login, screenshot, VIEWPORTS, DEMO, DEMO2, root } from "./harness.mjs";
 
 const env = e2eSuite({ before, after });
@@ -132,5 +134,40 @@ test("screenshots of account and passengers at 375 px and 1280 px", async () => 
     await anon.page.getByRole("heading", { level: 1 }).waitFor();
     await screenshot(anon.page, `reset-request-${name}-jp`);
     await anon.context.close();
+  }
+});
+
+test("the online-shop link on the account page: status, linking, the way to the shop (en and jp, 375 and 1280 px)", async () => {
+  const texts = {
+    en: { title: "Online shop", not: "Not linked", linked: "Linked", button: "Link to the online shop", go: "Go to the online shop" },
+    jp: { title: "オンラインショップ", not: "未連携", linked: "連携済み", button: "オンラインショップと連携する", go: "オンラインショップへ" },
+  };
+  let first = true;
+  for (const [lang, tx] of Object.entries(texts)) {
+    for (const [vp, viewport] of Object.entries(VIEWPORTS)) {
+      const { context, page } = await newPage(viewport);
+      await login(page, env.server.url, DEMO, lang);
+      await page.goto(`${env.server.url}/account?lang=${lang}`);
+      const section = page.getByRole("region", { name: new RegExp(tx.title) });
+      await section.waitFor();
+      await section.scrollIntoViewIfNeeded();
+      // Every visit after the first reloads the page: the link is the server's.
+      if (first) {
+        // The demo member starts unlinked; one click links the account.
+        assert.equal(await section.getByTestId("online-shop-status").textContent(), tx.not);
+        await screenshot(page, `account-online-shop-${lang}-${vp}-unlinked`);
+        await section.getByRole("button", { name: tx.button }).click();
+        first = false;
+      }
+      await section.getByRole("link", { name: tx.go }).waitFor();
+      assert.equal(await section.getByTestId("online-shop-status").textContent(), tx.linked);
+      assert.equal(await section.getByRole("link", { name: tx.go }).getAttribute("href"), `https://shop.example.com/?lang=${lang}`);
+      const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(over <= 0, `${lang} ${vp}: ${over} px wider than the screen`);
+      const axe = await new AxeBuilder({ page }).include("#online-shop-heading").include(".online-shop").analyze();
+      assert.deepEqual(axe.violations.map((v) => `${v.impact} ${v.id}`), [], `${lang} ${vp}: axe on the online-shop section`);
+      await screenshot(page, `account-online-shop-${lang}-${vp}`);
+      await context.close();
+    }
   }
 });

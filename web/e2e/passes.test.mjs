@@ -85,7 +85,7 @@ test("the maintenance page, forced by the operator", async () => {
 });
 
 test("lottery entry, confirmation page and the operator's draw", async () => {
-  flags("--public", "--purchasable", "--lottery");
+  flags("--public", "--purchasable", "--lottery", "--draw-at", "2026-12-01T12:00:00+09:00");
   await shots("lottery", "/gogo-pass/lottery", (p) => p.locator(".plan").first().waitFor());
   const { context, page } = await newPage(VIEWPORTS.phone);
   await page.goto(`${env.server.url}/gogo-pass/lottery?lang=en`);
@@ -99,12 +99,22 @@ test("lottery entry, confirmation page and the operator's draw", async () => {
   await page.waitForURL(/\/gogo-pass\/lottery\/complete/);
   await page.getByText("Waiting for the draw").waitFor();
   await screenshot(page, "passes-lottery-complete-en-phone");
+  // entered, before the draw: the pass page says when the draw is and offers no pass to pick
+  await shots("gogo-lottery-entered", "/gogo-pass", async (p) => {
+    await p.locator(".lottery-state__entry--entered").waitFor();
+    assert.equal(await p.getByRole("radio").count(), 0, "no pass can be picked before the draw");
+  });
 
   const out = members("lottery", "draw", "--seed", "e2e-seed");
   assert.match(out, /^e2e-seed\t\d+\n$/);
   assert.match(members("lottery", "verify"), /^e2e-seed\t\d+\tok\n$/);
   await page.goto(`${env.server.url}/gogo-pass?lang=en`);
-  await page.getByText(/You won Peach GoGo Pass Weekday/).waitFor();
+  // won: the pass page says so and offers to buy it, and the button picks it
+  await page.locator(".lottery-state").getByText("Won", { exact: true }).waitFor();
+  await page.getByRole("button", { name: "Buy your pass" }).click();
+  await page.getByRole("heading", { name: "Your choice" }).waitFor();
+  await screenshot(page, "passes-lottery-won-en-phone");
+  await shots("gogo-lottery-won", "/gogo-pass", (p) => p.getByRole("button", { name: /Buy your pass|パスを購入する|ซื้อพาสของคุณ/ }).waitFor());
   await context.close();
   flags("--public", "--purchasable");
 });
@@ -120,7 +130,14 @@ test("exchange of another pass type by code and password", async () => {
   await page.getByText(/please contact the contact center/).waitFor();
   await screenshot(page, "passes-exchange-error-en-desktop");
   await page.getByRole("button", { name: "Back" }).click();
+  // The member bought this code's period above: no second copy, the code stays unused.
   await page.getByLabel("Exchange code").fill("gpx-demo-0002");
+  await page.getByLabel("Password").fill("pass1234");
+  await page.getByRole("button", { name: "Next" }).click();
+  await page.getByText("You already have a pass for this period").first().waitFor();
+  await screenshot(page, "passes-exchange-held-en-desktop");
+  await page.keyboard.press("Escape");
+  await page.getByLabel("Exchange code").fill("gpx-wkdy-0001");
   await page.getByLabel("Password").fill("pass1234");
   await page.getByRole("button", { name: "Next" }).click();
   await page.getByRole("heading", { name: "Confirm the exchange" }).waitFor();

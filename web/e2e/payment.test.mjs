@@ -136,7 +136,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
           if (attempt === 1) {
             const done = page.getByText(/The card has been registered/);
             await done.waitFor();
-            await page.waitForFunction(() => document.activeElement?.classList.contains("pay-notice"));
+            await page.waitForFunction(() => globalThis.document.activeElement?.classList.contains("pay-notice"));
             assert.ok(await done.isVisible());
             await list.getByText("Mastercard ending 5100, exp 11/34").waitFor();
             await screenshot(page, `payment-methods-registered-${lang}-${name}`);
@@ -193,7 +193,7 @@ test("the challenge: approve settles, fail fails; a declined card fails", async 
     creditCardToken: await savedVisa(page), requestId: `e2e-block-${Date.now()}`,
   });
   assert.equal(blocked.status, 409);
-  assert.match(blocked.body.message, /about 30 minutes/);
+  assert.match(blocked.body.message, /Pending payments/);
   await page.locator('button[value="approve"]').click();
   await page.waitForURL(/\/completed/);
   await page.getByRole("heading", { name: "Payment completed" }).waitFor();
@@ -248,16 +248,16 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       await expired.waitFor();
       await expired.getByRole("button", { name: "Cancel" }).click();
       // focus goes back to the control that opened the chooser, not the page body
-      await page.waitForFunction(() => document.activeElement?.textContent === "Change");
+      await page.waitForFunction(() => globalThis.document.activeElement?.textContent === "Change");
       await page.getByRole("button", { name: "Change", exact: true }).click();
     }
     await page.getByRole("dialog", { name: "Choose a payment method" }).getByText("A new credit card").click();
-    await page.waitForFunction(() => document.activeElement?.textContent === "Change");
+    await page.waitForFunction(() => globalThis.document.activeElement?.textContent === "Change");
     // Escape closes it and gives focus back too
     await page.getByRole("button", { name: "Change", exact: true }).click();
     await page.getByRole("dialog", { name: "Choose a payment method" }).waitFor();
     await page.keyboard.press("Escape");
-    await page.waitForFunction(() => document.activeElement?.textContent === "Change");
+    await page.waitForFunction(() => globalThis.document.activeElement?.textContent === "Change");
     await page.getByLabel("Card number").fill("3530 1113 3330 0000");
     await page.getByLabel("Expiry date (MM/YY)").fill("08/33");
     await page.getByLabel("Security code (CVV)").fill("123");
@@ -276,14 +276,22 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
   });
 }
 
-test("the pending block: a payment waiting for its challenge blocks the panel", async () => {
+test("the pending block: a payment waiting for its challenge blocks a new purchase before its form is filled", async () => {
   const { context, page } = await env.newPage(VIEWPORTS.desktop);
   await login(page, env.server.url);
   const id = await prepare(page, await tokenize(page, "4000000000003220"));
   const cont = await apiCall(page, "POST", `/api/peachpoints/buy/${id}/continue`);
   assert.equal(cont.body.status, "pending");
+  // The sale page asks preapply first: the block is said before the form.
+  await page.goto(`${env.server.url}/points/sale?lang=en`);
+  await page.getByRole("alert").getByText("Please pay or cancel your pending payment before a new purchase.").waitFor();
+  await page.getByRole("alert").getByRole("link", { name: "Open pending payments" }).waitFor();
+  assert.equal(await page.getByRole("button", { name: "Go to payment" }).isDisabled(), true);
+  assert.equal(await page.getByLabel("Nominee").isDisabled(), true);
+  await screenshot(page, "payment-sale-pending-desktop");
   await openPanel(page, VIEWPORTS.desktop);
-  await page.getByText("about 30 minutes").first().waitFor();
+  await page.getByText("Please pay or cancel your pending payment before a new purchase.").first().waitFor();
+  await page.locator(".pending-notice").getByRole("link", { name: "Open pending payments" }).waitFor();
   assert.equal(await page.getByRole("button", { name: "Go to confirmation" }).isDisabled(), true);
   await screenshot(page, "payment-panel-pending-desktop");
   await context.close();

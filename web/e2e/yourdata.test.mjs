@@ -59,14 +59,33 @@ test("deletion: password, mailed link, what goes and stays, then no login", asyn
   await zone.getByText(/We sent a confirmation link/).waitFor();
   await screenshot(page, "your-data-phone");
 
-  const link = deletionLink(DEMO2.email);
-  await page.goto(link.replace(/^https?:\/\/[^/]+/, env.server.url));
+  const link = deletionLink(DEMO2.email).replace(/^https?:\/\/[^/]+/, env.server.url);
+  // In Japanese first: the losses to tick, on a phone and a desktop.
+  await page.goto(link.replace(/lang=[a-z]{2}/, "lang=jp"));
+  await page.getByRole("heading", { name: "失われるもの" }).or(page.getByText("失われるもの")).first().waitFor();
+  await screenshot(page, "delete-account-phone-jp");
+  await page.setViewportSize(VIEWPORTS.desktop);
+  await screenshot(page, "delete-account-desktop-jp");
+  await page.setViewportSize(VIEWPORTS.phone);
+
+  await page.goto(link);
   await page.getByRole("heading", { name: "Your account will be deleted" }).waitFor();
   await page.getByText(/Payment records/).waitFor();
+  // Every point balance (and refundable coupon pass) is ticked by name
+  // before the button works.
+  const losses = page.getByRole("group", { name: "What you will lose" });
+  const boxes = losses.getByRole("checkbox");
+  const n = await boxes.count();
+  assert.ok(n > 0, "member 2 has point balances to lose");
+  assert.match(await losses.innerText(), /Points balance [A-Z]{3} [\d,.]+/);
+  const del = page.getByRole("button", { name: "Delete my account permanently" });
+  assert.equal(await del.isDisabled(), true);
   await screenshot(page, "delete-account-phone");
+  for (let i = 0; i < n; i++) await boxes.nth(i).check();
+  assert.equal(await del.isDisabled(), false);
   await page.setViewportSize(VIEWPORTS.desktop);
   await screenshot(page, "delete-account-desktop");
-  await page.getByRole("button", { name: "Delete my account permanently" }).click();
+  await del.click();
   await page.waitForURL((u) => u.pathname === "/account-deleted");
   await page.getByRole("heading", { name: "Your account has been deleted" }).waitFor();
   await screenshot(page, "account-deleted-desktop");

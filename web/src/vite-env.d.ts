@@ -5,6 +5,8 @@ interface ImportMetaEnv {
   readonly VITE_REVISION?: string
   /** Base URL of the booking site (member registration, terms, privacy). */
   readonly VITE_BOOKING_SITE_URL?: string
+  /** Base URL of the airline's online shop (the account page's link). */
+  readonly VITE_ONLINE_SHOP_URL?: string
 }
 
 interface ImportMeta {

@@ -150,36 +150,53 @@ type MailSuggestion struct {
 
 // Passenger defines model for Passenger.
 type Passenger struct {
-	Birth                    string                 `json:"birth"`
-	Email                    string                 `json:"email"`
-	Firstname                string                 `json:"firstname"`
-	Gender                   string                 `json:"gender"`
-	Id                       string                 `json:"id"`
-	Lastname                 string                 `json:"lastname"`
-	PassengerType            PassengerPassengerType `json:"passengerType"`
-	PassportExpirationDate   string                 `json:"passportExpirationDate"`
-	PassportIssueCountryCode string                 `json:"passportIssueCountryCode"`
-	PassportNationalityCode  string                 `json:"passportNationalityCode"`
-	PassportNo               string                 `json:"passportNo"`
-	Tel                      string                 `json:"tel"`
+	Birth                  string                 `json:"birth"`
+	Email                  string                 `json:"email"`
+	Firstname              string                 `json:"firstname"`
+	Gender                 string                 `json:"gender"`
+	Id                     string                 `json:"id"`
+	Lastname               string                 `json:"lastname"`
+	PassengerType          PassengerPassengerType `json:"passengerType"`
+	PassportExpirationDate string                 `json:"passportExpirationDate"`
+
+	// PassportIssueCountry the country's name in the request's language (read-only)
+	PassportIssueCountry string `json:"passportIssueCountry"`
+
+	// PassportIssueCountryCode ISO 3166-1 alpha-2
+	PassportIssueCountryCode string `json:"passportIssueCountryCode"`
+
+	// PassportNationality the country's name in the request's language (read-only)
+	PassportNationality string `json:"passportNationality"`
+
+	// PassportNationalityCode ISO 3166-1 alpha-2
+	PassportNationalityCode string `json:"passportNationalityCode"`
+	PassportNo              string `json:"passportNo"`
+	Tel                     string `json:"tel"`
 }
 
 // PassengerPassengerType defines model for Passenger.PassengerType.
 type PassengerPassengerType string
 
-// PassengerInput defines model for PassengerInput.
+// PassengerInput The passenger form. POST and PUT also accept the document GET
+// returns: its read-only fields (id and the country names) are
+// ignored; any other unknown field, or a value of the wrong type, is
+// a 400 that names it.
 type PassengerInput struct {
-	Birth                    string                       `json:"birth"`
-	Email                    *string                      `json:"email,omitempty"`
-	Firstname                string                       `json:"firstname"`
-	Gender                   PassengerInputGender         `json:"gender"`
-	Lastname                 string                       `json:"lastname"`
-	PassengerType            *PassengerInputPassengerType `json:"passengerType,omitempty"`
-	PassportExpirationDate   *string                      `json:"passportExpirationDate,omitempty"`
-	PassportIssueCountryCode *string                      `json:"passportIssueCountryCode,omitempty"`
-	PassportNationalityCode  *string                      `json:"passportNationalityCode,omitempty"`
-	PassportNo               *string                      `json:"passportNo,omitempty"`
-	Tel                      *string                      `json:"tel,omitempty"`
+	Birth                  string                       `json:"birth"`
+	Email                  *string                      `json:"email,omitempty"`
+	Firstname              string                       `json:"firstname"`
+	Gender                 PassengerInputGender         `json:"gender"`
+	Lastname               string                       `json:"lastname"`
+	PassengerType          *PassengerInputPassengerType `json:"passengerType,omitempty"`
+	PassportExpirationDate *string                      `json:"passportExpirationDate,omitempty"`
+
+	// PassportIssueCountryCode ISO 3166-1 alpha-2 (a country of the countries master)
+	PassportIssueCountryCode *string `json:"passportIssueCountryCode,omitempty"`
+
+	// PassportNationalityCode ISO 3166-1 alpha-2 (a country of the countries master)
+	PassportNationalityCode *string `json:"passportNationalityCode,omitempty"`
+	PassportNo              *string `json:"passportNo,omitempty"`
+	Tel                     *string `json:"tel,omitempty"`
 }
 
 // PassengerInputGender defines model for PassengerInput.Gender.
@@ -244,6 +261,9 @@ type User struct {
 	AddressCountryCode  string `json:"addressCountryCode"`
 	AddressPostalCode   string `json:"addressPostalCode"`
 	AddressStateAndCity string `json:"addressStateAndCity"`
+
+	// AddressStreet the spec's other name of address1: the same stored line
+	AddressStreet       string `json:"addressStreet"`
 	AutoLoginIsActive   bool   `json:"autoLoginIsActive"`
 	AutoLoginNoticeMail bool   `json:"autoLoginNoticeMail"`
 	Birth               string `json:"birth"`
@@ -290,7 +310,14 @@ type UserUpdate struct {
 	AddressCountryCode  string `json:"addressCountryCode"`
 	AddressPostalCode   string `json:"addressPostalCode"`
 	AddressStateAndCity string `json:"addressStateAndCity"`
-	AutoLoginNoticeMail *bool  `json:"autoLoginNoticeMail,omitempty"`
+
+	// AddressStreet address1 under the spec's other name (no 4-byte characters).
+	// Either may be sent; when both are and differ, the one that
+	// differs from the stored line is saved (a GET document edited
+	// under one name), and both changed to different lines is a 400
+	// on addressStreet.
+	AddressStreet       *string `json:"addressStreet,omitempty"`
+	AutoLoginNoticeMail *bool   `json:"autoLoginNoticeMail,omitempty"`
 
 	// Birth required; valid date; 12 or older today in Japan time
 	Birth string `json:"birth"`

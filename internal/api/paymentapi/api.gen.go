@@ -499,7 +499,7 @@ type PaymentProcess struct {
 	Details     map[string]interface{} `json:"details"`
 	ExpiresAt   time.Time              `json:"expiresAt"`
 
-	// FailureCode card_declined, insufficient_funds, expired_card, superseded…
+	// FailureCode card_declined, insufficient_funds, expired_card, superseded, canceled…
 	FailureCode *string `json:"failureCode,omitempty"`
 
 	// Goods what the product granted (settled)
@@ -512,10 +512,13 @@ type PaymentProcess struct {
 	RefundedAmount   int64                   `json:"refundedAmount"`
 
 	// Secret shown once, in the first status answer after settlement
-	Secret        *map[string]interface{} `json:"secret,omitempty"`
-	SettledAt     *time.Time              `json:"settledAt,omitempty"`
-	Status        PaymentProcessStatus    `json:"status"`
-	TransactionId string                  `json:"transactionId"`
+	Secret    *map[string]interface{} `json:"secret,omitempty"`
+	SettledAt *time.Time              `json:"settledAt,omitempty"`
+
+	// Slip the numbers a convenience-store / ATM / net-banking payment is paid with, as the gateway issued them
+	Slip          *PaymentSlip         `json:"slip,omitempty"`
+	Status        PaymentProcessStatus `json:"status"`
+	TransactionId string               `json:"transactionId"`
 }
 
 // PaymentProcessStatus defines model for PaymentProcess.Status.
@@ -529,6 +532,52 @@ type PaymentQuote struct {
 	Description string                 `json:"description"`
 	Details     map[string]interface{} `json:"details"`
 	ProductType string                 `json:"productType"`
+}
+
+// PaymentSlip the numbers a convenience-store / ATM / net-banking payment is paid with, as the gateway issued them
+type PaymentSlip struct {
+	ConfirmationNumber *string `json:"confirmationNumber,omitempty"`
+
+	// CustomerNumber Pay-easy customer number
+	CustomerNumber *string `json:"customerNumber,omitempty"`
+
+	// InstitutionNumber Pay-easy institution number (ATM, internet banking)
+	InstitutionNumber *string `json:"institutionNumber,omitempty"`
+
+	// ReceiptNumber the convenience store's receipt number
+	ReceiptNumber *string `json:"receiptNumber,omitempty"`
+}
+
+// PendingPayment defines model for PendingPayment.
+type PendingPayment struct {
+	Amount int64 `json:"amount"`
+	Card   *struct {
+		Brand string `json:"brand"`
+		Last4 string `json:"last4"`
+	} `json:"card,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
+	Currency  string    `json:"currency"`
+
+	// Description what the payment buys
+	Description string `json:"description"`
+
+	// ExpiresAt the deadline the gateway set for the method
+	ExpiresAt        time.Time `json:"expiresAt"`
+	OtherPaymentType *string   `json:"otherPaymentType,omitempty"`
+
+	// PayUrl the gateway's page where the member pays (or sees the slip)
+	PayUrl           *string `json:"payUrl,omitempty"`
+	PaymentMethod    string  `json:"paymentMethod"`
+	PaymentProcessId string  `json:"paymentProcessId"`
+	ProductType      string  `json:"productType"`
+
+	// Slip the numbers a convenience-store / ATM / net-banking payment is paid with, as the gateway issued them
+	Slip *PaymentSlip `json:"slip,omitempty"`
+}
+
+// PendingPaymentList defines model for PendingPaymentList.
+type PendingPaymentList struct {
+	Payments []PendingPayment `json:"payments"`
 }
 
 // PurchaseCouponPassenger defines model for PurchaseCouponPassenger.
@@ -650,11 +699,12 @@ type ValidationFailed = ValidationErrors
 
 // DeleteCreditCardParams defines parameters for DeleteCreditCard.
 type DeleteCreditCardParams struct {
-	Gateway *string `form:"gateway,omitempty" json:"gateway,omitempty"`
+	Gateway string `form:"gateway" json:"gateway"`
 }
 
 // GetPaymentAvailabilityParams defines parameters for GetPaymentAvailability.
 type GetPaymentAvailabilityParams struct {
+	// Currency JPY, KRW…; case-insensitive, as every currency of the API
 	Currency    string  `form:"currency" json:"currency"`
 	ProductType *string `form:"productType,omitempty" json:"productType,omitempty"`
 }
@@ -724,6 +774,12 @@ type ServerInterface interface {
 	// GetPaymentProcessStatus A payment process of any product (reconciled with the gateway when a check is due).
 	// (GET /api/payment_processes/{paymentProcessId}/status)
 	GetPaymentProcessStatus(w http.ResponseWriter, r *http.Request, paymentProcessId string)
+	// ListPendingPayments The member's payments left for later (a konbini / ATM / net-banking slip, a QR payment, a card challenge).
+	// (GET /api/payments/pending)
+	ListPendingPayments(w http.ResponseWriter, r *http.Request)
+	// CancelPendingPayment Cancels the member's pending payment at the gateway (under an idempotency key) and in the process (pending → failed, failureCode canceled).
+	// (POST /api/payments/{paymentProcessId}/cancel)
+	CancelPendingPayment(w http.ResponseWriter, r *http.Request, paymentProcessId string)
 	// BuyPeachpoints Records the tentative order (status prepared), keyed by requestId.
 	// (POST /api/peachpoints/buy)
 	BuyPeachpoints(w http.ResponseWriter, r *http.Request)
@@ -810,9 +866,9 @@ func (siw *ServerInterfaceWrapper) DeleteCreditCard(w http.ResponseWriter, r *ht
 	// Parameter object where we will unmarshal all parameters from the context
 	var params DeleteCreditCardParams
 
-	// ------------- Optional query parameter "gateway" -------------
+	// ------------- Required query parameter "gateway" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "gateway", r.URL.Query(), &params.Gateway, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "gateway", r.URL.Query(), &params.Gateway, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -1066,6 +1122,46 @@ func (siw *ServerInterfaceWrapper) GetPaymentProcessStatus(w http.ResponseWriter
 	handler.ServeHTTP(w, r)
 }
 
+// ListPendingPayments operation middleware
+func (siw *ServerInterfaceWrapper) ListPendingPayments(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListPendingPayments(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CancelPendingPayment operation middleware
+func (siw *ServerInterfaceWrapper) CancelPendingPayment(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "paymentProcessId" -------------
+	var paymentProcessId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "paymentProcessId", r.PathValue("paymentProcessId"), &paymentProcessId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "paymentProcessId", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CancelPendingPayment(w, r, paymentProcessId)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // BuyPeachpoints operation middleware
 func (siw *ServerInterfaceWrapper) BuyPeachpoints(w http.ResponseWriter, r *http.Request) {
 
@@ -1284,6 +1380,8 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/cc", wrapper.ListCreditCards)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/cc/register", wrapper.RegisterCreditCard)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/cc/pending", wrapper.GetPendingPayment)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/payments/pending", wrapper.ListPendingPayments)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/payments/{paymentProcessId}/cancel", wrapper.CancelPendingPayment)
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/cc/{token}", wrapper.DeleteCreditCard)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/payment_processes/{paymentProcessId}/status", wrapper.GetPaymentProcessStatus)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/peachpoints/buy/preapply", wrapper.PreapplyPeachpointsPurchase)

@@ -8,6 +8,7 @@ package platformapi
 import (
 	"fmt"
 	"net/http"
+	"time"
 )
 
 // Airport defines model for Airport.
@@ -74,6 +75,9 @@ type GogoPassStatus struct {
 	IsGogoPassMaintenance bool `json:"isGogoPassMaintenance"`
 	IsGogoPassPublic      bool `json:"isGogoPassPublic"`
 	IsGogoPassPurchasable bool `json:"isGogoPassPurchasable"`
+
+	// LotteryDrawAt when the lottery is drawn (announced by the operator; absent when not announced)
+	LotteryDrawAt *time.Time `json:"lotteryDrawAt,omitempty"`
 }
 
 // Language defines model for Language.

@@ -131,6 +131,20 @@ type DataExport struct {
 	Parts map[string]interface{} `json:"parts"`
 }
 
+// DeletionConfirmation defines model for DeletionConfirmation.
+type DeletionConfirmation struct {
+	// Acknowledged the ack of each loss the member confirmed
+	Acknowledged *[]string `json:"acknowledged,omitempty"`
+	Token        string    `json:"token"`
+}
+
+// DeletionLosses defines model for DeletionLosses.
+type DeletionLosses struct {
+	Coupons        []LostCoupon       `json:"coupons"`
+	PendingPayment *PendingPaymentRef `json:"pendingPayment"`
+	Points         []LostPoints       `json:"points"`
+}
+
 // DeletionRequest defines model for DeletionRequest.
 type DeletionRequest struct {
 	Password string `json:"password"`
@@ -152,12 +166,35 @@ type Error struct {
 	Message  string  `json:"message"`
 }
 
+// LostCoupon defines model for LostCoupon.
+type LostCoupon struct {
+	Ack          string `json:"ack"`
+	CurrencyCode string `json:"currencyCode"`
+	Id           string `json:"id"`
+	Name         string `json:"name"`
+	RefundAmount int64  `json:"refundAmount"`
+}
+
+// LostPoints defines model for LostPoints.
+type LostPoints struct {
+	Ack          string `json:"ack"`
+	Amount       int64  `json:"amount"`
+	Currency     string `json:"currency"`
+	CurrencyCode string `json:"currencyCode"`
+}
+
 // NewCalendarSubscription defines model for NewCalendarSubscription.
 type NewCalendarSubscription struct {
 	CreatedAt time.Time `json:"createdAt"`
 
 	// Url the secret subscription URL (webcal-capable https address); kept only as a hash
 	Url string `json:"url"`
+}
+
+// PendingPaymentRef defines model for PendingPaymentRef.
+type PendingPaymentRef struct {
+	PaymentProcessId string `json:"paymentProcessId"`
+	ProductType      string `json:"productType"`
 }
 
 // SecurityDevice defines model for SecurityDevice.
@@ -230,7 +267,7 @@ type GetCalendarFeedParams struct {
 type RequestAccountDeletionJSONRequestBody = DeletionRequest
 
 // ConfirmAccountDeletionJSONRequestBody defines body for ConfirmAccountDeletion for application/json ContentType.
-type ConfirmAccountDeletionJSONRequestBody = DeletionToken
+type ConfirmAccountDeletionJSONRequestBody = DeletionConfirmation
 
 // ValidateAccountDeletionJSONRequestBody defines body for ValidateAccountDeletion for application/json ContentType.
 type ValidateAccountDeletionJSONRequestBody = DeletionToken
@@ -255,6 +292,9 @@ type ServerInterface interface {
 	// ConfirmAccountDeletion Deletes the account with the mailed link's token; every session ends.
 	// (POST /api/me/deletion/confirm)
 	ConfirmAccountDeletion(w http.ResponseWriter, r *http.Request)
+	// GetAccountDeletionLosses What a deletion now would forfeit (refundable coupon passes, point balances) and the pending payment that blocks it.
+	// (GET /api/me/deletion/losses)
+	GetAccountDeletionLosses(w http.ResponseWriter, r *http.Request)
 	// ValidateAccountDeletion 204 when the confirmation link is the member's and still usable, else 404.
 	// (POST /api/me/deletion/validate)
 	ValidateAccountDeletion(w http.ResponseWriter, r *http.Request)
@@ -394,6 +434,20 @@ func (siw *ServerInterfaceWrapper) ConfirmAccountDeletion(w http.ResponseWriter,
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ConfirmAccountDeletion(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetAccountDeletionLosses operation middleware
+func (siw *ServerInterfaceWrapper) GetAccountDeletionLosses(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetAccountDeletionLosses(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -657,6 +711,7 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/me/export", wrapper.ExportMyData)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/me/deletion", wrapper.RequestAccountDeletion)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/me/deletion/validate", wrapper.ValidateAccountDeletion)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/me/deletion/losses", wrapper.GetAccountDeletionLosses)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/me/deletion/confirm", wrapper.ConfirmAccountDeletion)
 
 	return m

@@ -49,12 +49,13 @@ describe('API client middleware', () => {
   it('sends a call refused for its CSRF token once more with a fresh token, and no more than once', async () => {
     // The token first fetched was for a pre-login cookie the browser no longer holds.
     let tokens = 0
+    let valid = 'csrf-2'
     const listener = vi.fn()
     const off = apiEvents.subscribe(listener)
     const calls = stubFetch({
       'GET /api/csrf_token': () => json({ csrfToken: `csrf-${++tokens}` }),
       'POST /api/session/token': ({ headers }) =>
-        headers.get('X-Csrf-Token') === 'csrf-2' ? status(204) : json({ message: 'refused', errorKey: CSRF_REFUSED }, 403),
+        headers.get('X-Csrf-Token') === valid ? status(204) : json({ message: 'refused', errorKey: CSRF_REFUSED }, 403),
     })
     const ok = await api.POST('/api/session/token')
     expect(ok.response.status).toBe(204)
@@ -62,10 +63,34 @@ describe('API client middleware', () => {
     expect(listener).not.toHaveBeenCalled()
 
     // Refused again: the second answer is the caller's, the call is not sent a third time.
+    valid = 'none'
     const refused = await api.POST('/api/session/token')
     expect(refused.response.status).toBe(403)
     expect(calls.called('POST /api/session/token')).toBe(4)
     off()
+  })
+
+  it('keeps the CSRF token for the session and fetches a new one only when the server refuses it', async () => {
+    // A purchase's validate, buy and continue: one token for all three.
+    let tokens = 0
+    let valid = 'csrf-1'
+    const calls = stubFetch({
+      'GET /api/csrf_token': () => json({ csrfToken: `csrf-${++tokens}` }),
+      'POST /api/session/token': ({ headers }) =>
+        headers.get('X-Csrf-Token') === valid ? status(204) : json({ message: 'refused', errorKey: CSRF_REFUSED }, 403),
+    })
+    await Promise.all([api.POST('/api/session/token'), api.POST('/api/session/token')])
+    await api.POST('/api/session/token')
+    expect(calls.called('GET /api/csrf_token')).toBe(1)
+    expect(calls.called('POST /api/session/token')).toBe(3)
+
+    // The cookie changed (a login): two calls refused together fetch one new token between them.
+    valid = 'csrf-2'
+    const both = await Promise.all([api.POST('/api/session/token'), api.POST('/api/session/token')])
+    expect(both.map((r) => r.response.status)).toEqual([204, 204])
+    expect(calls.called('GET /api/csrf_token')).toBe(2)
+    await api.POST('/api/session/token')
+    expect(calls.called('GET /api/csrf_token')).toBe(2)
   })
 
   it('does not send again a 403 that is not a CSRF refusal', async () => {

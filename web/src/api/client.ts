@@ -2,7 +2,7 @@
  * The typed API client. Types come from api/openapi.yaml (npm run gen:api →
  * schema.d.ts). Every request goes through one middleware that
  * - waits for the origin-access admission (spec §4) and refuses calls when not admitted,
- * - adds X-Lang, X-Revision and, on every non-GET, a fresh X-Csrf-Token,
+ * - adds X-Lang, X-Revision and, on every non-GET, the session's X-Csrf-Token (api/csrf.ts),
  * - gives up after 600000 ms,
  * - reports a server revision different from ours and a 403 to the shell (src/api/events.ts).
  *
@@ -16,6 +16,7 @@ import { CdnBlockedError, OriginAccessDeniedError, RevisionMismatchError } from 
 import { PAGE_REVISION, revisionsDiffer } from './revision'
 import { checkOriginAccess, forgetOriginAccess, isAdmitted } from './originAccess'
 import { getActiveLang } from '@/i18n/i18n'
+import { createCsrfTokens } from './csrf'
 
 export const REQUEST_TIMEOUT_MS = 600_000
 
@@ -98,10 +99,11 @@ async function timedFetch(input: Request, init?: RequestInit): Promise<Response>
   const again = input.clone()
   const res = await send(input)
   if (await csrfRefused(res)) {
-    // The token was for a cookie this browser no longer holds: a new visitor's
-    // first calls each set a pre-login cookie, and the answer that arrived last
-    // won. A token for the cookie now held, and the call once more.
-    const token = await fetchCsrfToken()
+    // The token was for a cookie this browser no longer holds: a login or a
+    // logout changed it, or a new visitor's first calls each set a pre-login
+    // cookie and the answer that arrived last won. A token for the cookie now
+    // held, and the call once more.
+    const token = await csrfTokens.renew(again.headers.get('X-Csrf-Token'))
     if (!token) return res
     again.headers.set('X-Csrf-Token', token)
     return send(again)
@@ -116,8 +118,8 @@ async function timedFetch(input: Request, init?: RequestInit): Promise<Response>
   return send(again)
 }
 
-/** GET /api/csrf_token; the token is bound to the session cookie, so it is fetched before each non-GET call. */
-export async function fetchCsrfToken(): Promise<string | undefined> {
+/** GET /api/csrf_token: the token bound to the cookie the browser now holds. */
+async function fetchCsrfToken(): Promise<string | undefined> {
   try {
     const res = await globalThis.fetch(`${origin()}/api/csrf_token`, {
       credentials: 'same-origin',
@@ -131,6 +133,9 @@ export async function fetchCsrfToken(): Promise<string | undefined> {
   }
 }
 
+/** The session's CSRF token: fetched once, again only when the server refuses it (timedFetch). */
+export const csrfTokens = createCsrfTokens(fetchCsrfToken)
+
 export const shellMiddleware: Middleware = {
   async onRequest({ request }) {
     const state = await checkOriginAccess()
@@ -141,7 +146,7 @@ export const shellMiddleware: Middleware = {
     for (const [k, v] of Object.entries(commonHeaders())) request.headers.set(k, v)
     if (!request.headers.has('Accept')) request.headers.set('Accept', 'application/json')
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      const token = await fetchCsrfToken()
+      const token = await csrfTokens.current()
       if (token) request.headers.set('X-Csrf-Token', token)
     }
     return request

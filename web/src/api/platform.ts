@@ -2,7 +2,7 @@
  * Hooks for the platform calls the shell makes (spec §4, §7). This file is also
  * the pattern for features: one fetcher, one queryOptions and one hook per call.
  */
-import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { queryOptions, useMutation, useQuery, type QueryClient } from '@tanstack/react-query'
 import { api } from './client'
 import { apiError, unwrap } from './errors'
 import { platformKeys } from './queryKeys'
@@ -138,10 +138,3 @@ export function useLoginMutation() {
   return useMutation({ mutationFn: login })
 }
 
-export function useRefreshTokenMutation() {
-  const qc = useQueryClient()
-  return useMutation({
-    mutationFn: refreshSessionToken,
-    onError: () => qc.invalidateQueries({ queryKey: platformKeys.session }),
-  })
-}

@@ -818,7 +818,8 @@ export interface paths {
         put?: never;
         /**
          * Saves a card the browser tokenised at the gateway (card data never reaches /api).
-         * @description currency is a purchase currency (JPY, KRW…) or ALL / NON_JPY: visa,
+         * @description currency is a purchase currency (JPY, KRW…) or ALL / NON_JPY (read
+         *     case-insensitively, as every currency of the API): visa,
          *     mastercard and jcb cards are kept for JPY or for the other
          *     currencies; amex, diners and discover cards serve every currency.
          *     The gateway is asked for the token's brand, last digits and expiry.
@@ -847,6 +848,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's payments left for later (a konbini / ATM / net-banking slip, a QR payment, a card challenge).
+         * @description Each with what it buys, the amount, the deadline the gateway set for
+         *     the method (days for a slip, minutes for a QR wallet), the slip's
+         *     numbers and the gateway page where it is paid. At most one: a
+         *     pending payment blocks a new purchase until it is paid, cancelled
+         *     or expired.
+         */
+        get: operations["listPendingPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/{paymentProcessId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentProcessId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancels the member's pending payment at the gateway (under an idempotency key) and in the process (pending → failed, failureCode canceled).
+         * @description A repeat answers the cancelled process. A payment already made is
+         *     409 (and settled: its goods are granted); another member's process
+         *     is 404.
+         */
+        post: operations["cancelPendingPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cc/{token}": {
         parameters: {
             query?: never;
@@ -859,7 +908,12 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Deletes a saved card at the gateway and here (spec §4 card deletion). */
+        /**
+         * Deletes a saved card at the gateway and here (spec §4 card deletion).
+         * @description The card is named by its token and the gateway that holds it (the
+         *     card list's gateway); without gateway the answer is 400 with
+         *     validationErrors.gateway.
+         */
         delete: operations["deleteCreditCard"];
         options?: never;
         head?: never;
@@ -1558,7 +1612,7 @@ export interface paths {
         put?: never;
         /**
          * Refunds a coupon less 9,000 yen per item through the payment engine and disables it.
-         * @description 404 for another member's coupon; 409 when already refunded or not refundable; 503 when the gateway failed (retry is safe).
+         * @description 400 with validationErrors.id when id is missing or blank; 404 for another member's coupon; 409 when already refunded or not refundable; 503 when the gateway failed (retry is safe).
          */
         post: operations["refundCouponTicket"];
         delete?: never;
@@ -1727,6 +1781,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/deletion/losses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a deletion now would forfeit (refundable coupon passes, point balances) and the pending payment that blocks it. */
+        get: operations["getAccountDeletionLosses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/deletion/confirm": {
         parameters: {
             query?: never;
@@ -1736,7 +1807,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deletes the account with the mailed link's token; every session ends. */
+        /**
+         * Deletes the account with the mailed link's token; every session ends.
+         * @description 409 errorKey account_deletion_payment_pending while a payment of the
+         *     member is pending (GET /api/me/deletion/losses names it); 409
+         *     errorKey account_deletion_unconfirmed unless acknowledged holds the
+         *     ack of every refundable coupon pass and point balance the losses list.
+         */
         post: operations["confirmAccountDeletion"];
         delete?: never;
         options?: never;
@@ -1884,6 +1961,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/notification_settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's notification settings.
+         * @description Which optional mails the member gets (flight changes, points expiry
+         *     reminders; all on until the member switches one off) and the
+         *     language of every mail to the member (the account's language until
+         *     one is chosen). securityAlerts is always true: security alerts
+         *     cannot be switched off.
+         */
+        get: operations["getNotificationSettings"];
+        /**
+         * Saves the member's notification settings.
+         * @description mailLang must be one of jp en sg kr cn tw hk th; securityAlerts, when
+         *     sent, must be true (400 otherwise: security alerts cannot be switched
+         *     off).
+         */
+        put: operations["updateNotificationSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1949,6 +2056,11 @@ export interface components {
             isGogoPassLotteryPhase: boolean;
             /** @description Purchase and exchange are closed (03:00-05:00 Japan time, or forced by the operator). */
             isGogoPassMaintenance: boolean;
+            /**
+             * Format: date-time
+             * @description when the lottery is drawn (announced by the operator; absent when not announced)
+             */
+            lotteryDrawAt?: string;
         };
         CouponTicketStatus: {
             isCouponTicketPublic: boolean;
@@ -2102,6 +2214,8 @@ export interface components {
             addressPostalCode: string;
             addressStateAndCity: string;
             address1: string;
+            /** @description the spec's other name of address1: the same stored line */
+            addressStreet: string;
             passportNo: string;
             passportNationalityCode: string;
             passportNationality: string;
@@ -2128,6 +2242,14 @@ export interface components {
             addressStateAndCity: string;
             /** @description no 4-byte characters */
             address1?: string;
+            /**
+             * @description address1 under the spec's other name (no 4-byte characters).
+             *     Either may be sent; when both are and differ, the one that
+             *     differs from the stored line is saved (a GET document edited
+             *     under one name), and both changed to different lines is a 400
+             *     on addressStreet.
+             */
+            addressStreet?: string;
             passportNo?: string;
             passportNationalityCode?: string;
             passportIssueCountryCode?: string;
@@ -2163,10 +2285,22 @@ export interface components {
             tel: string;
             email: string;
             passportNo: string;
+            /** @description ISO 3166-1 alpha-2 */
             passportNationalityCode: string;
+            /** @description the country's name in the request's language (read-only) */
+            passportNationality: string;
+            /** @description ISO 3166-1 alpha-2 */
             passportIssueCountryCode: string;
+            /** @description the country's name in the request's language (read-only) */
+            passportIssueCountry: string;
             passportExpirationDate: string;
         };
+        /**
+         * @description The passenger form. POST and PUT also accept the document GET
+         *     returns: its read-only fields (id and the country names) are
+         *     ignored; any other unknown field, or a value of the wrong type, is
+         *     a 400 that names it.
+         */
         PassengerInput: {
             /** @enum {string} */
             passengerType?: "ADULT" | "CHILD" | "INFANT" | "";
@@ -2178,7 +2312,9 @@ export interface components {
             tel?: string;
             email?: string;
             passportNo?: string;
+            /** @description ISO 3166-1 alpha-2 (a country of the countries master) */
             passportNationalityCode?: string;
+            /** @description ISO 3166-1 alpha-2 (a country of the countries master) */
             passportIssueCountryCode?: string;
             passportExpirationDate?: string;
         };
@@ -2277,6 +2413,44 @@ export interface components {
             /** Format: date-time */
             expiresAt?: string;
         };
+        /** @description the numbers a convenience-store / ATM / net-banking payment is paid with, as the gateway issued them */
+        PaymentSlip: {
+            /** @description the convenience store's receipt number */
+            receiptNumber?: string;
+            confirmationNumber?: string;
+            /** @description Pay-easy institution number (ATM, internet banking) */
+            institutionNumber?: string;
+            /** @description Pay-easy customer number */
+            customerNumber?: string;
+        };
+        PendingPayment: {
+            paymentProcessId: string;
+            productType: string;
+            /** @description what the payment buys */
+            description: string;
+            /** Format: int64 */
+            amount: number;
+            currency: string;
+            paymentMethod: string;
+            otherPaymentType?: string;
+            card?: {
+                brand: string;
+                last4: string;
+            };
+            /** @description the gateway's page where the member pays (or sees the slip) */
+            payUrl?: string;
+            slip?: components["schemas"]["PaymentSlip"];
+            /**
+             * Format: date-time
+             * @description the deadline the gateway set for the method
+             */
+            expiresAt: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        PendingPaymentList: {
+            payments: components["schemas"]["PendingPayment"][];
+        };
         PaymentFields: {
             /** @enum {string} */
             paymentMethod?: "creditCard" | "otherPayment" | "convenienceStore";
@@ -2356,7 +2530,8 @@ export interface components {
                 [key: string]: unknown;
             };
             nextAction?: components["schemas"]["PaymentNextAction"];
-            /** @description card_declined, insufficient_funds, expired_card, superseded… */
+            slip?: components["schemas"]["PaymentSlip"];
+            /** @description card_declined, insufficient_funds, expired_card, superseded, canceled… */
             failureCode?: string;
             /** @description what the product granted (settled) */
             goods?: {
@@ -2774,6 +2949,35 @@ export interface components {
         DeletionToken: {
             token: string;
         };
+        DeletionConfirmation: {
+            token: string;
+            /** @description the ack of each loss the member confirmed */
+            acknowledged?: string[];
+        };
+        DeletionLosses: {
+            pendingPayment: components["schemas"]["PendingPaymentRef"] | null;
+            coupons: components["schemas"]["LostCoupon"][];
+            points: components["schemas"]["LostPoints"][];
+        };
+        PendingPaymentRef: {
+            paymentProcessId: string;
+            productType: string;
+        };
+        LostCoupon: {
+            ack: string;
+            id: string;
+            name: string;
+            currencyCode: string;
+            /** Format: int64 */
+            refundAmount: number;
+        };
+        LostPoints: {
+            ack: string;
+            currencyCode: string;
+            currency: string;
+            /** Format: int64 */
+            amount: number;
+        };
         Passkey: {
             id: string;
             name: string;
@@ -2815,6 +3019,27 @@ export interface components {
         PasskeyRemoval: {
             currentPassword?: string;
             assertion?: components["schemas"]["PasskeyAssertion"];
+        };
+        NotificationSettings: {
+            /** @description mails about changes to a booked flight */
+            flightChanges: boolean;
+            /** @description reminders of points vouchers about to expire */
+            pointsReminders: boolean;
+            /** @description always true: security alerts cannot be switched off */
+            securityAlerts: boolean;
+            /**
+             * @description the language of every mail to the member
+             * @enum {string}
+             */
+            mailLang: "jp" | "en" | "sg" | "kr" | "cn" | "tw" | "hk" | "th";
+        };
+        NotificationSettingsUpdate: {
+            flightChanges: boolean;
+            pointsReminders: boolean;
+            /** @description when sent, must be true */
+            securityAlerts?: boolean;
+            /** @description one of jp en sg kr cn tw hk th */
+            mailLang: string;
         };
     };
     responses: {
@@ -3635,7 +3860,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            400: components["responses"]["Error"];
+            400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
         };
     };
@@ -3940,7 +4165,7 @@ export interface operations {
                     "application/json": components["schemas"]["PostalAddress"];
                 };
             };
-            400: components["responses"]["Error"];
+            400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };
@@ -4067,6 +4292,7 @@ export interface operations {
     getPaymentAvailability: {
         parameters: {
             query: {
+                /** @description JPY, KRW…; case-insensitive, as every currency of the API */
                 currency: string;
                 productType?: string;
             };
@@ -4159,10 +4385,56 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
+    listPendingPayments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the pending payments (empty when none) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingPaymentList"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    cancelPendingPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentProcessId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the process after the cancel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentProcess"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
+        };
+    };
     deleteCreditCard: {
         parameters: {
-            query?: {
-                gateway?: string;
+            query: {
+                gateway: string;
             };
             header?: never;
             path: {
@@ -4186,6 +4458,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };
@@ -5195,7 +5468,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["Calendar"];
-            400: components["responses"]["Error"];
+            400: components["responses"]["ValidationFailed"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -5355,6 +5628,27 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    getAccountDeletionLosses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the losses; each item's ack goes into the confirmation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletionLosses"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
     confirmAccountDeletion: {
         parameters: {
             query?: never;
@@ -5364,7 +5658,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["DeletionToken"];
+                "application/json": components["schemas"]["DeletionConfirmation"];
             };
         };
         responses: {
@@ -5378,6 +5672,7 @@ export interface operations {
             400: components["responses"]["Error"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
         };
     };
     listPasskeys: {
@@ -5577,6 +5872,55 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["Error"];
+        };
+    };
+    getNotificationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the settings in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettings"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateNotificationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description the settings in force after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettings"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
 }

@@ -3,7 +3,7 @@
  * will describe it in api/openapi.yaml; until then this module declares the few
  * fields the shell reads and calls it defensively (any failure → no data).
  */
-import { queryOptions, useQuery } from '@tanstack/react-query'
+import { queryOptions } from '@tanstack/react-query'
 import type { Middleware } from 'openapi-fetch'
 import { beforeSession, createApiClient } from './client'
 import { platformKeys } from './queryKeys'
@@ -45,11 +45,6 @@ export const shellUserQuery = (enabled: boolean) =>
     staleTime: 60_000,
     meta: { silent: true },
   })
-
-/** The logged-in member's record as far as the shell needs it (null when unavailable). */
-export function useShellUser(enabled = true) {
-  return useQuery(shellUserQuery(enabled))
-}
 
 /**
  * The member's record for the shell, asked for at startup beside the session

@@ -1,5 +1,5 @@
 /** Reports internal client errors with the beacon of spec §7 (POST /api/exception_notify). */
-import { fetchCsrfToken } from '@/api/client'
+import { csrfTokens } from '@/api/client'
 import { PAGE_REVISION } from '@/api/revision'
 import { getActiveLang } from '@/i18n/i18n'
 
@@ -20,12 +20,12 @@ export function toReport(error: unknown, path = window.location.pathname + windo
 /**
  * Sends the report like a beacon (fire and forget, survives unload via keepalive).
  * navigator.sendBeacon cannot carry the X-Csrf-Token header the server requires on
- * every non-GET call, so this is fetch with keepalive and a fresh CSRF token.
+ * every non-GET call, so this is fetch with keepalive and the session's CSRF token.
  */
 export function reportException(error: unknown): void {
   try {
     const body = JSON.stringify(toReport(error))
-    void fetchCsrfToken()
+    void csrfTokens.current()
       .then((token) =>
         globalThis.fetch('/api/exception_notify', {
           method: 'POST',

@@ -1,10 +1,13 @@
 /**
- * Links to the booking site (member registration, terms, privacy, cookies).
- * The base URL comes from VITE_BOOKING_SITE_URL at build time.
+ * Links to the booking site (member registration, terms, privacy, cookies)
+ * and to the airline's online shop. The base URLs come from
+ * VITE_BOOKING_SITE_URL and VITE_ONLINE_SHOP_URL at build time.
  */
 import type { Lang } from '@/i18n/languages'
 
 export const BOOKING_SITE_URL: string = (import.meta.env.VITE_BOOKING_SITE_URL || 'https://booking.example.com').replace(/\/+$/, '')
+
+export const ONLINE_SHOP_URL: string = (import.meta.env.VITE_ONLINE_SHOP_URL || 'https://shop.example.com').replace(/\/+$/, '')
 
 const q = (lang: Lang) => `?lang=${encodeURIComponent(lang)}`
 
@@ -17,3 +20,4 @@ export const bookWithPassUrl = (lang: Lang, code: string) => `${BOOKING_SITE_URL
 export const privacyPolicyUrl = () => `${BOOKING_SITE_URL}/privacy`
 export const cookiePolicyUrl = (lang: Lang) => `${BOOKING_SITE_URL}/cookie-policy${q(lang)}`
 export const cookieSettingsUrl = (lang: Lang) => `${BOOKING_SITE_URL}/cookie-settings${q(lang)}`
+export const onlineShopUrl = (lang: Lang) => `${ONLINE_SHOP_URL}/${q(lang)}`

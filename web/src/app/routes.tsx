@@ -14,13 +14,15 @@ import { matchPath } from 'react-router'
 import type { QueryClient } from '@tanstack/react-query'
 import { prefetchShellData, sessionQuery } from '@/api/platform'
 import { prefetchAccountPage } from '@/features/account/api'
+import { prefetchPointsPage } from '@/features/points/prefetch'
 import type { Access } from './routing/RouteGuard'
 import { lazyPage, type LazyPage } from './routing/lazyPage'
 
-const HomePage = lazyPage(() => import('./pages/HomePage'), ['bookings', 'passes'])
+const HomePage = lazyPage(() => import('./pages/HomePage'), ['bookings', 'passes', 'payment'])
 const LoginPage = lazyPage(() => import('./pages/LoginPage'), [])
 const SorryPage = lazyPage(() => import('./pages/SorryPage'), [])
 const AccountPage = lazyPage(() => import('@/features/account/pages/AccountPage'), ['account', 'security'], prefetchAccountPage)
+const NotificationsPage = lazyPage(() => import('@/features/account/pages/NotificationsPage'), ['account'])
 const PassengersPage = lazyPage(() => import('@/features/account/pages/PassengersPage'), ['account'])
 const ResetPasswordPage = lazyPage(() => import('@/features/account/pages/ResetPasswordPage'), ['account'])
 const ResetPasswordTokenPage = lazyPage(() => import('@/features/account/pages/ResetPasswordTokenPage'), ['account'])
@@ -31,7 +33,8 @@ const PaymentMethodsPage = lazyPage(() => import('@/features/payment/pages/Payme
 const PaymentPreparedPage = lazyPage(() => import('@/features/payment/pages/PaymentPreparedPage'), ['payment'])
 const PaymentResultPage = lazyPage(() => import('@/features/payment/pages/PaymentResultPage'), ['payment'])
 const PaymentCompletedPage = lazyPage(() => import('@/features/payment/pages/PaymentCompletedPage'), ['payment'])
-const PointsPage = lazyPage(() => import('@/features/points/pages/PointsPage'), ['points'])
+const PendingPaymentsPage = lazyPage(() => import('@/features/payment/pages/PendingPaymentsPage'), ['payment'])
+const PointsPage = lazyPage(() => import('@/features/points/pages/PointsPage'), ['points'], prefetchPointsPage)
 const PointsSalePage = lazyPage(() => import('@/features/points/pages/PointsSalePage'), ['points', 'payment'])
 const PointsReissuePage = lazyPage(() => import('@/features/points/pages/PointsReissuePage'), ['points'])
 const PointsExchangePage = lazyPage(() => import('@/features/points/pages/PointsExchangePage'), ['points'])
@@ -63,6 +66,7 @@ export const routes: AppRoute[] = [
 
   // account / passengers / reset password
   { path: '/account', element: <AccountPage />, access: 'member' },
+  { path: '/account/notifications', element: <NotificationsPage />, access: 'member' },
   { path: '/passengers', element: <PassengersPage />, access: 'member' },
   { path: '/reset-password', element: <ResetPasswordPage />, access: 'anonymous' },
   { path: '/reset-password/invalid', element: <ResetPasswordInvalidPage />, access: 'anonymous' },
@@ -79,6 +83,7 @@ export const routes: AppRoute[] = [
   { path: '/payment/:productType/:processId', element: <PaymentPreparedPage />, access: 'member' },
   { path: '/payment/:productType/:processId/result', element: <PaymentResultPage />, access: 'member' },
   { path: '/payment/:productType/:processId/completed', element: <PaymentCompletedPage />, access: 'member' },
+  { path: '/payments/pending', element: <PendingPaymentsPage />, access: 'member' },
 
   // points
   { path: '/points', element: <PointsPage />, access: 'member' },

@@ -41,10 +41,6 @@ export function createI18n(lang: Lang, loaded: Resources = loadedResources()): I
   return instance
 }
 
-export function currentLang(i18n: I18n): Lang {
-  return isLang(i18n.language) ? i18n.language : DEFAULT_LANG
-}
-
 /**
  * Switches language, remembers it and sets <html lang>. Every namespace in
  * use so far (the shell's, the pages' visited) is loaded in the new language

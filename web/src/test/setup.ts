@@ -1,6 +1,7 @@
 import { afterEach, vi } from 'vitest'
 import { cleanup, configure } from '@testing-library/react'
 import { loadAllResources } from '@/i18n/catalogues'
+import { csrfTokens } from '@/api/client'
 
 // The app loads the shell's catalogue before its first render and a page's
 // with its chunk (routing/lazyPage.tsx); tests render any page in any
@@ -16,6 +17,7 @@ window.scrollTo = vi.fn() as unknown as typeof window.scrollTo
 
 afterEach(() => {
   cleanup()
+  csrfTokens.forget()
   window.localStorage.clear()
   document.body.innerHTML = ''
 })

@@ -29,7 +29,7 @@ function withModals(lang: 'en' | 'jp' = 'en') {
 
 describe('session timed out modal', () => {
   it('opens on a 403 from a data call and cannot be closed by the user', async () => {
-    stubFetch({ 'GET /api/session': 204, 'GET /api/topic_banner': json({ message: 'no session' }, 403) })
+    stubFetch({ 'GET /api/session': 204, 'GET /api/topic_banner': json({ message: 'no session' }, 403), 'GET /api/payments/pending': json({ message: 'no session' }, 403) })
     renderApp('/?lang=en&tab=1')
     const dialog = await screen.findByRole('alertdialog', { name: 'Please try to log in again' })
     expect(dialog.getAttribute('aria-modal')).toBe('true')

@@ -7,6 +7,7 @@ import { PassStatusSlot, usePassStatusSettled } from './PassStatusSlot'
 import { PageHeader } from '@/components/PageHeader'
 import { useTopicBanner } from '@/api/platform'
 import { TopicBanner } from '../layout/TopicBanner'
+import { PendingPaymentsNotice } from '@/features/payment/components/PendingPayments'
 
 const TILES = [
   { to: '/account', title: 'home.tiles.account', text: 'home.tiles.accountText' },
@@ -42,6 +43,7 @@ export default function HomePage() {
       {/* rendered from the start (one fetch per list), shown when ready */}
       <div hidden={!ready}>
         <TopicBanner />
+        <PendingPaymentsNotice />
         <PassStatusSlot />
         <RecentBookingsSlot />
         <nav aria-label={t('home.shortcuts')}>

@@ -103,6 +103,15 @@ export function useEmailChangeLink(kind: 'confirm' | 'undo') {
   })
 }
 
+/** POST /api/external_services/online_shop/register: links the member to the online shop (a repeat changes nothing). */
+export function useRegisterOnlineShop() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async () => unwrap(await api.POST('/api/external_services/online_shop/register')),
+    onSuccess: () => qc.invalidateQueries({ queryKey: platformKeys.user }),
+  })
+}
+
 export function useChangePassword() {
   return useMutation({
     mutationFn: async (body: components['schemas']['PasswordChange']) => unwrap(await api.PUT('/api/user/password', { body })),
@@ -153,5 +162,22 @@ export async function validateResetToken(token: string): Promise<boolean> {
 export function useResetPassword() {
   return useMutation({
     mutationFn: async (body: components['schemas']['PasswordReset']) => unwrap(await api.PUT('/api/user/reset_password', { body })),
+  })
+}
+
+export type NotificationSettings = components['schemas']['NotificationSettings']
+export type NotificationSettingsUpdate = components['schemas']['NotificationSettingsUpdate']
+
+/** Which optional mails the member gets and the language of every mail. */
+export const notificationSettingsQuery = queryOptions({
+  queryKey: accountKeys.key('notificationSettings'),
+  queryFn: async ({ signal }) => unwrap(await api.GET('/api/user/notification_settings', { signal })),
+})
+
+export function useUpdateNotificationSettings() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async (body: NotificationSettingsUpdate) => unwrap(await api.PUT('/api/user/notification_settings', { body })),
+    onSuccess: (saved) => qc.setQueryData(notificationSettingsQuery.queryKey, saved),
   })
 }

@@ -1,8 +1,7 @@
 /**
  * The pass rules mirrored on the client (the server checks them all again):
- * Japan-time dates, the maintenance window, the coupon age classes, the
- * refund fee (the forms' zod schemas are in schemas.ts, loaded with the
- * pages that have those forms).
+ * Japan-time dates, the coupon age classes and prices (the forms' zod
+ * schemas are in schemas.ts, loaded with the pages that have those forms).
  */
 const DAY = 86_400_000
 const JST_OFFSET = 9 * 3_600_000
@@ -17,16 +16,8 @@ export function daysBetween(a: string, b: string): number {
   return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / DAY)
 }
 
-/** The pass maintenance window: 03:00 to 05:00 Japan time (spec §9). */
-export const MAINTENANCE_START_HOUR = 3
-export const MAINTENANCE_END_HOUR = 5
-export function inMaintenanceWindow(now: Date): boolean {
-  const h = new Date(now.getTime() + JST_OFFSET).getUTCHours()
-  return h >= MAINTENANCE_START_HOUR && h < MAINTENANCE_END_HOUR
-}
-
 /** Age in completed years on a day (both YYYY-MM-DD); 29 February birthdays count from 1 March. */
-export function ageOn(birth: string, day: string): number {
+function ageOn(birth: string, day: string): number {
   const [by, bm, bd] = birth.split('-').map(Number)
   const [dy, dm, dd] = day.split('-').map(Number)
   let age = dy - by
@@ -34,23 +25,13 @@ export function ageOn(birth: string, day: string): number {
   return age
 }
 
-export const INFANT_UNDER = 2
-export const ADULT_FROM = 12
-export type PassengerType = 'adult' | 'child' | 'infant'
+const INFANT_UNDER = 2
+type PassengerType = 'adult' | 'child' | 'infant'
 
 /** Child and adult entries are 2 and over, infant entries under 2, on the first boarding day. */
 export function fitsType(type: PassengerType, birth: string, firstBoardingDay: string): boolean {
   const age = ageOn(birth, firstBoardingDay)
   return type === 'infant' ? age < INFANT_UNDER : age >= INFANT_UNDER
-}
-
-export const isAdultOn = (birth: string, day: string) => ageOn(birth, day) >= ADULT_FROM
-
-/** Refund fee per coupon item in yen (spec §9) and the refund: never below zero. */
-export const REFUND_FEE_PER_ITEM = 9000
-export function refundOf(purchasedPrice: number, items: number): { fee: number; amount: number } {
-  const fee = Math.min(items * REFUND_FEE_PER_ITEM, purchasedPrice)
-  return { fee, amount: purchasedPrice - fee }
 }
 
 /** Passengers with a seat pay; infants travel on a lap. */

@@ -9,6 +9,7 @@ export type SavedCard = components['schemas']['CreditCard']
 export type PaymentProcess = components['schemas']['PaymentProcess']
 export type PaymentAvailability = components['schemas']['PaymentAvailability']
 export type PaymentFields = components['schemas']['PaymentFields']
+export type PendingPayment = components['schemas']['PendingPayment']
 /** The products sold through the engine (the API's path segment). */
 export type ProductType = 'peachpoints' | 'gogo_pass' | 'coupon_ticket'
 export const PRODUCT_TYPES: readonly ProductType[] = ['peachpoints', 'gogo_pass', 'coupon_ticket']
@@ -35,6 +36,31 @@ export const pendingQuery = queryOptions({
   queryFn: async ({ signal }) => unwrap(await api.GET('/api/cc/pending', { signal })),
 })
 export const usePendingPayment = () => useQuery(pendingQuery)
+
+/**
+ * GET /api/payments/pending: the payments left for later (slip, QR,
+ * challenge). Kept fresh for half a minute: the menu and the home page
+ * read it on every page.
+ */
+export const pendingPaymentsQuery = queryOptions({
+  queryKey: paymentKeys.key('pendingPayments'),
+  queryFn: async ({ signal }) => unwrap(await api.GET('/api/payments/pending', { signal })).payments,
+  staleTime: 30_000,
+})
+export const usePendingPayments = (enabled = true) => useQuery({ ...pendingPaymentsQuery, enabled })
+
+/** POST /api/payments/{id}/cancel: gives up a pending payment. */
+export function useCancelPayment() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async (paymentProcessId: string) =>
+      unwrap(await api.POST('/api/payments/{paymentProcessId}/cancel', { params: { path: { paymentProcessId } } })),
+    onSettled: () => {
+      void qc.invalidateQueries({ queryKey: paymentKeys.key('pendingPayments') })
+      void qc.invalidateQueries({ queryKey: paymentKeys.key('pending') })
+    },
+  })
+}
 
 export function useRegisterCard() {
   const qc = useQueryClient()
@@ -113,6 +139,7 @@ export function useContinue(productType: ProductType) {
     onSuccess: (p) => {
       qc.setQueryData(processQuery(p.paymentProcessId).queryKey, p)
       void qc.invalidateQueries({ queryKey: paymentKeys.key('pending') })
+      void qc.invalidateQueries({ queryKey: paymentKeys.key('pendingPayments') })
     },
   })
 }

@@ -6,3 +6,4 @@
 export { PaymentPanel, type PaymentPanelProps } from './components/PaymentPanel'
 export { PaymentSteps } from './components/PaymentSteps'
 export { usePendingPayment, type ProductType, type PaymentProcess } from './api'
+export { PendingPaymentsNavItem, PendingPaymentsNotice } from './components/PendingPayments'

@@ -3,8 +3,9 @@
  * pointKeys. Spec §4/§8: the summary answers placeholder rows on any failure
  * but 403, the search an empty list on 500.
  */
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/api/client'
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient, useSuspenseQuery, type QueryClient } from '@tanstack/react-query'
+import type { Middleware } from 'openapi-fetch'
+import { api, beforeSession } from '@/api/client'
 import { ApiError, SessionTimedOutError, unwrap } from '@/api/errors'
 import { featureKeys } from '@/api/queryKeys'
 import type { components } from '@/api/schema'
@@ -21,9 +22,9 @@ export type SaleOptions = components['schemas']['PeachpointSaleOptions']
 export const pointKeys = featureKeys('points')
 
 /** The summary as rows; on any failure but a timed-out session, placeholder rows of NaN (spec §4). */
-export async function loadSummary(signal?: AbortSignal): Promise<{ rows: SummaryRow[]; failed: boolean }> {
+export async function loadSummary(signal?: AbortSignal, middleware?: Middleware[]): Promise<{ rows: SummaryRow[]; failed: boolean }> {
   try {
-    return { rows: summaryRows(unwrap(await api.GET('/api/peachpoints/summary', { signal }))), failed: false }
+    return { rows: summaryRows(unwrap(await api.GET('/api/peachpoints/summary', { signal, middleware }))), failed: false }
   } catch (e) {
     if (e instanceof SessionTimedOutError || (e instanceof DOMException && e.name === 'AbortError')) throw e
     return { rows: placeholderRows(), failed: true }
@@ -36,10 +37,20 @@ export const summaryQuery = queryOptions({
   retry: false,
 })
 
-/** The summary; refresh() repeats the load and cancels the one in flight. */
+/** The summary asked for at startup, beside the session check (prefetch.ts). */
+export async function prefetchSummary(qc: QueryClient): Promise<void> {
+  await qc.prefetchQuery({ ...summaryQuery, queryFn: ({ signal }) => loadSummary(signal, [beforeSession]), meta: { silent: true } })
+}
+
+/**
+ * The summary; refresh() repeats the load and cancels the one in flight.
+ * The page suspends until the first load is in: the table is the top of the
+ * page, and its rows (a card per currency on a phone) would push everything
+ * below them down on arrival.
+ */
 export function useSummary() {
   const qc = useQueryClient()
-  const q = useQuery(summaryQuery)
+  const q = useSuspenseQuery(summaryQuery)
   const refresh = async () => {
     // Abort the load in flight (also the first one, which refetch alone would join).
     await qc.cancelQueries({ queryKey: summaryQuery.queryKey })
@@ -107,11 +118,25 @@ export function useExpiredIn(month: string, currencyCode: string) {
   })
 }
 
-export function useSaleOptions() {
+export type SalePreapply = components['schemas']['PurchasePreapply'] & { blocked: boolean }
+
+/**
+ * POST /api/peachpoints/buy/preapply, before the sale form is filled: what is
+ * on sale, or blocked (a payment of the member still pending answers 409
+ * payment_pending; the page says so instead of offering the form).
+ */
+export function useSalePreapply() {
   return useQuery({
-    queryKey: pointKeys.key('saleOptions'),
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/peachpoints/sale_options', { signal })),
-    staleTime: Infinity,
+    queryKey: pointKeys.key('salePreapply'),
+    queryFn: async ({ signal }): Promise<SalePreapply> => {
+      try {
+        return { ...unwrap(await api.POST('/api/peachpoints/buy/preapply', { signal })), blocked: false }
+      } catch (e) {
+        if (e instanceof ApiError && e.errorKey === 'payment_pending') return { productType: 'peachpoints', currencies: [], blocked: true }
+        throw e
+      }
+    },
+    staleTime: 0,
   })
 }
 

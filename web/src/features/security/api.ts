@@ -49,10 +49,22 @@ export function useDeletionLink(token: string) {
   })
 }
 
+export type DeletionLosses = components['schemas']['DeletionLosses']
+
+/** What a deletion now would forfeit, and the payment in flight that blocks it. */
+export function useDeletionLosses(enabled: boolean) {
+  return useQuery({
+    queryKey: securityKeys.key('deletion-losses'),
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/me/deletion/losses', { signal })),
+    enabled,
+  })
+}
+
+/** Deletes the account; acknowledged holds the ack of every loss the member confirmed. */
 export function useConfirmDeletion() {
   return useMutation({
-    mutationFn: async (token: string) => {
-      unwrap(await api.POST('/api/me/deletion/confirm', { body: { token } }))
+    mutationFn: async ({ token, acknowledged }: { token: string; acknowledged: string[] }) => {
+      unwrap(await api.POST('/api/me/deletion/confirm', { body: { token, acknowledged } }))
     },
   })
 }

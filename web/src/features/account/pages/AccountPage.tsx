@@ -16,8 +16,10 @@ import { OptionList, Select } from '../components/Select'
 import { PassportFields } from '../components/PassportFields'
 import { SavedNotice } from '../components/Notice'
 import { PendingEmailChange } from '../components/PendingEmailChange'
+import { OnlineShopSection } from '../components/OnlineShop'
 import { AccountSecuritySlot } from '@/app/pages/AccountSecuritySlot'
 import { PageHeader } from '@/components/PageHeader'
+import { AppLink } from '@/app/routing/AppLink'
 
 /** /account: the member profile and the password change. */
 export default function AccountPage() {
@@ -42,6 +44,8 @@ export default function AccountPage() {
       {!user.isPending && (
         <>
           <PasswordSection />
+          {user.data && <OnlineShopSection user={user.data} />}
+          <NotificationsLink />
           <AccountSecuritySlot />
         </>
       )}
@@ -161,6 +165,18 @@ export function ProfileSection({ user, countries }: { user: User; countries: Cou
           <button type="submit" className="button button--primary" disabled={save.isPending}>{t('account.save')}</button>
         <SavedNotice mailSent={mailSent} />
       </form>
+    </section>
+  )
+}
+
+/** The way to the notification settings (which mails, in which language). */
+function NotificationsLink() {
+  const { t } = useTranslation('account')
+  return (
+    <section aria-labelledby="notifications-link-heading">
+      <h2 id="notifications-link-heading">{t('notifications.mails')}</h2>
+      <p>{t('notifications.linkHint')}</p>
+      <AppLink to="/account/notifications" className="button button--secondary">{t('notifications.open')}</AppLink>
     </section>
   )
 }

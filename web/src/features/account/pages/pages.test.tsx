@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fireEvent, screen, waitFor } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderApp, currentUrl } from '@/test/renderApp'
 import { json, stubFetch } from '@/test/fetchStub'
 
@@ -129,6 +129,34 @@ describe('account pages', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Delete passenger' })
     fireEvent.click(dialog.querySelector('button.button:not(.button--secondary)')!)
     await waitFor(() => expect(api.called('DELETE /api/user/passengers/p1')).toBe(1))
+  })
+
+  it('online shop: shows the status and links the account, then the way to the shop', async () => {
+    const api = stubFetch({
+      'GET /api/session': 204, 'GET /api/user': user, 'GET /api/masters/countries': countries, 'GET /api/user/email_change': {},
+      'POST /api/external_services/online_shop/register': { onlineShopAccountStatus: 'registered' },
+    })
+    renderApp('/account?lang=en')
+    const section = await screen.findByRole('region', { name: /Online shop/ })
+    expect(within(section).getByTestId('online-shop-status').textContent).toBe('Not linked')
+    expect(within(section).queryByRole('link', { name: 'Go to the online shop' })).toBeNull()
+    fireEvent.click(within(section).getByRole('button', { name: 'Link to the online shop' }))
+    await waitFor(() => expect(api.called('POST /api/external_services/online_shop/register')).toBe(1))
+    const link = await within(section).findByRole('link', { name: 'Go to the online shop' })
+    expect(link.getAttribute('href')).toBe('https://shop.example.com/?lang=en')
+    expect(within(section).getByTestId('online-shop-status').textContent).toBe('Linked')
+  })
+
+  it('online shop: a linked account shows its status and the shop link (jp)', async () => {
+    stubFetch({
+      'GET /api/session': 204, 'GET /api/user': { ...user, onlineShopAccountStatus: 'registered' }, 'GET /api/masters/countries': countries,
+      'GET /api/user/email_change': {},
+    })
+    renderApp('/account?lang=jp')
+    const section = await screen.findByRole('region', { name: /オンラインショップ/ })
+    expect(within(section).getByTestId('online-shop-status').textContent).toBe('連携済み')
+    expect(within(section).getByRole('link', { name: 'オンラインショップへ' }).getAttribute('href')).toBe('https://shop.example.com/?lang=jp')
+    expect(within(section).queryByRole('button')).toBeNull()
   })
 
   it('reset request: same answer page after sending', async () => {

@@ -8,7 +8,12 @@ import { DateRangeText, Money } from './common'
  * The plans with their periods (boarding and booking windows) and the two
  * fare types with their prices; the member picks a period and a fare type.
  */
-export function PlanChooser({ plans, form }: { plans: GogoPassPlan[]; form: UseFormReturn<EntryForm> }) {
+export function PlanChooser({ plans, form, selectable }: {
+  plans: GogoPassPlan[]
+  form: UseFormReturn<EntryForm>
+  /** The periods that can be picked (the lottery's won ones); all when absent. */
+  selectable?: ReadonlySet<string>
+}) {
   const { t } = useTranslation('passes')
   const { register, setValue, formState, control } = form
   const periodId = useWatch({ control, name: 'periodId' })
@@ -22,11 +27,12 @@ export function PlanChooser({ plans, form }: { plans: GogoPassPlan[]; form: UseF
             <span className="plan__alt">{plan.nameAlt}</span>
           </legend>
           {plan.periods.map((p) => (
-            <div key={p.id} className={`period ${periodId === p.id ? 'period--chosen' : ''}`}>
+            <div key={p.id} className={`period ${periodId === p.id ? 'period--chosen' : ''}${selectable && !selectable.has(p.id) ? ' period--closed' : ''}`}>
               <label className="period__choice">
                 <input
                   type="radio"
                   value={p.id}
+                  disabled={selectable !== undefined && !selectable.has(p.id)}
                   checked={periodId === p.id}
                   onChange={() => {
                     setValue('planId', plan.id, { shouldValidate: true })
@@ -49,6 +55,7 @@ export function PlanChooser({ plans, form }: { plans: GogoPassPlan[]; form: UseF
                       type="radio"
                       {...register('fareType')}
                       value={f}
+                      disabled={selectable !== undefined && !selectable.has(p.id)}
                       onChange={(e) => {
                         setValue('planId', plan.id, { shouldValidate: true })
                         setValue('periodId', p.id, { shouldValidate: true })

@@ -1,14 +1,13 @@
-import { useMemo } from 'react'
+import { useMemo, useRef } from 'react'
 import '../passes.css'
 import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useLang, useTranslation } from '@/i18n/translation'
+import { useTranslation } from '@/i18n/translation'
 import { usePassStatus } from '@/api/platform'
-import { AppLink } from '@/app/routing/AppLink'
-import { formatDateTime } from '@/i18n/format'
-import { useGogoPassCatalogue } from '../api'
+import { useGogoPassCatalogue, useMyPasses, type GogoPassEntry } from '../api'
 import { entrySchema, type EntryForm } from '../schemas'
 import { PlanChooser } from '../components/PlanChooser'
+import { LotteryState, entryState } from '../components/LotteryState'
 import { PurchaseSlot } from '../components/PurchaseSlot'
 import { MaintenanceNotice, Money, PassNav } from '../components/common'
 import { PageHeader } from '@/components/PageHeader'
@@ -16,7 +15,6 @@ import { PageHeader } from '@/components/PageHeader'
 /** Unlimited pass purchase: plan choice, then the payment panel (spec §2). */
 export default function GogoPassPage() {
   const { t } = useTranslation('passes')
-  const lang = useLang()
   const status = usePassStatus()
   const catalogue = useGogoPassCatalogue(status.isGogoPassPublic)
   const resolver = useMemo(() => zodResolver(entrySchema((k) => t(`errors.${k}`))), [t])
@@ -27,6 +25,22 @@ export default function GogoPassPage() {
   const plan = c?.gogoPasses.find((p) => p.periods.some((pe) => pe.id === periodId))
   const period = plan?.periods.find((pe) => pe.id === periodId)
   const maintenance = status.isGogoPassMaintenance || c?.maintenance
+  const mine = useMyPasses()
+  const lottery = status.isGogoPassLotteryPhase
+  // In the lottery phase only a pass the member won (and has not bought)
+  // can be picked; before the draw none can.
+  const buyable = useMemo(() => {
+    if (!lottery) return undefined
+    const passes = mine.data?.gogoPasses ?? []
+    return new Set((c?.wins ?? []).filter((w) => entryState(w, passes) === 'won').map((w) => w.periodId))
+  }, [lottery, c?.wins, mine.data?.gogoPasses])
+  const summaryRef = useRef<HTMLDivElement>(null)
+  function buyWon(e: GogoPassEntry) {
+    form.setValue('planId', e.planId, { shouldValidate: true })
+    form.setValue('periodId', e.periodId, { shouldValidate: true })
+    form.setValue('fareType', e.fareType, { shouldValidate: true })
+    window.setTimeout(() => summaryRef.current?.scrollIntoView?.({ behavior: 'smooth', block: 'start' }), 0)
+  }
 
   return (
     <div className="page passes">
@@ -39,31 +53,19 @@ export default function GogoPassPage() {
         <MaintenanceNotice />
       ) : (
         <>
-          {status.isGogoPassLotteryPhase && (
-            <section className="card pass-notice" aria-labelledby="lottery-phase">
-              <h2 id="lottery-phase">{t('gogo.lotteryPhase')}</h2>
-              {c && c.wins.length > 0 ? (
-                c.wins.map((w) => (
-                  <p key={w.id}>
-                    {t('gogo.won', { name: w.name, until: w.buyUntil ? formatDateTime(w.buyUntil, lang) : '' })}
-                  </p>
-                ))
-              ) : (
-                <p>
-                  {t('gogo.lotteryText')} <AppLink to="/gogo-pass/lottery">{t('nav.lottery')}</AppLink>
-                </p>
-              )}
-            </section>
+          {lottery && (
+            <LotteryState entries={mine.data?.entries ?? []} passes={mine.data?.gogoPasses ?? []} drawAt={status.lotteryDrawAt} onBuy={buyWon} />
           )}
           {catalogue.isLoading && <p>{t('loading')}</p>}
           {catalogue.isError && <p className="form__error">{t('loadError')}</p>}
           {c && c.gogoPasses.length === 0 && <p className="card">{t('gogo.none')}</p>}
-          {c && c.gogoPasses.length > 0 && (
+          {c && c.gogoPasses.length > 0 && (!buyable || buyable.size > 0) && (
             <form className="form" onSubmit={(e) => e.preventDefault()} aria-label={t('gogo.choose')}>
               <h2>{t('gogo.choose')}</h2>
-              <PlanChooser plans={c.gogoPasses} form={form} />
+              <PlanChooser plans={c.gogoPasses} form={form} selectable={buyable} />
             </form>
           )}
+          <div ref={summaryRef} />
           {plan && period && fareType && (
             <section className="card pass-summary" aria-labelledby="pass-summary">
               <h2 id="pass-summary">{t('gogo.summary')}</h2>

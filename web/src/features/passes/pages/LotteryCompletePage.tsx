@@ -1,5 +1,7 @@
 import '../passes.css'
-import { useTranslation } from '@/i18n/translation'
+import { useLang, useTranslation } from '@/i18n/translation'
+import { usePassStatus } from '@/api/platform'
+import { formatDateTime } from '@/i18n/format'
 import { AppLink } from '@/app/routing/AppLink'
 import { useMyPasses } from '../api'
 import { DateRangeText } from '../components/common'
@@ -10,6 +12,8 @@ export default function LotteryCompletePage() {
   const { t } = useTranslation('passes')
   const mine = useMyPasses()
   const entry = mine.data?.entries[0]
+  const lang = useLang()
+  const drawAt = usePassStatus().lotteryDrawAt
   return (
     <div className="page page--narrow passes">
       <PageHeader title={t('complete.title')} />
@@ -27,6 +31,7 @@ export default function LotteryCompletePage() {
             <dd>{t(`result.${entry.result}`)}</dd>
           </dl>
         )}
+        <p>{drawAt ? t('lotteryState.drawAt', { date: formatDateTime(drawAt, lang) }) : t('lotteryState.drawSoon')}</p>
         <p>{t('complete.mail')}</p>
         <p>
           <AppLink to="/my-passes">{t('nav.myPasses')}</AppLink>

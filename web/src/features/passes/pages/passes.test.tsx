@@ -87,6 +87,30 @@ describe('pass exchange', () => {
   })
 })
 
+describe('unlimited pass purchase', () => {
+  it('goes to the maintenance page when the purchase answers gogopass_maintenance_error (a 500)', async () => {
+    const api = stubFetch({
+      'GET /api/session': 204, ...status,
+      'GET /api/gogo_pass': { purchasable: true, maintenance: false, wins: [], gogoPasses: [{ id: 'gp', name: 'Peach GoGo Pass', nameAlt: 'All-you-can-fly pass', periods: [{
+        id: 'gp-next', availablePeriodToBoard: range('2027-01-10', '2027-03-31'), availablePeriodToBook: range('2026-11-20', '2027-03-20'),
+        currencyCode: 'JPY', price: { happy: 54800, happlus: 74800 }, lotteryQuota: 0 }] }] },
+      'GET /api/cc': { creditcards: [{ token: 't1', cardNumber: '************4242', brand: 'visa', creditCardType: 'visa', expirationDate: '30/12',
+        currency: 'ALL', isValid: true, gateway: 'ndhk', holderName: 'HANAKO YAMADA' }] },
+      'GET /api/payment_availability': { creditCard: ['visa'], registerCreditCard: ['visa'], otherPayment: [], convenienceStore: true },
+      'GET /api/cc/pending': { pending: false },
+      'POST /api/gogo_pass/buy/validate': json({ message: 'maintenance', errorKey: 'gogopass_maintenance_error' }, 500),
+    })
+    renderApp('/gogo-pass?lang=en')
+    const happlus = await screen.findAllByRole('radio')
+    fireEvent.click(happlus.find((r) => (r as HTMLInputElement).value === 'happlus')!)
+    const confirm = (await screen.findByRole('button', { name: 'Go to confirmation' }, { timeout: 8000 })) as HTMLButtonElement
+    await waitFor(() => expect(confirm.disabled).toBe(false)) // the cards and the pending check are in
+    fireEvent.click(confirm)
+    await waitFor(() => expect(api.called('POST /api/gogo_pass/buy/validate')).toBe(1))
+    await waitFor(() => expect(window.location.pathname).toBe('/gogo-pass/maintenance'))
+  })
+})
+
 describe('coupon pass', () => {
   it('labels passenger errors with their position and totals seats, not infants', async () => {
     stubFetch({

@@ -7,6 +7,7 @@ import { useModals } from '@/app/modals/modalContext'
 import { useAppNavigate } from '@/app/routing/useAppNavigate'
 import { ApiError, SessionTimedOutError, ValidationError, type ValidationErrors } from '@/api/errors'
 import { formatMoney } from '@/i18n/format'
+import { PendingPaymentsNotice } from './PendingPayments'
 import { useAvailability, useBuy, useCards, usePendingPayment, useValidatePurchase, type ProductType, type SavedCard } from '../api'
 import { cardSchema, cardServes, sortByBrand, type CardForm } from '../rules'
 import { TokenizeError, tokenizeCard } from '../gateway'
@@ -108,6 +109,12 @@ export function PaymentPanel({ productType, currency, amount, productFields, onV
       }
       return
     }
+    // A catalogued errorKey with a page of its own (a 500, as every
+    // catalogued key): the pass sale went into maintenance meanwhile.
+    if (e instanceof ApiError && e.errorKey === 'gogopass_maintenance_error') {
+      go('/gogo-pass/maintenance')
+      return
+    }
     if (e instanceof ApiError && e.status === 409 && e.serverMessage) {
       setMessage(e.serverMessage)
       void pending.refetch()
@@ -169,8 +176,8 @@ export function PaymentPanel({ productType, currency, amount, productFields, onV
       <p className="payment-panel__amount">
         <span>{t('panel.total')}</span> <strong>{formatMoney(amount, currency, lang)}</strong>
       </p>
-      {blocked && <p className="pay-notice pay-notice--warn" role="alert">{t('errors.pending')}</p>}
-      {message && <p className="pay-notice pay-notice--warn" role="alert">{message}</p>}
+      {blocked && <PendingPaymentsNotice blocked />}
+      {message && !blocked && <p className="pay-notice pay-notice--warn" role="alert">{message}</p>}
       {loading ? (
         <p role="status">{t('loading')}</p>
       ) : cards.isError || availability.isError ? (

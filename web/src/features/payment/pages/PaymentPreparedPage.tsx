@@ -1,5 +1,5 @@
 import '../payment.css'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useParams } from 'react-router'
 import { useQuery } from '@tanstack/react-query'
 import { useLang, useTranslation } from '@/i18n/translation'
@@ -10,6 +10,7 @@ import { formatMoney } from '@/i18n/format'
 import { isProductType, processQuery, useContinue } from '../api'
 import { PaymentSteps } from '../components/PaymentSteps'
 import { OrderSummary } from '../components/OrderSummary'
+import { PaymentWait } from '../components/PaymentWait'
 import { OrderDetails } from '../components/OrderDetails'
 import { PageHeader } from '@/components/PageHeader'
 
@@ -23,6 +24,13 @@ export default function PaymentPreparedPage() {
   const process = useQuery(processQuery(processId))
   const cont = useContinue(isProductType(productType) ? productType : 'peachpoints')
   const [message, setMessage] = useState<string | null>(null)
+  // Paid already (a reload while the card company answers, Back from its
+  // confirmation page): the result page shows where it stands and updates.
+  const status = process.data?.status
+  const moveOn = status !== undefined && status !== 'prepared' && !cont.isPending && !message
+  useEffect(() => {
+    if (moveOn) go(`/payment/${productType}/${processId}/result`, { replace: true })
+  }, [moveOn, go, productType, processId])
 
   if (!isProductType(productType)) return <p className="page">{t('errors.notFound')}</p>
   if (process.isLoading) return <p className="page" role="status">{t('loading')}</p>
@@ -60,12 +68,9 @@ export default function PaymentPreparedPage() {
           </button>
         </>
       ) : (
-        !message && (
-          <button type="button" className="button button--primary" onClick={() => go(`/payment/${productType}/${processId}/result`)}>
-            {t('prepared.showResult')}
-          </button>
-        )
+        !message && <p role="status">{t('loading')}</p>
       )}
+      {cont.isPending && <PaymentWait process={p} kind="sending" />}
     </div>
   )
 }

@@ -7,13 +7,16 @@ import { useAppNavigate } from '@/app/routing/useAppNavigate'
 import { useProcessPoll } from '../api'
 import { PaymentSteps } from '../components/PaymentSteps'
 import { OrderSummary } from '../components/OrderSummary'
+import { PaymentWait, waitKind } from '../components/PaymentWait'
 import { retryPath } from '../startPaths'
 import { PageHeader } from '@/components/PageHeader'
 
 /**
  * /payment/:productType/:processId/result: where the gateway sends the
- * member back. Polls the status; settled goes on to "payment completed"
- * (keeping the one-time secret for it), failed and expired say so.
+ * member back, and where a reload or Back finds an open process again
+ * (its id is in the address). Polls the status; while it waits it says
+ * for what and what the member can do; settled goes on to "payment
+ * completed" (keeping the one-time secret for it), failed and expired say so.
  */
 export default function PaymentResultPage() {
   const { productType = '', processId = '' } = useParams()
@@ -33,15 +36,9 @@ export default function PaymentResultPage() {
   return (
     <div className="page payment-page">
       <PageHeader title={t(`products.${productType}`)} />
-      <PaymentSteps current={p.status === 'failed' || p.status === 'expired' ? 2 : 3} />
+      <PaymentSteps current={2} />
       <OrderSummary process={p} />
-      {(p.status === 'pending' || p.status === 'prepared') && (
-        <div className="payment-wait" role="status">
-          <span className="spinner" aria-hidden="true" />
-          <p>{t('result.pending')}</p>
-          {p.nextAction && <a className="button button--secondary" href={p.nextAction.url}>{t('result.openStep')}</a>}
-        </div>
-      )}
+      {(p.status === 'pending' || p.status === 'prepared') && <PaymentWait process={p} kind={waitKind(p)} />}
       {p.status === 'failed' && (
         <div className="pay-notice pay-notice--warn" role="alert">
           <p><strong>{t('result.failed')}</strong></p>

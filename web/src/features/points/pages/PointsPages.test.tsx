@@ -169,9 +169,40 @@ describe('reissue', () => {
 })
 
 describe('points sale', () => {
-  const options = { currencies: [{ currencyCode: 'JPY', amounts: [3000, 5000] }, { currencyCode: 'KRW', amounts: [30000] }] }
+  const avail = { creditCard: ['visa'], registerCreditCard: ['visa'], otherPayment: [], convenienceStore: true }
+  it('asks preapply before the form and offers its amounts', async () => {
+    const api = stubFetch({
+      ...base,
+      'GET /api/user': { firstname: 'Hanako', lastname: 'Sora', hasInvalidCharactersInEmail: false },
+      'GET /api/payments/pending': { payments: [] },
+      'POST /api/peachpoints/buy/preapply': { productType: 'peachpoints', currencies: [{ currencyCode: 'JPY', amounts: [1000, 3000], availability: avail }] },
+    })
+    renderApp('/points/sale?lang=en')
+    const currency = await screen.findByLabelText(/Currency unit/)
+    await waitFor(() => expect(api.called('POST /api/peachpoints/buy/preapply')).toBe(1))
+    fireEvent.change(currency, { target: { value: 'JPY' } })
+    const amount = screen.getByLabelText(/Purchase amount/) as HTMLSelectElement
+    await waitFor(() => expect([...amount.options].map((o) => o.value)).toEqual(['', '1000', '3000']))
+    expect(screen.queryByRole('alert')).toBeNull()
+    expect((screen.getByRole('button', { name: 'Go to payment' }) as HTMLButtonElement).disabled).toBe(false)
+  })
+
+  it('says a pending payment blocks the purchase before the form is filled (409 payment_pending)', async () => {
+    stubFetch({
+      ...base,
+      'GET /api/user': { firstname: 'Hanako', lastname: 'Sora', hasInvalidCharactersInEmail: false },
+      'GET /api/payments/pending': { payments: [] },
+      'POST /api/peachpoints/buy/preapply': json({ message: 'x', errorKey: 'payment_pending' }, 409),
+    })
+    renderApp('/points/sale?lang=en')
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toContain('Pay or cancel it under Pending payments')
+    expect((screen.getByRole('button', { name: 'Go to payment' }) as HTMLButtonElement).disabled).toBe(true)
+  })
+
+  const options = { productType: 'peachpoints', currencies: [{ currencyCode: 'JPY', amounts: [3000, 5000], availability: avail }, { currencyCode: 'KRW', amounts: [30000], availability: avail }] }
   it('prefills the nominee with the member\'s name in Latin letters', async () => {
-    stubFetch({ 'GET /api/session': 204, 'GET /api/peachpoints/sale_options': options, 'GET /api/user': { firstname: 'Hanako', lastname: 'Sora', hasInvalidCharactersInEmail: false } })
+    stubFetch({ 'GET /api/session': 204, 'POST /api/peachpoints/buy/preapply': options, 'GET /api/user': { firstname: 'Hanako', lastname: 'Sora', hasInvalidCharactersInEmail: false } })
     renderApp('/points/sale?lang=en')
     const nominee = (await screen.findByLabelText(/^Nominee/)) as HTMLInputElement
     await waitFor(() => expect(nominee.value).toBe('HANAKO SORA'))
@@ -179,7 +210,7 @@ describe('points sale', () => {
 
   it('"Start again" (?again) brings back the inputs sent to payment', async () => {
     sessionStorage.setItem('points-sale-form', JSON.stringify({ nominee: 'TARO PEACH', currencyCode: 'JPY', amount: '5000' }))
-    stubFetch({ 'GET /api/session': 204, 'GET /api/peachpoints/sale_options': options })
+    stubFetch({ 'GET /api/session': 204, 'POST /api/peachpoints/buy/preapply': options })
     renderApp('/points/sale?again=1&lang=en')
     const nominee = (await screen.findByLabelText(/^Nominee/)) as HTMLInputElement
     expect(nominee.value).toBe('TARO PEACH')

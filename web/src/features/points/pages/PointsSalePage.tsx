@@ -7,8 +7,8 @@ import { applyValidationErrors } from '@/components/serverValidation'
 import { Field } from '@/components/Field'
 import { formatMoney } from '@/i18n/format'
 import { useModals } from '@/app/modals/modalContext'
-import { PaymentPanel } from '@/features/payment'
-import { useSaleOptions } from '../api'
+import { PaymentPanel, PendingPaymentsNotice } from '@/features/payment'
+import { useSalePreapply } from '../api'
 import { CURRENCIES, saleSchema, type SaleForm } from '../model'
 import { PointsNav } from '../components/PointsNav'
 import '../points.css'
@@ -43,7 +43,9 @@ export default function PointsSalePage() {
   const { t } = useTranslation('points')
   const lang = useLang()
   const modals = useModals()
-  const options = useSaleOptions()
+  // The checks before the form: what is on sale, or a pending payment's block.
+  const options = useSalePreapply()
+  const blocked = options.data?.blocked === true
   const amounts = useMemo(
     () => Object.fromEntries((options.data?.currencies ?? []).map((c) => [c.currencyCode, c.amounts])) as Record<string, number[]>,
     [options.data],
@@ -94,8 +96,9 @@ export default function PointsSalePage() {
       <section className="card points-narrow" aria-labelledby="sale-form-title">
         <h2 id="sale-form-title">{t('sale.heading')}</h2>
         <p>{t('sale.intro')}</p>
+        {blocked && <PendingPaymentsNotice blocked />}
         <form className="form" noValidate aria-label={t('sale.heading')} onSubmit={(e) => void onNext(e)}>
-          <fieldset className="points-sale__fields" disabled={ready !== null}>
+          <fieldset className="points-sale__fields" disabled={ready !== null || blocked}>
             <Field label={labels.nominee} hint={t('sale.nomineeHint')} required registration={register('nominee')} error={errors.nominee} maxLength={100} autoComplete="name" />
             <div className={`field ${errors.currencyCode ? 'field--invalid' : ''}`}>
               <label className="field__label" htmlFor="sale-currency">
@@ -139,7 +142,7 @@ export default function PointsSalePage() {
               {t('sale.change')}
             </button>
           ) : (
-            <button type="submit" className="button button--primary">
+            <button type="submit" className="button button--primary" disabled={blocked}>
               {t('sale.next')}
             </button>
           )}

@@ -43,4 +43,45 @@ describe('your data', () => {
     expect(await screen.findByText(/This link is invalid or has expired/, undefined, { timeout: 20000 })).toBeTruthy()
     expect(screen.queryByRole('button', { name: 'Delete my account permanently' })).toBeNull()
   }, 40000)
+
+  it('waits for a pending payment and links to it', async () => {
+    stubFetch({
+      'GET /api/session': 204,
+      'POST /api/me/deletion/validate': 204,
+      'GET /api/me/deletion/losses': { pendingPayment: { paymentProcessId: 'pp1', productType: 'peachpoints' }, coupons: [], points: [] },
+    })
+    renderApp('/delete-account/abc?lang=en')
+    expect(await screen.findByText('A payment is still being processed', undefined, { timeout: 20000 })).toBeTruthy()
+    expect(screen.getByRole('link', { name: "See the payment's status" }).getAttribute('href')).toContain('/payment/peachpoints/pp1/result')
+    expect((screen.getByRole('button', { name: 'Delete my account permanently' }) as HTMLButtonElement).disabled).toBe(true)
+  }, 40000)
+
+  it('has each coupon pass and point balance ticked by name before deleting, and sends the acks', async () => {
+    let sent: unknown = null
+    stubFetch({
+      'GET /api/session': 204,
+      'POST /api/me/deletion/validate': 204,
+      'GET /api/me/deletion/losses': {
+        pendingPayment: null,
+        coupons: [{ ack: 'coupon:c1', id: 'c1', name: 'Kansai Discovery Pass', currencyCode: 'JPY', refundAmount: 10800 }],
+        points: [{ ack: 'points:JPY', currencyCode: 'JPY', currency: 'Japanese yen', amount: 12000 }],
+      },
+      'POST /api/me/deletion/confirm': (req) => {
+        sent = JSON.parse(req.body ?? '{}')
+        return json({ message: 'A payment of yours is still being processed.', errorKey: 'account_deletion_payment_pending' }, 409)
+      },
+    })
+    renderApp('/delete-account/abc?lang=jp')
+    const coupon = await screen.findByRole('checkbox', { name: /クーポンパス「Kansai Discovery Pass」：現在 JPY 10,800/ }, { timeout: 20000 })
+    const points = screen.getByRole('checkbox', { name: /ポイント残高 JPY 12,000/ })
+    const del = screen.getByRole('button', { name: 'アカウントを完全に削除' }) as HTMLButtonElement
+    expect(del.disabled).toBe(true)
+    fireEvent.click(coupon)
+    expect(del.disabled).toBe(true)
+    fireEvent.click(points)
+    expect(del.disabled).toBe(false)
+    fireEvent.click(del)
+    expect(await screen.findByText('A payment of yours is still being processed.')).toBeTruthy()
+    expect(sent).toEqual({ token: 'abc', acknowledged: ['coupon:c1', 'points:JPY'] })
+  }, 40000)
 })

@@ -1,0 +1,225 @@
+package httpapi_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"members/internal/apitest"
+	"members/internal/app"
+	"members/internal/mail/mailtest"
+	"members/internal/store"
+)
+
+type pendingList struct {
+	Payments []struct {
+		PaymentProcessID string    `json:"paymentProcessId"`
+		Description      string    `json:"description"`
+		Amount           int64     `json:"amount"`
+		Currency         string    `json:"currency"`
+		PaymentMethod    string    `json:"paymentMethod"`
+		PayURL           string    `json:"payUrl"`
+		ExpiresAt        time.Time `json:"expiresAt"`
+		Slip             *struct {
+			ReceiptNumber      string `json:"receiptNumber"`
+			ConfirmationNumber string `json:"confirmationNumber"`
+			InstitutionNumber  string `json:"institutionNumber"`
+			CustomerNumber     string `json:"customerNumber"`
+		} `json:"slip"`
+	} `json:"payments"`
+}
+
+func pendingOf(t *testing.T, c *apitest.Client) pendingList {
+	t.Helper()
+	r := c.Get("/api/payments/pending")
+	if r.Status != http.StatusOK {
+		t.Fatalf("pending payments = %d %s", r.Status, r.Body)
+	}
+	var l pendingList
+	r.JSON(t, &l)
+	return l
+}
+
+func slipBody(amount int64) map[string]any {
+	return map[string]any{"amount": amount, "currencyCode": "JPY", "paymentMethod": "convenienceStore", "requestId": newRequestID()}
+}
+
+func qrBody(amount int64) map[string]any {
+	return map[string]any{"amount": amount, "currencyCode": "JPY", "paymentMethod": "otherPayment",
+		"otherPaymentType": "paypay", "requestId": newRequestID()}
+}
+
+// TestPendingSlip: a konbini payment left for later is listed with its
+// amount, what it buys, the slip's numbers, the page to pay on and the
+// gateway's deadline for a slip (3 days); its slip is mailed once in the
+// member's language; a new purchase is refused with a message that names
+// the pending payments; another member neither sees nor cancels it.
+func TestPendingSlip(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		srv := mailtest.Start(t)
+		env := newPayEnv(t, engine, func(c *app.Config) { c.SMTPURL = srv.URL() })
+		c := env.Member(t)
+		c.Lang = "jp"
+		if l := pendingOf(t, c); len(l.Payments) != 0 {
+			t.Fatalf("pending before any purchase: %+v", l)
+		}
+		p := buy(t, c, slipBody(3000))
+		got := cont(t, c, p.PaymentProcessID)
+		if got.Status != "pending" || got.NextAction == nil || !contains(got.NextAction.URL, "/gateway/pay/") {
+			t.Fatalf("konbini: %+v", got)
+		}
+		// a second status read (the return page's poll) mails nothing more
+		status(t, c, p.PaymentProcessID)
+		l := pendingOf(t, c)
+		if len(l.Payments) != 1 {
+			t.Fatalf("pending: %+v", l)
+		}
+		it := l.Payments[0]
+		if it.PaymentProcessID != p.PaymentProcessID || it.Amount != 3000 || it.Currency != "JPY" || it.Description == "" ||
+			it.PaymentMethod != "convenienceStore" || !contains(it.PayURL, "/gateway/pay/") {
+			t.Errorf("item: %+v", it)
+		}
+		if it.Slip == nil || len(it.Slip.ReceiptNumber) < 10 || it.Slip.InstitutionNumber == "" || it.Slip.CustomerNumber == "" || it.Slip.ConfirmationNumber == "" {
+			t.Fatalf("slip: %+v", it.Slip)
+		}
+		if left := it.ExpiresAt.Sub(env.Clock.Now()); left < 71*time.Hour || left > 73*time.Hour {
+			t.Errorf("a slip's deadline is %v away, want 3 days", left)
+		}
+		// the mail: in Japanese, with the numbers and the deadline in Japan time
+		d := srv.WaitFor(apitest.DemoEmail).Decode(t)
+		text := string(d.Parts["text/plain"])
+		if !contains(d.Subject, "お支払い番号") || !contains(text, it.Slip.ReceiptNumber) || !contains(text, it.Slip.CustomerNumber) ||
+			!contains(text, "日本時間") || !contains(text, "JPY 3,000") || !contains(text, "/payments/pending") {
+			t.Errorf("slip mail: %q\n%s", d.Subject, text)
+		}
+		time.Sleep(200 * time.Millisecond)
+		if n := len(srv.Messages()); n != 1 {
+			t.Errorf("%d mails, want the slip once", n)
+		}
+		// a new purchase is blocked with a message naming the pending payments
+		c.Lang = "en"
+		r := c.Do(http.MethodPost, "/api/peachpoints/buy", cardBody(savedCard(t, c, "visa")["token"].(string), 1000))
+		if r.Status != http.StatusConflict || r.Map(t)["errorKey"] != "payment_pending" || !contains(r.Map(t)["message"].(string), "Pending payments") {
+			t.Fatalf("buy while a slip is pending = %d %s", r.Status, r.Body)
+		}
+		// the other member sees nothing and cannot cancel it
+		m2 := env.Member2(t)
+		if l := pendingOf(t, m2); len(l.Payments) != 0 {
+			t.Errorf("member 2 sees %+v", l)
+		}
+		if r := m2.Do(http.MethodPost, "/api/payments/"+p.PaymentProcessID+"/cancel", nil); r.Status != http.StatusNotFound {
+			t.Errorf("member 2 cancel = %d", r.Status)
+		}
+		// without the CSRF token: refused
+		c.NoCSRF = true
+		if r := c.Do(http.MethodPost, "/api/payments/"+p.PaymentProcessID+"/cancel", nil); r.Status != http.StatusForbidden {
+			t.Errorf("cancel without CSRF = %d", r.Status)
+		}
+		c.NoCSRF = false
+		if st := status(t, c, p.PaymentProcessID); st.Status != "pending" {
+			t.Fatalf("after refused cancels: %+v", st)
+		}
+	})
+}
+
+// TestPendingCancel: cancel ends the payment at the gateway and in the
+// process (failed, canceled) once, however often it is asked; the member
+// can buy again. A payment made before the cancel is settled, not
+// cancelled (409), and its goods granted once.
+func TestPendingCancel(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		env := newPayEnv(t, engine)
+		c := env.Member(t)
+		p := buy(t, c, qrBody(2000))
+		cont(t, c, p.PaymentProcessID)
+		gpID := env.gatewayPaymentID(t, p.PaymentProcessID)
+		for i := range 3 {
+			got := decodeProcess(t, c.Do(http.MethodPost, "/api/payments/"+p.PaymentProcessID+"/cancel", nil))
+			if got.Status != "failed" || got.FailureCode != "canceled" {
+				t.Fatalf("cancel %d: %+v", i, got)
+			}
+		}
+		pay, err := env.App.Gateway.Sandbox.Payment(context.Background(), gpID, "")
+		if err != nil || pay.Status != "failed" || pay.FailureCode != "canceled" {
+			t.Fatalf("gateway after cancel: %+v %v", pay, err)
+		}
+		// the customer can no longer pay it
+		if _, err := env.App.Gateway.Sandbox.Settle(context.Background(), gpID); err == nil {
+			t.Error("a cancelled payment was paid")
+		}
+		if l := pendingOf(t, c); len(l.Payments) != 0 {
+			t.Errorf("pending after cancel: %+v", l)
+		}
+		// paid before the cancel: settled, 409, goods once
+		p2 := buy(t, c, slipBody(2500))
+		cont(t, c, p2.PaymentProcessID)
+		if _, err := env.App.Gateway.Sandbox.Settle(context.Background(), env.gatewayPaymentID(t, p2.PaymentProcessID)); err != nil {
+			t.Fatal(err)
+		}
+		r := c.Do(http.MethodPost, "/api/payments/"+p2.PaymentProcessID+"/cancel", nil)
+		if r.Status != http.StatusConflict {
+			t.Fatalf("cancel of a paid slip = %d %s", r.Status, r.Body)
+		}
+		if st := status(t, c, p2.PaymentProcessID); st.Status != "settled" || env.goodsRows(t, p2.PaymentProcessID) != 1 {
+			t.Fatalf("paid slip: %+v rows %d", st, env.goodsRows(t, p2.PaymentProcessID))
+		}
+		if r := c.Do(http.MethodPost, "/api/payments/"+p2.PaymentProcessID+"/cancel", nil); r.Status != http.StatusConflict {
+			t.Errorf("cancel of a settled payment = %d", r.Status)
+		}
+		if r := c.Do(http.MethodPost, "/api/payments/nope/cancel", nil); r.Status != http.StatusNotFound {
+			t.Errorf("cancel of an unknown payment = %d", r.Status)
+		}
+	})
+}
+
+// TestPendingDeadlineByMethod: the deadline is the gateway's for the
+// method. A QR payment expires after its minutes; a slip is still open
+// after a day and two days, and the expiry work ends it after its third.
+func TestPendingDeadlineByMethod(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		env := newPayEnv(t, engine)
+		c := env.Member(t)
+		p := buy(t, c, qrBody(1500))
+		cont(t, c, p.PaymentProcessID)
+		l := pendingOf(t, c)
+		if len(l.Payments) != 1 || l.Payments[0].Slip != nil {
+			t.Fatalf("QR pending: %+v", l)
+		}
+		if left := l.Payments[0].ExpiresAt.Sub(env.Clock.Now()); left < 25*time.Minute || left > 31*time.Minute {
+			t.Errorf("a QR payment's deadline is %v away, want minutes", left)
+		}
+		env.Clock.Advance(31 * time.Minute)
+		if _, err := env.App.Payments.RunOnce(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		c = env.Member(t)
+		if st := status(t, c, p.PaymentProcessID); st.Status != "expired" {
+			t.Fatalf("QR after 31 minutes: %+v", st)
+		}
+
+		s := buy(t, c, slipBody(2000))
+		cont(t, c, s.PaymentProcessID)
+		for _, after := range []time.Duration{31 * time.Minute, 24 * time.Hour, 47 * time.Hour} {
+			env.Clock.Advance(after)
+			if _, err := env.App.Payments.RunOnce(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			c = env.Member(t)
+			if st := status(t, c, s.PaymentProcessID); st.Status != "pending" {
+				t.Fatalf("slip after +%v: %+v", after, st)
+			}
+		}
+		env.Clock.Advance(time.Hour)
+		if _, err := env.App.Payments.RunOnce(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		c = env.Member(t)
+		if st := status(t, c, s.PaymentProcessID); st.Status != "expired" {
+			t.Fatalf("slip after 3 days: %+v", st)
+		}
+		if l := pendingOf(t, c); len(l.Payments) != 0 {
+			t.Errorf("pending after expiry: %+v", l)
+		}
+	})
+}

@@ -1,0 +1,132 @@
+// Waiting states of a payment: each says what is happening and what the
+// member can do, survives a reload (the result page finds the process
+// from the address) and ends in a result. The slow card (…0119) is
+// reloaded in the middle of its wait; Back from the card challenge lands
+// on the challenge state with Continue and Cancel. Screenshots at 375 and
+// 1280 px in en, jp and th; axe finds nothing.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { AxeBuilder } from "@axe-core/playwright";
+import { e2eSuite, login, screenshot, VIEWPORTS } from "./harness.mjs";
+
+const env = e2eSuite({ before, after });
+
+async function apiCall(page, method, p, body) {
+  const base = env.server.url;
+  const csrf = await (await page.request.get(`${base}/api/csrf_token`)).json();
+  const res = await page.request.fetch(`${base}${p}`, {
+    method,
+    headers: { "Content-Type": "application/json", "X-Csrf-Token": csrf.csrfToken, "X-Lang": "en" },
+    data: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status(), body: await res.json().catch(() => ({})) };
+}
+
+async function tokenize(page, number) {
+  const res = await page.request.post(`${env.server.url}/gateway/v1/tokens`, {
+    headers: { "Content-Type": "application/json" },
+    data: JSON.stringify({ cardNumber: number, expirationDate: "33/08", cvv: "123", holderName: "TARO PEACH" }),
+  });
+  return (await res.json()).token;
+}
+
+let seq = 0;
+async function prepare(page, card) {
+  const r = await apiCall(page, "POST", "/api/peachpoints/buy", {
+    nominee: "TARO PEACH", currencyCode: "JPY", amount: 3000, paymentMethod: "creditCard",
+    creditCardToken: await tokenize(page, card), requestId: `wait-${Date.now()}-${seq++}`,
+  });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  return r.body.paymentProcessId;
+}
+
+async function axe(page, label) {
+  const r = await new AxeBuilder({ page }).analyze();
+  const found = r.violations.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
+  assert.deepEqual(found, [], label);
+}
+
+const SENDING = { en: "Sending your payment to your card company…", jp: "カード会社に決済を送信しています…", th: "กำลังส่งการชำระเงินไปยังผู้ออกบัตรของคุณ…" };
+const ANSWER = { en: "Waiting for your card company's answer", jp: "カード会社の応答を待っています", th: "กำลังรอคำตอบจากผู้ออกบัตรของคุณ" };
+const COMPLETED = { en: "Payment completed" };
+
+for (const [lang, vp] of [["en", "phone"], ["jp", "desktop"], ["th", "phone"]]) {
+  test(`the slow card (${lang}, ${vp}): says what happens, survives a reload, ends in a result`, async () => {
+    const { context, page } = await env.newPage(VIEWPORTS[vp]);
+    await login(page, env.server.url, undefined, lang);
+    const id = await prepare(page, "4000000000000119");
+    await page.goto(`${env.server.url}/payment/peachpoints/${id}?lang=${lang}`);
+    await page.locator(".button--block").click();
+    await page.getByText(SENDING[lang]).waitFor();
+    await screenshot(page, `payment-wait-sending-${lang}-${vp}`);
+    await axe(page, `sending ${lang} ${vp}`);
+    // reload in the middle of the wait: the page finds the process again
+    await new Promise((r) => setTimeout(r, 1500));
+    await page.reload();
+    await page.waitForURL(new RegExp(`/payment/peachpoints/${id}/(result|completed)`), { timeout: 20000 });
+    if (page.url().includes("/result")) {
+      await page.getByText(ANSWER[lang]).waitFor({ timeout: 20000 }).catch(() => {}); // may already be over
+      await screenshot(page, `payment-wait-answer-${lang}-${vp}`);
+    }
+    await page.waitForURL(/\/completed/, { timeout: 60000 });
+    if (lang === "en") await page.getByRole("heading", { name: COMPLETED.en }).waitFor();
+    const st = await apiCall(page, "GET", `/api/payment_processes/${id}/status`);
+    assert.equal(st.body.status, "settled");
+    await context.close();
+  });
+}
+
+test("Back during the card challenge: the challenge state with Continue and Cancel; cancel ends in a result", async () => {
+  const { context, page } = await env.newPage(VIEWPORTS.desktop);
+  await login(page, env.server.url);
+  const id = await prepare(page, "4000000000003220");
+  await page.goto(`${env.server.url}/payment/peachpoints/${id}?lang=en`);
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  await page.waitForURL(/\/gateway\/challenge\//);
+  await page.goBack();
+  await page.waitForURL(new RegExp(`/payment/peachpoints/${id}/result`));
+  await page.getByText("Your card company asks you to confirm this payment").waitFor();
+  assert.equal(await page.getByText("Show the payment status").count(), 0);
+  const go = page.getByRole("link", { name: "Continue to card confirmation" });
+  assert.match(await go.getAttribute("href"), /\/gateway\/challenge\//);
+  // a reload keeps it
+  await page.reload();
+  await page.getByText("Your card company asks you to confirm this payment").waitFor();
+  await page.getByRole("button", { name: "Cancel this payment" }).click();
+  await page.getByText("You cancelled this payment. Nothing was charged.").waitFor();
+  await page.getByRole("link", { name: "Start again" }).waitFor();
+  await screenshot(page, "payment-wait-cancelled-en-desktop");
+  await context.close();
+});
+
+test("the challenge, QR and slip waiting states in en, jp and th at 375 and 1280 px", async () => {
+  for (const lang of ["en", "jp", "th"]) {
+    for (const [vp, size] of Object.entries(VIEWPORTS)) {
+      const { context, page } = await env.newPage(size);
+      await login(page, env.server.url, undefined, lang);
+      const bodies = {
+        challenge: null,
+        qr: { paymentMethod: "otherPayment", otherPaymentType: "paypay" },
+        slip: { paymentMethod: "convenienceStore" },
+      };
+      for (const [kind, extra] of Object.entries(bodies)) {
+        if (kind !== "challenge" && vp === "phone" && lang !== "th") continue;
+        const body = { nominee: "TARO PEACH", currencyCode: "JPY", amount: 3000, requestId: `state-${Date.now()}-${seq++}`,
+          ...(extra ?? { paymentMethod: "creditCard", creditCardToken: await tokenize(page, "4000000000003220") }) };
+        const r = await apiCall(page, "POST", "/api/peachpoints/buy", body);
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        const id = r.body.paymentProcessId;
+        await apiCall(page, "POST", `/api/peachpoints/buy/${id}/continue`);
+        await page.goto(`${env.server.url}/payment/peachpoints/${id}/result?lang=${lang}`);
+        await page.locator(".payment-wait .button--primary").waitFor();
+        await screenshot(page, `payment-wait-${kind}-${lang}-${vp}`);
+        await axe(page, `${kind} ${lang} ${vp}`);
+        await page.locator(".payment-wait button").click();
+        await page.locator(".pay-notice--warn").waitFor();
+        const st = await apiCall(page, "GET", `/api/payment_processes/${id}/status`);
+        assert.equal(st.body.failureCode, "canceled", `${kind} ${lang} ${vp}`);
+      }
+      await context.close();
+    }
+  }
+});

@@ -1,0 +1,120 @@
+// Pending payments: a convenience-store payment left for later is found
+// again from the home page and the menu, shows its slip numbers and its
+// deadline in Japan time, blocks a new purchase with a link to it, and can
+// be cancelled. Screenshots at 375 and 1280 px in en, jp and th; axe finds
+// nothing on the page.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { AxeBuilder } from "@axe-core/playwright";
+import { e2eSuite, login, screenshot, VIEWPORTS } from "./harness.mjs";
+
+const env = e2eSuite({ before, after });
+
+async function apiCall(page, method, p, body) {
+  const base = env.server.url;
+  const csrf = await (await page.request.get(`${base}/api/csrf_token`)).json();
+  const res = await page.request.fetch(`${base}${p}`, {
+    method,
+    headers: { "Content-Type": "application/json", "X-Csrf-Token": csrf.csrfToken, "X-Lang": "en" },
+    data: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status(), body: await res.json().catch(() => ({})) };
+}
+
+/** A points purchase paid at a convenience store, left pending. */
+async function leaveSlip(page) {
+  const buy = await apiCall(page, "POST", "/api/peachpoints/buy", {
+    nominee: "TARO PEACH", currencyCode: "JPY", amount: 3000, paymentMethod: "convenienceStore", requestId: `slip-${Date.now()}`,
+  });
+  assert.equal(buy.status, 200, JSON.stringify(buy.body));
+  const id = buy.body.paymentProcessId;
+  const cont = await apiCall(page, "POST", `/api/peachpoints/buy/${id}/continue`);
+  assert.equal(cont.body.status, "pending");
+  return id;
+}
+
+async function axe(page, label) {
+  const r = await new AxeBuilder({ page }).analyze();
+  const found = r.violations.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
+  assert.deepEqual(found, [], label);
+}
+
+test("a slip left for later: home, menu, the pending payments page, the purchase block and cancel", async () => {
+  const { context, page } = await env.newPage(VIEWPORTS.desktop);
+  await login(page, env.server.url);
+  const id = await leaveSlip(page);
+  const list = await apiCall(page, "GET", "/api/payments/pending");
+  const slip = list.body.payments[0].slip;
+  assert.ok(slip.receiptNumber, "the slip has a receipt number");
+
+  // home: a notice naming it, and the menu's link
+  await page.goto(`${env.server.url}/?lang=en`);
+  const notice = page.locator(".pending-notice");
+  await notice.getByText(/You have a payment waiting: .*JPY 3,000/).waitFor();
+  await notice.getByText("(Japan time)").waitFor();
+  await page.locator("nav.nav").getByRole("link", { name: /Pending payments/ }).waitFor();
+
+  // the page
+  await notice.getByRole("link", { name: "Open pending payments" }).click();
+  await page.waitForURL(/\/payments\/pending/);
+  await page.getByRole("heading", { name: "Pending payments", level: 1 }).waitFor();
+  await page.getByText(slip.receiptNumber).waitFor();
+  await page.getByText(slip.customerNumber).waitFor();
+  await page.getByText("JPY 3,000").first().waitFor();
+  await page.getByText(/\(Japan time\)/).first().waitFor();
+  const pay = page.getByRole("link", { name: "Show the payment slip" });
+  assert.match(await pay.getAttribute("href"), /\/gateway\/pay\//);
+
+  // a new purchase is blocked with a link to it
+  await page.goto(`${env.server.url}/points/sale?lang=en`);
+  await page.getByLabel("Nominee").fill("TARO PEACH");
+  await page.locator("#sale-currency").selectOption("JPY");
+  await page.locator("#sale-amount").selectOption("3000");
+  await page.getByRole("button", { name: "Go to payment" }).click();
+  const block = page.locator(".pending-notice");
+  await block.getByText("Please pay or cancel your pending payment before a new purchase.").waitFor();
+  await screenshot(page, "pending-block-en-desktop");
+  await block.getByRole("link", { name: "Open pending payments" }).click();
+  await page.waitForURL(/\/payments\/pending/);
+
+  // cancel: asked once more, then done; the menu link goes
+  await page.getByRole("button", { name: "Cancel this payment" }).click();
+  await page.getByText("Cancel this payment?").waitFor();
+  await screenshot(page, "pending-cancel-ask-en-desktop");
+  await page.getByRole("button", { name: "Yes, cancel it" }).click();
+  await page.getByText(/has been cancelled\. Nothing was charged\./).waitFor();
+  await page.getByText("You have no payments waiting.").waitFor();
+  await screenshot(page, "pending-cancelled-en-desktop");
+  assert.equal(await page.locator("nav.nav").getByRole("link", { name: /Pending payments/ }).count(), 0);
+  const st = await apiCall(page, "GET", `/api/payment_processes/${id}/status`);
+  assert.equal(st.body.status, "failed");
+  assert.equal(st.body.failureCode, "canceled");
+  await context.close();
+});
+
+test("the pending payments page in en, jp and th at 375 and 1280 px", async () => {
+  const { context, page } = await env.newPage(VIEWPORTS.desktop);
+  await login(page, env.server.url);
+  await leaveSlip(page);
+  await context.close();
+  for (const lang of ["en", "jp", "th"]) {
+    for (const [vp, size] of Object.entries(VIEWPORTS)) {
+      const { context, page } = await env.newPage(size);
+      await login(page, env.server.url, undefined, lang);
+      await page.goto(`${env.server.url}/payments/pending?lang=${lang}`);
+      await page.locator(".pending-payment__number").first().waitFor();
+      await screenshot(page, `pending-page-${lang}-${vp}`);
+      await axe(page, `pending ${lang} ${vp}`);
+      await page.goto(`${env.server.url}/?lang=${lang}`);
+      await page.locator(".pending-notice").waitFor();
+      await screenshot(page, `pending-home-${lang}-${vp}`);
+      await axe(page, `home ${lang} ${vp}`);
+      if (vp === "phone") {
+        await page.getByRole("button", { name: /Menu|メニュー|เมนู/ }).click();
+        await page.getByRole("dialog").locator(".nav__badge").waitFor();
+        await screenshot(page, `pending-menu-${lang}-${vp}`);
+      }
+      await context.close();
+    }
+  }
+});

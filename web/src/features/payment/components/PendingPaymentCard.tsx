@@ -1,0 +1,99 @@
+import { useEffect, useRef, useState } from 'react'
+import { useLang, useTranslation } from '@/i18n/translation'
+import { formatDateTime, formatMoney } from '@/i18n/format'
+import { ApiError, SessionTimedOutError } from '@/api/errors'
+import { useCancelPayment, type PendingPayment } from '../api'
+
+const SLIP_FIELDS = ['receiptNumber', 'confirmationNumber', 'institutionNumber', 'customerNumber'] as const
+
+/** How a pending payment is paid, in words ("Convenience store / ATM / internet banking", "PayPay", "Visa •••• 3220"). */
+export function usePendingMethod(p: PendingPayment): string {
+  const { t } = useTranslation('payment')
+  if (p.paymentMethod === 'creditCard' && p.card) return `${t(`brands.${p.card.brand}`)} •••• ${p.card.last4}`
+  if (p.paymentMethod === 'otherPayment') return t(`otherTypes.${p.otherPaymentType ?? ''}`)
+  return t(`methods.${p.paymentMethod}`)
+}
+
+/**
+ * One payment left for later: what it buys, the amount, the method, the
+ * deadline (Japan time, labelled), the slip's numbers, Pay now (the
+ * gateway's page) and Cancel (asked once more before it is done).
+ */
+export function PendingPaymentCard({ payment: p, onCancelled }: { payment: PendingPayment; onCancelled: (p: PendingPayment) => void }) {
+  const { t } = useTranslation('payment')
+  const lang = useLang()
+  const method = usePendingMethod(p)
+  const cancel = useCancelPayment()
+  const [asking, setAsking] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const yes = useRef<HTMLButtonElement>(null)
+  // the question takes focus when it opens (keyboard and screen reader users land on it)
+  useEffect(() => {
+    if (asking) yes.current?.focus()
+  }, [asking])
+  const titleId = `pending-${p.paymentProcessId}`
+  const slipRows = SLIP_FIELDS.filter((k) => p.slip?.[k])
+  const isSlip = p.paymentMethod === 'convenienceStore'
+
+  function doCancel() {
+    setError(null)
+    cancel.mutate(p.paymentProcessId, {
+      onSuccess: () => onCancelled(p),
+      onError: (e) => {
+        if (e instanceof SessionTimedOutError) return
+        setAsking(false)
+        setError(e instanceof ApiError && e.serverMessage ? e.serverMessage : t('errors.load'))
+      },
+    })
+  }
+
+  return (
+    <article className="card pending-payment" aria-labelledby={titleId}>
+      <h2 id={titleId} className="pending-payment__title">{p.description}</h2>
+      <dl className="order-summary">
+        <div><dt>{t('summary.amount')}</dt><dd className="order-summary__amount">{formatMoney(p.amount, p.currency, lang)}</dd></div>
+        <div><dt>{t('summary.method')}</dt><dd>{method}</dd></div>
+        <div>
+          <dt>{t('pendingPage.deadline')}</dt>
+          <dd><strong>{t('pendingPage.japanTime', { time: formatDateTime(p.expiresAt, lang) })}</strong></dd>
+        </div>
+      </dl>
+      {slipRows.length > 0 && (
+        <section className="pending-payment__slip" aria-label={t('pendingPage.slipTitle')}>
+          <h3>{t('pendingPage.slipTitle')}</h3>
+          <p className="pending-payment__hint">{t('pendingPage.slipHint')}</p>
+          <dl className="order-summary">
+            {slipRows.map((k) => (
+              <div key={k}><dt>{t(`pendingPage.slip.${k}`)}</dt><dd className="pending-payment__number">{p.slip?.[k]}</dd></div>
+            ))}
+          </dl>
+        </section>
+      )}
+      <p className="pending-payment__hint">{isSlip ? t('pendingPage.slipLater') : t('pendingPage.payLater')}</p>
+      {error && <p className="pay-notice pay-notice--warn" role="alert">{error}</p>}
+      {asking ? (
+        <div className="pay-notice pending-payment__confirm" role="group" aria-labelledby={`${titleId}-ask`}>
+          <p id={`${titleId}-ask`}><strong>{t('pendingPage.cancelAsk')}</strong></p>
+          <p>{t('pendingPage.cancelText')}</p>
+          <div className="payment-page__actions">
+            <button type="button" className="button button--primary" onClick={doCancel} disabled={cancel.isPending} ref={yes}>
+              {cancel.isPending ? t('panel.working') : t('pendingPage.cancelYes')}
+            </button>
+            <button type="button" className="button button--secondary" onClick={() => setAsking(false)} disabled={cancel.isPending}>
+              {t('pendingPage.cancelNo')}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className="payment-page__actions">
+          {p.payUrl && (
+            <a className="button button--primary" href={p.payUrl}>{isSlip ? t('pendingPage.showSlip') : t('pendingPage.payNow')}</a>
+          )}
+          <button type="button" className="button button--secondary" onClick={() => setAsking(true)}>
+            {t('pendingPage.cancel')}
+          </button>
+        </div>
+      )}
+    </article>
+  )
+}
