@@ -15,6 +15,8 @@ export const memberRegistrationUrl = (lang: Lang) => `${BOOKING_SITE_URL}/member
 export const termsUrl = () => `${BOOKING_SITE_URL}/terms`
 /** The coupon pass's own terms (refunds, the refund fee), on the booking site. */
 export const couponTermsUrl = (lang: Lang) => `${BOOKING_SITE_URL}/terms/coupon-pass${q(lang)}`
+/** The booking site's flight search with a pass: its code goes along, so the fares it covers are offered. */
+export const bookWithPassUrl = (lang: Lang, code: string) => `${BOOKING_SITE_URL}/booking${q(lang)}&pass=${encodeURIComponent(code)}`
 export const privacyPolicyUrl = () => `${BOOKING_SITE_URL}/privacy`
 export const cookiePolicyUrl = (lang: Lang) => `${BOOKING_SITE_URL}/cookie-policy${q(lang)}`
 export const cookieSettingsUrl = (lang: Lang) => `${BOOKING_SITE_URL}/cookie-settings${q(lang)}`

@@ -2,18 +2,19 @@ import { useTranslation } from '@/i18n/translation'
 import { Dialog } from '@/components/Dialog'
 import { useSession } from '../session/SessionProvider'
 import { AppLink } from '../routing/AppLink'
-import { NAV_ITEMS } from './navItems'
+import { useNavItems } from './navItems'
 import { PendingPaymentsNavItem } from '@/features/payment/components/PendingPayments'
 
 /** The mobile navigation menu. */
 export function GlobalMenuModal({ close, active }: { close: () => void; active: boolean }) {
   const { t } = useTranslation()
   const { logout } = useSession()
+  const navItems = useNavItems(true)
   return (
     <Dialog title={t('nav.menu')} onDismiss={close} active={active} className="modal--menu">
       <nav aria-label={t('nav.label')}>
         <ul className="menu-list">
-          {NAV_ITEMS.map((item) => (
+          {navItems.map((item) => (
             <li key={item.to}>
               <AppLink to={item.to} className="menu-list__link" onClick={close}>
                 {t(item.label)}

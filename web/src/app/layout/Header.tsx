@@ -4,12 +4,13 @@ import { useSession } from '../session/SessionProvider'
 import { AppLink } from '../routing/AppLink'
 import { LanguageSelect } from './LanguageSelect'
 import { GlobalMenuModal } from './GlobalMenuModal'
-import { NAV_ITEMS } from './navItems'
+import { useNavItems } from './navItems'
 import { PendingPaymentsNavItem } from '@/features/payment/components/PendingPayments'
 import { brandName } from '@/brand'
 
 /** The header; `reserveMenu` renders the member menu bar invisible and inert (its room kept while the session is checked). */
 export function Header({ memberChrome, reserveMenu = false }: { memberChrome: boolean; reserveMenu?: boolean }) {
+  const navItems = useNavItems(memberChrome)
   const { t } = useTranslation()
   const modals = useModals()
   const { logout } = useSession()
@@ -51,7 +52,7 @@ export function Header({ memberChrome, reserveMenu = false }: { memberChrome: bo
       {(memberChrome || reserveMenu) && (
         <nav className={`nav desktop-only${memberChrome ? '' : ' nav--reserved'}`} aria-label={t('nav.label')} aria-hidden={memberChrome ? undefined : true} inert={!memberChrome}>
           <ul className="nav__list">
-            {NAV_ITEMS.map((item) => (
+            {navItems.map((item) => (
               <li key={item.to}>
                 <AppLink to={item.to} className="nav__link">
                   {t(item.label)}

@@ -2,6 +2,8 @@ import { useLang, useTranslation } from '@/i18n/translation'
 import { formatDateTime } from '@/i18n/format'
 import type { PurchasedGogoPass } from '../api'
 import { DateRangeText, Money } from './common'
+import { bookWithPassUrl } from '@/app/externalLinks'
+import { todayJST } from '../rules'
 
 /** A pass the member holds. */
 export function PassCard({ pass: p }: { pass: PurchasedGogoPass }) {
@@ -27,6 +29,12 @@ export function PassCard({ pass: p }: { pass: PurchasedGogoPass }) {
         <dt>{t('pass.purchasedAt')}</dt>
         <dd>{formatDateTime(p.purchasedAt, lang)}</dd>
       </dl>
+      {/* from the pass to a flight: while its booking window is open */}
+      {todayJST() <= p.availablePeriodToBook.end && (
+        <p>
+          <a className="button button--primary" href={bookWithPassUrl(lang, p.code)}>{t('pass.book')}</a>
+        </p>
+      )}
     </article>
   )
 }

@@ -203,3 +203,21 @@ describe('coupon refund refused', () => {
     expect(screen.queryByText('System error occurred.')).toBeNull()
   })
 })
+
+describe('passes in the menu and on to a flight', () => {
+  it('the menu has the passes while one is public; a pass leads to booking a flight with it', async () => {
+    const pass = { id: 'p1', code: 'GP-TEST-0001', planId: 'all', periodId: 'next', name: 'Peach GoGo Pass', nameAlt: 'All-you-can-fly',
+      availablePeriodToBoard: range('2027-02-14', '2027-05-15'), availablePeriodToBook: range('2026-11-01', '2099-12-31'), fareType: 'happy',
+      currencyCode: 'JPY', purchasedPrice: 54800, purchasedAt: '2026-11-20T01:00:00Z', source: 'purchase' }
+    stubFetch({
+      'GET /api/session': 204, ...status,
+      'GET /api/user/gogo_pass': { gogoPasses: [pass], entries: [] },
+      'GET /api/user/coupon_ticket': { couponTickets: [] },
+    })
+    renderApp('/my-passes?lang=en')
+    // on /my-passes itself the menu's entry is the current page (no href)
+    await waitFor(() => expect([...screen.getByRole('navigation', { name: 'Main menu' }).querySelectorAll('a')].map((a) => a.textContent)).toContain('Passes'))
+    const card = await screen.findByRole('article', { name: 'Peach GoGo Pass' })
+    expect(within(card).getByRole('link', { name: 'Book a flight with this pass' }).getAttribute('href')).toMatch(/\/booking\?lang=en&pass=GP-TEST-0001$/)
+  })
+})

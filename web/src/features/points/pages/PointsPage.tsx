@@ -30,6 +30,19 @@ export default function PointsPage() {
     void qc.cancelQueries({ queryKey: pointKeys.key('search') })
     setSearch((s) => ({ condition: q, submission: s.submission + 1 }))
   }
+  // After paging, the member sees the new page from its first result, not the pager at the bottom.
+  const paged = useRef(false)
+  const resultsRef = useRef<HTMLHeadingElement>(null)
+  const page = (q: PointQuery) => {
+    paged.current = true
+    submit(q)
+  }
+  useEffect(() => {
+    if (!paged.current || search.isFetching || !search.data) return
+    paged.current = false
+    resultsRef.current?.scrollIntoView?.({ block: 'start' })
+    resultsRef.current?.focus()
+  }, [search.isFetching, search.data])
   return (
     <div className="page points">
       <PageHeader title={t('title')} />
@@ -37,7 +50,7 @@ export default function PointsPage() {
       <SummaryTable />
       <SearchPanel onSearch={(f) => submit(toQuery(f))} pending={search.isFetching} error={search.error} />
       <section aria-labelledby="points-results-title" aria-busy={search.isFetching}>
-        <h2 id="points-results-title">{t('results.heading')}</h2>
+        <h2 id="points-results-title" ref={resultsRef} tabIndex={-1}>{t('results.heading')}</h2>
         {search.data && (
           <>
             <p role="status">{search.data.total === 0 ? t('results.none') : t('results.count', { count: search.data.total })}</p>
@@ -48,7 +61,7 @@ export default function PointsPage() {
             </div>
             {search.data.totalPages > 1 && (
               <nav className="pagination" aria-label={t('results.pagination')}>
-                <button type="button" className="button" disabled={condition.page <= 1 || search.isFetching} onClick={() => submit({ ...condition, page: condition.page - 1 })}>
+                <button type="button" className="button" disabled={condition.page <= 1 || search.isFetching} onClick={() => page({ ...condition, page: condition.page - 1 })}>
                   {t('results.previous')}
                 </button>
                 <span aria-current="page">{t('results.page', { page: search.data.currentPage, pages: search.data.totalPages })}</span>
@@ -56,7 +69,7 @@ export default function PointsPage() {
                   type="button"
                   className="button"
                   disabled={condition.page >= search.data.totalPages || search.isFetching}
-                  onClick={() => submit({ ...condition, page: condition.page + 1 })}
+                  onClick={() => page({ ...condition, page: condition.page + 1 })}
                 >
                   {t('results.next')}
                 </button>

@@ -59,6 +59,8 @@ describe('points overview', () => {
     expect(queries.at(-1)?.get('currencyCode')).toBe('JPY')
     fireEvent.click(await screen.findByRole('button', { name: 'Next page' }))
     await waitFor(() => expect(queries.at(-1)?.get('page')).toBe('2'))
+    // the new page is shown from its start: the results heading has focus
+    await waitFor(() => expect(document.activeElement?.id).toBe('points-results-title'))
     expect(queries.at(-1)?.get('currencyCode')).toBe('JPY')
   })
 
