@@ -1,6 +1,6 @@
 import { usePassStatus } from '@/api/platform'
 
-/** The navigation menu of spec §2 (labels are keys of the common catalogue). */
+/** The navigation menu (labels are keys of the common catalogue). */
 export const NAV_ITEMS = [
   { to: '/', label: 'nav.home' },
   { to: '/account', label: 'nav.account' },

@@ -22,7 +22,7 @@ const toQuery = (f: SearchForm, page = 1): PointQuery => ({ ...f, page })
 export default function PointsPage() {
   const { t } = useTranslation('points')
   const qc = useQueryClient()
-  // The last submitted condition; paging reuses it (spec §4).
+  // The last submitted condition; paging reuses it.
   const [{ condition, submission }, setSearch] = useState(() => ({ condition: toQuery(searchDefaults), submission: 0 }))
   const search = usePointSearch(condition, submission)
   const submit = (q: PointQuery) => {
