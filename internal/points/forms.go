@@ -13,7 +13,7 @@ import (
 	"members/internal/validate"
 )
 
-// The spec's error keys (§8).
+// The error keys the points pages read.
 const (
 	KeyReissueError         = "voucher_reissue_error"
 	KeyReissueUnknownError  = "voucher_reissue_unknown_error"

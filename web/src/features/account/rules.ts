@@ -112,7 +112,7 @@ export function checkOptionalDate(v: string): RuleError {
   return !v || isDate(v) ? null : { key: 'dateInvalid' }
 }
 
-/** Spec §5: a letter is Unicode category L, a digit category Nd, as on the server (testdata/passwords.json). */
+/** A letter is Unicode category L, a digit category Nd, as on the server (testdata/passwords.json). */
 export function checkNewPassword(v: string): RuleError {
   if (!v.trim()) return req
   const n = [...v].length

@@ -1,6 +1,6 @@
 /**
  * The points feature's calls: one fetcher and hook per call; query keys in
- * pointKeys. Spec §4/§8: the summary answers placeholder rows on any failure
+ * pointKeys. The summary answers placeholder rows on any failure
  * but 403, the search an empty list on 500.
  */
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient, useSuspenseQuery, type QueryClient } from '@tanstack/react-query'

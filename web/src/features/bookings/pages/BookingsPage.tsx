@@ -100,7 +100,7 @@ function SearchPanel({ onSearch, pending, error }: { onSearch: (f: SearchForm) =
     setValue,
     formState: { errors },
   } = useForm<SearchForm>({ resolver, defaultValues: searchDefaults() })
-  // Spec §5: a to-date that precedes its from-date is reset. The rule waits
+  // A to-date that precedes its from-date is reset. The rule waits
   // until a field is left, so a date typed digit by digit is not wiped while
   // its year is still incomplete, and says why the field was emptied.
   const range = (from: 'bookingDateFrom' | 'departDateFrom', to: RangeEnd) => {
