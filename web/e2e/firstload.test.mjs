@@ -24,7 +24,7 @@ test("the login page loads at most 130 KiB of compressed JavaScript, all but the
     scripts.push({ url: new URL(req.url()).pathname, bytes: sizes.responseBodySize, encoding: res?.headers()["content-encoding"], hinted: body.startsWith(COMPILE_HINT) });
   });
   await page.goto(`${env.server.url}/login?lang=en`);
-  await page.getByRole("button", { name: "Log in" }).waitFor();
+  await page.getByRole("button", { name: "Log in", exact: true }).waitFor();
   await page.waitForLoadState("networkidle");
   const total = scripts.reduce((n, s) => n + s.bytes, 0);
   const list = scripts.map((s) => `${s.url} ${s.bytes} ${s.encoding}`).join("\n");

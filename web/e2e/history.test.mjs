@@ -45,9 +45,15 @@ test("Back after a logout shows the login page, with no timeout or error dialog"
     await page.getByRole("heading", { level: 1 }).waitFor();
     await page.getByRole("button", { name: "Log out" }).click();
     await page.waitForURL((u) => u.pathname === "/login");
+    // as a member would: Back once the login page shows
+    await page.getByRole("button", { name: "Log in", exact: true }).waitFor();
     await page.goBack();
-    await page.waitForURL((u) => u.pathname === "/login" && u.searchParams.get("redirect")?.startsWith(path));
-    await page.getByRole("button", { name: "Log in" }).waitFor();
+    // the app redirects inside the page (history API): poll the address
+    await page.waitForFunction((p) => {
+      const u = new URL(globalThis.location.href);
+      return u.pathname === "/login" && (u.searchParams.get("redirect") ?? "").startsWith(p);
+    }, path);
+    await page.getByRole("button", { name: "Log in", exact: true }).waitFor();
     // Give a stray data call time to fail and open a dialog.
     await page.waitForTimeout(1500);
     assert.equal(await page.getByRole("dialog").or(page.getByRole("alertdialog")).count(), 0, `no dialog after Back from ${path}`);

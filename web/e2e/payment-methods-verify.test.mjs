@@ -18,9 +18,9 @@ for (const c of cases) {
     const { context, page } = await env.newPage(VIEWPORTS.desktop);
     await login(page, env.server.url, undefined, c.lang);
     await page.goto(`${env.server.url}/payment-methods?lang=${c.lang}`);
-    const list = page.locator(".card-list, ul").filter({ has: page.locator(".card-summary__brand") }).first();
-    await list.locator(".card-summary__brand").first().waitFor();
-    const before = await page.locator(".card-summary__brand").count();
+    const list = page.locator(".card-list, ul").filter({ has: page.locator(".card-summary__name") }).first();
+    await list.locator(".card-summary__name").first().waitFor();
+    const before = await page.locator(".card-summary__name").count();
     await page.locator("main button.button--primary").first().click();
     const form = page.locator("form.register-card");
     await form.locator('input[name="cardNumber"]').fill(c.number);
@@ -33,7 +33,7 @@ for (const c of cases) {
     await screenshot(page, `payment-methods-refused-${c.lang}`);
     await dialog.locator("button.button--primary").click();
     await dialog.waitFor({ state: "detached" });
-    assert.equal(await page.locator(".card-summary__brand").count(), before, "the refused card is listed");
+    assert.equal(await page.locator(".card-summary__name").count(), before, "the refused card is listed");
     await context.close();
   });
 }

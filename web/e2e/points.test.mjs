@@ -102,7 +102,7 @@ test("exchange by code: confirm, exchange, the new number and PIN; the code work
   await page.getByLabel("Exchange code").fill(code);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Confirm" }).click();
-  await page.getByText("An error occurred while converting to points.").waitFor();
+  await page.getByText("This code has already been exchanged.", { exact: false }).waitFor();
   await page.keyboard.press("Escape");
   // The new voucher is in the list.
   await page.goto(`${env.server.url}/points?lang=en`);

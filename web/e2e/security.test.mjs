@@ -27,7 +27,7 @@ test("a page load after the idle limit goes to /login with the redirect; login r
 
     await page.getByLabel("E-mail address").fill(DEMO.email);
     await page.getByLabel("Password").fill(DEMO.password);
-    await page.getByRole("button", { name: "Log in" }).click();
+    await page.getByRole("button", { name: "Log in", exact: true }).click();
     await page.waitForURL((u) => u.pathname === "/account");
     await page.getByRole("heading", { level: 1 }).waitFor();
     assert.equal(await page.getByText("Processing was interrupted").count(), 0);
@@ -58,7 +58,7 @@ test("a data call after the idle limit opens the timeout modal; login from it re
     .or(page.getByRole("alertdialog", { name: "Please try to log in again" }));
   await dialog.waitFor();
   await screenshot(page, `session-timeout-modal-${name}`);
-  await dialog.getByRole("button", { name: "Log in" }).click();
+  await dialog.getByRole("button", { name: "Log in", exact: true }).click();
   await page.waitForURL(/\/login\?/);
   const redirect = new URL(page.url()).searchParams.get("redirect") ?? "";
   assert.match(redirect, /^\/bookings/);
@@ -66,7 +66,7 @@ test("a data call after the idle limit opens the timeout modal; login from it re
   // clear it; login must work either way.
   await page.getByLabel("E-mail address").fill(DEMO.email);
   await page.getByLabel("Password").fill(DEMO.password);
-  await page.getByRole("button", { name: "Log in" }).click();
+  await page.getByRole("button", { name: "Log in", exact: true }).click();
   await page.waitForURL((u) => u.pathname === "/bookings");
   await page.getByRole("heading", { level: 1 }).waitFor();
   await screenshot(page, `session-timeout-relogin-${name}`);

@@ -15,7 +15,7 @@ test("a member page without a session goes to /login with the redirect, and back
   assert.equal(u.searchParams.get("redirect"), "/bookings?lang=en");
   await page.getByLabel("E-mail address").fill(DEMO.email);
   await page.getByLabel("Password").fill(DEMO.password);
-  await page.getByRole("button", { name: "Log in" }).click();
+  await page.getByRole("button", { name: "Log in", exact: true }).click();
   await page.waitForURL((url) => url.pathname === "/bookings");
   assert.equal(new URL(page.url()).searchParams.get("lang"), "en");
   await context.close();
@@ -26,7 +26,7 @@ test("a wrong password shows the server's message and stays on /login", async ()
   await page.goto(`${env.server.url}/login?lang=en`);
   await page.getByLabel("E-mail address").fill(DEMO.email);
   await page.getByLabel("Password").fill("Wrong1234");
-  await page.getByRole("button", { name: "Log in" }).click();
+  await page.getByRole("button", { name: "Log in", exact: true }).click();
   await page.getByRole("alert").filter({ hasText: "incorrect" }).waitFor();
   assert.match(new URL(page.url()).pathname, /^\/login/);
   await context.close();
@@ -80,7 +80,7 @@ test("a 403 on a data call opens the timeout modal, which leads to /login with t
   await dialog.waitFor();
   await page.keyboard.press("Escape");
   assert.equal(await dialog.isVisible(), true, "the timeout modal cannot be closed with Escape");
-  await dialog.getByRole("button", { name: "Log in" }).click();
+  await dialog.getByRole("button", { name: "Log in", exact: true }).click();
   await page.waitForURL(/\/login\?/);
   assert.match(new URL(page.url()).searchParams.get("redirect") ?? "", /^\/bookings/);
   await context.close();

@@ -51,7 +51,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // Over once the login page is reached: Back from there to a member page then
   // finds a logged-out visitor and goes to /login, with no timeout or error.
   const loggingOut = logoutStarted && pathname !== LOGIN_PATH
-  if (logoutStarted && pathname === LOGIN_PATH) setLogoutStarted(false)
+  useEffect(() => {
+    // set after the login page has committed (a state set while rendering a
+    // navigation could be dropped with that render, leaving Back stuck)
+    if (pathname === LOGIN_PATH) setLogoutStarted(false)
+  }, [pathname])
 
   // Observed only: the route guards of member and anonymous pages start the check,
   // so static pages (/sorry) never call GET /api/session.
