@@ -51,11 +51,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // Over once the login page is reached: Back from there to a member page then
   // finds a logged-out visitor and goes to /login, with no timeout or error.
   const loggingOut = logoutStarted && pathname !== LOGIN_PATH
-  useEffect(() => {
-    // set after the login page has committed (a state set while rendering a
-    // navigation could be dropped with that render, leaving Back stuck)
-    if (pathname === LOGIN_PATH) setLogoutStarted(false)
-  }, [pathname])
+  if (logoutStarted && pathname === LOGIN_PATH) setLogoutStarted(false)
 
   // Observed only: the route guards of member and anonymous pages start the check,
   // so static pages (/sorry) never call GET /api/session.
