@@ -10,8 +10,9 @@ export CGO_ENABLED := 0
 
 deps: web/node_modules/.package-lock.json
 web/node_modules/.package-lock.json: web/package-lock.json
-	cd web && npm ci --no-audit --no-fund
-	go mod download
+	@echo "npm ci: installing web/node_modules"
+	@cd web && npm ci --no-audit --no-fund --loglevel=error
+	@go mod download
 
 # Rebuilt only when something they are made of changed: a second `make run`
 # starts the server at once. The revision is part of both (the page and the
@@ -22,13 +23,18 @@ GO_SRC := $(shell find cmd internal api -type f -not -path 'internal/webapp/dist
 REVISION_STAMP := bin/.revision
 $(shell mkdir -p bin; test "$$(cat $(REVISION_STAMP) 2>/dev/null)" = "$(REVISION)" || echo "$(REVISION)" > $(REVISION_STAMP))
 
+# The build's full output goes to bin/web-build.log (all of it on a
+# failure); a success shows its warnings, if any, and the first-load budget.
 web: $(WEB_DIST)
 $(WEB_DIST): $(WEB_SRC) $(REVISION_STAMP) web/node_modules/.package-lock.json
-	cd web && VITE_REVISION=$(REVISION) npm run build
+	@echo "web: building internal/webapp/dist (log: bin/web-build.log)"
+	@cd web && VITE_REVISION=$(REVISION) npm run --silent build > ../bin/web-build.log 2>&1 || { cat ../bin/web-build.log; exit 1; }
+	@grep -iE 'warn|\(!\)|first load of' bin/web-build.log | sed -e 's/^\[plugin [^]]*\] //' -e 's/:$$//' -e 's/^/web: /' || true
 
 build: bin/members
 bin/members: $(GO_SRC) $(WEB_DIST) $(REVISION_STAMP)
-	go build -ldflags "$(GO_LDFLAGS)" -o bin/members ./cmd/members
+	@echo "go: building bin/members"
+	@go build -ldflags "$(GO_LDFLAGS)" -o bin/members ./cmd/members
 
 # The server prints the address and the demo logins last, once it answers.
 # LOG_REQUESTS=on shows the request log (quiet in demo mode).
@@ -56,6 +62,7 @@ gen: deps
 
 lint: deps
 	scripts/check-tracked-files.sh
+	scripts/check-doc-paths.sh
 	@test -z "$$(gofmt -l cmd internal)" || (gofmt -l cmd internal; echo "gofmt needed"; exit 1)
 	go vet ./...
 	$(MAKE) gosec
@@ -74,9 +81,11 @@ test-web: deps
 	cd web && npm test
 
 # The browser test files run E2E_JOBS at a time: each has its own server,
-# port, database (its mail outbox too) and browser (web/e2e/harness.mjs).
-# 1: on 2 cores two at a time gained little (README, "How long").
-E2E_JOBS ?= 1
+# port, database (its mail outbox too) and browser contexts, in one Chromium
+# shared by all files (web/e2e/run.mjs, harness.mjs). 2: the whole run used
+# little more than half a core (10.5 CPU minutes in 19.5 minutes on 2 cores),
+# the rest waiting (docs/testing.md); E2E_JOBS=1 runs them one at a time.
+E2E_JOBS ?= 2
 test-e2e: build
 	cd web && MEMBERS_BIN=$(CURDIR)/bin/members E2E_JOBS=$(E2E_JOBS) npm run e2e
 
@@ -91,7 +100,14 @@ test-fuzz:
 fuzz:
 	scripts/fuzz.sh $(FUZZTIME)
 
-test: lint test-go test-fuzz test-web test-e2e
+# Two at a time: the browser tests (E2E_JOBS files at a time) beside the
+# rest (lint, the Go tests, the fuzz targets, the web unit tests, in that
+# order). The Go tests mostly wait on PostgreSQL and the browser tests on
+# their pages, so on 2 cores both together take little more than the
+# browser tests alone (docs/testing.md). The lines of the two interleave;
+# every part runs (-k) and make test fails if any part does.
+test: deps build
+	@$(MAKE) --no-print-directory -j2 -k -Oline test-e2e lint test-go test-fuzz test-web
 
 # Not part of CI (takes 20-30 minutes). Needs wrk and chromium from Debian
 # (apt-get install wrk chromium); Lighthouse comes from npm on first use.

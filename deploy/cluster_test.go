@@ -211,7 +211,7 @@ func (l *load) finish() []string {
 // TestCluster runs two real instances on one PostgreSQL database behind
 // nginx (deploy/nginx.conf) with the sandbox gateway on its own: a member
 // lands on both instances, a logout on one ends the session on both, a
-// kill -9 of one instance under 16 buyers doubles no charge and loses no
+// kill -9 of one instance under 64 buyers doubles no charge and loses no
 // goods (counted against the gateway's records), a rolling restart under
 // load loses no request, and the background work runs once.
 func TestCluster(t *testing.T) {
@@ -336,8 +336,9 @@ func TestCluster(t *testing.T) {
 		t.Errorf("the session that changed the password: %d at instance a, want it kept", code)
 	}
 
-	// 16 buyers with sessions of their own.
-	buyers := seedBuyers(t, ctx, dsn, 16, c.ProxyURL)
+	// 64 buyers with sessions of their own (the payments benchmark's
+	// number).
+	buyers := seedBuyers(t, ctx, dsn, 64, c.ProxyURL)
 	l := &load{proxy: c.ProxyURL, gateway: c.GatewayURL, buyers: buyers}
 
 	// kill -9 of instance a under load

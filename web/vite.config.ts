@@ -1,7 +1,6 @@
 /// <reference types="vitest/config" />
 import { defineConfig, loadEnv } from 'vite'
 import { scriptBudget } from './scripts/scriptBudget.ts'
-import { compileHints } from './scripts/compileHints.ts'
 
 /** The chunk of one catalogue: src/locales/en.json → locale-en-common, src/features/x/locales/en.json → locale-en-x. */
 export function catalogueChunk(id: string): string | null {
@@ -19,11 +18,8 @@ export default defineConfig(({ mode }) => {
     // The build fails when the login page's first load is over 130 KiB of
     // compressed JavaScript (docs/speed.md): its chunks and the English
     // catalogue it loads (the shell's: the login page uses no feature's).
-    // The chunks a first load runs are marked for V8 to compile them as they
-    // stream in (scripts/compileHints.ts).
     plugins: [
       scriptBudget({ page: 'src/app/pages/LoginPage.tsx', catalogues: ['locale-en-common'], maxBytes: 130 * 1024 }),
-      compileHints({ isPage: /\/pages\/[A-Za-z]+Page\.tsx$/ }),
     ],
     oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
     resolve: {
@@ -47,6 +43,8 @@ export default defineConfig(({ mode }) => {
                 // locale-jp-bookings): a page loads the shell's and its own
                 // namespaces in its language, never every feature's nor all eight.
                 name: catalogueChunk,
+                // the bundler asks a label for a group named by a function
+                debugName: 'locales',
                 test: /\/locales\/[a-z]+\.json$/,
                 priority: 10,
               },

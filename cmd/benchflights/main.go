@@ -100,7 +100,18 @@ func run(args []string) error {
 			return err
 		}
 		defer os.RemoveAll(dir)
-		o.dsn = "sqlite:" + filepath.Join(dir, "bench.db")
+		// The seeded database is kept between runs (and shared with
+		// cmd/benchbookings: loadgen.SeededSQLite); the events change it,
+		// so they run on a copy.
+		seeded, err := loadgen.SeededSQLite(ctx, o.n, max(1, o.n/50), nil, func(m string) { fmt.Fprintln(os.Stderr, "benchflights:", m) })
+		if err != nil {
+			return err
+		}
+		path := filepath.Join(dir, "bench.db")
+		if err := loadgen.CopySQLite(strings.TrimPrefix(seeded.DSN, "sqlite:"), path); err != nil {
+			return err
+		}
+		o.dsn = "sqlite:" + path
 	}
 	f, err := bench(ctx, o)
 	if err != nil {

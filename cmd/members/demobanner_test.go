@@ -21,8 +21,11 @@ func TestLoopbackAsLocalhost(t *testing.T) {
 }
 
 func TestDemoBannerEndsWithAddressAndLogins(t *testing.T) {
-	b := demoBanner("http://localhost:8080", true)
-	if !strings.Contains(b, "Open http://localhost:8080 in your browser.") || !strings.Contains(b, "demo@example.com / Demo1234") {
-		t.Fatalf("banner lacks the address or the logins:\n%s", b)
+	for _, quiet := range []bool{true, false} {
+		lines := strings.Split(strings.TrimRight(demoBanner("http://localhost:8080", quiet), "\n"), "\n")
+		n := len(lines)
+		if n < 2 || lines[n-2] != "  Open http://localhost:8080 in your browser." || !strings.Contains(lines[n-1], "demo@example.com / Demo1234") {
+			t.Fatalf("quiet %v: the banner does not end with the address and the logins:\n%s", quiet, strings.Join(lines, "\n"))
+		}
 	}
 }

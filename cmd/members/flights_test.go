@@ -2,37 +2,29 @@ package main
 
 import (
 	"context"
-	"io"
-	"log/slog"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	"members/internal/app"
 	"members/internal/booking"
+	"members/internal/store"
 )
 
 func TestFlightsCommands(t *testing.T) {
 	t.Parallel()
-	dsn := "sqlite:" + filepath.Join(t.TempDir(), "m.db")
-	ctx := context.Background()
-	a, err := app.Open(ctx, app.Options{DSN: dsn, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, feats, err := a.Server(ctx, app.Config{Demo: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	feats.Close()
+	dsn := demoDB(t)
 	// MM001 KIX-ICN, ten days from now, 08:30 Japan time.
-	var dep int64
-	if err := a.DB.QueryRowContext(ctx, `SELECT depart_at FROM reservation_segments WHERE flight = 'MM001'`).Scan(&dep); err != nil {
+	db, err := store.Open(context.Background(), dsn)
+	if err != nil {
 		t.Fatal(err)
 	}
-	a.Close()
+	var dep int64
+	err = db.QueryRow(`SELECT depart_at FROM reservation_segments WHERE flight = 'MM001'`).Scan(&dep)
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
 	date := time.UnixMilli(dep).In(booking.JST).Format(booking.DateLayout)
 
 	out, _, err := call(t, "flights", "event", "--flight", "mm001", "--date", date, "--kind", "delay", "--departure", "10:40", "--gate", "7", "--db", dsn)

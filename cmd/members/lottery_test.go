@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"members/internal/app"
 	"members/internal/store"
 )
 
@@ -16,18 +13,8 @@ import (
 // the seed and the winners, mails the entrant (outbox) and verifies.
 func TestLotteryDrawCommand(t *testing.T) {
 	t.Parallel()
-	dsn := "sqlite:" + filepath.Join(t.TempDir(), "m.db")
+	dsn := demoDB(t)
 	ctx := context.Background()
-	a, err := app.Open(ctx, app.Options{DSN: dsn, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, feats, err := a.Server(ctx, app.Config{Demo: true}); err != nil {
-		t.Fatal(err)
-	} else {
-		feats.Close()
-	}
-	a.Close()
 
 	if _, _, err := call(t, "lottery", "verify", "--db", dsn); err == nil {
 		t.Error("verify before any draw must fail")

@@ -24,6 +24,25 @@ func call(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	return out.String(), errb.String(), err
 }
 
+// demoDB is a fresh SQLite database with the demo data, as `serve --demo`
+// seeds it; it returns its DSN.
+func demoDB(t *testing.T) string {
+	t.Helper()
+	dsn := "sqlite:" + filepath.Join(t.TempDir(), "m.db")
+	ctx := context.Background()
+	a, err := app.Open(ctx, app.Options{DSN: dsn, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	_, feats, err := a.Server(ctx, app.Config{Demo: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	feats.Close()
+	return dsn
+}
+
 func TestRunFailures(t *testing.T) {
 	t.Parallel()
 	dsn := "sqlite:" + filepath.Join(t.TempDir(), "m.db")

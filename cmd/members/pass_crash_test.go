@@ -1,9 +1,6 @@
 package main
 
 import (
-	"context"
-	"fmt"
-	"os/exec"
 	"sync"
 	"testing"
 	"time"
@@ -22,35 +19,15 @@ func TestPassPaymentCrashSafety(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the server")
 	}
-	bin := membersBinary(t)
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
-		dsn := apitest.DSN(t, engine)
-		addr := freeAddr(t)
-		srv := serveProc(t, bin, dsn, addr) // --demo seeds the catalogue
-		srv.kill()
-		for _, args := range [][]string{
-			{"admin", "gogo-pass", "--public", "--purchasable", "--maintenance", "off", "--db", dsn},
-			{"admin", "coupon-ticket", "--public", "--db", dsn},
-		} {
-			if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil { // #nosec G204 -- the test's own binary
-				t.Fatalf("%v: %v %s", args, err, out)
-			}
-		}
-		srv = serveProc(t, bin, dsn, addr)
-		defer func() { srv.kill() }()
-		m := newMember(t, "http://"+addr)
+		srv := startServer(t, apitest.DSN(t, engine)) // --demo seeds the catalogue
+		openPassSales(srv)
+		m := newMember(t, srv.base())
 		visa := m.tokenize("4242424242424242")
 		buy := func(product string, fields map[string]any) string {
 			t.Helper()
-			body := map[string]any{"paymentMethod": "creditCard", "creditCardToken": visa, "requestId": fmt.Sprintf("crash-%d", time.Now().UnixNano())}
-			for k, v := range fields {
-				body[k] = v
-			}
-			code, p := m.do("POST", "/api/"+product+"/buy", body)
-			if code != 200 || p["status"] != "prepared" {
-				t.Fatalf("%s buy: %d %v", product, code, p)
-			}
-			return p["paymentProcessId"].(string)
+			fields["paymentMethod"], fields["creditCardToken"] = "creditCard", visa
+			return m.buyProduct(product, fields)
 		}
 		settle := func(product, id string) {
 			t.Helper()
@@ -77,8 +54,7 @@ func TestPassPaymentCrashSafety(t *testing.T) {
 		// 1. an unlimited pass, killed after the tentative order
 		id := buy("gogo_pass", map[string]any{"planId": demo.DemoPlanAll, "periodId": demo.DemoPeriodNext, "fareType": "happlus"})
 		all = append(all, bought{"gogo_passes", id})
-		srv.kill()
-		srv = serveProc(t, bin, dsn, addr)
+		srv.restart()
 		settle("gogo_pass", id)
 
 		// 2. coupon passes, killed during a burst of continues
@@ -97,16 +73,12 @@ func TestPassPaymentCrashSafety(t *testing.T) {
 			time.Sleep(time.Duration(20+round*60) * time.Millisecond)
 			srv.kill()
 			wg.Wait()
-			srv = serveProc(t, bin, dsn, addr)
+			srv.start()
 			settle("coupon_ticket", id)
 		}
 		srv.kill()
 
-		db, err := store.Open(context.Background(), dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
+		db := srv.db()
 		for _, b := range all {
 			var status string
 			var goods, captured int
@@ -124,4 +96,14 @@ func TestPassPaymentCrashSafety(t *testing.T) {
 			}
 		}
 	})
+}
+
+// openPassSales opens the unlimited pass (purchasable, out of
+// maintenance) and the coupon pass for sale: the server is stopped for the
+// operator's commands and started again.
+func openPassSales(srv *realServer) {
+	srv.kill()
+	srv.command("admin", "gogo-pass", "--public", "--purchasable", "--maintenance", "off")
+	srv.command("admin", "coupon-ticket", "--public")
+	srv.start()
 }

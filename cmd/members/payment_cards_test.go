@@ -27,12 +27,10 @@ func TestNoCardNumberStored(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the server")
 	}
-	bin := membersBinary(t)
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		dsn := apitest.DSN(t, engine)
-		addr := freeAddr(t)
-		srv := serveProc(t, bin, dsn, addr)
-		m := newMember(t, "http://"+addr)
+		srv := startServer(t, dsn)
+		m := newMember(t, srv.base())
 		for i, c := range testCards {
 			tok := m.tokenize(c[0])
 			// register the card (declines are refused only when paying)
@@ -48,9 +46,7 @@ func TestNoCardNumberStored(t *testing.T) {
 			id := p["paymentProcessId"].(string)
 			m.do("POST", "/api/peachpoints/buy/"+id+"/continue", nil)
 			if c[0] == "4000000000003220" { // the member approves the challenge
-				if out, err := exec.Command(bin, "gateway", "settle", gatewayPaymentOf(t, dsn, id), "--db", dsn).CombinedOutput(); err != nil {
-					t.Fatalf("gateway settle: %v %s", err, out)
-				}
+				srv.command("gateway", "settle", gatewayPaymentOf(t, dsn, id))
 			}
 			declined := i >= 5 && i <= 7
 			if st := m.settle(id, 40*time.Second); (st == "settled") == declined {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -16,18 +15,8 @@ import (
 
 func TestPointsCommands(t *testing.T) {
 	t.Parallel()
-	dsn := "sqlite:" + filepath.Join(t.TempDir(), "m.db")
+	dsn := demoDB(t)
 	ctx := context.Background()
-	a, err := app.Open(ctx, app.Options{DSN: dsn, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, feats, err := a.Server(ctx, app.Config{Demo: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	feats.Close()
-	a.Close()
 
 	out, _, err := call(t, "points", "issue", "--member", "demo@example.com", "--currency", "sgd", "--amount", "12.50", "--db", dsn)
 	if err != nil || !regexp.MustCompile(`^[1-9]\d{15}\t\d{8}\n$`).MatchString(out) {
@@ -44,7 +33,7 @@ func TestPointsCommands(t *testing.T) {
 		t.Fatalf("points codes = %q, %v", out, err)
 	}
 
-	a, err = app.Open(ctx, app.Options{DSN: dsn, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	a, err := app.Open(ctx, app.Options{DSN: dsn, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

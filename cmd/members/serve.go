@@ -290,16 +290,17 @@ func loopbackAsLocalhost(raw string) string {
 	return u.String()
 }
 
-// demoBanner tells a newcomer where to go and how to log in.
+// demoBanner tells a newcomer where to go and how to log in: the address
+// and the logins are its last lines, the last the terminal shows.
 func demoBanner(url string, quiet bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n  Open %s in your browser.\n", url)
-	b.WriteString("  Demo logins: demo@example.com / Demo1234   demo2@example.com / Demo1234\n")
+	b.WriteString("\n")
 	if quiet {
-		b.WriteString("  Requests are not logged in demo mode (--log-requests on to see them). Ctrl-C stops the server.\n\n")
-	} else {
-		b.WriteString("  Ctrl-C stops the server.\n\n")
+		b.WriteString("  Requests are not logged in demo mode (--log-requests on to see them).\n")
 	}
+	b.WriteString("  Ctrl-C stops the server.\n\n")
+	fmt.Fprintf(&b, "  Open %s in your browser.\n", url)
+	b.WriteString("  Demo logins: demo@example.com / Demo1234   demo2@example.com / Demo1234\n")
 	return b.String()
 }
 

@@ -37,7 +37,7 @@ func TestServeDemoBannerAndQuietRequests(t *testing.T) {
 			re := regexp.MustCompile(`Open (http://\S+) in your browser`)
 			var url string
 			for deadline := time.Now().Add(30 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-				if m := re.FindStringSubmatch(out.String()); m != nil && strings.Contains(out.String(), "Ctrl-C") {
+				if m := re.FindStringSubmatch(out.String()); m != nil && strings.Contains(out.String(), "Demo logins") {
 					url = m[1]
 				}
 			}
@@ -45,7 +45,7 @@ func TestServeDemoBannerAndQuietRequests(t *testing.T) {
 				t.Fatalf("no banner: %s", out.String())
 			}
 			text := strings.TrimSpace(out.String())
-			if !strings.Contains(text, "demo@example.com / Demo1234") || !strings.HasSuffix(text, "stops the server.") {
+			if !strings.Contains(text, "demo@example.com / Demo1234") || !strings.HasSuffix(text, "demo2@example.com / Demo1234") {
 				t.Errorf("the banner is not last:\n%s", text)
 			}
 			res, err := http.Get(url + "/api/session")

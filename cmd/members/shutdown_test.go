@@ -21,15 +21,12 @@ func TestGracefulShutdown(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the server")
 	}
-	bin := membersBinary(t)
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		dsn := apitest.DSN(t, engine)
-		addr := freeAddr(t)
-		base := "http://" + addr
 		// the gateway call may take the slow card's whole 3 s
-		srv := serveProc(t, bin, dsn, addr, "--shutdown-grace", "15s", "--gateway-timeout", "8s")
-		defer srv.kill()
-		m := newMember(t, base)
+		srv := startServer(t, dsn, "--shutdown-grace", "15s", "--gateway-timeout", "8s")
+		addr := srv.addr
+		m := newMember(t, srv.base())
 		if code, _ := m.do("GET", "/readyz", nil); code != 200 {
 			t.Fatalf("/readyz before: %d", code)
 		}
@@ -47,7 +44,7 @@ func TestGracefulShutdown(t *testing.T) {
 		}()
 		time.Sleep(700 * time.Millisecond)
 		sent := time.Now()
-		if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		if err := srv.signal(syscall.SIGTERM); err != nil {
 			t.Fatal(err)
 		}
 		// no new connections once draining
@@ -76,24 +73,15 @@ func TestGracefulShutdown(t *testing.T) {
 		if a.took < 2*time.Second {
 			t.Errorf("the request answered after %s: it was not in flight at SIGTERM", a.took)
 		}
-		werr := make(chan error, 1)
-		go func() { werr <- srv.cmd.Wait() }()
-		select {
-		case err := <-werr:
-			if err != nil {
-				t.Errorf("exit: %v (want status 0)\n%s", err, srv.out.String())
-			}
-		case <-time.After(20 * time.Second):
+		if err, ended := srv.wait(20 * time.Second); !ended {
 			t.Fatalf("no exit 20 s after SIGTERM:\n%s", srv.out.String())
+		} else if err != nil {
+			t.Errorf("exit: %v (want status 0)\n%s", err, srv.out.String())
 		}
 		if out := srv.out.String(); !strings.Contains(out, `"shut down"`) {
 			t.Errorf("no shutdown line:\n%s", out)
 		}
-		db, err := store.Open(context.Background(), dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
+		db := srv.db()
 		var held int
 		if err := db.QueryRow(`SELECT COUNT(*) FROM payment_processes WHERE lease_owner LIKE 'w%' AND lease_until > $1`,
 			time.Now().UnixMilli()).Scan(&held); err != nil {

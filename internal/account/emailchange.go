@@ -152,10 +152,10 @@ func (s *Service) requestEmailChange(ctx context.Context, m Member, newEmail, pa
 	}
 	hours := []any{"hours", int(EmailChangeLinkLifetime.Hours()), "days", int(EmailChangeUndoLifetime.Hours() / 24)}
 	sent := s.notify(ctx, KindEmailChangeConfirm, lang, newEmail, mail.Data{
-		Name: m.Name(), Args: append([]any{"email", newEmail}, hours...), URL: link("confirm", confirm),
+		Given: m.Firstname, Family: m.Lastname, Args: append([]any{"email", newEmail}, hours...), URL: link("confirm", confirm),
 	})
 	sent = s.notify(ctx, KindEmailChangeNotice, lang, m.Email, mail.Data{
-		Name: m.Name(), Args: append([]any{"email", newEmail}, hours...), URL: link("undo", undo),
+		Given: m.Firstname, Family: m.Lastname, Args: append([]any{"email", newEmail}, hours...), URL: link("undo", undo),
 	}) && sent
 	return PendingEmail{Email: newEmail, ExpiresAt: c.ExpiresAt}, sent, nil
 }

@@ -149,5 +149,7 @@ func (s *Service) notifyPassenger(ctx context.Context, memberID, kind string, p 
 		s.Logger.Warn("account: passenger mail: load member", "err", err)
 		return false
 	}
-	return s.notify(ctx, kind, m.MailLanguage(lang), m.Email, mail.Data{Name: m.Name(), Args: []any{"passenger", p.Name()}})
+	ml := m.MailLanguage(lang)
+	return s.notify(ctx, kind, ml, m.Email, mail.Data{Given: m.Firstname, Family: m.Lastname,
+		Args: []any{"passenger", i18n.PersonName(ml, p.Firstname, p.Lastname)}})
 }

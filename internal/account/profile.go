@@ -242,7 +242,7 @@ func (s *Service) UpdateProfile(ctx context.Context, memberID string, in Profile
 	case err != nil:
 		return ProfileSaved{}, fmt.Errorf("update member: %w", err)
 	}
-	sent = s.notify(ctx, mail.KindProfileUpdated, m.MailLanguage(lang), m.Email, mail.Data{Name: m.Name()}) && sent
+	sent = s.notify(ctx, mail.KindProfileUpdated, m.MailLanguage(lang), m.Email, mail.Data{Given: m.Firstname, Family: m.Lastname}) && sent
 	return ProfileSaved{Profile: s.profile(m, lang), MailSent: sent, EmailChange: pending}, nil
 }
 
@@ -289,5 +289,5 @@ func (s *Service) ChangePassword(ctx context.Context, sess auth.Session, in Pass
 	}
 	s.recordChange(ctx, sess.MemberID, "password_changed", "")
 	ml := m.MailLanguage(lang)
-	return s.notify(ctx, mail.KindPasswordChanged, ml, m.Email, mail.Data{Name: m.Name(), URL: s.securityCentreURL(ml)}), nil
+	return s.notify(ctx, mail.KindPasswordChanged, ml, m.Email, mail.Data{Given: m.Firstname, Family: m.Lastname, URL: s.securityCentreURL(ml)}), nil
 }

@@ -88,7 +88,7 @@ func (s *Service) sendResetLink(ctx context.Context, email string, lang i18n.Lan
 	lang = m.MailLanguage(lang)
 	link := s.PublicURL + "/reset-password/" + url.PathEscape(token) + "?lang=" + string(lang)
 	s.notify(ctx, mail.KindPasswordReset, lang, m.Email, mail.Data{
-		Name: m.Name(), Args: []any{"minutes", int(ResetLinkLifetime.Minutes())}, URL: link,
+		Given: m.Firstname, Family: m.Lastname, Args: []any{"minutes", int(ResetLinkLifetime.Minutes())}, URL: link,
 	})
 	return nil
 }
@@ -144,5 +144,5 @@ func (s *Service) ResetPassword(ctx context.Context, in ResetInput, lang i18n.La
 	}
 	s.recordChange(ctx, memberID, "password_reset", "")
 	ml := m.MailLanguage(lang)
-	return s.notify(ctx, mail.KindPasswordChanged, ml, m.Email, mail.Data{Name: m.Name(), URL: s.securityCentreURL(ml)}), nil
+	return s.notify(ctx, mail.KindPasswordChanged, ml, m.Email, mail.Data{Given: m.Firstname, Family: m.Lastname, URL: s.securityCentreURL(ml)}), nil
 }

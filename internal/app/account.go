@@ -17,15 +17,10 @@ import (
 // feature: the mailer (SMTP when cfg.SMTPURL is set, the outbox always)
 // with its delivery worker, and the account API.
 func (a *App) wireAccount(ctx context.Context, cfg Config, f *Features) error {
-	mailer, err := a.Mailer(cfg)
+	mailer, tpl, err := a.mailing(cfg)
 	if err != nil {
 		return err
 	}
-	tpl, err := mail.NewTemplates(a.Catalog)
-	if err != nil {
-		return err
-	}
-	a.MailTemplates = tpl
 	publicURL := cfg.PublicURL
 	if publicURL == "" {
 		publicURL = DefaultPublicURL
@@ -45,6 +40,23 @@ func (a *App) wireAccount(ctx context.Context, cfg Config, f *Features) error {
 	f.Background = append(f.Background, mailer.Run)
 	f.Closers = append(f.Closers, svc.Wait)
 	return nil
+}
+
+// mailing is the app's mailer and its mail templates, each built once:
+// what every feature that mails needs.
+func (a *App) mailing(cfg Config) (*mail.Mailer, *mail.Templates, error) {
+	m, err := a.Mailer(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	if a.MailTemplates == nil {
+		tpl, err := mail.NewTemplates(a.Catalog)
+		if err != nil {
+			return nil, nil, err
+		}
+		a.MailTemplates = tpl
+	}
+	return m, a.MailTemplates, nil
 }
 
 // DefaultPublicURL is the base of links in mails when none is configured.
@@ -68,6 +80,6 @@ func (a *App) Mailer(cfg Config) (*mail.Mailer, error) {
 		}
 		tr, from = s, f
 	}
-	a.mailer = mail.New(a.observeOutbox(store.NewMailOutbox(a.DB)), tr, from, a.DB.Now, a.Logger)
+	a.mailer = mail.New(observedOutbox{store.NewMailOutbox(a.DB), a.metrics}, tr, from, a.DB.Now, a.Logger)
 	return a.mailer, nil
 }

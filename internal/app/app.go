@@ -131,7 +131,7 @@ type App struct {
 	// Security is the security centre (set by wireSecurity, after the
 	// account feature, which reaches it through securityRecorder).
 	Security *security.Service
-	// MailTemplates render the product's mails (set by wireAccount).
+	// MailTemplates render the product's mails (built once, by the first feature that mails).
 	MailTemplates *mail.Templates
 	// Payments is the payment engine the server was wired with, recorded
 	// for tests and operator commands; the wiring hands the engine to the

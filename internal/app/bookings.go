@@ -111,12 +111,11 @@ type itineraryMailer struct {
 }
 
 func (m *itineraryMailer) SendItinerary(ctx context.Context, im booking.ItineraryMail) error {
-	name := strings.TrimSpace(im.To.Firstname + " " + im.To.Lastname)
 	details := []mail.Detail{{Label: m.cat.T(im.Lang, "mail.itinerary.pnr"), Value: im.PNR}}
 	for _, l := range im.Flights {
 		details = append(details, mail.Detail{Label: m.cat.T(im.Lang, "mail.itinerary.flights"), Value: l})
 	}
-	msg, err := m.tpl.Standard("itinerary", im.Lang, im.To.Email, mail.Data{Name: name, Args: []any{"pnr", im.PNR}, Details: details})
+	msg, err := m.tpl.Standard("itinerary", im.Lang, im.To.Email, mail.Data{Given: im.To.Firstname, Family: im.To.Lastname, Args: []any{"pnr", im.PNR}, Details: details})
 	if err != nil {
 		return fmt.Errorf("itinerary mail: %w", err)
 	}

@@ -24,7 +24,7 @@ const DemoOpsSecret = "demo-ops-secret" // #nosec G101 -- the documented demo va
 // FlightOps is the operations feed's service (the server and the
 // operator's commands).
 func (a *App) FlightOps() *flightops.Service {
-	return flightops.NewService(a.observeFlights(store.NewFlightOpsStore(a.DB)), a.DB.Now)
+	return flightops.NewService(observedFlights{store.NewFlightOpsStore(a.DB), a.metrics}, a.DB.Now)
 }
 
 // wireFlights mounts the operations feed of flight events. Its secret
@@ -56,11 +56,7 @@ const flightAlertsEvery = 20 * time.Second
 // FlightAlerts is the sender of flight change mails (the server's
 // background job; tests call SendDue).
 func (a *App) FlightAlerts(cfg Config) (*flightops.Alerts, error) {
-	m, err := a.Mailer(cfg)
-	if err != nil {
-		return nil, err
-	}
-	tpl, err := mail.NewTemplates(a.Catalog)
+	m, tpl, err := a.mailing(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +93,7 @@ func (m *flightMailer) SendFlightChange(ctx context.Context, cm flightops.Change
 	st := cm.State
 	t := func(key string, args ...any) string { return m.cat.T(lang, "mail.flight_change."+key, args...) }
 	local := func(at time.Time, airport string) string {
-		return at.In(booking.AirportZone(airport)).Format("2006-01-02 15:04") + " (" + airport + ")"
+		return i18n.FormatDateTime(lang, at.In(booking.AirportZone(airport))) + " (" + airport + ")"
 	}
 	what := string(st.LastKind)
 	if st.IsCancelled() {
@@ -131,11 +127,10 @@ func (m *flightMailer) SendFlightChange(ctx context.Context, cm flightops.Change
 	if len(cm.To.PNRs) == 1 {
 		q.Set("pnr", cm.To.PNRs[0])
 	}
-	name := strings.TrimSpace(cm.To.Firstname + " " + cm.To.Lastname)
-	msg, err := m.tpl.Standard("flight_change", lang, cm.To.Email, mail.Data{Name: name, Details: details,
+	msg, err := m.tpl.Standard("flight_change", lang, cm.To.Email, mail.Data{Given: cm.To.Firstname, Family: cm.To.Lastname, Details: details,
 		URL:         strings.TrimRight(m.publicURL, "/") + "/bookings?" + q.Encode(),
 		Unsubscribe: &mail.Action{Label: m.cat.T(lang, "notify.mail.unsubscribe"), URL: m.settings.UnsubscribeURL(cm.MemberID, notify.FlightChanges)},
-		Args:        []any{"flight", st.Flight, "date", st.Date, "origin", origin, "destination", dest, "what", t("what." + what)}})
+		Args:        []any{"flight", st.Flight, "date", i18n.FormatISODate(lang, st.Date), "origin", origin, "destination", dest, "what", t("what." + what)}})
 	if err != nil {
 		return fmt.Errorf("flight change mail: %w", err)
 	}

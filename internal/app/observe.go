@@ -13,21 +13,16 @@ import (
 )
 
 // The stores below count what the metrics show at the one place each
-// change is made; the domain packages know nothing of the metrics. With
-// metrics off (nil) the plain stores are used.
+// change is made; the domain packages know nothing of the metrics. Each
+// is its store with the metrics beside it (observed{store, a.metrics}):
+// with metrics off (nil) ops.Metrics counts nothing, so no store needs a
+// plain and an observed way of being built.
 
 // observedPayments counts the state changes of payment processes and the
 // recorded discrepancies.
 type observedPayments struct {
 	*store.PaymentStore
 	m *ops.Metrics
-}
-
-func (a *App) observePayments(st *store.PaymentStore) payment.Store {
-	if a.metrics == nil {
-		return st
-	}
-	return observedPayments{st, a.metrics}
 }
 
 func (o observedPayments) Move(ctx context.Context, id string, from, to payment.Status, c payment.Changes, now time.Time) (bool, error) {
@@ -65,13 +60,6 @@ type observedOutbox struct {
 	m *ops.Metrics
 }
 
-func (a *App) observeOutbox(o mail.Outbox) mail.Outbox {
-	if a.metrics == nil {
-		return o
-	}
-	return observedOutbox{o, a.metrics}
-}
-
 func (o observedOutbox) MarkAttempt(ctx context.Context, id string, attempts int, status mail.Status, next time.Time, lastErr string) error {
 	err := o.Outbox.MarkAttempt(ctx, id, attempts, status, next, lastErr)
 	if err == nil {
@@ -84,13 +72,6 @@ func (o observedOutbox) MarkAttempt(ctx context.Context, id string, attempts int
 type observedFlights struct {
 	flightops.Store
 	m *ops.Metrics
-}
-
-func (a *App) observeFlights(st flightops.Store) flightops.Store {
-	if a.metrics == nil {
-		return st
-	}
-	return observedFlights{st, a.metrics}
 }
 
 func (o observedFlights) Apply(ctx context.Context, ev flightops.Event, source string, merge func(flightops.State) (flightops.State, bool, error), alertDue func(flightops.State) time.Time) (flightops.Result, error) {

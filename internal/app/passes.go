@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strconv"
 
 	"members/internal/account"
 	"members/internal/api/passapi"
@@ -29,11 +28,7 @@ type Passes struct {
 // operator command that refunds nothing passes nil (refunds are then
 // refused as not refundable).
 func (a *App) NewPasses(cfg Config, refunder coupon.Refunder) (*Passes, error) {
-	m, err := a.Mailer(cfg)
-	if err != nil {
-		return nil, err
-	}
-	tpl, err := mail.NewTemplates(a.Catalog)
+	m, tpl, err := a.mailing(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +85,8 @@ func (m passMembers) member(ctx context.Context, id string) (account.Member, err
 
 func (m passMembers) Holder(ctx context.Context, id string) (pass.Holder, error) {
 	mem, err := m.member(ctx, id)
-	return pass.Holder{Email: mem.Email, Name: mem.Name(), Lang: string(mem.MailLanguage(langOf(mem.Lang)))}, err
+	ml := mem.MailLanguage(langOf(mem.Lang))
+	return pass.Holder{Email: mem.Email, Name: i18n.PersonName(ml, mem.Firstname, mem.Lastname), Lang: string(ml)}, err
 }
 
 func (m passMembers) CouponHolder(ctx context.Context, id string) (coupon.Holder, error) {
@@ -136,32 +132,15 @@ func (m *passMailer) SendCouponMail(ctx context.Context, cm coupon.Mail) error {
 	details := []mail.Detail{
 		{Label: m.cat.T(lang, "mail.pass.name"), Value: c.Name},
 		{Label: m.cat.T(lang, "mail.pass.boarding"), Value: pass.RangeIn(lang, c.AvailablePeriodToBoard)},
-		{Label: m.cat.T(lang, "mail.coupon.passengers"), Value: strconv.Itoa(1 + len(c.Passengers))},
-		{Label: m.cat.T(lang, "mail.coupon.total"), Value: money(c.PurchasedPrice) + " " + c.CurrencyCode},
+		{Label: m.cat.T(lang, "mail.coupon.passengers"), Value: m.cat.TN(lang, "mail.coupon.passenger_count", 1+len(c.Passengers))},
+		{Label: m.cat.T(lang, "mail.coupon.total"), Value: i18n.FormatMoney(lang, c.PurchasedPrice, c.CurrencyCode)},
 	}
 	if cm.Kind == coupon.MailRefunded {
-		details = append(details, mail.Detail{Label: m.cat.T(lang, "mail.coupon.refund"), Value: money(c.RefundAmount) + " " + c.CurrencyCode})
+		details = append(details, mail.Detail{Label: m.cat.T(lang, "mail.coupon.refund"), Value: i18n.FormatMoney(lang, c.RefundAmount, c.CurrencyCode)})
 	}
-	name := c.Purchaser.Firstname + " " + c.Purchaser.Lastname
-	msg, err := m.tpl.Standard(cm.Kind, lang, cm.To.Email, mail.Data{Name: name, Args: []any{"pass", c.Name}, Details: details})
+	msg, err := m.tpl.Standard(cm.Kind, lang, cm.To.Email, mail.Data{Given: c.Purchaser.Firstname, Family: c.Purchaser.Lastname, Args: []any{"pass", c.Name}, Details: details})
 	if err != nil {
 		return fmt.Errorf("coupon mail: %w", err)
 	}
 	return m.mailer.Send(ctx, msg)
-}
-
-// money writes a yen amount with thousands separators.
-func money(v int64) string {
-	s := strconv.FormatInt(v, 10)
-	neg := v < 0
-	if neg {
-		s = s[1:]
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
 }

@@ -45,6 +45,7 @@ func (a *App) wirePayments(ctx context.Context, cfg Config, f *Features, conn Ga
 	if gw == nil {
 		gw = payment.NewHTTPGateway(conn.URL, conn.Key, timeout)
 	}
+	gw = crashPoint(gw, conn.Sandbox != nil, a.Logger)
 	secret := conn.WebhookSecret
 	var previous [][]byte
 	for _, p := range conn.PreviousWebhookSecrets {
@@ -57,7 +58,7 @@ func (a *App) wirePayments(ctx context.Context, cfg Config, f *Features, conn Ga
 	if err != nil {
 		return payments{}, err
 	}
-	engine := payment.NewEngine(a.observePayments(st), gw, payment.Config{
+	engine := payment.NewEngine(observedPayments{st, a.metrics}, gw, payment.Config{
 		ReturnBase: publicURL, WebhookSecret: []byte(secret), PreviousWebhookSecrets: previous,
 		// a request drives at most four gateway calls; after that the lease
 		// lapses and the background work takes over (a killed instance)

@@ -50,11 +50,7 @@ func (a *App) wirePoints(_ context.Context, cfg Config, f *Features, engine *pay
 // PointsService builds the points service (also used by the operator
 // commands).
 func (a *App) PointsService(cfg Config) (*points.Service, error) {
-	m, err := a.Mailer(cfg)
-	if err != nil {
-		return nil, err
-	}
-	tpl, err := mail.NewTemplates(a.Catalog)
+	m, tpl, err := a.mailing(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -95,10 +91,10 @@ func (m *pointsMailer) SendPoints(ctx context.Context, pm points.Mail) error {
 	}
 	details = append(details,
 		mail.Detail{Label: t("balance"), Value: points.FormatMoney(v.Balance, v.Currency, lang)},
-		mail.Detail{Label: t("expire_date"), Value: v.ExpireDate})
-	name := strings.TrimSpace(pm.To.Firstname + " " + pm.To.Lastname)
-	data := mail.Data{Name: name, Details: details,
-		Args: []any{"days", pm.Days, "amount", points.FormatMoney(v.Balance, v.Currency, lang), "date", v.ExpireDate}}
+		mail.Detail{Label: t("expire_date"), Value: i18n.FormatISODate(lang, v.ExpireDate)})
+	data := mail.Data{Given: pm.To.Firstname, Family: pm.To.Lastname, Details: details,
+		Args: []any{"days", pm.Days, "days_left", m.cat.TN(lang, "mail.points.days_left", pm.Days),
+			"amount", points.FormatMoney(v.Balance, v.Currency, lang), "date", i18n.FormatISODate(lang, v.ExpireDate)}}
 	if pm.Kind == "reminder" {
 		data.Unsubscribe = &mail.Action{Label: m.cat.T(lang, "notify.mail.unsubscribe"), URL: m.settings.UnsubscribeURL(pm.To.MemberID, notify.PointsReminders)}
 	}

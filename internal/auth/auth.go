@@ -57,6 +57,10 @@ type Session struct {
 	LastSeenAt time.Time
 	ClientAddr string
 	UserAgent  string
+	// BookingsVersion is the member's bookings version read with the
+	// session (the lookup of every request), 0 elsewhere: the booking
+	// search's answer cache checks a kept answer against it.
+	BookingsVersion int64
 }
 
 // Credentials is what login needs of a member.

@@ -177,6 +177,12 @@ func (res SearchResult) Holds(version int64, now time.Time) bool {
 // member's bookings version from the store (one primary-key read) and
 // checks the answer's time limit. A kept answer may be served again only
 // after this says so on the same request.
+// HoldsWith is StillHolds with the member's bookings version already read
+// on this request (with the session: auth.Session.BookingsVersion).
+func (s *Service) HoldsWith(version int64, res SearchResult) bool {
+	return res.Holds(version, s.now())
+}
+
 func (s *Service) StillHolds(ctx context.Context, memberID string, res SearchResult) (bool, error) {
 	v, err := s.store.BookingsVersion(ctx, memberID)
 	if err != nil {

@@ -21,3 +21,37 @@ func TestLoad(t *testing.T) {
 		t.Error("RGB(red) accepted")
 	}
 }
+
+func TestIssuer(t *testing.T) {
+	b, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ValidInvoiceNumber(b.Issuer.RegistrationNumber) {
+		t.Errorf("registration number %q", b.Issuer.RegistrationNumber)
+	}
+	for _, l := range i18n.Langs {
+		if b.LegalName(l) == "" || b.Address(l) == "" {
+			t.Errorf("%s: issuer block incomplete", l)
+		}
+	}
+	if b.LegalName(i18n.JP) == b.LegalName(i18n.EN) {
+		t.Error("the Japanese legal name is the English one")
+	}
+}
+
+func TestValidInvoiceNumber(t *testing.T) {
+	for s, want := range map[string]bool{
+		"T6012345678901": true,
+		"T7120001096473": true,
+		"T5012345678901": false, // wrong check digit
+		"6012345678901":  false, // no T
+		"T601234567890":  false, // 12 digits
+		"T60123456789O1": false, // a letter
+		"t6012345678901": false,
+	} {
+		if got := ValidInvoiceNumber(s); got != want {
+			t.Errorf("%s = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"members/internal/apperr"
 	"members/internal/payment"
 )
 
@@ -32,11 +31,11 @@ type orderDetails struct {
 }
 
 // Quote checks productId, periodId, fareType, additionalPassengers and the
-// terms agreement, and prices them.
-func (p Sale) Quote(ctx context.Context, memberID, lang string, body json.RawMessage) (payment.Order, error) {
-	var in Selection
-	if err := json.Unmarshal(body, &in); err != nil {
-		return payment.Order{}, apperr.FromDecode(err)
+// terms agreement (a Selection), and prices them.
+func (p Sale) Quote(ctx context.Context, memberID, lang string, fields any) (payment.Order, error) {
+	in, err := payment.FieldsOf[Selection](p.Type(), fields)
+	if err != nil {
+		return payment.Order{}, err
 	}
 	t, err := p.s.Price(ctx, memberID, lang, in)
 	if err != nil {

@@ -14,6 +14,11 @@ import (
 	"members/internal/store"
 )
 
+// BenchSeedVersion names the data SeedBench writes. The benchmarks keep
+// seeded databases between runs (internal/loadgen, seedcache.go) and reuse
+// one only under the same version: change it with the generator.
+const BenchSeedVersion = 1
+
 // BenchMemberID is the id of the i-th benchmark member.
 func BenchMemberID(i int) string { return fmt.Sprintf("b%031d", i) }
 

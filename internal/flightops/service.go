@@ -2,17 +2,15 @@ package flightops
 
 import (
 	"context"
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
 	"members/internal/booking"
+	"members/internal/signature"
 )
 
 // Store keeps events and flight states.
@@ -166,54 +164,17 @@ var (
 )
 
 // Sign returns the Ops-Signature value for body at time t.
-func Sign(secret []byte, t time.Time, body []byte) string {
-	ts := strconv.FormatInt(t.Unix(), 10)
-	return "t=" + ts + ",v1=" + hex.EncodeToString(mac(secret, ts, body))
-}
-
-func mac(secret []byte, ts string, body []byte) []byte {
-	m := hmac.New(sha256.New, secret)
-	m.Write([]byte(ts))
-	m.Write([]byte("."))
-	m.Write(body)
-	return m.Sum(nil)
-}
+func Sign(secret []byte, t time.Time, body []byte) string { return signature.Sign(secret, t, body) }
 
 // Verify checks an Ops-Signature value against body: the HMAC under
 // secret first (ErrBadSignature), then the timestamp within Tolerance of
 // now (ErrStale).
 func Verify(secret []byte, header string, body []byte, now time.Time) error {
-	var ts string
-	var sigs []string
-	for _, part := range strings.Split(header, ",") {
-		k, v, ok := strings.Cut(strings.TrimSpace(part), "=")
-		if !ok {
-			continue
-		}
-		switch k {
-		case "t":
-			ts = v
-		case "v1":
-			sigs = append(sigs, v)
-		}
-	}
-	sec, err := strconv.ParseInt(ts, 10, 64)
-	if err != nil || len(sigs) == 0 || len(secret) == 0 {
-		return ErrBadSignature
-	}
-	want := mac(secret, ts, body)
-	ok := false
-	for _, s := range sigs {
-		got, err := hex.DecodeString(s)
-		if err == nil && hmac.Equal(got, want) {
-			ok = true
-		}
-	}
-	if !ok {
-		return ErrBadSignature
-	}
-	if d := now.Sub(time.Unix(sec, 0)); d > Tolerance || d < -Tolerance {
+	switch err := signature.Verify(secret, header, body, now, Tolerance); {
+	case errors.Is(err, signature.ErrStale):
 		return ErrStale
+	case err != nil:
+		return ErrBadSignature
 	}
 	return nil
 }

@@ -2,6 +2,8 @@ package gateway
 
 import (
 	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
@@ -13,6 +15,8 @@ import (
 	"time"
 
 	qr "github.com/piglig/go-qr"
+
+	"members/internal/i18n"
 )
 
 // The customer pages: small server-rendered HTML that works on a phone,
@@ -29,6 +33,7 @@ func (g *Gateway) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+b+"/pay/{id}", g.payPage)
 	mux.Handle("POST "+b+"/pay/{id}", cop.Handler(http.HandlerFunc(g.payStep)))
 	mux.HandleFunc("GET "+b+"/pay/{id}/qr.png", g.qrImage)
+	mux.HandleFunc("GET "+b+"/pay/{id}/state", g.payState)
 }
 
 // pageData feeds the page template.
@@ -43,6 +48,7 @@ type pageData struct {
 	Method    string
 	Deadline  string
 	QR        string
+	State     string // the QR page polls this URL for the payment's state
 	Slip      slip
 	Message   string
 	ReturnURL string
@@ -148,8 +154,8 @@ func pageHeaders(w http.ResponseWriter, p *Payment) {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Content-Security-Policy", "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action "+
-		formAction+"; frame-ancestors 'none'; base-uri 'none'")
+	h.Set("Content-Security-Policy", "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; script-src "+pollScriptHash+
+		"; connect-src 'self'; form-action "+formAction+"; frame-ancestors 'none'; base-uri 'none'")
 }
 
 func (g *Gateway) render(w http.ResponseWriter, status int, d pageData) {
@@ -157,7 +163,7 @@ func (g *Gateway) render(w http.ResponseWriter, status int, d pageData) {
 	if d.Payment != nil {
 		d.Amount = formatAmount(d.Payment.Amount, d.Payment.Currency)
 		if d.Payment.ExpiresAt != nil {
-			d.Deadline = d.Payment.ExpiresAt.In(jst).Format("2006-01-02 15:04") + " JST"
+			d.Deadline = g.deadline(d.Lang, *d.Payment.ExpiresAt)
 		}
 		d.ReturnURL = returnTo(d.Payment)
 	}
@@ -171,6 +177,29 @@ func (g *Gateway) render(w http.ResponseWriter, status int, d pageData) {
 // jst is Japan time, in which the sandbox shows deadlines (a fixed zone:
 // no tzdata needed).
 var jst = time.FixedZone("JST", 9*60*60)
+
+// deadline writes a step's deadline in Japan time the way the language
+// writes dates (the one date rule of the product: Thai with the
+// Buddhist-era year), with the time and the zone named: "Nov 23, 2026
+// 15:00 (Japan time)", "2026年11月23日 15:00（日本時間）".
+func (g *Gateway) deadline(l string, at time.Time) string {
+	t := at.In(jst)
+	return g.text.t(l, "deadline.value", "date", i18n.FormatDate(i18n.Lang(l), t, false), "time", t.Format("15:04"))
+}
+
+// statusMessage is what the pages say about a payment no longer waiting
+// for the customer.
+func (g *Gateway) statusMessage(l string, p *Payment) string {
+	switch p.Status {
+	case StatusCaptured, StatusAuthorized, StatusRefunded:
+		return g.text.t(l, "status.done")
+	case StatusFailed:
+		return g.text.t(l, "status.failed")
+	case StatusExpired:
+		return g.text.t(l, "status.expired")
+	}
+	return g.text.t(l, "status.other")
+}
 
 // loadForPage reads the payment of a page, answering 404 itself.
 func (g *Gateway) loadForPage(w http.ResponseWriter, r *http.Request) (*Payment, string, bool) {
@@ -191,16 +220,7 @@ func (g *Gateway) loadForPage(w http.ResponseWriter, r *http.Request) (*Payment,
 // statusPage tells a customer who comes back to a finished step where the
 // payment stands.
 func (g *Gateway) statusPage(w http.ResponseWriter, l string, p *Payment) {
-	msg := g.text.t(l, "status.other")
-	switch p.Status {
-	case StatusCaptured, StatusAuthorized, StatusRefunded:
-		msg = g.text.t(l, "status.done")
-	case StatusFailed:
-		msg = g.text.t(l, "status.failed")
-	case StatusExpired:
-		msg = g.text.t(l, "status.expired")
-	}
-	g.render(w, http.StatusOK, pageData{Lang: l, Kind: "status", Title: g.text.t(l, "status.title"), Message: msg, Payment: p})
+	g.render(w, http.StatusOK, pageData{Lang: l, Kind: "status", Title: g.text.t(l, "status.title"), Message: g.statusMessage(l, p), Payment: p})
 }
 
 func (g *Gateway) challengePage(w http.ResponseWriter, r *http.Request) {
@@ -230,7 +250,8 @@ func (g *Gateway) payPage(w http.ResponseWriter, r *http.Request) {
 		d.Kind, d.Method = "qr", g.text.methodName(l, p.Method)
 		d.Title = g.text.t(l, "qr.title", "method", d.Method)
 		d.Intro = g.text.t(l, "qr.intro", "method", d.Method)
-		d.QR = g.opt.BasePath + "/pay/" + p.ID + "/qr.png"
+		d.QR = g.opt.BasePath + "/pay/" + p.ID + "/qr.png?lang=" + l
+		d.State = g.opt.BasePath + "/pay/" + p.ID + "/state?lang=" + l
 	} else {
 		d.Kind, d.Title, d.Intro, d.Slip = "slip", g.text.t(l, "slip.title"), g.text.t(l, "slip.intro"), slipFor(p.ID)
 	}
@@ -288,8 +309,36 @@ func (g *Gateway) payStep(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// qrImage is the code the customer scans: the pay page's own URL, so a
-// phone that scans it opens the page.
+// payState answers the QR page's polling: the payment's status and what
+// the page then says, in the page's language. The QR is scanned and paid
+// on another device, so the page in front of the customer learns of the
+// outcome (paid, failed, expired) without being reloaded.
+func (g *Gateway) payState(w http.ResponseWriter, r *http.Request) {
+	l := lang(r.URL.Query().Get("lang"))
+	p, err := g.getPayment(r.Context(), g.db, r.PathValue("id"))
+	if errors.Is(err, ErrNotFound) {
+		http.NotFound(w, r)
+		return
+	}
+	if err != nil {
+		g.log.Error("gateway state", "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	out := struct {
+		Status  string `json:"status"`
+		Message string `json:"message,omitempty"`
+	}{Status: p.Status}
+	if p.Status != StatusPending {
+		out.Message = g.statusMessage(l, p)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_ = json.NewEncoder(w).Encode(out)
+}
+
+// qrImage is the code the customer scans: the pay page's own URL (in the
+// page's language), so a phone that scans it opens the page.
 func (g *Gateway) qrImage(w http.ResponseWriter, r *http.Request) {
 	p, err := g.getPayment(r.Context(), g.db, r.PathValue("id"))
 	if err != nil || !IsQR(p.Method) {
@@ -304,7 +353,11 @@ func (g *Gateway) qrImage(w http.ResponseWriter, r *http.Request) {
 	if g.opt.PublicURL != "" {
 		base = strings.TrimRight(g.opt.PublicURL, "/")
 	}
-	png, err := qrPNG(base + "/pay/" + p.ID)
+	target := base + "/pay/" + p.ID
+	if l := r.URL.Query().Get("lang"); l != "" {
+		target += "?lang=" + lang(l)
+	}
+	png, err := qrPNG(target)
 	if err != nil {
 		g.log.Error("gateway qr", "err", err)
 		http.Error(w, "internal error", http.StatusInternalServerError)
@@ -315,15 +368,42 @@ func (g *Gateway) qrImage(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(png) // #nosec G705 -- a PNG the gateway drew itself, served as image/png with nosniff
 }
 
-var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
+// pollScript is the QR page's only script: it asks the state URL every
+// few seconds and, once the payment no longer waits, swaps the code for
+// what happened (paid, failed, expired) and the way back to the shop. The
+// page's policy allows exactly this script, by its hash.
+const pollScript = `(function(){var o=document.getElementById("outcome");if(!o)return;var u=o.getAttribute("data-url");` +
+	`function later(){setTimeout(tick,3000)}` +
+	`function tick(){fetch(u,{cache:"no-store"}).then(function(r){return r.ok?r.json():null}).then(function(j){` +
+	`if(!j||j.status==="pending"){later();return}` +
+	`document.getElementById("waiting").hidden=true;` +
+	`o.className="outcome "+(j.status==="failed"||j.status==="expired"?"bad":"good");o.textContent=j.message;` +
+	`var b=document.getElementById("back");if(b)b.hidden=false},later)}later()})();`
+
+// pollScriptHash is the script's hash for the Content-Security-Policy.
+var pollScriptHash = func() string {
+	h := sha256.Sum256([]byte(pollScript))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(h[:]) + "'"
+}()
+
+var pageTemplate = template.Must(template.New("page").Parse(pageHTML + pollScript + pageEnd))
+
+const pageEnd = `</script>{{end}}
+</body>
+</html>
+`
+
+const pageHTML = `<!doctype html>
 <html lang="{{.HTMLLang}}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>{{.Title}}</title>
+{{if .State}}<noscript><meta http-equiv="refresh" content="10"></noscript>{{end}}
 <style>
 *{box-sizing:border-box}
+[hidden]{display:none!important}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI","Hiragino Sans","Noto Sans JP","Noto Sans CJK JP","Noto Sans Thai",sans-serif;background:#f3f4f7;color:#1d1d2b}
 header{background:#1d1d2b;color:#fff;padding:.75rem 1rem;font-weight:600;letter-spacing:.02em}
 header span{font-weight:400;opacity:.75;font-size:.85rem;margin-left:.5rem}
@@ -337,6 +417,8 @@ dt{color:#5b5b6e}
 dd{margin:0 0 0 auto;text-align:right;font-weight:600;overflow-wrap:anywhere}
 .amount{font-size:1.15rem}
 .num{font-family:ui-monospace,"SFMono-Regular",Menlo,monospace;letter-spacing:.04em;white-space:nowrap}
+.when{white-space:nowrap}
+.ref{white-space:normal;word-break:break-all;text-align:left}
 .slip div{display:block;padding:.5rem 0;border-top:1px solid #e3e3ea}
 .slip div:first-child{border-top:0}
 .slip dd{text-align:left;font-size:1.3rem;margin:.1rem 0 0}
@@ -348,6 +430,10 @@ button,.button{display:block;width:100%;min-height:48px;padding:.75rem 1rem;bord
 .secondary{background:#fff;color:#a00057}
 .hint{font-size:.85rem;color:#5b5b6e;margin-top:-.25rem}
 .note{font-size:.8rem;color:#5b5b6e;text-align:center;margin-top:1rem}
+.outcome:empty{display:none}
+.outcome{padding:.75rem 1rem;border-radius:8px;font-weight:600;margin:1rem 0 0}
+.bad{background:#fdecee;color:#9b1020;border:1px solid #e8a1aa}
+.good{background:#e8f6ee;color:#0f5c32;border:1px solid #9fd3b4}
 @media (min-width:768px){main{margin-top:3rem}.card{padding:2rem}}
 </style>
 </head>
@@ -361,9 +447,9 @@ button,.button{display:block;width:100%;min-height:48px;padding:.75rem 1rem;bord
 {{with .Payment}}<dl>
 <div><dt>{{$.T "amount"}}</dt><dd class="amount">{{$.Amount}}</dd></div>
 {{if .Description}}<div><dt>{{$.T "merchant"}}</dt><dd>{{.Description}}</dd></div>{{end}}
-{{if .Reference}}<div><dt>{{$.T "reference"}}</dt><dd class="num">{{.Reference}}</dd></div>{{end}}
+{{if .Reference}}<div><dt>{{$.T "reference"}}</dt><dd class="num ref">{{.Reference}}</dd></div>{{end}}
 {{if .Last4}}<div><dt>{{$.T "card"}}</dt><dd>{{$.BrandName}} •••• {{.Last4}}</dd></div>{{end}}
-{{if and $.Deadline (ne $.Kind "status") (ne $.Kind "challenge")}}<div><dt>{{$.T "deadline"}}</dt><dd>{{$.Deadline}}</dd></div>{{end}}
+{{if and $.Deadline (ne $.Kind "status") (ne $.Kind "challenge")}}<div><dt>{{$.T "deadline"}}</dt><dd class="when">{{$.Deadline}}</dd></div>{{end}}
 </dl>{{end}}
 {{if eq .Kind "challenge"}}
 <div class="actions">
@@ -371,11 +457,16 @@ button,.button{display:block;width:100%;min-height:48px;padding:.75rem 1rem;bord
 <form method="post" action="{{.Action}}"><button class="secondary" name="action" value="fail">{{.T "challenge.fail"}}</button></form>
 </div>
 {{else if eq .Kind "qr"}}
+<p id="outcome" class="outcome" role="alert" data-url="{{.State}}"></p>
+{{if .ReturnURL}}<div class="actions" id="back" hidden><a class="button primary" href="{{.ReturnURL}}">{{.T "back"}}</a></div>{{end}}
+<div id="waiting">
 <img class="qr" src="{{.QR}}" alt="{{.T "qr.alt"}}" width="220" height="220">
+<p class="hint">{{.T "qr.watch"}}</p>
 <div class="actions">
 <form method="post" action="{{.Action}}"><button class="primary" name="action" value="pay">{{.T "pay.now"}}</button></form>
 <p class="hint">{{.T "pay.now.hint"}}</p>
 <form method="post" action="{{.Action}}"><button class="secondary" name="action" value="cancel">{{.T "pay.cancel"}}</button></form>
+</div>
 </div>
 {{else if eq .Kind "slip"}}
 <dl class="slip">
@@ -396,9 +487,7 @@ button,.button{display:block;width:100%;min-height:48px;padding:.75rem 1rem;bord
 <p class="note">{{.T "sandbox"}}</p>
 </div>
 </main>
-</body>
-</html>
-`))
+{{if .State}}<script>`
 
 // qrPNG draws text as a QR code (error correction level M) about 320
 // pixels wide, with the standard quiet zone of four modules.

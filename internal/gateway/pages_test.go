@@ -2,6 +2,9 @@ package gateway_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
 	stdpng "image/png"
 	"io"
 	"net/http"
@@ -107,10 +110,10 @@ func TestQRAndSlipPages(t *testing.T) {
 				t.Fatalf("%s: %+v", method, p)
 			}
 			st, body, _ := g.page("/pay/" + p.ID + "?lang=xx")
-			if st != 200 || !strings.Contains(body, "Pay with "+name) || !strings.Contains(body, `src="/gateway/pay/`+p.ID+`/qr.png"`) {
+			if st != 200 || !strings.Contains(body, "Pay with "+name) || !strings.Contains(body, `src="/gateway/pay/`+p.ID+`/qr.png?lang=en"`) {
 				t.Fatalf("%s page: %d %s", method, st, body)
 			}
-			st, png, hdr := g.page("/pay/" + p.ID + "/qr.png")
+			st, png, hdr := g.page("/pay/" + p.ID + "/qr.png?lang=en")
 			if st != 200 || hdr.Get("Content-Type") != "image/png" || !bytes.HasPrefix([]byte(png), []byte("\x89PNG")) {
 				t.Fatalf("%s qr: %d %s", method, st, hdr)
 			}
@@ -119,8 +122,9 @@ func TestQRAndSlipPages(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s qr: %v", method, err)
 			}
-			if text, err := qr.Decode(img); err != nil || text != p.NextAction.URL {
-				t.Fatalf("%s qr reads %q (%v), want %q", method, text, err, p.NextAction.URL)
+			// the code opens the pay page itself, in the page's language
+			if text, err := qr.Decode(img); err != nil || text != p.NextAction.URL+"?lang=en" {
+				t.Fatalf("%s qr reads %q (%v), want %q", method, text, err, p.NextAction.URL+"?lang=en")
 			}
 		}
 		// Pay now settles straight to captured and goes back to the shop.
@@ -138,7 +142,7 @@ func TestQRAndSlipPages(t *testing.T) {
 		p = g.action(g.create("konbini", "", 4321).ID, "authorize", nil, 200)
 		st, body, _ := g.page("/pay/" + p.ID + "?lang=th")
 		if st != 200 || !strings.Contains(body, "ใบแจ้งชำระเงิน") || !strings.Contains(body, "58191") || !strings.Contains(body, "JPY 4,321") ||
-			!strings.Contains(body, "2026-11-23 15:00 JST") {
+			!strings.Contains(body, "23 พ.ย. 2569 15:00 (เวลาญี่ปุ่น)") {
 			t.Fatalf("slip: %d %s", st, body)
 		}
 		if _, again, _ := g.page("/pay/" + p.ID + "?lang=th"); again != body {
@@ -162,4 +166,68 @@ func TestPagesInEveryLanguage(t *testing.T) {
 			t.Errorf("%s: no %q", l, w)
 		}
 	}
+}
+
+// The slip's deadline is written as the language writes dates (Thai with
+// the Buddhist-era year), with the time and Japan time named.
+func TestSlipDeadlineInTheLanguage(t *testing.T) {
+	g := newGateway(t, store.SQLite)
+	p := g.action(g.create("konbini", "", 4321).ID, "authorize", nil, 200)
+	for l, want := range map[string]string{"en": "Nov 23, 2026 15:00 (Japan time)", "jp": "2026年11月23日 15:00（日本時間）",
+		"th": "23 พ.ย. 2569 15:00 (เวลาญี่ปุ่น)", "kr": "2026. 11. 23. 15:00 (일본 시간)", "sg": "23 Nov 2026 15:00 (Japan time)"} {
+		_, body, _ := g.page("/pay/" + p.ID + "?lang=" + l)
+		if !strings.Contains(body, want) || strings.Contains(body, "2026-11-23") {
+			t.Errorf("%s: no %q in %s", l, want, body)
+		}
+	}
+}
+
+// The QR page learns of the outcome from the state URL without a reload:
+// its one script is allowed by hash, the state answers pending, then the
+// failure in the page's language.
+func TestQRPagePollsState(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		g := newGateway(t, engine)
+		p := g.action(g.create("paypay", "", 1000).ID, "authorize", nil, 200)
+		st, body, hdr := g.page("/pay/" + p.ID + "?lang=jp")
+		if st != 200 || !strings.Contains(body, `data-url="/gateway/pay/`+p.ID+`/state?lang=jp"`) ||
+			!strings.Contains(body, "自動で切り替わります") || !strings.Contains(body, `id="back" hidden`) {
+			t.Fatalf("qr page: %d %s", st, body)
+		}
+		_, script, ok := strings.Cut(body, "<script>")
+		script, _, ok2 := strings.Cut(script, "</script>")
+		if !ok || !ok2 {
+			t.Fatalf("no script: %s", body)
+		}
+		sum := sha256.Sum256([]byte(script))
+		csp := hdr.Get("Content-Security-Policy")
+		if !strings.Contains(csp, "script-src 'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'") || !strings.Contains(csp, "connect-src 'self'") {
+			t.Fatalf("the policy does not allow the page's script: %s", csp)
+		}
+		state := func() (int, map[string]string, http.Header) {
+			st, b, h := g.page("/pay/" + p.ID + "/state?lang=jp")
+			var v map[string]string
+			if st == 200 {
+				if err := json.Unmarshal([]byte(b), &v); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return st, v, h
+		}
+		if st, v, h := state(); st != 200 || v["status"] != "pending" || v["message"] != "" || h.Get("Cache-Control") != "no-store" {
+			t.Fatalf("pending state: %d %v %v", st, v, h)
+		}
+		g.submit("/pay/"+p.ID, "cancel")
+		if st, v, _ := state(); st != 200 || v["status"] != "failed" || v["message"] != "このお支払いは完了しませんでした。" {
+			t.Fatalf("failed state: %d %v", st, v)
+		}
+		if st, _, _ := g.page("/pay/pay_nope/state"); st != 404 {
+			t.Fatalf("unknown payment state: %d", st)
+		}
+		// The slip page has no script and no state to poll.
+		s := g.action(g.create("konbini", "", 4321).ID, "authorize", nil, 200)
+		if _, body, _ := g.page("/pay/" + s.ID + "?lang=en"); strings.Contains(body, "<script") {
+			t.Fatalf("slip page with a script: %s", body)
+		}
+	})
 }

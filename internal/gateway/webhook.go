@@ -3,19 +3,17 @@ package gateway
 import (
 	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
+
+	"members/internal/signature"
 )
 
 // Event types.
@@ -78,12 +76,7 @@ func (g *Gateway) queueEvent(ctx context.Context, tx *sql.Tx, typ string, p *Pay
 
 // Sign returns the Gateway-Signature value for body at time t.
 func Sign(secret string, t time.Time, body []byte) string {
-	ts := strconv.FormatInt(t.Unix(), 10)
-	m := hmac.New(sha256.New, []byte(secret))
-	m.Write([]byte(ts))
-	m.Write([]byte("."))
-	m.Write(body)
-	return "t=" + ts + ",v1=" + hex.EncodeToString(m.Sum(nil))
+	return signature.Sign([]byte(secret), t, body)
 }
 
 // Signature errors.
@@ -93,44 +86,15 @@ var (
 )
 
 // Verify checks a Gateway-Signature header against body: the HMAC of
-// "t.body" under secret, and t within tolerance of now. Receivers (the
-// members side, tests) use it.
+// "t.body" under secret (ErrBadSignature; always for an empty secret), and
+// t within tolerance of now (ErrStale). Receivers (the members side,
+// tests) use it.
 func Verify(secret, header string, body []byte, now time.Time, tolerance time.Duration) error {
-	var ts string
-	var sigs []string
-	for _, part := range strings.Split(header, ",") {
-		k, v, ok := strings.Cut(strings.TrimSpace(part), "=")
-		if !ok {
-			continue
-		}
-		switch k {
-		case "t":
-			ts = v
-		case "v1":
-			sigs = append(sigs, v)
-		}
-	}
-	sec, err := strconv.ParseInt(ts, 10, 64)
-	if err != nil || len(sigs) == 0 {
-		return ErrBadSignature
-	}
-	m := hmac.New(sha256.New, []byte(secret))
-	m.Write([]byte(ts))
-	m.Write([]byte("."))
-	m.Write(body)
-	want := m.Sum(nil)
-	ok := false
-	for _, s := range sigs {
-		got, err := hex.DecodeString(s)
-		if err == nil && hmac.Equal(got, want) {
-			ok = true
-		}
-	}
-	if !ok {
-		return ErrBadSignature
-	}
-	if d := now.Sub(time.Unix(sec, 0)); d > tolerance || d < -tolerance {
+	switch err := signature.Verify([]byte(secret), header, body, now, tolerance); {
+	case errors.Is(err, signature.ErrStale):
 		return ErrStale
+	case err != nil:
+		return ErrBadSignature
 	}
 	return nil
 }

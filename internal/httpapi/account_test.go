@@ -577,7 +577,7 @@ func TestMailOverSMTP(t *testing.T) {
 			t.Fatalf("PUT /api/user = %d %s", r.Status, r.Body)
 		}
 		d := srv.WaitFor(apitest.DemoEmail).Decode(t)
-		if d.Subject != "会員情報が更新されました" || !strings.Contains(string(d.Parts["text/plain"]), "Hanako Yamada 様") ||
+		if d.Subject != "会員情報が更新されました" || !strings.Contains(string(d.Parts["text/plain"]), "Yamada Hanako 様") ||
 			!strings.Contains(string(d.Parts["text/html"]), "会員情報が更新されました。") {
 			t.Errorf("profile mail: %q %q", d.Subject, d.Parts["text/plain"])
 		}

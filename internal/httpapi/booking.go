@@ -50,15 +50,12 @@ func (h *BookingHandlers) SearchReservations(w http.ResponseWriter, r *http.Requ
 	key := memberID + "\x00" + string(lang) + "\x00" + r.URL.RawQuery
 	if e, ok := h.search.get(key); ok {
 		// The cached answer is served only if it still holds: the member's
-		// bookings version, read now from the database, is the one it was
+		// bookings version, read from the database with this request's
+		// session (the same statement: no second read), is the one it was
 		// built at (no change on any instance since), and its time limit
 		// has not passed.
-		ok, err := h.svc.StillHolds(r.Context(), memberID, e.res)
-		if err != nil {
-			h.writeError(w, r, err)
-			return
-		}
-		if ok {
+		sess, _ := SessionFrom(r.Context())
+		if h.svc.HoldsWith(sess.BookingsVersion, e.res) {
 			writeJSONBytes(w, e.body)
 			return
 		}

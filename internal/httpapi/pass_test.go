@@ -455,7 +455,11 @@ func TestCouponGrantViewAndRefund(t *testing.T) {
 			"productId": demo.DemoCouponKansai, "periodId": demo.DemoCouponPeriodWin, "fareType": "lite", "agreeTerms": true,
 			"additionalPassengers": []any{passenger("adult", "1990-01-01")}, "paymentMethod": "creditCard", "requestId": "r1",
 		})
-		order, err := sale.Quote(ctx, demo.Member1, "en", body)
+		var sel coupon.Selection
+		if err := json.Unmarshal(body, &sel); err != nil {
+			t.Fatal(err)
+		}
+		order, err := sale.Quote(ctx, demo.Member1, "en", sel)
 		if err != nil || order.Amount != 2*19800 || order.Currency != "JPY" {
 			t.Fatalf("quote = %+v %v", order, err)
 		}

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -9,7 +10,10 @@ import (
 
 	"members/internal/api/paymentapi"
 	"members/internal/apperr"
+	"members/internal/coupon"
+	"members/internal/pass"
 	"members/internal/payment"
+	"members/internal/points"
 )
 
 // PaymentHandlers implements paymentapi.ServerInterface: saved cards,
@@ -88,33 +92,109 @@ func (h *PaymentHandlers) GetPaymentProcessStatus(w http.ResponseWriter, r *http
 	h.reply(w, r, res, err)
 }
 
-// purchaseBody reads a purchase body: any JSON object (the product checks
-// its own fields, the engine the payment fields).
-func (h *PaymentHandlers) purchaseBody(w http.ResponseWriter, r *http.Request) (json.RawMessage, bool) {
-	var body map[string]json.RawMessage
+// decodePurchase reads a purchase body once, into T, the product's type
+// in the API description, and splits it into the engine's and the
+// product's fields (split). Anything but a JSON object is a 400. A value of
+// the wrong JSON type is answered as before the body was typed: a payment
+// field's at once, a product field's together with the payment fields'
+// own errors (so on that path only, the payment fields are read again to
+// tell which side it is).
+func decodePurchase[T any](h *PaymentHandlers, w http.ResponseWriter, r *http.Request, split func(T) payment.Purchase) (payment.Purchase, bool) {
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 64<<10))
-	if err != nil || json.Unmarshal(b, &body) != nil || body == nil {
+	if t := bytes.TrimLeft(b, " \t\r\n"); err != nil || len(t) == 0 || t[0] != '{' {
 		h.writeMessage(w, r, http.StatusBadRequest, "error.bad_request")
-		return nil, false
+		return payment.Purchase{}, false
 	}
-	return b, true
+	var body T
+	err = json.Unmarshal(b, &body)
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+		return split(body), true
+	case !errors.As(err, &typeErr):
+		h.writeMessage(w, r, http.StatusBadRequest, "error.bad_request")
+		return payment.Purchase{}, false
+	}
+	var f payment.Fields
+	if perr := json.Unmarshal(b, &f); perr != nil {
+		return payment.Purchase{PaymentErr: apperr.FromDecode(perr)}, true
+	}
+	return payment.Purchase{Payment: f, ProductErr: apperr.FromDecode(err)}, true
 }
 
-func (h *PaymentHandlers) validate(w http.ResponseWriter, r *http.Request, product string) {
-	body, ok := h.purchaseBody(w, r)
+// paymentFields are the engine's fields of a purchase body (each product's
+// generated type has its own enum types for the method fields).
+func paymentFields[M, O ~string](method *M, other *O, token, gateway *string, save *bool, requestID *string) payment.Fields {
+	return payment.Fields{PaymentMethod: str(method), OtherPaymentType: str(other), CreditCardToken: str(token),
+		CreditCardGateway: str(gateway), SaveCard: save != nil && *save, RequestID: str(requestID)}
+}
+
+// purchaseOf is the Purchase of body b, with Canonical, b written back
+// from its generated type without requestId (b is the handler's own copy;
+// requestID points at its field): the generated fields are in the order of
+// their JSON names, so it is the sorted-key form the engine has always
+// hashed.
+func purchaseOf[T any](b *T, requestID **string, pay payment.Fields, product any) payment.Purchase {
+	*requestID = nil
+	canonical, _ := json.Marshal(b)
+	return payment.Purchase{Payment: pay, Product: product, Canonical: canonical}
+}
+
+// val is an optional generated field's value (its zero when absent).
+func val[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
+	}
+	return *p
+}
+
+func pointsPurchase(b paymentapi.PurchasePeachpoints) payment.Purchase {
+	return purchaseOf(&b, &b.RequestId,
+		paymentFields(b.PaymentMethod, b.OtherPaymentType, b.CreditCardToken, b.CreditCardGateway, b.SaveCard, b.RequestId),
+		points.PurchaseInput{Nominee: str(b.Nominee), CurrencyCode: str(b.CurrencyCode), Amount: val(b.Amount)})
+}
+
+func passPurchase(b paymentapi.PurchaseGogoPass) payment.Purchase {
+	return purchaseOf(&b, &b.RequestId,
+		paymentFields(b.PaymentMethod, b.OtherPaymentType, b.CreditCardToken, b.CreditCardGateway, b.SaveCard, b.RequestId),
+		pass.Selection{PlanID: str(b.PlanId), PeriodID: str(b.PeriodId), FareType: str(b.FareType)})
+}
+
+func couponPurchase(b paymentapi.PurchaseCouponTicket) payment.Purchase {
+	sel := coupon.Selection{ProductID: str(b.ProductId), PeriodID: str(b.PeriodId), FareType: str(b.FareType),
+		AgreeTerms: val(b.AgreeTerms)}
+	if b.AdditionalPassengers != nil {
+		sel.AdditionalPassengers = make([]coupon.Passenger, len(*b.AdditionalPassengers))
+		for i, p := range *b.AdditionalPassengers {
+			sel.AdditionalPassengers[i] = coupon.Passenger{PassengerType: str(p.PassengerType), Lastname: str(p.Lastname),
+				Firstname: str(p.Firstname), Gender: str(p.Gender), DateOfBirth: str(p.DateOfBirth),
+				NationalityCode: str(p.NationalityCode), PassportNo: str(p.PassportNo), DateOfEntry: str(p.DateOfEntry),
+				InboundTransportMethod: str(p.InboundTransportMethod), InboundFlightNo: str(p.InboundFlightNo)}
+		}
+	}
+	return purchaseOf(&b, &b.RequestId,
+		paymentFields(b.PaymentMethod, b.OtherPaymentType, b.CreditCardToken, b.CreditCardGateway, b.SaveCard, b.RequestId),
+		sel)
+}
+
+// validatePurchase answers …/buy/validate for a product whose body is a T.
+func validatePurchase[T any](h *PaymentHandlers, w http.ResponseWriter, r *http.Request, product string, split func(T) payment.Purchase) {
+	pur, ok := decodePurchase(h, w, r, split)
 	if !ok {
 		return
 	}
-	res, err := h.engine.Validate(r.Context(), member(r), Lang(r), product, body)
+	res, err := h.engine.Validate(r.Context(), member(r), Lang(r), product, pur)
 	h.reply(w, r, res, err)
 }
 
-func (h *PaymentHandlers) buy(w http.ResponseWriter, r *http.Request, product string) {
-	body, ok := h.purchaseBody(w, r)
+// buyPurchase answers …/buy for a product whose body is a T.
+func buyPurchase[T any](h *PaymentHandlers, w http.ResponseWriter, r *http.Request, product string, split func(T) payment.Purchase) {
+	pur, ok := decodePurchase(h, w, r, split)
 	if !ok {
 		return
 	}
-	res, err := h.engine.Buy(r.Context(), member(r), Lang(r), product, body)
+	res, err := h.engine.Buy(r.Context(), member(r), Lang(r), product, pur)
 	h.reply(w, r, res, err)
 }
 
@@ -137,10 +217,10 @@ func (h *PaymentHandlers) PreapplyPeachpointsPurchase(w http.ResponseWriter, r *
 }
 
 func (h *PaymentHandlers) ValidatePeachpointsPurchase(w http.ResponseWriter, r *http.Request) {
-	h.validate(w, r, "peachpoints")
+	validatePurchase(h, w, r, points.ProductType, pointsPurchase)
 }
 func (h *PaymentHandlers) BuyPeachpoints(w http.ResponseWriter, r *http.Request) {
-	h.buy(w, r, "peachpoints")
+	buyPurchase(h, w, r, points.ProductType, pointsPurchase)
 }
 func (h *PaymentHandlers) ContinuePeachpointsPurchase(w http.ResponseWriter, r *http.Request, id string) {
 	h.cont(w, r, "peachpoints", id)
@@ -149,10 +229,10 @@ func (h *PaymentHandlers) GetPeachpointsPurchaseStatus(w http.ResponseWriter, r 
 	h.status(w, r, "peachpoints", id)
 }
 func (h *PaymentHandlers) ValidateGogoPassPurchase(w http.ResponseWriter, r *http.Request) {
-	h.validate(w, r, "gogo_pass")
+	validatePurchase(h, w, r, "gogo_pass", passPurchase)
 }
 func (h *PaymentHandlers) BuyGogoPass(w http.ResponseWriter, r *http.Request) {
-	h.buy(w, r, "gogo_pass")
+	buyPurchase(h, w, r, "gogo_pass", passPurchase)
 }
 func (h *PaymentHandlers) ContinueGogoPassPurchase(w http.ResponseWriter, r *http.Request, id string) {
 	h.cont(w, r, "gogo_pass", id)
@@ -161,10 +241,10 @@ func (h *PaymentHandlers) GetGogoPassPurchaseStatus(w http.ResponseWriter, r *ht
 	h.status(w, r, "gogo_pass", id)
 }
 func (h *PaymentHandlers) ValidateCouponTicketPurchase(w http.ResponseWriter, r *http.Request) {
-	h.validate(w, r, "coupon_ticket")
+	validatePurchase(h, w, r, "coupon_ticket", couponPurchase)
 }
 func (h *PaymentHandlers) BuyCouponTicket(w http.ResponseWriter, r *http.Request) {
-	h.buy(w, r, "coupon_ticket")
+	buyPurchase(h, w, r, "coupon_ticket", couponPurchase)
 }
 func (h *PaymentHandlers) ContinueCouponTicketPurchase(w http.ResponseWriter, r *http.Request, id string) {
 	h.cont(w, r, "coupon_ticket", id)

@@ -15,6 +15,7 @@ import (
 	"members/internal/app"
 	"members/internal/apperr"
 	"members/internal/payment"
+	"members/internal/points"
 	"members/internal/store"
 	"members/internal/validate"
 )
@@ -31,12 +32,12 @@ type testGoods struct {
 
 func (p *testGoods) Type() string { return p.typ }
 
-func (p *testGoods) Quote(_ context.Context, _, _ string, body json.RawMessage) (payment.Order, error) {
-	var in struct {
-		Amount       int64  `json:"amount"`
-		CurrencyCode string `json:"currencyCode"`
+func (p *testGoods) Quote(_ context.Context, _, _ string, fields any) (payment.Order, error) {
+	// registered as "peachpoints": the edge hands it the points' fields
+	in, err := payment.FieldsOf[points.PurchaseInput](p.typ, fields)
+	if err != nil {
+		return payment.Order{}, err
 	}
-	_ = json.Unmarshal(body, &in)
 	errs := validate.Errors{}
 	errs.Check("amount", in.Amount >= 1000 && in.Amount <= 100000, "validation.something")
 	if in.CurrencyCode == "" {

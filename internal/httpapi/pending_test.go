@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -90,7 +91,7 @@ func TestPendingSlip(t *testing.T) {
 		d := srv.WaitFor(apitest.DemoEmail).Decode(t)
 		text := string(d.Parts["text/plain"])
 		if !contains(d.Subject, "お支払い番号") || !contains(text, it.Slip.ReceiptNumber) || !contains(text, it.Slip.CustomerNumber) ||
-			!contains(text, "日本時間") || !contains(text, "JPY 3,000") || !contains(text, "/payments/pending") {
+			!contains(text, "日本時間") || !contains(text, "3,000円") || !contains(text, "/payments/pending") {
 			t.Errorf("slip mail: %q\n%s", d.Subject, text)
 		}
 		time.Sleep(200 * time.Millisecond)
@@ -220,6 +221,67 @@ func TestPendingDeadlineByMethod(t *testing.T) {
 		}
 		if l := pendingOf(t, c); len(l.Payments) != 0 {
 			t.Errorf("pending after expiry: %+v", l)
+		}
+	})
+}
+
+// TestPendingCancelRacesPayment: the member cancels a slip (from several
+// windows at once) while the shop takes the money. Whichever wins, the
+// gateway and the process agree: paid means settled with the goods once,
+// cancelled means failed with nothing granted and nothing to pay.
+func TestPendingCancelRacesPayment(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		env := newPayEnv(t, engine)
+		c := env.Member(t)
+		for round := range 4 {
+			p := buy(t, c, slipBody(2000+int64(round)))
+			cont(t, c, p.PaymentProcessID)
+			gpID := env.gatewayPaymentID(t, p.PaymentProcessID)
+			var wg sync.WaitGroup
+			for range 3 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					c.Do(http.MethodPost, "/api/payments/"+p.PaymentProcessID+"/cancel", nil)
+				}()
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, _ = env.App.Gateway.Sandbox.Settle(context.Background(), gpID) // refused once cancelled
+			}()
+			wg.Wait()
+
+			pay, err := env.App.Gateway.Sandbox.Payment(context.Background(), gpID, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			// the shop's payment reaches the process by webhook or status check
+			var st process
+			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+				if st = status(t, c, p.PaymentProcessID); st.Status == "settled" || st.Status == "failed" {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("round %d: the process did not end: %+v (gateway %s)", round, st, pay.Status)
+				}
+			}
+			goods := env.goodsRows(t, p.PaymentProcessID)
+			switch {
+			case pay.Status == "failed" && pay.FailureCode == "canceled":
+				if st.Status != "failed" || st.FailureCode != "canceled" || goods != 0 {
+					t.Errorf("round %d: cancelled at the gateway, process %+v with %d goods", round, st, goods)
+				}
+			case st.Status == "settled":
+				if goods != 1 {
+					t.Errorf("round %d: paid, %d goods rows", round, goods)
+				}
+			default:
+				t.Errorf("round %d: gateway %s/%s, process %+v", round, pay.Status, pay.FailureCode, st)
+			}
+			if l := pendingOf(t, c); len(l.Payments) != 0 {
+				t.Fatalf("round %d: still pending: %+v", round, l)
+			}
 		}
 	})
 }

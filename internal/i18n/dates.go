@@ -77,3 +77,9 @@ func FormatISODate(lang Lang, iso string) string {
 	}
 	return FormatDate(lang, d, false)
 }
+
+// FormatDateTime writes the date of t (in t's own location) as FormatDate
+// does, then the 24-hour time: en "Nov 22, 2026 08:30", th "22 พ.ย. 2569 08:30".
+func FormatDateTime(lang Lang, t time.Time) string {
+	return FormatDate(lang, t, false) + " " + t.Format("15:04")
+}

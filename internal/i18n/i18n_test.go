@@ -1,6 +1,11 @@
 package i18n
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 func TestFromBrowser(t *testing.T) {
 	tests := []struct {
@@ -73,5 +78,30 @@ func TestTPlaceholders(t *testing.T) {
 	}
 	if got := c.T(JP, "no.such.key"); got != "no.such.key" {
 		t.Errorf("unknown key = %q", got)
+	}
+}
+
+// The coupon product has one Japanese name, クーポンパス (the product's
+// title on the site), in the server's catalogues and the app's.
+func TestJapaneseCouponPassName(t *testing.T) {
+	files, err := filepath.Glob("messages/*.jp.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	web, err := filepath.Glob("../../web/src/features/*/locales/jp.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(web) == 0 {
+		t.Fatal("no app catalogue found")
+	}
+	for _, f := range append(files, web...) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), "回数券") {
+			t.Errorf("%s calls the coupon pass 回数券; it is クーポンパス", f)
+		}
 	}
 }

@@ -188,3 +188,64 @@ func TestWithoutSMTPTheOutboxHoldsTheMail(t *testing.T) {
 		t.Fatalf("%+v", list)
 	}
 }
+
+// The "if you did not make this change" line is under the account-change
+// mails only; the greeting writes the family name first in Japanese; the
+// new-device details (device, browser, place, time) are each on a line of
+// their own in the text and the HTML part.
+func TestNoticeNameOrderAndDetailLines(t *testing.T) {
+	tpl := templates(t)
+	cat := tpl.Catalog()
+	for _, lang := range []i18n.Lang{i18n.EN, i18n.JP, i18n.TH} {
+		notice := cat.T(lang, "mail.security_notice")
+		for kind, want := range map[string]bool{mail.KindProfileUpdated: true, mail.KindPasswordChanged: true, mail.KindPassengerAdded: true, "itinerary": false, "coupon_ticket_purchased": false, "points_issued": false} {
+			m, err := tpl.Standard(kind, lang, "h@example.com", mail.Data{Given: "Hanako", Family: "Yamada", Args: []any{"pass", "P", "pnr", "QX7PDF"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(m.Text, notice) && strings.Contains(m.HTML, notice); got != want {
+				t.Errorf("%s %s: notice %v, want %v\n%s", lang, kind, got, want, m.Text)
+			}
+			if strings.Contains(cat.T(lang, "mail.footer"), notice) {
+				t.Errorf("%s: the footer still carries the notice", lang)
+			}
+			wantName := "Hanako Yamada"
+			if lang == i18n.JP {
+				wantName = "Yamada Hanako 様"
+			}
+			if !strings.Contains(m.Text, wantName) {
+				t.Errorf("%s %s: greeting without %q:\n%s", lang, kind, wantName, m.Text)
+			}
+		}
+		m, err := tpl.Standard("security_new_device", lang, "h@example.com", mail.Data{Name: "Hanako Yamada",
+			Args: []any{"browser", "Firefox", "os", "Linux", "address", "192.0.2.1", "time", "T-I-M-E"}, URL: "https://members.example/security"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		order := []string{"Linux", "Firefox", "192.0.2.1", "T-I-M-E"}
+		for i, v := range order {
+			line := lineWith(m.Text, v)
+			if line == "" || strings.Count(line, ":")+strings.Count(line, "：") != 1 {
+				t.Errorf("%s: %q not on a line of its own: %q", lang, v, line)
+			}
+			if i > 0 && strings.Index(m.Text, v) < strings.Index(m.Text, order[i-1]) {
+				t.Errorf("%s: %s before %s", lang, v, order[i-1])
+			}
+			if i > 0 {
+				a, b := strings.Index(m.HTML, order[i-1]), strings.Index(m.HTML, v)
+				if a < 0 || b < a || !strings.Contains(m.HTML[a:b], "<br>") {
+					t.Errorf("%s: the HTML part runs %s and %s together", lang, order[i-1], v)
+				}
+			}
+		}
+	}
+}
+
+func lineWith(s, v string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, v) {
+			return l
+		}
+	}
+	return ""
+}

@@ -28,7 +28,10 @@ type Content struct {
 	Paragraphs []string
 	Details    []Detail
 	Action     *Action
-	Footer     string
+	// Notice is the "if you did not make this change" line: only on the
+	// mails about a change to the account or its security (SecurityNotice).
+	Notice string
+	Footer string
 	// Unsubscribe is the link under the footer of an optional mail.
 	Unsubscribe *Action
 }
@@ -37,10 +40,14 @@ type Content struct {
 // {placeholder} arguments of the catalogue texts (name, value pairs),
 // optional details and the action URL (used when the kind has an action).
 type Data struct {
-	Name    string
-	Args    []any
-	Details []Detail
-	URL     string
+	// Name is the member's name as written; Given and Family, when either
+	// is set, write it in the language's order instead (i18n.PersonName:
+	// family name first in Japanese, Korean and Chinese).
+	Name          string
+	Given, Family string
+	Args          []any
+	Details       []Detail
+	URL           string
 	// Unsubscribe, on an optional mail, is its one-click unsubscribe link.
 	Unsubscribe *Action
 }
@@ -59,7 +66,9 @@ func NewTemplates(cat *i18n.Catalog) (*Templates, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mail: text layout: %w", err)
 	}
-	h, err := htmltemplate.ParseFS(templateFiles, "templates/layout.html.tmpl")
+	h, err := htmltemplate.New("layout.html.tmpl").Funcs(htmltemplate.FuncMap{
+		"lines": func(p string) []string { return strings.Split(p, "\n") },
+	}).ParseFS(templateFiles, "templates/layout.html.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("mail: html layout: %w", err)
 	}
@@ -81,6 +90,18 @@ const (
 	KindPassengerDeleted = "passenger_deleted"
 )
 
+// SecurityNotice lists the kinds of mail about a change to the account
+// that carry the "if you did not make this change, contact us" line.
+// Mails about a purchase, a booking or a flight do not; the security
+// centre's, card and e-mail change mails say it in their own words.
+var SecurityNotice = map[string]bool{
+	KindProfileUpdated:   true,
+	KindPasswordChanged:  true,
+	KindPassengerAdded:   true,
+	KindPassengerChanged: true,
+	KindPassengerDeleted: true,
+}
+
 // Standard builds the mail of a kind from the catalogue texts
 // mail.<kind>.subject, mail.<kind>.body (paragraphs separated by a blank
 // line) and, when d.URL is set, mail.<kind>.action as the link label.
@@ -89,13 +110,20 @@ const (
 func (t *Templates) Catalog() *i18n.Catalog { return t.cat }
 
 func (t *Templates) Standard(kind string, lang i18n.Lang, to string, d Data) (Message, error) {
-	args := append([]any{"name", d.Name}, d.Args...)
+	name := d.Name
+	if d.Given != "" || d.Family != "" {
+		name = i18n.PersonName(lang, d.Given, d.Family)
+	}
+	args := append([]any{"name", name}, d.Args...)
 	c := Content{
 		Subject:     t.cat.T(lang, "mail."+kind+".subject", args...),
-		Greeting:    t.cat.T(lang, "mail.greeting", "name", d.Name),
+		Greeting:    t.cat.T(lang, "mail.greeting", "name", name),
 		Details:     d.Details,
 		Footer:      t.cat.T(lang, "mail.footer"),
 		Unsubscribe: d.Unsubscribe,
+	}
+	if SecurityNotice[kind] {
+		c.Notice = t.cat.T(lang, "mail.security_notice")
 	}
 	for _, p := range strings.Split(t.cat.T(lang, "mail."+kind+".body", args...), "\n\n") {
 		if p = strings.TrimSpace(p); p != "" {

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"sort"
 	"time"
+
+	"members/internal/i18n"
 )
 
 // Pick returns the winners among entrants of one period: each entrant's
@@ -112,12 +114,16 @@ func (s *Service) Draw(ctx context.Context, seed string, window time.Duration) (
 	if err := s.d.Store.RecordDraw(ctx, d, entries); err != nil {
 		return Draw{}, fmt.Errorf("lottery: record draw: %w", err)
 	}
-	until := d.BuyUntil.In(JST).Format("2006-01-02 15:04") + " (JST)"
 	for _, e := range entries {
 		kind := MailLotteryLost
 		if e.Result == ResultWon {
 			kind = MailLotteryWon
 		}
+		lang, ok := i18n.Parse(e.Lang)
+		if !ok {
+			lang = i18n.Default
+		}
+		until := i18n.FormatDateTime(lang, d.BuyUntil.In(JST)) + " (UTC+09:00)"
 		s.mail(ctx, e.MemberID, Mail{Kind: kind, Name: s.d.Translate(e.Lang, e.Name),
 			Period: e.AvailablePeriodToBoard, Until: until, Lang: e.Lang})
 	}

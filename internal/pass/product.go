@@ -30,14 +30,14 @@ func (Sale) Type() string { return "gogo_pass" }
 // phase, by a member who did not win that period).
 var ErrNotOnSale = apperr.New(apperr.Conflict, "pass.error.not_on_sale")
 
-// Quote checks planId, periodId and fareType and prices the pass. The sale
+// Quote checks planId, periodId and fareType (a Selection) and prices the pass. The sale
 // must be open (purchasable), outside maintenance; in the lottery phase
 // only a winner of that period may buy, inside the buying window.
-func (p Sale) Quote(ctx context.Context, memberID, lang string, body json.RawMessage) (payment.Order, error) {
+func (p Sale) Quote(ctx context.Context, memberID, lang string, fields any) (payment.Order, error) {
 	s := p.s
-	var in Selection
-	if err := json.Unmarshal(body, &in); err != nil {
-		return payment.Order{}, apperr.FromDecode(err)
+	in, err := payment.FieldsOf[Selection](p.Type(), fields)
+	if err != nil {
+		return payment.Order{}, err
 	}
 	st, err := s.public(ctx)
 	if err != nil {

@@ -174,9 +174,9 @@ type CardStore interface {
 	// AddCard saves c; a card already saved by the same member is kept.
 	AddCard(ctx context.Context, c SavedCard) error
 	DeleteCard(ctx context.Context, memberID, gateway, token string) error
-	// Contact is the member's e-mail address and name for mails, and the
-	// mail language the member chose ("" for none).
-	Contact(ctx context.Context, memberID string) (email, name, mailLang string, err error)
+	// Contact is the member's e-mail address, given and family names for
+	// mails, and the mail language the member chose ("" for none).
+	Contact(ctx context.Context, memberID string) (email, given, family, mailLang string, err error)
 }
 
 // ErrNotFound is what stores return for a missing row.
@@ -372,14 +372,14 @@ func (c *Cards) Delete(ctx context.Context, memberID string, lang i18n.Lang, tok
 
 // mail sends a card mail; false when it could not be sent.
 func (c *Cards) mail(ctx context.Context, memberID string, lang i18n.Lang, kind string, card SavedCard) bool {
-	to, name, chosen, err := c.store.Contact(ctx, memberID)
+	to, given, family, chosen, err := c.store.Contact(ctx, memberID)
 	if err != nil {
 		c.log.Warn("cards: mail contact", "err", err)
 		return false
 	}
 	lang = notify.MailLang(chosen, lang)
 	msg, err := c.templates.Standard(kind, lang, to, mail.Data{
-		Name: name, Args: []any{"brand", brandLabel(card.Brand), "last4", card.Last4},
+		Given: given, Family: family, Args: []any{"brand", brandLabel(card.Brand), "last4", card.Last4},
 	})
 	if err != nil {
 		c.log.Error("cards: render mail", "kind", kind, "err", err)

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -152,7 +153,6 @@ type Fields struct {
 	CreditCardToken   string `json:"creditCardToken"`
 	CreditCardGateway string `json:"creditCardGateway"`
 	SaveCard          bool   `json:"saveCard"`
-	SaveCardCurrency  string `json:"saveCardCurrency"`
 	OtherPaymentType  string `json:"otherPaymentType"`
 	RequestID         string `json:"requestId"`
 }
@@ -177,17 +177,21 @@ type checked struct {
 
 // check validates a purchase body: the product's fields (Quote) and the
 // payment fields, all field errors together.
-func (e *Engine) check(ctx context.Context, memberID string, lang i18n.Lang, productType string, body json.RawMessage, needRequest bool) (checked, error) {
+func (e *Engine) check(ctx context.Context, memberID string, lang i18n.Lang, productType string, pur Purchase, needRequest bool) (checked, error) {
 	prod, err := e.product(productType)
 	if err != nil {
 		return checked{}, err
 	}
-	var f Fields
-	if err := json.Unmarshal(body, &f); err != nil {
-		return checked{}, apperr.FromDecode(err)
+	if pur.PaymentErr != nil {
+		return checked{}, pur.PaymentErr
 	}
+	f := pur.Payment
 	errs := validate.Errors{}
-	order, qerr := prod.Quote(ctx, memberID, string(lang), body)
+	var order Order
+	qerr := pur.ProductErr
+	if qerr == nil {
+		order, qerr = prod.Quote(ctx, memberID, string(lang), pur.Product)
+	}
 	if qerr != nil {
 		ae := apperr.As(qerr)
 		if ae == nil || ae.Code != apperr.Invalid || len(ae.Fields) == 0 {
@@ -297,8 +301,8 @@ func (e *Engine) checkCard(ctx context.Context, memberID, currency string, c *ch
 }
 
 // Validate checks a purchase body and prices it (…/buy/validate).
-func (e *Engine) Validate(ctx context.Context, memberID string, lang i18n.Lang, productType string, body json.RawMessage) (Quote, error) {
-	c, err := e.check(ctx, memberID, lang, productType, body, false)
+func (e *Engine) Validate(ctx context.Context, memberID string, lang i18n.Lang, productType string, pur Purchase) (Quote, error) {
+	c, err := e.check(ctx, memberID, lang, productType, pur, false)
 	if err != nil {
 		return Quote{}, err
 	}
@@ -316,12 +320,10 @@ var (
 	ErrRestart = &apperr.Error{Code: apperr.Conflict, MsgKey: "payment.error.processing", ErrorKey: "payment_processing_error"}
 )
 
-func bodyHash(productType string, body json.RawMessage) string {
-	var m map[string]any
-	_ = json.Unmarshal(body, &m)
-	delete(m, "requestId")
-	b, _ := json.Marshal(m) // map keys are sorted: a canonical form
-	h := sha256.Sum256(append([]byte(productType+"\n"), b...))
+// bodyHash fingerprints a purchase by its canonical body (without
+// requestId).
+func bodyHash(productType string, canonical []byte) string {
+	h := sha256.Sum256(append([]byte(productType+"\n"), canonical...))
 	return hex.EncodeToString(h[:])
 }
 
@@ -329,12 +331,12 @@ func bodyHash(productType string, body json.RawMessage) string {
 // requestId: the same requestId with the same body answers the same
 // process. A pending process of the member blocks (ErrPending); a prepared
 // one from another window is replaced.
-func (e *Engine) Buy(ctx context.Context, memberID string, lang i18n.Lang, productType string, body json.RawMessage) (View, error) {
-	c, err := e.check(ctx, memberID, lang, productType, body, true)
+func (e *Engine) Buy(ctx context.Context, memberID string, lang i18n.Lang, productType string, pur Purchase) (View, error) {
+	c, err := e.check(ctx, memberID, lang, productType, pur, true)
 	if err != nil {
 		return View{}, err
 	}
-	hash := bodyHash(productType, body)
+	hash := bodyHash(productType, pur.Canonical)
 	if p, err := e.store.ProcessByRequest(ctx, memberID, c.fields.RequestID); err == nil {
 		if p.RequestHash != hash {
 			return View{}, ErrRestart
@@ -562,6 +564,19 @@ func (e *Engine) apply(ctx context.Context, p *Process, gp GatewayPayment) error
 	return nil
 }
 
+// withLang adds the member's language to a gateway page's address
+// (?lang=), so the challenge, QR and slip pages speak it.
+func withLang(page, lang string) string {
+	if lang == "" || page == "" {
+		return page
+	}
+	sep := "?"
+	if strings.Contains(page, "?") {
+		sep = "&"
+	}
+	return page + sep + "lang=" + url.QueryEscape(lang)
+}
+
 // waitForCustomer records a customer step: the page to send the member
 // to, the deadline the gateway set for the method (days for a slip,
 // minutes for a QR wallet or a challenge: the process stays open until
@@ -570,7 +585,7 @@ func (e *Engine) apply(ctx context.Context, p *Process, gp GatewayPayment) error
 func (e *Engine) waitForCustomer(ctx context.Context, p *Process, gp GatewayPayment) error {
 	url := ""
 	if gp.NextAction != nil {
-		url = gp.NextAction.URL
+		url = withLang(gp.NextAction.URL, p.Lang)
 	}
 	c := Changes{GatewayStatus: &gp.Status, NextActionURL: &url}
 	if gp.ExpiresAt != nil && gp.ExpiresAt.After(e.now()) && !gp.ExpiresAt.Equal(p.ExpiresAt) {

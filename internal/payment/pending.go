@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"golang.org/x/text/message"
-	"golang.org/x/text/number"
-
 	"members/internal/apperr"
 	"members/internal/i18n"
 	"members/internal/mail"
@@ -170,7 +167,7 @@ func (e *Engine) mailSlip(ctx context.Context, p Process, slip Slip) {
 	if e.cfg.Mailer == nil || e.cfg.MailTemplates == nil {
 		return
 	}
-	to, name, chosen, err := e.store.Contact(ctx, p.MemberID)
+	to, given, family, chosen, err := e.store.Contact(ctx, p.MemberID)
 	if err != nil {
 		e.log.Warn("payment: slip mail contact", "process", p.ID, "err", err)
 		return
@@ -181,7 +178,7 @@ func (e *Engine) mailSlip(ctx context.Context, p Process, slip Slip) {
 	}
 	lang = notify.MailLang(chosen, lang)
 	msg, err := e.cfg.MailTemplates.Standard("payment_slip", lang, to, mail.Data{
-		Name: name,
+		Given: given, Family: family,
 		Args: []any{"item", p.Description, "amount", FormatMoney(p.Amount, p.Currency, lang),
 			"deadline", FormatDeadline(e.cfg.MailTemplates.Catalog(), lang, p.ExpiresAt)},
 		Details: slipDetails(e.cfg.MailTemplates.Catalog(), lang, slip),
@@ -217,12 +214,8 @@ func FormatDeadline(cat *i18n.Catalog, lang i18n.Lang, t time.Time) string {
 	return cat.T(lang, "payment.slip.deadline_jst", "date", i18n.FormatDate(lang, j, false), "time", j.Format("15:04"))
 }
 
-// FormatMoney writes an amount in minor units with the currency code
-// ("JPY 47,600"; SGD with two decimals).
+// FormatMoney writes an amount in minor units with its currency the
+// language's one way ("JPY 47,600"; "47,600円" in Japanese): i18n.FormatMoney.
 func FormatMoney(minor int64, currency string, lang i18n.Lang) string {
-	p := message.NewPrinter(lang.Tag())
-	if currency == "SGD" {
-		return currency + " " + p.Sprint(number.Decimal(float64(minor)/100, number.Scale(2)))
-	}
-	return currency + " " + p.Sprint(number.Decimal(minor))
+	return i18n.FormatMoney(lang, minor, currency)
 }

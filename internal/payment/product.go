@@ -7,8 +7,43 @@ package payment
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 )
+
+// Purchase is a purchase body decoded once, at the edge, from the
+// product's type in the API description, and split in two: the engine's
+// payment fields and the product's own, which reach the product's Quote
+// as they are. Nothing after the edge parses the body again.
+type Purchase struct {
+	Payment Fields
+	// Product is the product's fields as a value of its input type
+	// (points.PurchaseInput, coupon.Selection, pass.Selection).
+	Product any
+	// Canonical is the body re-encoded from its typed value without
+	// requestId (object keys in a fixed order): its hash tells a repeated
+	// buy from a changed one under the same requestId.
+	Canonical []byte
+	// PaymentErr or ProductErr is set when that side's fields did not
+	// decode (a value of the wrong JSON type). The engine answers them
+	// where it would have met them: the payment fields' at once, the
+	// product's in place of its Quote, with the payment fields' own field
+	// errors beside it.
+	PaymentErr error
+	ProductErr error
+}
+
+// FieldsOf returns a purchase's product fields as the product's input
+// type T. Another type is a wiring mistake (an internal error, never the
+// member's).
+func FieldsOf[T any](productType string, fields any) (T, error) {
+	in, ok := fields.(T)
+	if !ok {
+		var zero T
+		return zero, fmt.Errorf("payment: %s purchase fields are %T, want %T", productType, fields, zero)
+	}
+	return in, nil
+}
 
 // Order is what a product asks the member to pay for, as priced by Quote.
 type Order struct {
@@ -57,10 +92,11 @@ type Granted struct {
 type Product interface {
 	// Type is the product's API name: "peachpoints", "gogo_pass" or "coupon_ticket".
 	Type() string
-	// Quote checks the product fields of a purchase body (the whole JSON
-	// body; payment fields are the engine's) and prices them. Field problems
-	// are an *apperr.Error from apperr.FromFields (400).
-	Quote(ctx context.Context, memberID, lang string, body json.RawMessage) (Order, error)
+	// Quote checks the product's fields of a purchase (Purchase.Product:
+	// a value of the product's own input type, decoded once at the edge;
+	// FieldsOf gives it typed) and prices them. Field problems are an
+	// *apperr.Error from apperr.FromFields (400).
+	Quote(ctx context.Context, memberID, lang string, fields any) (Order, error)
 	// Grant creates the goods in tx, the settlement's unit of work, by
 	// handing it to the product's own store. It must not end tx.
 	Grant(ctx context.Context, tx Tx, g Grant) (Granted, error)

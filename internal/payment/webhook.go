@@ -2,17 +2,13 @@ package payment
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"members/internal/apperr"
+	"members/internal/signature"
 )
 
 // Event is a gateway webhook event.
@@ -32,50 +28,17 @@ var ErrBusy = errors.New("payment: process busy, send the event again later")
 var ErrBadSignature = apperr.New(apperr.Forbidden, "error.forbidden")
 
 // VerifySignature checks the header "t=<unix seconds>,v1=<hex HMAC-SHA256
-// of "t.body">" with secret and that t is within tolerance of now.
+// of "t.body">" with secret and that t is within tolerance of now; any
+// failure is ErrBadSignature.
 func VerifySignature(secret, body []byte, header string, now time.Time, tolerance time.Duration) error {
-	var ts string
-	var sigs []string
-	for _, part := range strings.Split(header, ",") {
-		k, v, ok := strings.Cut(strings.TrimSpace(part), "=")
-		if !ok {
-			continue
-		}
-		switch k {
-		case "t":
-			ts = v
-		case "v1":
-			sigs = append(sigs, v)
-		}
-	}
-	t, err := strconv.ParseInt(ts, 10, 64)
-	if err != nil || len(sigs) == 0 || len(secret) == 0 {
+	if signature.Verify(secret, header, body, now, tolerance) != nil {
 		return ErrBadSignature
 	}
-	if d := now.Sub(time.Unix(t, 0)); d > tolerance || d < -tolerance {
-		return ErrBadSignature
-	}
-	mac := hmac.New(sha256.New, secret)
-	mac.Write([]byte(ts + "."))
-	mac.Write(body)
-	want := mac.Sum(nil)
-	for _, s := range sigs {
-		got, err := hex.DecodeString(s)
-		if err == nil && hmac.Equal(got, want) {
-			return nil
-		}
-	}
-	return ErrBadSignature
+	return nil
 }
 
 // Sign returns the signature header for body at t (tests, the sandbox).
-func Sign(secret, body []byte, t time.Time) string {
-	ts := strconv.FormatInt(t.Unix(), 10)
-	mac := hmac.New(sha256.New, secret)
-	mac.Write([]byte(ts + "."))
-	mac.Write(body)
-	return "t=" + ts + ",v1=" + hex.EncodeToString(mac.Sum(nil))
-}
+func Sign(secret, body []byte, t time.Time) string { return signature.Sign(secret, t, body) }
 
 // verifyWebhook checks the signature against the current secret, then the
 // previous ones (a change of secret in progress).

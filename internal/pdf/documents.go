@@ -10,20 +10,76 @@ import (
 	"members/internal/i18n"
 )
 
-// header draws the airline, the title and the booking's identification.
+// header draws the brand's mark and name, the issuer block (legal name,
+// postal address and registration number from the brand configuration),
+// the title and the booking's identification.
 func (x *doc) header(d booking.Document) {
+	top := x.y
+	x.mark(margin, top, 30)
 	r, g, b, _ := brand.RGB(x.brand.Colors.Accent) // checked by brand.Load
 	x.gp.SetTextColor(r, g, b)
-	x.text(margin, x.y+14, 14, x.brand.Airline)
+	x.text(margin+38, top+20, 14, x.brand.Airline)
 	x.gp.SetTextColor(0, 0, 0)
-	x.y += 46
+	iy := x.issuer(top)
+	x.y = max(top+62, iy+20)
 	x.text(margin, x.y, 20, x.t("booking.pdf.title."+d.Kind))
 	x.y += 10
 	x.rule()
 	x.gap(4)
 	x.field(x.t("booking.pdf.pnr"), d.Reservation.PNR)
 	x.field(x.t("booking.pdf.booking_date"), i18n.FormatDate(x.lang, d.Reservation.BookedAt.In(booking.JST), false))
-	x.field(x.t("booking.pdf.issued"), i18n.FormatDate(x.lang, d.IssuedAt.In(booking.JST), false)+" "+d.IssuedAt.In(booking.JST).Format("15:04")+" (UTC+09:00)")
+	x.field(x.t("booking.pdf.issued"), i18n.FormatDateTime(x.lang, d.IssuedAt.In(booking.JST))+" (UTC+09:00)")
+}
+
+// issuerW is the width of the issuer block at the top right.
+const issuerW = 230.0
+
+// issuer draws the issuer block right-aligned at the top of the page and
+// returns the baseline of its last line.
+func (x *doc) issuer(top float64) float64 {
+	right := pageW - margin
+	line := func(y, size float64, s string) {
+		x.text(right-x.width(s, size), y, size, s)
+	}
+	y := top
+	line(y, 7, x.t("booking.pdf.issuer.label"))
+	y += 12
+	line(y, 10, x.brand.LegalName(x.lang))
+	x.gp.SetTextColor(60, 60, 60)
+	for _, l := range x.wrap(x.brand.Address(x.lang), 8, issuerW) {
+		y += 11
+		line(y, 8, l)
+	}
+	y += 11
+	line(y, 8, x.t("booking.pdf.issuer.registration", "number", x.brand.Issuer.RegistrationNumber))
+	x.gp.SetTextColor(0, 0, 0)
+	return y
+}
+
+// mark draws the brand's mark, as the app's header shows it: a disc of
+// the accent colour lit from its upper left by the lighter logo colour
+// (a radial gradient drawn as concentric discs), size points wide with
+// its upper left corner at (px, py).
+func (x *doc) mark(px, py, size float64) {
+	r0, g0, b0, _ := brand.RGB(x.brand.Colors.LogoLight)
+	r1, g1, b1, _ := brand.RGB(x.brand.Colors.Accent)
+	// The gradient's centre sits at 35% of the width and height; each
+	// step is a smaller disc inside the last, nearer that centre.
+	const steps = 12
+	cx, cy := px+0.35*size, py+0.35*size
+	mix := func(a, b uint8, t float64) uint8 { return uint8(float64(a) + (float64(b)-float64(a))*t + 0.5) }
+	for i := range steps {
+		t := float64(i) / steps // 0 at the rim, towards 1 at the centre
+		rad := size / 2 * (1 - t)
+		// centre slides from the disc's centre to the light point
+		ox := px + size/2 + (cx-(px+size/2))*t
+		oy := py + size/2 + (cy-(py+size/2))*t
+		x.gp.SetFillColor(mix(r1, r0, t), mix(g1, g0, t), mix(b1, b0, t))
+		if err := x.gp.Rectangle(ox-rad, oy-rad, ox+rad, oy+rad, "F", rad, 12); err != nil && x.err == nil {
+			x.err = err
+		}
+	}
+	x.gp.SetFillColor(0, 0, 0)
 }
 
 // field draws "label: value" on one line.
@@ -45,7 +101,7 @@ func (x *doc) passengers(d booking.Document) {
 	x.heading(x.t("booking.pdf.passengers"))
 	for _, p := range d.Reservation.Passengers {
 		x.y += 18
-		x.text(margin, x.y, 11, p.Lastname+" "+p.Firstname)
+		x.text(margin, x.y, 11, i18n.PersonName(x.lang, p.Firstname, p.Lastname))
 		x.text(margin+260, x.y, 9, x.t("booking.pdf.passenger_type."+strings.ToLower(p.PassengerType)))
 	}
 }
@@ -130,7 +186,7 @@ func (x *doc) receipt(d booking.Document) {
 	x.text(margin, x.y, 15, x.t("booking.pdf.receipt.addressee", "name", d.Addressee))
 	x.y += 34
 	x.text(margin, x.y, 11, x.t("booking.pdf.receipt.amount"))
-	x.text(margin+150, x.y, 18, d.Reservation.Currency+" "+Money(d.Reservation.TotalAmount, d.Reservation.Currency))
+	x.text(margin+150, x.y, 18, i18n.FormatMoney(x.lang, d.Reservation.TotalAmount, d.Reservation.Currency))
 	x.y += 8
 	x.para(margin, 10, content, x.t("booking.pdf.receipt.statement", "pnr", d.Reservation.PNR))
 	x.passengers(d)
@@ -190,31 +246,4 @@ func nonEmpty(s string) string {
 		return "-"
 	}
 	return s
-}
-
-// Money formats minor units with thousands separators: two decimals for
-// SGD, none for the other currencies.
-func Money(amount int64, currency string) string {
-	neg := amount < 0
-	if neg {
-		amount = -amount
-	}
-	frac := ""
-	if currency == "SGD" {
-		frac = "." + strconv.FormatInt(amount%100+100, 10)[1:]
-		amount /= 100
-	}
-	s := strconv.FormatInt(amount, 10)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	out := b.String() + frac
-	if neg {
-		out = "-" + out
-	}
-	return out
 }

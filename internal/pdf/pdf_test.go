@@ -5,11 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"members/internal/booking"
+	"members/internal/brand"
 	"members/internal/i18n"
 	"members/internal/pdf"
 )
@@ -74,8 +76,8 @@ func TestDocumentsText(t *testing.T) {
 		{i18n.TW, booking.Document{Kind: booking.DocItinerary}, []string{"行程表", "旅客"}},
 		{i18n.HK, booking.Document{Kind: booking.DocItinerary}, []string{"行程表", "乘客"}},
 		{i18n.EN, booking.Document{Kind: booking.DocReceipt, Addressee: "Yamada Trading Co., Ltd."}, []string{"Receipt", "To: Yamada Trading Co., Ltd.", "JPY 38,760"}},
-		{i18n.JP, booking.Document{Kind: booking.DocReceipt, Addressee: "山田商事株式会社"}, []string{"領収書", "山田商事株式会社 様", "JPY 38,760"}},
-		{i18n.TH, booking.Document{Kind: booking.DocReceipt, Addressee: "บริษัท ยามาดะ"}, []string{"ใบเสร็จรับเงิน", "บริษัท ยามาดะ"}},
+		{i18n.JP, booking.Document{Kind: booking.DocReceipt, Addressee: "山田商事株式会社"}, []string{"領収書", "山田商事株式会社 様", "38,760円"}},
+		{i18n.TH, booking.Document{Kind: booking.DocReceipt, Addressee: "บริษัท ยามาดะ"}, []string{"ใบเสร็จรับเงิน", "บริษัท ยามาดะ", "JPY 38,760"}},
 		{i18n.EN, booking.Document{Kind: booking.DocBoarding, Segment: &seg0}, []string{"Boarding certificate", "boarded flight MM801"}},
 		{i18n.JP, booking.Document{Kind: booking.DocDelay, Segment: &seg0}, []string{"遅延証明書", "70 分遅延"}},
 		{i18n.TH, booking.Document{Kind: booking.DocDelay, Segment: &seg0}, []string{"หนังสือรับรองเที่ยวบินล่าช้า", "70 นาที"}},
@@ -94,7 +96,7 @@ func TestDocumentsText(t *testing.T) {
 			}
 			text := pdftotext(t, b)
 			flat := strings.Join(strings.Fields(text), " ")
-			want := append([]string{"QX7PDF", "YAMADA HANAKO"}, tt.want...)
+			want := append([]string{"QX7PDF", i18n.PersonName(tt.lang, "HANAKO", "YAMADA")}, tt.want...)
 			if d.Segment == nil {
 				want = append(want, "MM801", "MM802")
 			} else {
@@ -109,14 +111,59 @@ func TestDocumentsText(t *testing.T) {
 	}
 }
 
-func TestMoney(t *testing.T) {
-	for _, tt := range []struct {
-		amount int64
-		cur    string
-		want   string
-	}{{38760, "JPY", "38,760"}, {0, "JPY", "0"}, {1234567, "KRW", "1,234,567"}, {41800, "SGD", "418.00"}, {123456705, "SGD", "1,234,567.05"}} {
-		if got := pdf.Money(tt.amount, tt.cur); got != tt.want {
-			t.Errorf("Money(%d, %s) = %s, want %s", tt.amount, tt.cur, got, tt.want)
+// Every document, in English, Japanese and Thai: no ISO date, Thai dates
+// in the Buddhist era, the amount written the language's way, and the
+// issuer block (legal name, address, registration number) from the brand
+// configuration.
+func TestDocumentsFormatsAndIssuer(t *testing.T) {
+	cat, err := i18n.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := pdf.New(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := brand.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 20, 6, 0, 0, 0, time.UTC)
+	res := sample(now)
+	seg0, seg1 := res.Segments[0], res.Segments[1]
+	iso := regexp.MustCompile(`\d{4}-\d{2}-\d{2}`)
+	amount := map[i18n.Lang]string{i18n.EN: "JPY 38,760", i18n.JP: "38,760円", i18n.TH: "JPY 38,760"}
+	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	for _, lang := range []i18n.Lang{i18n.EN, i18n.JP, i18n.TH} {
+		for _, d := range []booking.Document{
+			{Kind: booking.DocItinerary}, {Kind: booking.DocReceipt, Addressee: "Yamada"},
+			{Kind: booking.DocBoarding, Segment: &seg0}, {Kind: booking.DocDelay, Segment: &seg0}, {Kind: booking.DocCancellation, Segment: &seg1},
+		} {
+			t.Run(string(lang)+"/"+d.Kind, func(t *testing.T) {
+				d.Lang, d.Reservation, d.IssuedAt = lang, res, now
+				pdfb, err := r.Render(d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				text := flat(pdftotext(t, pdfb))
+				if m := iso.FindString(text); m != "" {
+					t.Errorf("ISO date %s in:\n%s", m, text)
+				}
+				if lang == i18n.TH && (!strings.Contains(text, "2569") || strings.Contains(text, "2026")) {
+					t.Errorf("Thai document without the Buddhist-era year only:\n%s", text)
+				}
+				if d.Kind == booking.DocReceipt && !strings.Contains(text, amount[lang]) {
+					t.Errorf("amount %q missing:\n%s", amount[lang], text)
+				}
+				for _, w := range []string{cat.T(lang, "booking.pdf.issuer.label"), b.LegalName(lang), flat(b.Address(lang)), b.Issuer.RegistrationNumber} {
+					if !strings.Contains(text, w) {
+						t.Errorf("issuer block: %q missing:\n%s", w, text)
+					}
+				}
+				if strings.Count(text, b.Airline) > 2 {
+					t.Errorf("the airline's name is printed %d times", strings.Count(text, b.Airline))
+				}
+			})
 		}
 	}
 }

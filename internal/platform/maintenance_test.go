@@ -1,6 +1,8 @@
 package platform
 
 import (
+	"context"
+	"encoding/json"
 	"testing"
 	"time"
 )
@@ -36,5 +38,42 @@ func TestPassMaintenanceWindow(t *testing.T) {
 	}
 	if _, err := ParseMaintenanceMode("sometimes"); err == nil {
 		t.Error("an unknown mode must be refused")
+	}
+}
+
+// memSettings is a settings store in memory.
+type memSettings map[string]any
+
+func (m memSettings) Get(_ context.Context, key string, v any) error {
+	x, ok := m[key]
+	if !ok {
+		return ErrUnset
+	}
+	b, _ := json.Marshal(x)
+	return json.Unmarshal(b, v)
+}
+
+func (m memSettings) Set(_ context.Context, key string, v any) error { m[key] = v; return nil }
+
+// The status names the window the pass is in (so a notice does not state
+// a time that is not the one), and none when the operator forced
+// maintenance or outside it.
+func TestGogoPassStatusNamesTheWindow(t *testing.T) {
+	jst := time.FixedZone("JST", 9*3600)
+	now := time.Date(2026, 11, 19, 18, 30, 0, 0, time.UTC) // 03:30 JST on the 20th
+	settings := memSettings{}
+	s := NewService(settings, nil, nil, func() time.Time { return now })
+	ctx := context.Background()
+	v, err := s.GogoPassStatus(ctx)
+	if err != nil || !v.IsGogoPassMaintenance || v.MaintenanceFrom != "2026-11-20T03:00:00+09:00" || v.MaintenanceUntil != "2026-11-20T05:00:00+09:00" {
+		t.Fatalf("in the window: %+v %v", v, err)
+	}
+	now = time.Date(2026, 11, 20, 12, 0, 0, 0, jst)
+	if v, _ := s.GogoPassStatus(ctx); v.IsGogoPassMaintenance || v.MaintenanceFrom != "" || v.MaintenanceUntil != "" {
+		t.Fatalf("outside: %+v", v)
+	}
+	settings[KeyGogoPassMaintenance] = MaintenanceOn
+	if v, _ := s.GogoPassStatus(ctx); !v.IsGogoPassMaintenance || v.MaintenanceFrom != "" || v.MaintenanceUntil != "" {
+		t.Fatalf("forced: %+v", v)
 	}
 }

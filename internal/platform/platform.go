@@ -55,6 +55,12 @@ type GogoPassStatus struct {
 	// LotteryDrawAt is when the operator plans the lottery draw (RFC 3339;
 	// empty when not announced), shown to members before the draw.
 	LotteryDrawAt string `json:"lotteryDrawAt,omitempty"`
+	// MaintenanceFrom and MaintenanceUntil are the daily maintenance
+	// window the pass is in now (RFC 3339), so a notice names it; computed,
+	// never stored, and empty outside maintenance or when the operator
+	// forced it (no window is known then).
+	MaintenanceFrom  string `json:"maintenanceFrom,omitempty"`
+	MaintenanceUntil string `json:"maintenanceUntil,omitempty"`
 }
 
 // MaintenanceMode is the operator's override of the pass maintenance
@@ -99,6 +105,17 @@ func InPassMaintenance(now time.Time, mode MaintenanceMode) bool {
 	}
 	h := now.In(japan).Hour()
 	return h >= MaintenanceStartHour && h < MaintenanceEndHour
+}
+
+// PassMaintenanceWindow is the daily maintenance window containing now,
+// in Japan time; ok is false outside it.
+func PassMaintenanceWindow(now time.Time) (from, until time.Time, ok bool) {
+	t := now.In(japan)
+	if h := t.Hour(); h < MaintenanceStartHour || h >= MaintenanceEndHour {
+		return time.Time{}, time.Time{}, false
+	}
+	y, m, d := t.Date()
+	return time.Date(y, m, d, MaintenanceStartHour, 0, 0, 0, japan), time.Date(y, m, d, MaintenanceEndHour, 0, 0, 0, japan), true
 }
 
 // CouponTicketStatus is the coupon pass flag.
@@ -192,9 +209,17 @@ func (s *Service) GogoPassStatus(ctx context.Context) (GogoPassStatus, error) {
 	if err := s.get(ctx, KeyGogoPass, &v); err != nil {
 		return v, err
 	}
-	m, err := s.GogoPassMaintenance(ctx)
-	v.IsGogoPassMaintenance = m
-	return v, err
+	mode, err := s.GogoPassMaintenanceMode(ctx)
+	if err != nil {
+		return v, err
+	}
+	now := s.now()
+	v.IsGogoPassMaintenance = InPassMaintenance(now, mode)
+	v.MaintenanceFrom, v.MaintenanceUntil = "", ""
+	if from, until, ok := PassMaintenanceWindow(now); ok && mode == MaintenanceAuto {
+		v.MaintenanceFrom, v.MaintenanceUntil = from.Format(time.RFC3339), until.Format(time.RFC3339)
+	}
+	return v, nil
 }
 
 // GogoPassMaintenanceMode returns the operator's mode (auto by default).
@@ -238,6 +263,7 @@ func (s *Service) Set(ctx context.Context, key string, v any) error {
 	}
 	if c, ok := v.(GogoPassStatus); ok {
 		c.IsGogoPassMaintenance = false // computed, never stored
+		c.MaintenanceFrom, c.MaintenanceUntil = "", ""
 		v = c
 	}
 	if m, ok := v.(MaintenanceMode); ok {

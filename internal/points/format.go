@@ -1,23 +1,18 @@
 package points
 
 import (
-	"golang.org/x/text/message"
-	"golang.org/x/text/number"
-
 	"members/internal/i18n"
 )
 
-// FormatAmount writes minor units with the language's thousands separators:
-// SGD with two decimals, the other currencies with none.
-func FormatAmount(minor int64, currency string, lang i18n.Lang) string {
-	p := message.NewPrinter(lang.Tag())
-	if d := Decimals(currency); d > 0 {
-		return p.Sprint(number.Decimal(float64(minor)/100, number.Scale(d)))
-	}
-	return p.Sprint(number.Decimal(minor))
+// FormatAmount writes minor units with a comma between thousands: SGD with
+// two decimals, the other currencies with none (i18n.FormatAmount, the rule
+// shared with the app).
+func FormatAmount(minor int64, currency string, _ i18n.Lang) string {
+	return i18n.FormatAmount(minor, currency)
 }
 
-// FormatMoney is FormatAmount with the currency code in front ("JPY 1,234").
+// FormatMoney is the amount with its currency written the language's one
+// way ("JPY 1,234"; "1,234円" in Japanese): i18n.FormatMoney.
 func FormatMoney(minor int64, currency string, lang i18n.Lang) string {
-	return currency + " " + FormatAmount(minor, currency, lang)
+	return i18n.FormatMoney(lang, minor, currency)
 }

@@ -212,12 +212,12 @@ func TestPurchaseGrant(t *testing.T) {
 			`{"nominee":"Hanako Yamada","currencyCode":"JPY"}`:               "amount",
 			`{"nominee":"Hanako Yamada","currencyCode":"JPY","amount":1234}`: "amount",
 		} {
-			_, err := p.Quote(ctx, demo.Member1, "en", json.RawMessage(body))
+			_, err := p.Quote(ctx, demo.Member1, "en", purchaseInput(t, body))
 			if e := apperr.As(err); e == nil || e.Code != apperr.Invalid || !e.Fields.Has(field) {
 				t.Errorf("%s: %v, want a %s error", body, err, field)
 			}
 		}
-		o, err := p.Quote(ctx, demo.Member1, "jp", json.RawMessage(`{"nominee":"  hanako   yamada ","currencyCode":"sgd","amount":5000,"paymentMethod":"creditCard","requestId":"r1"}`))
+		o, err := p.Quote(ctx, demo.Member1, "jp", purchaseInput(t, `{"nominee":"  hanako   yamada ","currencyCode":"sgd","amount":5000}`))
 		if err != nil || o.Amount != 5000 || o.Currency != "SGD" || !strings.Contains(string(o.Details), `"nominee":"hanako yamada"`) {
 			t.Fatalf("quote: %+v %v", o, err)
 		}
@@ -322,7 +322,7 @@ func TestExpiryReminders(t *testing.T) {
 		}
 		wg.Wait()
 		got := reminders()
-		if len(got) != 1 || !strings.Contains(got[0], "Peach Pointsの有効期限が近づいています") || !strings.Contains(got[0], "JPY 3,000") ||
+		if len(got) != 1 || !strings.Contains(got[0], "Peach Pointsの有効期限が近づいています") || !strings.Contains(got[0], "3,000円") ||
 			!strings.Contains(got[0], demo.DemoVoucherThisMonth) {
 			t.Fatalf("first pass: %q", got)
 		}
@@ -346,4 +346,14 @@ func TestExpiryReminders(t *testing.T) {
 			t.Errorf("no thresholds sent %d", n)
 		}
 	})
+}
+
+// purchaseInput is a purchase body's points fields, as the edge decodes them.
+func purchaseInput(t *testing.T, body string) points.PurchaseInput {
+	t.Helper()
+	var in points.PurchaseInput
+	if err := json.Unmarshal([]byte(body), &in); err != nil {
+		t.Fatal(err)
+	}
+	return in
 }

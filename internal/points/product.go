@@ -86,11 +86,11 @@ func CheckPurchase(in PurchaseInput) (PurchaseInput, validate.Errors) {
 	return in, errs
 }
 
-// Quote checks the purchase fields and prices the voucher.
-func (p *Product) Quote(ctx context.Context, memberID, lang string, body json.RawMessage) (payment.Order, error) {
-	var in PurchaseInput
-	if err := json.Unmarshal(body, &in); err != nil {
-		return payment.Order{}, apperr.FromDecode(err)
+// Quote checks the purchase fields (a PurchaseInput) and prices the voucher.
+func (p *Product) Quote(ctx context.Context, memberID, lang string, fields any) (payment.Order, error) {
+	in, err := payment.FieldsOf[PurchaseInput](ProductType, fields)
+	if err != nil {
+		return payment.Order{}, err
 	}
 	in, errs := CheckPurchase(in)
 	if !errs.Empty() {

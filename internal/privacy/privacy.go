@@ -41,9 +41,11 @@ var ErrNotFound = errors.New("privacy: not found")
 
 // Member is what deletion needs to know of the member.
 type Member struct {
-	Email        string
-	Name         string
-	PasswordHash string
+	Email string
+	// Given and Family are the member's names (the mail writes them in
+	// the language's order).
+	Given, Family string
+	PasswordHash  string
 	// MailLang is the mail language the member chose ("" for none).
 	MailLang string
 }
@@ -259,7 +261,7 @@ func (s *Service) RequestDeletion(ctx context.Context, memberID string, in Delet
 	lang = notify.MailLang(m.MailLang, lang)
 	link := s.d.PublicURL + "/delete-account/" + token + "?" + url.Values{"lang": {string(lang)}}.Encode()
 	msg, err := s.d.Templates.Standard(KindDeletion, lang, m.Email, mail.Data{
-		Name: m.Name, URL: link, Args: []any{"minutes", int(DeletionTTL.Minutes())},
+		Given: m.Given, Family: m.Family, URL: link, Args: []any{"minutes", int(DeletionTTL.Minutes())},
 	})
 	if err != nil {
 		return RequestResult{}, fmt.Errorf("deletion mail: %w", err)

@@ -250,7 +250,8 @@ func (s *Service) mail(ctx context.Context, memberID, kind string, args []any, a
 		s.log.Error("security: contact", "err", err)
 		return
 	}
-	args = append(args, "time", at.In(time.FixedZone("JST", 9*3600)).Format("2006-01-02 15:04")+" (UTC+09:00)")
+	jst := at.In(time.FixedZone("JST", 9*3600))
+	args = append(args, "time", i18n.FormatDateTime(c.Lang, jst)+" (UTC+09:00)")
 	msg, err := s.tpl.Standard(kind, c.Lang, c.Email, mail.Data{Name: c.Name, Args: args, URL: s.CentreURL(c.Lang)})
 	if err != nil {
 		s.log.Error("security: render mail", "kind", kind, "err", err)

@@ -90,19 +90,19 @@ func (s *BookingStore) BookingsVersion(ctx context.Context, memberID string) (in
 	return v, nil
 }
 
-// SearchPage reads the version first: a change committed after it can
-// only make the version newer than the rows, never older, so an answer
-// cached under this version is never stale (on SQLite all reads are one
-// snapshot anyway).
+// SearchPage reads the version with the count, before the page: a change
+// committed after it can only make the version newer than the rows, never
+// older, so an answer cached under this version is never stale (on SQLite
+// all reads are one snapshot anyway).
 func (s *BookingStore) SearchPage(ctx context.Context, q booking.Query) (booking.Page, error) {
 	p := booking.Page{List: []booking.Reservation{}}
 	err := s.db.read(ctx, func(r reader) error {
-		if err := r.queryRow(ctx, bookingsVersionSQL, q.MemberID).Scan(&p.Version); err != nil {
-			return fmt.Errorf("bookings version: %w", err)
-		}
+		// The version and the count in one statement: one snapshot on
+		// both engines, one round trip less on PostgreSQL.
 		where, args := searchWhere(q)
 		var lastMin sql.NullInt64
-		if err := r.queryRow(ctx, `SELECT COUNT(*), MIN(r.last_depart_at) FROM reservations r WHERE `+where, args...).Scan(&p.Total, &lastMin); err != nil {
+		if err := r.queryRow(ctx, `SELECT COALESCE((SELECT bookings_version FROM members WHERE id = $1), -1), COUNT(*), MIN(r.last_depart_at)
+			FROM reservations r WHERE `+where, args...).Scan(&p.Version, &p.Total, &lastMin); err != nil {
 			return fmt.Errorf("count reservations: %w", err)
 		}
 		if lastMin.Valid {

@@ -32,7 +32,7 @@ func (s *PrivacyStore) Member(ctx context.Context, memberID string) (privacy.Mem
 	if err != nil {
 		return m, fmt.Errorf("privacy member: %w", err)
 	}
-	m.Name = strings.TrimSpace(first + " " + last)
+	m.Given, m.Family = first, last
 	return m, nil
 }
 

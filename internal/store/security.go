@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"members/internal/auth"
@@ -123,10 +122,10 @@ func (s *SecurityStore) Contact(ctx context.Context, memberID string) (security.
 	if err != nil {
 		return c, fmt.Errorf("contact: %w", err)
 	}
-	c.Name = strings.TrimSpace(first + " " + last)
 	c.Lang = i18n.Lang(lang)
 	if _, ok := i18n.Parse(lang); !ok {
 		c.Lang = i18n.Default
 	}
+	c.Name = i18n.PersonName(c.Lang, first, last)
 	return c, nil
 }

@@ -4,8 +4,8 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { AxeBuilder } from "@axe-core/playwright";
 import { e2eSuite, login, screenshot, VIEWPORTS, DEMO, DEMO2, root } from "./harness.mjs";
+import { axeBuilder } from "./axe.mjs";
 
 const env = e2eSuite({ before, after });
 
@@ -164,7 +164,7 @@ test("the online-shop link on the account page: status, linking, the way to the 
       assert.equal(await section.getByRole("link", { name: tx.go }).getAttribute("href"), `https://shop.example.com/?lang=${lang}`);
       const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(over <= 0, `${lang} ${vp}: ${over} px wider than the screen`);
-      const axe = await new AxeBuilder({ page }).include("#online-shop-heading").include(".online-shop").analyze();
+      const axe = await axeBuilder(page).include("#online-shop-heading").include(".online-shop").analyze();
       assert.deepEqual(axe.violations.map((v) => `${v.impact} ${v.id}`), [], `${lang} ${vp}: axe on the online-shop section`);
       await screenshot(page, `account-online-shop-${lang}-${vp}`);
       await context.close();

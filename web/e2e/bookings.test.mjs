@@ -144,3 +144,41 @@ test("on a phone the search's dates show whole in every language, however long t
     await context.close();
   }
 });
+
+test("the search is in the address: Back returns to the previous search, a reload keeps it", async () => {
+  const { context, page } = await newPage();
+  await page.goto(`${env.server.url}/bookings?lang=en`);
+  await page.getByText("HNK7Q2").first().waitFor();
+  // First search: all bookings (a flown one shows).
+  await page.getByLabel("All bookings").check();
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await page.waitForURL((u) => u.searchParams.get("status") === "all");
+  await page.getByText("SIN8AB").first().waitFor();
+  // Second search: one booking number.
+  await page.getByLabel("Booking number").first().fill("HNK7Q2");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await page.waitForURL((u) => u.searchParams.get("pnr") === "HNK7Q2");
+  await results(page).getByRole("status").filter({ hasText: /^1 booking/ }).waitFor();
+  assert.equal(await page.getByText("SIN8AB").count(), 0);
+  assert.equal(new URL(page.url()).searchParams.get("lang"), "en");
+
+  // Back: the previous search, its results and its form.
+  await page.goBack();
+  await page.waitForURL((u) => u.pathname === "/bookings" && !u.searchParams.has("pnr") && u.searchParams.get("status") === "all");
+  await page.getByText("SIN8AB").first().waitFor();
+  assert.equal(await page.getByLabel("Booking number").first().inputValue(), "");
+  assert.equal(await page.getByLabel("All bookings").isChecked(), true);
+  // Back again: the default search, still on the bookings page.
+  await page.goBack();
+  await page.waitForURL((u) => u.pathname === "/bookings" && !u.searchParams.has("status"));
+  await page.getByLabel("Upcoming flights").and(page.locator(":checked")).waitFor();
+  await page.getByText("HNK7Q2").first().waitFor();
+  assert.equal(await page.getByText("SIN8AB").count(), 0);
+  // Forward and a reload: the same search again.
+  await page.goForward();
+  await page.waitForURL((u) => u.searchParams.get("status") === "all");
+  await page.reload();
+  await page.getByText("SIN8AB").first().waitFor();
+  assert.equal(await page.getByLabel("All bookings").isChecked(), true);
+  await context.close();
+});

@@ -10,18 +10,15 @@ import { e2eSuite, VIEWPORTS } from "./harness.mjs";
 
 const env = e2eSuite({ before, after });
 const BUDGET = 130 * 1024;
-// V8's compile hint on the chunks a first load runs (scripts/compileHints.ts).
-const COMPILE_HINT = "//# allFunctionsCalledOnLoad\n";
 
-test("the login page loads at most 130 KiB of compressed JavaScript, all but the smallest files brotli, each with V8's compile hint", async (t) => {
+test("the login page loads at most 130 KiB of compressed JavaScript, all but the smallest files brotli", async (t) => {
   const { context, page } = await env.newPage(VIEWPORTS.phone);
   const scripts = [];
   page.on("requestfinished", async (req) => {
     if (req.resourceType() !== "script") return;
     const res = await req.response();
     const sizes = await req.sizes();
-    const body = (await res?.text()) ?? "";
-    scripts.push({ url: new URL(req.url()).pathname, bytes: sizes.responseBodySize, encoding: res?.headers()["content-encoding"], hinted: body.startsWith(COMPILE_HINT) });
+    scripts.push({ url: new URL(req.url()).pathname, bytes: sizes.responseBodySize, encoding: res?.headers()["content-encoding"] });
   });
   await page.goto(`${env.server.url}/login?lang=en`);
   await page.getByRole("button", { name: "Log in", exact: true }).waitFor();
@@ -31,9 +28,37 @@ test("the login page loads at most 130 KiB of compressed JavaScript, all but the
   assert.ok(scripts.length > 0, "no script seen");
   // (a file of a few hundred bytes is sent as it is: scripts/compress.mjs)
   for (const s of scripts) if (s.bytes > 1024) assert.equal(s.encoding, "br", `${s.url} is not sent brotli-compressed`);
-  // Every script of the first load but the catalogues (data) comes with the compile hint first.
-  for (const s of scripts) if (!/\/locale-/.test(s.url)) assert.ok(s.hinted, `${s.url} does not start with V8's compile hint`);
   assert.ok(total <= BUDGET, `login page JavaScript: ${(total / 1024).toFixed(1)} KiB compressed, budget 130 KiB:\n${list}`);
   t.diagnostic(`login page JavaScript: ${(total / 1024).toFixed(1)} KiB compressed in ${scripts.length} files`);
   await context.close();
+});
+
+test("a visitor's first load logs nothing in the console: the session check is the session info (200 for a visitor too), asked once", async () => {
+  for (const viewport of [VIEWPORTS.phone, VIEWPORTS.desktop]) {
+    const { context, page } = await env.newPage(viewport);
+    const logged = [];
+    page.on("console", (m) => {
+      if (m.type() === "error" || m.type() === "warning") logged.push(`${m.type()}: ${m.text()}`);
+    });
+    page.on("pageerror", (e) => logged.push(`pageerror: ${e.message}`));
+    const sessionCalls = [];
+    page.on("request", (r) => {
+      const p = new URL(r.url()).pathname;
+      if (p === "/api/session" || p === "/api/session/info") sessionCalls.push(`${r.method()} ${p}`);
+    });
+    await page.goto(`${env.server.url}/login?lang=en`);
+    await page.getByRole("button", { name: "Log in", exact: true }).waitFor();
+    await page.waitForLoadState("networkidle");
+    assert.deepEqual(logged, [], "console of a visitor's first load");
+    assert.deepEqual(sessionCalls, ["GET /api/session/info"], "one call answers both the session check and the footer");
+    // A member address (home) in a browser that never had a session: the
+    // member's data waits for the check, so nothing is refused on the way
+    // to the login page.
+    await page.goto(`${env.server.url}/?lang=en`);
+    await page.waitForURL((u) => u.pathname === "/login");
+    await page.getByRole("button", { name: "Log in", exact: true }).waitFor();
+    await page.waitForLoadState("networkidle");
+    assert.deepEqual(logged, [], "console of a visitor's first load of a member address");
+    await context.close();
+  }
 });

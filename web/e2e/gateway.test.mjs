@@ -4,8 +4,8 @@
 // shop's returnUrl with ?paymentId=.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { AxeBuilder } from "@axe-core/playwright";
 import { e2eSuite, screenshot, VIEWPORTS } from "./harness.mjs";
+import { axeBuilder } from "./axe.mjs";
 
 const KEY = "sk_test_e2e_gateway";
 const env = e2eSuite({ before, after }, { serverArgs: ["--gateway-key", KEY] });
@@ -45,7 +45,7 @@ async function pending(method, cardNumber) {
 }
 
 async function violations(page) {
-  const r = await new AxeBuilder({ page }).analyze();
+  const r = await axeBuilder(page).analyze();
   return r.violations.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
 }
 

@@ -59,17 +59,28 @@ export async function startServer(extraArgs = []) {
   };
 }
 
-/** Launches Debian's Chromium headless, with no outside network look-ups. */
+/**
+ * Debian's Chromium headless, with no outside network look-ups (localhost
+ * stays: a passkey's relying party cannot be an IP address).
+ */
+export const BROWSER_OPTIONS = {
+  executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+  headless: true,
+  args: [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
+  ],
+};
+
+/**
+ * The browser of a test file: the one e2e/run.mjs started for all files
+ * (E2E_BROWSER_WS; each file's pages are in browser contexts of its own,
+ * which share no cookies or storage), else one launched for the file.
+ */
 export async function launchBrowser() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-      "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-    ],
-  });
+  const ws = process.env.E2E_BROWSER_WS;
+  return ws ? chromium.connect(ws) : chromium.launch(BROWSER_OPTIONS);
 }
 
 /** A phone and a desktop viewport, for screenshots of each page. */
@@ -143,4 +154,36 @@ export async function settledValue(locator, value, timeoutMs = 5000) {
     got = await locator.inputValue();
   }
   return got;
+}
+
+/**
+ * Follows the page's requests from now on. quiet() then waits until none
+ * has been in flight for quietMs (a data call the page sent has been
+ * answered and handled), at most timeoutMs, and stops following. Unlike
+ * waitForLoadState("networkidle"), it also waits after a navigation inside
+ * the page (history API).
+ */
+export function trackRequests(page) {
+  let inFlight = 0;
+  let last = Date.now();
+  const start = () => { inFlight++; last = Date.now(); };
+  const end = () => { inFlight = Math.max(0, inFlight - 1); last = Date.now(); };
+  page.on("request", start);
+  page.on("requestfinished", end);
+  page.on("requestfailed", end);
+  return {
+    async quiet(quietMs = 500, timeoutMs = 15000) {
+      try {
+        const until = Date.now() + timeoutMs;
+        while (inFlight > 0 || Date.now() - last < quietMs) {
+          if (Date.now() > until) throw new Error(`requests still in flight after ${timeoutMs} ms: ${inFlight}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      } finally {
+        page.off("request", start);
+        page.off("requestfinished", end);
+        page.off("requestfailed", end);
+      }
+    },
+  };
 }

@@ -4,9 +4,9 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
-import { AxeBuilder } from "@axe-core/playwright";
 import { mkdirSync } from "node:fs";
 import { e2eSuite, login, screenshot, screenshotDir, VIEWPORTS } from "./harness.mjs";
+import { axeBuilder } from "./axe.mjs";
 
 // The unsubscribe links are signed with this key, so the test can make one
 // as a mail would carry it (docs/account.md).
@@ -15,7 +15,7 @@ const env = e2eSuite({ before, after }, { serverArgs: ["--unsubscribe-key", UNSU
 const MEMBER1 = "00000000000000000000000000000001"; // demo@example.com
 
 async function violations(page) {
-  const r = await new AxeBuilder({ page }).analyze();
+  const r = await axeBuilder(page).analyze();
   return r.violations.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
 }
 

@@ -6,8 +6,8 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { AxeBuilder } from "@axe-core/playwright";
 import { e2eSuite, login, screenshot, VIEWPORTS, root } from "./harness.mjs";
+import { axeBuilder } from "./axe.mjs";
 
 const env = e2eSuite({ before, after });
 const bin = process.env.MEMBERS_BIN || path.join(root, "bin/members");
@@ -37,7 +37,7 @@ async function shots(name, pathname, ready) {
       await page.goto(`${env.server.url}${pathname}?lang=${lang}`);
       await ready(page);
       await screenshot(page, `passes-${name}-${lang}-${vp}`);
-      const r = await new AxeBuilder({ page }).analyze();
+      const r = await axeBuilder(page).analyze();
       const found = r.violations.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
       assert.deepEqual(found, [], `${name} ${lang} ${vp}`);
       await context.close();
@@ -164,7 +164,7 @@ test("coupon pass, a domestic trip: no passport or entry details, a saved passen
       assert.equal(await page.locator('input[name="additionalPassengers.0.passportNo"]').count(), 0, "no passport on a domestic trip");
       assert.equal(await page.locator('select[name="additionalPassengers.0.inboundTransportMethod"]').count(), 0);
       await screenshot(page, `passes-coupon-domestic-${lang}-${vp}`);
-      const r = await new AxeBuilder({ page }).analyze();
+      const r = await axeBuilder(page).analyze();
       assert.deepEqual(r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`), [], `domestic ${lang} ${vp}`);
       if (lang === "en" && vp === "desktop") {
         await page.getByLabel(/I agree to the terms/).check();

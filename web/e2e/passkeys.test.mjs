@@ -11,8 +11,8 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { chromium } from "playwright-core";
-import { AxeBuilder } from "@axe-core/playwright";
-import { startServer, screenshot, VIEWPORTS, root, DEMO } from "./harness.mjs";
+import { startServer, screenshot, VIEWPORTS, root, DEMO, BROWSER_OPTIONS } from "./harness.mjs";
+import { axeBuilder } from "./axe.mjs";
 
 const bin = process.env.MEMBERS_BIN || path.join(root, "bin/members");
 let server;
@@ -22,15 +22,7 @@ let base;
 before(async () => {
   server = await startServer();
   base = server.url.replace("127.0.0.1", "localhost");
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-      "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
-    ],
-  });
+  browser = await chromium.launch(BROWSER_OPTIONS);
 });
 after(async () => {
   await browser?.close();
@@ -62,7 +54,7 @@ async function passwordLogin(page, lang = "en") {
 
 /** axe-core's violations on the page, one line each. */
 async function violations(page, where) {
-  const r = await new AxeBuilder({ page }).analyze();
+  const r = await axeBuilder(page).analyze();
   return r.violations.map((v) => `${where}: ${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
 }
 

@@ -7,30 +7,12 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { e2eSuite, login, VIEWPORTS, root } from "./harness.mjs";
+import { paymentApi } from "./paymentapi.mjs";
 
 const env = e2eSuite({ before, after });
+const { apiCall, tokenize, paymentEnd } = paymentApi(env);
 const bin = process.env.MEMBERS_BIN || path.join(root, "bin/members");
 const members = (...args) => execFileSync(bin, [...args, "--db", env.server.dsn], { encoding: "utf8" });
-
-async function apiCall(page, method, p, body) {
-  const base = env.server.url;
-  const csrf = await (await page.request.get(`${base}/api/csrf_token`)).json();
-  const res = await page.request.fetch(`${base}${p}`, {
-    method,
-    headers: { "Content-Type": "application/json", "X-Csrf-Token": csrf.csrfToken, "X-Lang": "en" },
-    data: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status(), body: await res.json().catch(() => ({})) };
-}
-
-async function tokenize(page, number) {
-  const res = await page.request.post(`${env.server.url}/gateway/v1/tokens`, {
-    headers: { "Content-Type": "application/json" },
-    data: JSON.stringify({ cardNumber: number, expirationDate: "33/08", cvv: "123", holderName: "TARO PEACH" }),
-  });
-  assert.equal(res.status(), 200);
-  return (await res.json()).token;
-}
 
 const PRODUCTS = {
   peachpoints: { nominee: "TARO PEACH", currencyCode: "JPY", amount: 3000 },
@@ -54,12 +36,7 @@ async function purchase(page, product, card) {
   assert.equal(buy.status, 200, `${product} buy: ${JSON.stringify(buy.body)}`);
   const id = buy.body.paymentProcessId;
   await apiCall(page, "POST", `/api/${product}/buy/${id}/continue`);
-  for (let i = 0; i < 50; i++) {
-    const s = await apiCall(page, "GET", `/api/payment_processes/${id}/status`);
-    if (s.body.status === "settled" || s.body.status === "failed") return { id, status: s.body.status };
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${product} ${id} did not end`);
+  return { id, status: await paymentEnd(page, id) };
 }
 
 /** Opens the page, then follows each of its page links (not the menu's) in turn. */

@@ -6,29 +6,12 @@
 // 1280 px in en, jp and th; axe finds nothing.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { AxeBuilder } from "@axe-core/playwright";
 import { e2eSuite, login, screenshot, VIEWPORTS } from "./harness.mjs";
+import { expectNoAxeViolations as axe } from "./axe.mjs";
+import { paymentApi } from "./paymentapi.mjs";
 
 const env = e2eSuite({ before, after });
-
-async function apiCall(page, method, p, body) {
-  const base = env.server.url;
-  const csrf = await (await page.request.get(`${base}/api/csrf_token`)).json();
-  const res = await page.request.fetch(`${base}${p}`, {
-    method,
-    headers: { "Content-Type": "application/json", "X-Csrf-Token": csrf.csrfToken, "X-Lang": "en" },
-    data: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status(), body: await res.json().catch(() => ({})) };
-}
-
-async function tokenize(page, number) {
-  const res = await page.request.post(`${env.server.url}/gateway/v1/tokens`, {
-    headers: { "Content-Type": "application/json" },
-    data: JSON.stringify({ cardNumber: number, expirationDate: "33/08", cvv: "123", holderName: "TARO PEACH" }),
-  });
-  return (await res.json()).token;
-}
+const { apiCall, tokenize } = paymentApi(env);
 
 let seq = 0;
 async function prepare(page, card) {
@@ -40,10 +23,15 @@ async function prepare(page, card) {
   return r.body.paymentProcessId;
 }
 
-async function axe(page, label) {
-  const r = await new AxeBuilder({ page }).analyze();
-  const found = r.violations.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
-  assert.deepEqual(found, [], label);
+/** Waits until the server has taken the payment on (it is no longer only prepared). */
+async function processUnderWay(page, id) {
+  const until = Date.now() + 10000;
+  for (;;) {
+    const st = await apiCall(page, "GET", `/api/payment_processes/${id}/status`);
+    if (st.body.status !== "prepared") return;
+    if (Date.now() > until) throw new Error(`payment ${id} still only prepared`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 const SENDING = { en: "Sending your payment to your card company…", jp: "カード会社に決済を送信しています…", th: "กำลังส่งการชำระเงินไปยังผู้ออกบัตรของคุณ…" };
@@ -60,8 +48,9 @@ for (const [lang, vp] of [["en", "phone"], ["jp", "desktop"], ["th", "phone"]]) 
     await page.getByText(SENDING[lang]).waitFor();
     await screenshot(page, `payment-wait-sending-${lang}-${vp}`);
     await axe(page, `sending ${lang} ${vp}`);
-    // reload in the middle of the wait: the page finds the process again
-    await new Promise((r) => setTimeout(r, 1500));
+    // reload in the middle of the wait, once the server has the payment
+    // under way: the page finds the process again
+    await processUnderWay(page, id);
     await page.reload();
     await page.waitForURL(new RegExp(`/payment/peachpoints/${id}/(result|completed)`), { timeout: 20000 });
     if (page.url().includes("/result")) {

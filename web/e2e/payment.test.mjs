@@ -2,32 +2,12 @@
 // real server and its sandbox gateway.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { AxeBuilder } from "@axe-core/playwright";
 import { e2eSuite, login, screenshot, VIEWPORTS } from "./harness.mjs";
+import { axeBuilder } from "./axe.mjs";
+import { paymentApi } from "./paymentapi.mjs";
 
 const env = e2eSuite({ before, after });
-
-/** Calls the API from the page's session (cookies) with a fresh CSRF token. */
-async function apiCall(page, method, path, body) {
-  const base = env.server.url;
-  const csrf = await (await page.request.get(`${base}/api/csrf_token`)).json();
-  const res = await page.request.fetch(`${base}${path}`, {
-    method,
-    headers: { "Content-Type": "application/json", "X-Csrf-Token": csrf.csrfToken, "X-Lang": "en" },
-    data: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status(), body: await res.json().catch(() => ({})) };
-}
-
-/** A card token made at the gateway, as the browser's card form does. */
-async function tokenize(page, number, cvv = "123") {
-  const res = await page.request.post(`${env.server.url}/gateway/v1/tokens`, {
-    headers: { "Content-Type": "application/json" },
-    data: JSON.stringify({ cardNumber: number, expirationDate: "33/08", cvv, holderName: "TARO PEACH" }),
-  });
-  assert.equal(res.status(), 200);
-  return (await res.json()).token;
-}
+const { apiCall, tokenize } = paymentApi(env);
 
 let seq = 0;
 /** Prepares a points purchase (the tentative order) and returns its id. */
@@ -116,7 +96,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       const names = await list.locator(".card-summary__name").allInnerTexts();
       const visa = { en: /^Visa ending 4242, exp \d\d\/\d\d$/, jp: /^Visa 末尾4242、有効期限 \d\d\/\d\d$/, th: /^Visa ลงท้าย 4242 หมดอายุ \d\d\/\d\d$/ }[lang];
       assert.ok(names.some((n) => visa.test(n)), `${lang}: ${names}`);
-      const axe = await new AxeBuilder({ page }).analyze();
+      const axe = await axeBuilder(page).analyze();
       assert.deepEqual(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`), [], `axe ${lang}`);
       await screenshot(page, `payment-methods-cards-${lang}-${name}`);
       if (lang === "en") {

@@ -5,21 +5,12 @@
 // nothing on the page.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { AxeBuilder } from "@axe-core/playwright";
 import { e2eSuite, login, screenshot, VIEWPORTS } from "./harness.mjs";
+import { expectNoAxeViolations as axe } from "./axe.mjs";
+import { paymentApi } from "./paymentapi.mjs";
 
 const env = e2eSuite({ before, after });
-
-async function apiCall(page, method, p, body) {
-  const base = env.server.url;
-  const csrf = await (await page.request.get(`${base}/api/csrf_token`)).json();
-  const res = await page.request.fetch(`${base}${p}`, {
-    method,
-    headers: { "Content-Type": "application/json", "X-Csrf-Token": csrf.csrfToken, "X-Lang": "en" },
-    data: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status(), body: await res.json().catch(() => ({})) };
-}
+const { apiCall } = paymentApi(env);
 
 /** A points purchase paid at a convenience store, left pending. */
 async function leaveSlip(page) {
@@ -31,12 +22,6 @@ async function leaveSlip(page) {
   const cont = await apiCall(page, "POST", `/api/peachpoints/buy/${id}/continue`);
   assert.equal(cont.body.status, "pending");
   return id;
-}
-
-async function axe(page, label) {
-  const r = await new AxeBuilder({ page }).analyze();
-  const found = r.violations.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
-  assert.deepEqual(found, [], label);
 }
 
 test("a slip left for later: home, menu, the pending payments page, the purchase block and cancel", async () => {

@@ -3,13 +3,13 @@
 // on a phone and a desktop, in English and Japanese.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { AxeBuilder } from "@axe-core/playwright";
 import { e2eSuite, login, VIEWPORTS } from "./harness.mjs";
+import { axeBuilder } from "./axe.mjs";
 
 const env = e2eSuite({ before, after });
 
 async function violations(page) {
-  const r = await new AxeBuilder({ page }).analyze();
+  const r = await axeBuilder(page).analyze();
   return r.violations.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
 }
 

@@ -95,7 +95,7 @@ test("deletion: password, mailed link, what goes and stays, then no login", asyn
   await page.locator('input[type="email"]').fill(DEMO2.email);
   await page.locator('input[type="password"]').fill(DEMO2.password);
   await page.locator('form button[type="submit"]').click();
-  await page.waitForTimeout(1000);
+  await page.locator("#login-failure").waitFor();
   assert.ok(new URL(page.url()).pathname.startsWith("/login"), "a deleted member stays on the login page");
   await context.close();
 });

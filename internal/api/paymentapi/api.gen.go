@@ -590,13 +590,19 @@ type PurchaseCouponPassenger struct {
 	InboundTransportMethod *string `json:"inboundTransportMethod,omitempty"`
 	Lastname               *string `json:"lastname,omitempty"`
 	NationalityCode        *string `json:"nationalityCode,omitempty"`
-	PassportNo             *string `json:"passportNo,omitempty"`
+
+	// PassengerType adult, child or infant
+	PassengerType *string `json:"passengerType,omitempty"`
+	PassportNo    *string `json:"passportNo,omitempty"`
 }
 
 // PurchaseCouponTicket defines model for PurchaseCouponTicket.
 type PurchaseCouponTicket struct {
 	AdditionalPassengers *[]PurchaseCouponPassenger `json:"additionalPassengers,omitempty"`
-	CreditCardGateway    *string                    `json:"creditCardGateway,omitempty"`
+
+	// AgreeTerms the member accepted the coupon's terms (required to be true)
+	AgreeTerms        *bool   `json:"agreeTerms,omitempty"`
+	CreditCardGateway *string `json:"creditCardGateway,omitempty"`
 
 	// CreditCardToken a saved card's token, or a fresh gateway token
 	CreditCardToken  *string                               `json:"creditCardToken,omitempty"`

@@ -78,6 +78,12 @@ type GogoPassStatus struct {
 
 	// LotteryDrawAt when the lottery is drawn (announced by the operator; absent when not announced)
 	LotteryDrawAt *time.Time `json:"lotteryDrawAt,omitempty"`
+
+	// MaintenanceFrom start of the daily maintenance window the pass is in now (Japan time offset); absent outside it and when the operator forced maintenance
+	MaintenanceFrom *time.Time `json:"maintenanceFrom,omitempty"`
+
+	// MaintenanceUntil end of that window; purchase and exchange open again then
+	MaintenanceUntil *time.Time `json:"maintenanceUntil,omitempty"`
 }
 
 // Language defines model for Language.

@@ -7,6 +7,7 @@ import { api } from './client'
 import { apiError, unwrap } from './errors'
 import { platformKeys } from './queryKeys'
 import { shellUserBeforeSession } from './user'
+import { rememberSession } from './sessionHint'
 import type { components } from './schema'
 
 export type TopicBanner = components['schemas']['TopicBanner']
@@ -17,27 +18,34 @@ export type LoginRequest = components['schemas']['LoginRequest']
 
 export const TOPIC_BANNER_STALE_MS = 5 * 60_000
 
-/** true when a session exists (204), false when not (403). Other failures throw. */
-export async function checkSession(signal?: AbortSignal): Promise<boolean> {
-  const { response, error } = await api.GET('/api/session', { signal })
-  if (response.status === 204 || response.ok) return true
-  if (response.status === 403) return false
-  throw apiError(response.status, error)
-}
-
-export const sessionQuery = queryOptions({
-  queryKey: platformKeys.session,
-  queryFn: ({ signal }) => checkSession(signal),
-  staleTime: Infinity,
-  retry: 1,
-})
-
+/**
+ * The session info: the session log id the footer shows and whether a
+ * session exists. 200 for a visitor too, so a visitor's first load asks
+ * nothing the server refuses (the browser logs every 4xx in the console).
+ */
 export const sessionInfoQuery = queryOptions({
   queryKey: platformKeys.sessionInfo,
   queryFn: async ({ signal }) => unwrap(await api.GET('/api/session/info', { signal })),
   staleTime: Infinity,
   retry: false,
   meta: { silent: true },
+})
+
+/**
+ * The session check: true when a session exists. It reads the session info
+ * (one call for both: a session info call already under way is shared,
+ * otherwise a fresh one is made, since a check must not answer from an
+ * older info). Failures throw.
+ */
+export const sessionQuery = queryOptions({
+  queryKey: platformKeys.session,
+  queryFn: async ({ client }) => {
+    const { loggedIn } = await client.fetchQuery({ ...sessionInfoQuery, staleTime: 0 })
+    rememberSession(loggedIn)
+    return loggedIn
+  },
+  staleTime: Infinity,
+  retry: 1,
 })
 export const useSessionInfo = () => useQuery(sessionInfoQuery)
 
@@ -118,6 +126,7 @@ export async function prefetchShellData(qc: QueryClient, memberPage: boolean): P
 
 export async function login(body: LoginRequest): Promise<void> {
   unwrap(await api.POST('/api/session', { body }))
+  rememberSession(true)
 }
 
 /** Inbound single sign-on: the booking site's one-time token opens a session. */
@@ -126,6 +135,7 @@ export async function completeSession(token: string): Promise<void> {
 }
 
 export async function logout(): Promise<void> {
+  rememberSession(false)
   const { response, error } = await api.DELETE('/api/session')
   if (!response.ok && response.status !== 403) throw apiError(response.status, error)
 }

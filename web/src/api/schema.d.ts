@@ -2061,6 +2061,16 @@ export interface components {
              * @description when the lottery is drawn (announced by the operator; absent when not announced)
              */
             lotteryDrawAt?: string;
+            /**
+             * Format: date-time
+             * @description start of the daily maintenance window the pass is in now (Japan time offset); absent outside it and when the operator forced maintenance
+             */
+            maintenanceFrom?: string;
+            /**
+             * Format: date-time
+             * @description end of that window; purchase and exchange open again then
+             */
+            maintenanceUntil?: string;
         };
         CouponTicketStatus: {
             isCouponTicketPublic: boolean;
@@ -2476,6 +2486,8 @@ export interface components {
             fareType?: string;
         };
         PurchaseCouponPassenger: {
+            /** @description adult, child or infant */
+            passengerType?: string;
             lastname?: string;
             firstname?: string;
             gender?: string;
@@ -2491,6 +2503,8 @@ export interface components {
             periodId?: string;
             fareType?: string;
             additionalPassengers?: components["schemas"]["PurchaseCouponPassenger"][];
+            /** @description the member accepted the coupon's terms (required to be true) */
+            agreeTerms?: boolean;
         };
         PaymentQuote: {
             productType: string;

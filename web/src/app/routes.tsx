@@ -13,6 +13,7 @@ import { isValidElement, type ReactNode } from 'react'
 import { matchPath } from 'react-router'
 import type { QueryClient } from '@tanstack/react-query'
 import { prefetchShellData, sessionQuery } from '@/api/platform'
+import { hadSession } from '@/api/sessionHint'
 import { prefetchAccountPage } from '@/features/account/api'
 import { prefetchPointsPage } from '@/features/points/prefetch'
 import type { Access } from './routing/RouteGuard'
@@ -126,12 +127,19 @@ export async function preloadPage(pathname: string, lang: string, queryClient: Q
   const route = routes.find((r) => matchPath(r.path, pathname))
   if (!route) return
   const session = route.access !== 'static' ? queryClient.prefetchQuery(sessionQuery) : undefined
-  const page = isValidElement(route.element) ? (route.element.type as Partial<LazyPage<object>>).preload?.(lang, queryClient) : undefined
-  const shell = prefetchShellData(queryClient, route.access === 'member')
+  const preload = () => ({
+    page: isValidElement(route.element) ? (route.element.type as Partial<LazyPage<object>>).preload?.(lang, queryClient) : undefined,
+    shell: prefetchShellData(queryClient, route.access === 'member'),
+  })
+  // A member page's data is asked for beside the check only when this
+  // browser had a session (api/sessionHint.ts): a visitor sends no call
+  // that would be refused.
+  const early = route.access !== 'member' || hadSession() ? preload() : undefined
   if (session) {
     await session
     const loggedIn = queryClient.getQueryData(sessionQuery.queryKey) === true
     if (loggedIn !== (route.access === 'member')) return
   }
+  const { page, shell } = early ?? preload()
   await Promise.all([page, shell])
 }

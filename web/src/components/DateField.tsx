@@ -1,7 +1,7 @@
-import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import type { FieldError, UseFormRegisterReturn } from 'react-hook-form'
 import { useLang, useTranslation } from '@/i18n/translation'
-import { FieldNotes } from './Field'
+import { FieldWrapper, useFieldIds } from './Field'
 import { dateInputExample, dateInputText, parseDateInput } from '@/i18n/dateInput'
 
 export interface DateFieldProps {
@@ -29,10 +29,9 @@ export interface DateFieldProps {
 export function DateField({ label, registration, error, hint, required, className, autoComplete = 'off' }: DateFieldProps) {
   const { t } = useTranslation()
   const lang = useLang()
-  const id = useId()
-  const hintId = `${id}-hint`
+  const ids = useFieldIds(hint, error)
+  const id = ids.id
   const formatId = `${id}-format`
-  const errorId = `${id}-error`
   const inputRef = useRef<HTMLInputElement>(null)
   const pickerRef = useRef<HTMLInputElement>(null)
   const value = useRef('')
@@ -68,7 +67,7 @@ export function DateField({ label, registration, error, hint, required, classNam
     const event = { target: { name, value: v }, type }
     return type === 'change' ? onChange(event) : onBlur(event)
   }
-  const describedBy = [formatId, hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ')
+  const describedBy = [formatId, ids.describedBy].filter(Boolean).join(' ')
   const openPicker = () => {
     const p = pickerRef.current
     if (!p) return
@@ -87,11 +86,7 @@ export function DateField({ label, registration, error, hint, required, classNam
   }
 
   return (
-    <div className={`field ${error ? 'field--invalid' : ''} ${className ?? ''}`.trim()}>
-      <label htmlFor={id} className="field__label">
-        {label}
-        {required && <span aria-hidden="true" className="field__required"> *</span>}
-      </label>
+    <FieldWrapper ids={ids} label={label} required={required} error={error} hint={hint} className={className}>
       <div className="date-field">
         <input
           id={id}
@@ -139,7 +134,6 @@ export function DateField({ label, registration, error, hint, required, classNam
       <span id={formatId} className="visually-hidden">
         {t('dateInput.format', { example: dateInputExample(lang) })}
       </span>
-      <FieldNotes hint={hint} hintId={hintId} error={error} errorId={errorId} />
-    </div>
+    </FieldWrapper>
   )
 }

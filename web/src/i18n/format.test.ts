@@ -1,12 +1,35 @@
 import { describe, expect, it } from 'vitest'
-import { formatAmount, formatDate, formatDateTime, formatMoney, formatMonth } from './format'
+import { formatAmount, formatDate, formatDateTime, formatMoney, formatMonth, formatPersonName, pluralCategory, pluralKey } from './format'
 import type { Lang } from './languages'
 import dates from '../../../testdata/dates.json'
+import amounts from '../../../testdata/amounts.json'
+import plurals from '../../../testdata/plurals.json'
+import names from '../../../testdata/names.json'
+
+describe('amounts (the table shared with the server, testdata/amounts.json)', () => {
+  it.each(amounts.cases.map((c) => [c.lang, c.minor, c.currency, c.want] as const))('%s %d %s → %s', (lang, minor, currency, want) => {
+    expect(formatMoney(minor, currency, lang as Lang)).toBe(want)
+  })
+})
+
+describe('plurals (testdata/plurals.json)', () => {
+  it.each(plurals.cases.map((c) => [c.lang, c.n, c.want] as const))('%s %d → %s', (lang, n, want) => {
+    expect(pluralCategory(n, lang as Lang)).toBe(want)
+    expect(pluralKey('x', n, lang as Lang)).toBe(`x_${want}`)
+  })
+})
+
+describe('names (testdata/names.json)', () => {
+  it.each(names.cases.map((c) => [c.lang, c.given, c.family, c.want] as const))('%s %s %s → %s', (lang, given, family, want) => {
+    expect(formatPersonName(given, family, lang as Lang)).toBe(want)
+  })
+})
 
 describe('money formatting (amounts in minor units)', () => {
   it('JPY has no decimals and thousands separators', () => {
     expect(formatMoney(1234, 'JPY', 'en')).toBe('JPY 1,234')
-    expect(formatMoney(1234567, 'JPY', 'jp')).toBe('JPY 1,234,567')
+    expect(formatMoney(1234567, 'JPY', 'jp')).toBe('1,234,567円')
+    expect(formatMoney(1234567, 'JPY', 'th')).toBe('JPY 1,234,567')
   })
   it('SGD has two decimals', () => {
     expect(formatMoney(1234, 'SGD', 'sg')).toBe('SGD 12.34')

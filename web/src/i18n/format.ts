@@ -1,25 +1,57 @@
-import { BCP47, type Lang } from './languages'
+import type { Lang } from './languages'
 
 /** Minor-unit decimals per currency: SGD has two, the others none. */
 export function currencyDecimals(currency: string): number {
   return currency.toUpperCase() === 'SGD' ? 2 : 0
 }
 
-/** An integer amount in minor units as a number with thousands separators: 1234 JPY → "1,234", 1234 SGD → "12.34". */
-export function formatAmount(minor: number, currency: string, lang: Lang): string {
+/**
+ * An integer amount in minor units as a number: a comma between thousands
+ * and, for SGD, two decimals after a point, in every language (1234 JPY →
+ * "1,234", 1234 SGD → "12.34"); the server's i18n.FormatAmount, the same
+ * table (testdata/amounts.json).
+ */
+export function formatAmount(minor: number, currency: string, _lang?: Lang): string {
   if (!Number.isFinite(minor)) return '-'
   const decimals = currencyDecimals(currency)
-  const value = minor / 10 ** decimals
-  return new Intl.NumberFormat(BCP47[lang], {
-    minimumFractionDigits: decimals,
-    maximumFractionDigits: decimals,
-    useGrouping: true,
-  }).format(value)
+  const neg = minor < 0
+  const abs = Math.round(Math.abs(minor))
+  const unit = 10 ** decimals
+  const whole = String(Math.floor(abs / unit)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+  const frac = decimals > 0 ? '.' + String(abs % unit).padStart(decimals, '0') : ''
+  return (neg ? '-' : '') + whole + frac
 }
 
-/** Amount with its currency code in front: "JPY 1,234", "SGD 12.34". */
+/**
+ * An amount with its currency, the one way of the language on pages, in
+ * mails and PDFs (server i18n.FormatMoney, testdata/amounts.json): the code
+ * in front ("JPY 1,234", "SGD 12.34"), except the language's own currency
+ * in its own form: yen in Japanese "1,234円", won in Korean "1,234원".
+ */
 export function formatMoney(minor: number, currency: string, lang: Lang): string {
-  return `${currency.toUpperCase()} ${formatAmount(minor, currency, lang)}`
+  const cur = currency.toUpperCase()
+  const n = formatAmount(minor, cur)
+  if (n === '-') return n
+  if (lang === 'jp' && cur === 'JPY') return `${n}円`
+  if (lang === 'kr' && cur === 'KRW') return `${n}원`
+  return `${cur} ${n}`
+}
+
+/** The plural category of n in lang (testdata/plurals.json): "one" for 1 in en and sg, else "other". */
+export function pluralCategory(count: number, lang: Lang): 'one' | 'other' {
+  return (lang === 'en' || lang === 'sg') && count === 1 ? 'one' : 'other'
+}
+
+/**
+ * A person's name in running text (testdata/names.json, server
+ * i18n.PersonName): family name first in jp, kr, cn, tw and hk, given
+ * name first in en, sg and th.
+ */
+export function formatPersonName(given: string | undefined, family: string | undefined, lang: Lang): string {
+  const g = (given ?? '').trim()
+  const f = (family ?? '').trim()
+  const parts = ['jp', 'kr', 'cn', 'tw', 'hk'].includes(lang) ? [f, g] : [g, f]
+  return parts.filter(Boolean).join(' ')
 }
 
 const MONTHS_EN = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
@@ -111,11 +143,11 @@ export function formatDateTime(value: string | Date, lang: Lang): string {
 
 /**
  * The catalogue key of a counted text: `${base}_one` or `${base}_other` by
- * the language's plural rule (Intl.PluralRules of its BCP 47 tag, so "sg"
- * is English and not the tag's own language). Every catalogue carries both
+ * the language's plural rule (pluralCategory, the table shared with the
+ * server's Catalog.TN). Every catalogue carries both
  * forms; languages without a singular use "_other" for 1 too. Pass the
  * number to t() as `n`, not `count` (i18next would pluralise again).
  */
 export function pluralKey(base: string, count: number, lang: Lang): string {
-  return new Intl.PluralRules(BCP47[lang]).select(count) === 'one' ? `${base}_one` : `${base}_other`
+  return `${base}_${pluralCategory(count, lang)}`
 }

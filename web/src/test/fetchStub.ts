@@ -17,14 +17,18 @@ export function status(code: number, headers: Record<string, string> = {}): Resp
   return new Response(null, { status: code, headers })
 }
 
+/** The session info of a member and of a visitor: the session check reads its `loggedIn`. */
+export const MEMBER_SESSION = { sessionLogId: 'log-123', loggedIn: true }
+export const VISITOR_SESSION = { sessionLogId: 'log-123', loggedIn: false }
+
 /**
- * Replaces global fetch with a router over `routes` ("GET /api/session": 204 | Response | handler | JSON body).
+ * Replaces global fetch with a router over `routes` ("GET /api/session/info": MEMBER_SESSION | Response | handler | JSON body, 204 | status).
  * Unknown calls answer 404 {message}. Defaults make the shell's platform calls quiet.
  */
 export function stubFetch(routes: Routes): FetchStub {
   const defaults: Routes = {
     'GET /api_ext/origin_access_request': { restriction_enabled: false, allowed_to_call_api: true, time_to_live: 60 },
-    'GET /api/session/info': { sessionLogId: 'log-123', loggedIn: false },
+    'GET /api/session/info': VISITOR_SESSION,
     'GET /api/cookie_consent': { isCookieConsentRequired: false },
     'GET /api/csrf_token': { csrfToken: 'csrf-1' },
     'GET /api/topic_banner': { target_page: 'home', is_active: false, message1: '', message2: '', href: '' },

@@ -4,7 +4,7 @@ import { TranslationProvider } from '@/i18n/translation'
 import { MemoryRouter } from 'react-router'
 import { createI18n } from '@/i18n/i18n'
 import { renderApp, currentUrl } from '@/test/renderApp'
-import { json, stubFetch } from '@/test/fetchStub'
+import { json, stubFetch, MEMBER_SESSION, VISITOR_SESSION } from '@/test/fetchStub'
 import { ModalProvider } from './ModalProvider'
 import { useModals, type Modals } from './modalContext'
 import { pageNavigation } from '../pageNavigation'
@@ -29,7 +29,7 @@ function withModals(lang: 'en' | 'jp' = 'en') {
 
 describe('session timed out modal', () => {
   it('opens on a 403 from a data call and cannot be closed by the user', async () => {
-    stubFetch({ 'GET /api/session': 204, 'GET /api/topic_banner': json({ message: 'no session' }, 403), 'GET /api/payments/pending': json({ message: 'no session' }, 403) })
+    stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/topic_banner': json({ message: 'no session' }, 403), 'GET /api/payments/pending': json({ message: 'no session' }, 403) })
     renderApp('/?lang=en&tab=1')
     const dialog = await screen.findByRole('alertdialog', { name: 'Please try to log in again' })
     expect(dialog.getAttribute('aria-modal')).toBe('true')
@@ -47,7 +47,7 @@ describe('session timed out modal', () => {
   })
 
   it('on /login its button just closes all modals', async () => {
-    stubFetch({ 'GET /api/session': 403, 'POST /api/session': json({ message: 'csrf' }, 403) })
+    stubFetch({ 'GET /api/session/info': VISITOR_SESSION, 'POST /api/session': json({ message: 'csrf' }, 403) })
     renderApp('/login?lang=en')
     await screen.findByRole('heading', { level: 1, name: 'Log in' })
     fireEvent.input(screen.getByLabelText(/E-mail address/), { target: { value: 'a@b.c' } })
@@ -58,7 +58,7 @@ describe('session timed out modal', () => {
     expect(screen.queryByRole('alertdialog')).toBeNull()
 
     // a 403 from another call does
-    stubFetch({ 'GET /api/session': 403, 'POST /api/session/token': json({}, 403) })
+    stubFetch({ 'GET /api/session/info': VISITOR_SESSION, 'POST /api/session/token': json({}, 403) })
     const { refreshSessionToken } = await import('@/api/platform')
     await act(async () => {
       await refreshSessionToken().catch(() => {})
@@ -130,7 +130,7 @@ describe('revision mismatch', () => {
     const { apiEvents } = await import('@/api/client')
     const replace = vi.spyOn(pageNavigation, 'replace').mockImplementation(() => {})
     const reload = vi.spyOn(pageNavigation, 'reload').mockImplementation(() => {})
-    stubFetch({ 'GET /api/session': 403 })
+    stubFetch({ 'GET /api/session/info': VISITOR_SESSION })
     renderApp('/login?lang=en')
     await screen.findByRole('heading', { level: 1, name: 'Log in' })
 
@@ -152,7 +152,7 @@ describe('origin access restriction', () => {
   it('goes to /sorry when the restriction is on and this caller is not admitted', async () => {
     stubFetch({
       'GET /api_ext/origin_access_request': { restriction_enabled: true, allowed_to_call_api: false, time_to_live: 30 },
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
     })
     renderApp('/account?lang=en')
     await screen.findByRole('heading', { level: 1, name: 'Sorry, the site is busy' })
@@ -163,7 +163,7 @@ describe('origin access restriction', () => {
 
 describe('errors outside rendering', () => {
   it('an uncaught error or rejection opens the internal-error modal over the page; API errors do not', async () => {
-    stubFetch({ 'GET /api/session': 403 })
+    stubFetch({ 'GET /api/session/info': VISITOR_SESSION })
     renderApp('/login?lang=en')
     await screen.findByRole('heading', { level: 1, name: 'Log in' })
     const rejection = (reason: unknown) => Object.assign(new Event('unhandledrejection'), { reason })
@@ -188,13 +188,13 @@ describe('errors outside rendering', () => {
 
 describe('error toasts and the session-timeout modal', () => {
   it('shows no toast while the session-timeout modal is up', async () => {
-    stubFetch({ 'GET /api/session': 403 })
+    stubFetch({ 'GET /api/session/info': VISITOR_SESSION })
     const { services } = renderApp('/login?lang=en')
     await screen.findByRole('heading', { level: 1, name: 'Log in' })
     const toastText = 'Processing was interrupted because an error occurred.'
     act(() => services.querySink.onError(new Error('x')))
     expect(await screen.findByText(toastText)).toBeTruthy()
-    stubFetch({ 'GET /api/session': 403, 'POST /api/session/token': json({}, 403) })
+    stubFetch({ 'GET /api/session/info': VISITOR_SESSION, 'POST /api/session/token': json({}, 403) })
     const { refreshSessionToken } = await import('@/api/platform')
     await act(async () => {
       await refreshSessionToken().catch(() => {})

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderApp } from '@/test/renderApp'
-import { json, stubFetch } from '@/test/fetchStub'
+import { json, stubFetch, MEMBER_SESSION, VISITOR_SESSION } from '@/test/fetchStub'
 
 describe('home page', () => {
   it('greets the member and shows an active topic banner', async () => {
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'GET /api/topic_banner': { target_page: 'home', is_active: true, message1: 'Sale now on', message2: 'Until Friday', href: 'https://example.com/sale' },
     })
     renderApp('/?lang=jp')
@@ -19,7 +19,7 @@ describe('home page', () => {
   it('holds a placeholder until the upcoming flights arrive, then shows them with the shortcuts (nothing moves)', async () => {
     let answer: (r: Response) => void = () => {}
     const pending = new Promise<Response>((resolve) => (answer = resolve))
-    stubFetch({ 'GET /api/session': 204, 'GET /api/reservations': () => pending })
+    stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/reservations': () => pending })
     renderApp('/?lang=en')
     await screen.findByRole('heading', { level: 1, name: 'Hello, Hanako Sora' })
     // While the list loads, its place is held and the shortcuts below it wait.
@@ -35,7 +35,7 @@ describe('home page', () => {
     let answer: (r: Response) => void = () => {}
     const pending = new Promise<Response>((resolve) => (answer = resolve))
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'GET /api/coupon_ticket_status': { isCouponTicketPublic: true },
       'GET /api/user/coupon_ticket': { couponTickets: [] },
       'GET /api/user/gogo_pass': () => pending,
@@ -55,7 +55,7 @@ describe('home page', () => {
 
   it('shows the banner on its target page only, with a relative link kept in the app', async () => {
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'GET /api/masters/airports': [],
       'GET /api/reservations': { reservations: [], perPage: 10, currentPage: 1, total: 0, totalPages: 0 },
       'GET /api/topic_banner': { target_page: 'passengers', is_active: true, message1: 'New: add bookings', message2: '', href: '/bookings' },
@@ -71,7 +71,7 @@ describe('home page', () => {
 
   it('adds the consent script and the analytics tag only when configured', async () => {
     stubFetch({
-      'GET /api/session': 403,
+      'GET /api/session/info': VISITOR_SESSION,
       'GET /api/cookie_consent': { isCookieConsentRequired: true, consentScriptUrl: 'https://consent.example.com/c.js', analyticsTagUrl: 'https://tags.example.com/t.js' },
     })
     renderApp('/login?lang=en')

@@ -15,6 +15,7 @@ const TILES = [
   { to: '/bookings', title: 'home.tiles.bookings', text: 'home.tiles.bookingsText' },
   { to: '/points', title: 'home.tiles.points', text: 'home.tiles.pointsText' },
   { to: '/payment-methods', title: 'home.tiles.paymentMethods', text: 'home.tiles.paymentMethodsText' },
+  { to: '/security', title: 'home.tiles.security', text: 'home.tiles.securityText' },
 ] as const
 
 /** The entrance page: greeting, topic banner, shortcuts and the recent bookings. */

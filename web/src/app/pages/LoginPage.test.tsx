@@ -1,25 +1,25 @@
 import { describe, expect, it } from 'vitest'
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { renderApp, currentUrl } from '@/test/renderApp'
-import { json, stubFetch } from '@/test/fetchStub'
+import { json, stubFetch, VISITOR_SESSION } from '@/test/fetchStub'
 
 describe('login page', () => {
   it('shows the single-sign-on failure once and drops the flag from the address', async () => {
-    stubFetch({ 'GET /api/session': 403 })
+    stubFetch({ 'GET /api/session/info': VISITOR_SESSION })
     renderApp('/login?sso=failed&lang=jp')
     expect((await screen.findByRole('alert')).textContent).toBe('エラーが発生したため、再度ログインしてください。')
     await waitFor(() => expect(currentUrl()).toBe('/login?lang=jp'))
   })
 
   it('shows no single-sign-on message without the flag', async () => {
-    stubFetch({ 'GET /api/session': 403 })
+    stubFetch({ 'GET /api/session/info': VISITOR_SESSION })
     renderApp('/login?lang=en')
     await screen.findByRole('heading', { level: 1, name: 'Log in' })
     expect(screen.queryByRole('alert')).toBeNull()
   })
 
   it('clears a stale login error on the next submit, even one the form refuses', async () => {
-    stubFetch({ 'GET /api/session': 403, 'POST /api/session': json({ message: 'Login failed. Please check your e-mail address and password.' }, 401) })
+    stubFetch({ 'GET /api/session/info': VISITOR_SESSION, 'POST /api/session': json({ message: 'Login failed. Please check your e-mail address and password.' }, 401) })
     renderApp('/login?lang=en')
     await screen.findByRole('heading', { level: 1, name: 'Log in' })
     fireEvent.input(screen.getByLabelText(/E-mail address/), { target: { value: 'a@b.c' } })
@@ -32,7 +32,7 @@ describe('login page', () => {
   })
 
   it('says "Login failed because an error has occurred. Please retry." when the server fails', async () => {
-    stubFetch({ 'GET /api/session': 403, 'POST /api/session': json({ message: 'x' }, 500) })
+    stubFetch({ 'GET /api/session/info': VISITOR_SESSION, 'POST /api/session': json({ message: 'x' }, 500) })
     renderApp('/login?lang=en')
     await screen.findByRole('heading', { level: 1, name: 'Log in' })
     fireEvent.input(screen.getByLabelText(/E-mail address/), { target: { value: 'a@b.c' } })
@@ -43,7 +43,7 @@ describe('login page', () => {
 
   it('completes an inbound single sign-on (?sso_token=) once and goes on to the redirect', async () => {
     const stub = stubFetch({
-      'GET /api/session': 403,
+      'GET /api/session/info': VISITOR_SESSION,
       'POST /api/session/complete': async ({ body }) => {
         expect(JSON.parse(body ?? '{}')).toEqual({ token: 'tok-1' })
         return new Response(null, { status: 204 })
@@ -56,7 +56,7 @@ describe('login page', () => {
   })
 
   it('says the single sign-on failed when the token is refused, and drops it from the address', async () => {
-    stubFetch({ 'GET /api/session': 403, 'POST /api/session/complete': json({ message: 'x' }, 401) })
+    stubFetch({ 'GET /api/session/info': VISITOR_SESSION, 'POST /api/session/complete': json({ message: 'x' }, 401) })
     renderApp('/login?sso_token=bad&lang=th')
     expect((await screen.findByRole('alert')).textContent).toBe('เกิดข้อผิดพลาด กรุณาเข้าสู่ระบบอีกครั้ง')
     expect(currentUrl()).toBe('/login?lang=th')

@@ -1,6 +1,6 @@
 import { RecentBookings } from '@/features/bookings/components/RecentBookings'
 import { useRecentReservations } from '@/features/bookings/api'
-import { todayJST } from '@/features/bookings/schema'
+import { todayJST } from '@/features/bookings/searchForm'
 
 /** SLOT for the bookings feature: the home page's recent bookings list. */
 export function RecentBookingsSlot() {

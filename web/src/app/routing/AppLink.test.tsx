@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { renderApp, currentUrl } from '@/test/renderApp'
-import { stubFetch } from '@/test/fetchStub'
+import { stubFetch, MEMBER_SESSION, json } from '@/test/fetchStub'
 
 describe('AppLink and navigation', () => {
   it('carries lang on every internal link and is inert on the current page', async () => {
-    stubFetch({ 'GET /api/session': 204 })
+    stubFetch({ 'GET /api/session/info': MEMBER_SESSION })
     renderApp('/?lang=th')
     await screen.findByRole('heading', { level: 1, name: 'สวัสดีคุณ Hanako Sora' })
     const nav = screen.getByRole('navigation', { name: 'เมนูหลัก' })
@@ -21,7 +21,7 @@ describe('AppLink and navigation', () => {
   })
 
   it('switches language with the pulldown and rewrites lang', async () => {
-    stubFetch({ 'GET /api/session': 204 })
+    stubFetch({ 'GET /api/session/info': MEMBER_SESSION })
     renderApp('/account?lang=en')
     await screen.findByRole('heading', { level: 1, name: 'Account' })
     fireEvent.change(screen.getByLabelText('Language'), { target: { value: 'hk' } })
@@ -34,7 +34,7 @@ describe('AppLink and navigation', () => {
   it('logout clears member data and goes to /login', async () => {
     let loggedIn = true
     const api = stubFetch({
-      'GET /api/session': () => new Response(null, { status: loggedIn ? 204 : 403 }),
+      'GET /api/session/info': () => json({ ...MEMBER_SESSION, loggedIn }),
       'DELETE /api/session': () => {
         loggedIn = false
         return new Response(null, { status: 204 })
@@ -55,13 +55,13 @@ describe('invalid e-mail notification', () => {
   const user = { firstname: 'A', lastname: 'B', hasInvalidCharactersInEmail: true }
 
   it('is pushed on the first load of /account', async () => {
-    stubFetch({ 'GET /api/session': 204, 'GET /api/user': user })
+    stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/user': user })
     renderApp('/account?lang=en')
     await screen.findByRole('dialog', { name: 'Please update your e-mail address' })
   })
 
   it('is pushed on other paths, but not when navigating to /account later', async () => {
-    stubFetch({ 'GET /api/session': 204, 'GET /api/user': user })
+    stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/user': user })
     renderApp('/?lang=en')
     const dialog = await screen.findByRole('dialog', { name: 'Please update your e-mail address' })
     fireEvent.click(screen.getByRole('link', { name: 'Go to account' }))
@@ -72,7 +72,7 @@ describe('invalid e-mail notification', () => {
   })
 
   it('treats a missing user endpoint as no data', async () => {
-    stubFetch({ 'GET /api/session': 204, 'GET /api/user': new Response('{}', { status: 501 }) })
+    stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/user': new Response('{}', { status: 501 }) })
     renderApp('/?lang=en')
     await screen.findByRole('heading', { level: 1, name: 'Hello' })
     expect(screen.queryByRole('dialog')).toBeNull()

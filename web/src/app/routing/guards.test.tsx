@@ -3,11 +3,11 @@ import { render, screen, waitFor } from '@testing-library/react'
 import { App, createAppServices } from '@/app/App'
 import { preloadPage } from '@/app/routes'
 import { renderApp, currentUrl } from '@/test/renderApp'
-import { json, stubFetch } from '@/test/fetchStub'
+import { json, stubFetch, MEMBER_SESSION, VISITOR_SESSION } from '@/test/fetchStub'
 
 describe('routing rules', () => {
   it('sends a logged-out visitor of a member page to /login with the full original path', async () => {
-    stubFetch({ 'GET /api/session': 403 })
+    stubFetch({ 'GET /api/session/info': VISITOR_SESSION })
     renderApp('/bookings?pnr=ABC123&lang=jp')
     await screen.findByRole('heading', { level: 1, name: 'ログイン' })
     const url = new URL(window.location.href)
@@ -17,14 +17,14 @@ describe('routing rules', () => {
   })
 
   it('sends a logged-in member away from an anonymous page to /', async () => {
-    stubFetch({ 'GET /api/session': 204 })
+    stubFetch({ 'GET /api/session/info': MEMBER_SESSION })
     renderApp('/login?lang=en')
     await screen.findByRole('heading', { level: 1, name: 'Hello, Hanako Sora' })
     expect(currentUrl()).toBe('/?lang=en')
   })
 
   it('adds the lang query parameter from the stored language when missing', async () => {
-    stubFetch({ 'GET /api/session': 204 })
+    stubFetch({ 'GET /api/session/info': MEMBER_SESSION })
     window.localStorage.setItem('members.lang', 'kr')
     renderApp('/account')
     await screen.findByRole('heading', { level: 1, name: '회원 정보' })
@@ -33,7 +33,7 @@ describe('routing rules', () => {
 
   it("keeps the member menu bar's room, hidden and inert, while a member page checks the session", async () => {
     let answer = () => {}
-    stubFetch({ 'GET /api/session': () => new Promise<Response>((r) => (answer = () => r(new Response(null, { status: 204 })))) })
+    stubFetch({ 'GET /api/session/info': () => new Promise<Response>((r) => (answer = () => r(json(MEMBER_SESSION)))) })
     renderApp('/bookings?lang=en')
     const reserved = await waitFor(() => {
       const nav = document.querySelector('nav.nav')
@@ -49,7 +49,7 @@ describe('routing rules', () => {
   })
 
   it("starts a guarded first address's session check before the first render, and checks it once", async () => {
-    const api = stubFetch({ 'GET /api/session': 204 })
+    const api = stubFetch({ 'GET /api/session/info': MEMBER_SESSION })
     const services = createAppServices()
     void preloadPage('/bookings', 'en', services.queryClient)
     // Asked for before anything rendered.
@@ -57,13 +57,13 @@ describe('routing rules', () => {
     window.history.replaceState(null, '', '/bookings?lang=en')
     render(<App services={services} />)
     await screen.findByRole('heading', { level: 1, name: 'Bookings' })
-    expect(api.called('GET /api/session')).toBe(1)
+    expect(api.called('GET /api/session/info')).toBe(1)
   })
 
   it("preloadPage settles once a member's first page has its data, and at once for a visitor the guard sends away", async () => {
     let answerCountries = () => {}
     const countries = new Promise<Response>((r) => (answerCountries = () => r(json([{ code: 'JP', name: 'Japan' }]))))
-    stubFetch({ 'GET /api/session': 204, 'GET /api/masters/countries': () => countries })
+    stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/masters/countries': () => countries })
     const member = createAppServices()
     let settled = false
     void preloadPage('/account', 'en', member.queryClient).then(() => (settled = true))
@@ -73,7 +73,7 @@ describe('routing rules', () => {
     answerCountries()
     await waitFor(() => expect(settled).toBe(true))
 
-    stubFetch({ 'GET /api/session': 403, 'GET /api/masters/countries': () => new Promise<Response>(() => {}) })
+    stubFetch({ 'GET /api/session/info': VISITOR_SESSION, 'GET /api/masters/countries': () => new Promise<Response>(() => {}) })
     const visitor = createAppServices()
     // Sent to the login page: the account page's data is not waited for.
     await preloadPage('/account', 'en', visitor.queryClient)
@@ -81,15 +81,17 @@ describe('routing rules', () => {
   })
 
   it('does not check the session on a static page, first address or not', async () => {
-    const api = stubFetch({ 'GET /api/session': 403 })
-    renderApp('/sorry?lang=en', { preload: true })
+    const api = stubFetch({ 'GET /api/session/info': VISITOR_SESSION })
+    const { services } = renderApp('/sorry?lang=en', { preload: true })
     await screen.findByRole('heading', { level: 1, name: 'Sorry, the site is busy' })
-    expect(api.called('GET /api/session')).toBe(0)
+    // The footer's session info only (once), never the session check.
+    expect(api.called('GET /api/session/info')).toBeLessThanOrEqual(1)
+    expect(services.queryClient.getQueryData(['session'])).toBeUndefined()
     expect(currentUrl()).toBe('/sorry?lang=en')
   })
 
   it('shows the 404 page for an unknown path', async () => {
-    stubFetch({ 'GET /api/session': 403 })
+    stubFetch({ 'GET /api/session/info': VISITOR_SESSION })
     renderApp('/no-such-page?lang=en')
     await screen.findByRole('heading', { level: 1, name: 'Page not found' })
   })
@@ -97,7 +99,7 @@ describe('routing rules', () => {
   it('logs in and returns to the redirect target', async () => {
     let loggedIn = false
     const api = stubFetch({
-      'GET /api/session': () => new Response(null, { status: loggedIn ? 204 : 403 }),
+      'GET /api/session/info': () => json({ ...MEMBER_SESSION, loggedIn }),
       'POST /api/session': ({ headers, body }) => {
         expect(headers.get('X-Csrf-Token')).toBe('csrf-1')
         expect(JSON.parse(body ?? '{}')).toEqual({ email: 'demo@example.com', password: 'Demo1234' })
@@ -116,7 +118,7 @@ describe('routing rules', () => {
   })
 
   it('ignores an open-redirect attempt after login', async () => {
-    stubFetch({ 'GET /api/session': 204 })
+    stubFetch({ 'GET /api/session/info': MEMBER_SESSION })
     renderApp('/login?redirect=%2F%2Fevil.example.com%2Fx&lang=en')
     await waitFor(() => expect(currentUrl()).toBe('/?lang=en'))
   })

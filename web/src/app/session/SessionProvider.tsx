@@ -46,12 +46,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate()
   const lang = useLang()
   const [timedOut, setTimedOut] = useState(false)
-  const [logoutStarted, setLogoutStarted] = useState(false)
-  const { pathname } = useLocation()
-  // Over once the login page is reached: Back from there to a member page then
-  // finds a logged-out visitor and goes to /login, with no timeout or error.
-  const loggingOut = logoutStarted && pathname !== LOGIN_PATH
-  if (logoutStarted && pathname === LOGIN_PATH) setLogoutStarted(false)
+  // The history entry a logout started on. The logout then replaces that
+  // entry with the login page, so the key never comes back: on any other
+  // entry (the login page, or one Back reaches, even before the login page
+  // first painted) a member page finds a logged-out visitor and goes to
+  // /login, with no timeout or error. Derived while rendering: nothing has
+  // to see the login page render to end it.
+  const [logoutFrom, setLogoutFrom] = useState<string | null>(null)
+  const { key: locationKey } = useLocation()
+  const loggingOut = logoutFrom !== null && logoutFrom === locationKey
 
   // Observed only: the route guards of member and anonymous pages start the check,
   // so static pages (/sorry) never call GET /api/session.
@@ -70,7 +73,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const onLoggedIn = useCallback(async () => {
     setTimedOut(false)
-    setLogoutStarted(false)
+    setLogoutFrom(null)
     // Member data of a previous member must not survive a login.
     qc.removeQueries({ predicate: isMemberData })
     qc.setQueryData(platformKeys.session, true)
@@ -78,7 +81,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [qc])
 
   const logout = useCallback(async () => {
-    setLogoutStarted(true)
+    setLogoutFrom(locationKey)
     try {
       await apiLogout()
     } catch {
@@ -90,9 +93,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     qc.setQueryData(platformKeys.session, false)
     void qc.invalidateQueries({ queryKey: platformKeys.sessionInfo })
     setTimedOut(false)
-    // The login page says "Logged out." for this arrival only.
-    navigate(withLang(LOGIN_PATH, lang), { state: { loggedOut: true } })
-  }, [qc, navigate, lang])
+    // The login page says "Logged out." for this arrival only. It takes the
+    // place of the page left: Back never returns to a member page shown
+    // from before the logout.
+    navigate(withLang(LOGIN_PATH, lang), { replace: true, state: { loggedOut: true } })
+  }, [qc, navigate, lang, locationKey])
 
   useTokenRefresh(loggedIn)
 

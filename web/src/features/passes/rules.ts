@@ -64,3 +64,6 @@ export const emptyPassenger = (): PassengerForm => ({
 })
 
 export const MAX_ADDITIONAL_PASSENGERS = 8
+
+/** The refund fee of a coupon pass, per paid item, in yen (the server's coupon.RefundFeePerItem). */
+export const COUPON_REFUND_FEE_PER_ITEM = 9000

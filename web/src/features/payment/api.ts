@@ -83,28 +83,50 @@ export function useDeleteCard() {
   })
 }
 
-type Body = Record<string, unknown>
+/** Each product's purchase body as the API describes it: the payment fields and the product's own. */
+export interface PurchaseBodies {
+  peachpoints: components['schemas']['PurchasePeachpoints']
+  gogo_pass: components['schemas']['PurchaseGogoPass']
+  coupon_ticket: components['schemas']['PurchaseCouponTicket']
+}
+export type PurchaseBody<P extends ProductType> = PurchaseBodies[P]
+/** A product's own fields of its purchase body (the form's part; the payment panel adds the payment fields). */
+export type ProductFields<P extends ProductType> = Omit<PurchaseBodies[P], keyof PaymentFields>
+
+/** A purchase body with its product: the product picks the path and the body's type. */
+type Purchase = { [P in ProductType]: { productType: P; body: PurchaseBodies[P] } }[ProductType]
+
+function purchase<P extends ProductType>(productType: P, body: PurchaseBody<P>): Purchase {
+  // P is one product: its type and body go together (TypeScript cannot
+  // narrow a generic parameter to one member of the union by itself)
+  return { productType, body } as Purchase
+}
+
+/** A product's purchase body: its own fields and the payment fields. */
+export function purchaseBody<P extends ProductType>(fields: ProductFields<P>, payment: PaymentFields): PurchaseBody<P> {
+  return { ...fields, ...payment } as PurchaseBody<P>
+}
 
 // The buy paths are one per product; these helpers pick the product's path.
-async function postValidate(productType: ProductType, body: Body) {
-  switch (productType) {
+async function postValidate(p: Purchase) {
+  switch (p.productType) {
     case 'peachpoints':
-      return unwrap(await api.POST('/api/peachpoints/buy/validate', { body }))
+      return unwrap(await api.POST('/api/peachpoints/buy/validate', { body: p.body }))
     case 'gogo_pass':
-      return unwrap(await api.POST('/api/gogo_pass/buy/validate', { body }))
+      return unwrap(await api.POST('/api/gogo_pass/buy/validate', { body: p.body }))
     case 'coupon_ticket':
-      return unwrap(await api.POST('/api/coupon_ticket/buy/validate', { body }))
+      return unwrap(await api.POST('/api/coupon_ticket/buy/validate', { body: p.body }))
   }
 }
 
-async function postBuy(productType: ProductType, body: Body) {
-  switch (productType) {
+async function postBuy(p: Purchase) {
+  switch (p.productType) {
     case 'peachpoints':
-      return unwrap(await api.POST('/api/peachpoints/buy', { body }))
+      return unwrap(await api.POST('/api/peachpoints/buy', { body: p.body }))
     case 'gogo_pass':
-      return unwrap(await api.POST('/api/gogo_pass/buy', { body }))
+      return unwrap(await api.POST('/api/gogo_pass/buy', { body: p.body }))
     case 'coupon_ticket':
-      return unwrap(await api.POST('/api/coupon_ticket/buy', { body }))
+      return unwrap(await api.POST('/api/coupon_ticket/buy', { body: p.body }))
   }
 }
 
@@ -120,14 +142,14 @@ async function postContinue(productType: ProductType, paymentProcessId: string) 
   }
 }
 
-export function useValidatePurchase(productType: ProductType) {
-  return useMutation({ mutationFn: (body: Body) => postValidate(productType, body) })
+export function useValidatePurchase<P extends ProductType>(productType: P) {
+  return useMutation({ mutationFn: (body: PurchaseBody<P>) => postValidate(purchase(productType, body)) })
 }
 
-export function useBuy(productType: ProductType) {
+export function useBuy<P extends ProductType>(productType: P) {
   const qc = useQueryClient()
   return useMutation({
-    mutationFn: (body: Body) => postBuy(productType, body),
+    mutationFn: (body: PurchaseBody<P>) => postBuy(purchase(productType, body)),
     onSuccess: (p) => qc.setQueryData(processQuery(p.paymentProcessId).queryKey, p),
   })
 }

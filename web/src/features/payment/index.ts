@@ -5,5 +5,5 @@
  */
 export { PaymentPanel, type PaymentPanelProps } from './components/PaymentPanel'
 export { PaymentSteps } from './components/PaymentSteps'
-export { usePendingPayment, type ProductType, type PaymentProcess } from './api'
+export { usePendingPayment, type ProductType, type ProductFields, type PaymentProcess } from './api'
 export { PendingPaymentsNavItem, PendingPaymentsNotice } from './components/PendingPayments'

@@ -5,10 +5,9 @@
  * the past; brand display order; currency scope. The member types the
  * expiry as printed on the card, "MM/YY" (what browser autofill gives for
  * autocomplete="cc-exp"); the gateway and the API keep "YY/MM" (read as
- * 20YY): printedToApiExpiry and apiToPrintedExpiry convert.
+ * 20YY): printedToApiExpiry and apiToPrintedExpiry convert. The card
+ * form's zod schema, built on these, is in schemas.ts.
  */
-import { z } from 'zod'
-
 export const BRAND_ORDER = ['visa', 'mastercard', 'jcb', 'amex', 'diners', 'discover'] as const
 export type Brand = (typeof BRAND_ORDER)[number]
 
@@ -93,37 +92,3 @@ export function brandRank(brand: string): number {
 export function sortByBrand<T extends { brand: string }>(cards: readonly T[]): T[] {
   return [...cards].sort((a, b) => brandRank(a.brand) - brandRank(b.brand))
 }
-
-/** Form messages: keys of the payment catalogue's "card.errors". */
-export type CardMessage = (key: string) => string
-
-export function cardSchema(msg: CardMessage, now: () => Date = () => new Date()) {
-  return z
-    .object({
-      cardNumber: z.string(),
-      expirationDate: z.string(),
-      cvv: z.string(),
-      holderName: z.string(),
-      saveCard: z.boolean(),
-    })
-    .superRefine((v, ctx) => {
-      const number = v.cardNumber.replace(/[\s-]/g, '')
-      const add = (path: string, key: string) => ctx.addIssue({ code: 'custom', path: [path], message: msg(key) })
-      if (number === '') add('cardNumber', 'required')
-      else if (!/^\d+$/.test(number)) add('cardNumber', 'digits')
-      else if (number.length < 14 || number.length > 16) add('cardNumber', 'length')
-      else if (!luhn(number)) add('cardNumber', 'luhn')
-      const typed = v.expirationDate.trim()
-      const exp = printedToApiExpiry(typed)
-      if (typed === '') add('expirationDate', 'required')
-      else if (exp === null || expiryEnd(exp) === null) add('expirationDate', 'format')
-      else if (isCardExpired(exp, now())) add('expirationDate', 'expired')
-      const cvvLength = brandOf(number) === 'amex' ? 4 : 3
-      if (v.cvv === '') add('cvv', 'required')
-      else if (!/^\d+$/.test(v.cvv)) add('cvv', 'digits')
-      else if (v.cvv.length !== cvvLength) add('cvv', cvvLength === 4 ? 'cvvAmex' : 'cvvLength')
-      if (v.holderName.trim() === '') add('holderName', 'required')
-      else if (!/^[A-Za-z][A-Za-z .'-]*$/.test(v.holderName.trim())) add('holderName', 'latin')
-    })
-}
-export type CardForm = z.infer<ReturnType<typeof cardSchema>>

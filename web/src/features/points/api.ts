@@ -9,7 +9,7 @@ import { api, beforeSession } from '@/api/client'
 import { ApiError, SessionTimedOutError, unwrap } from '@/api/errors'
 import { featureKeys } from '@/api/queryKeys'
 import type { components } from '@/api/schema'
-import { placeholderRows, summaryRows, type SummaryRow } from './model'
+import { placeholderRows, summaryRows, type SummaryRow } from './rules'
 
 export type Peachpoint = components['schemas']['Peachpoint']
 export type PeachpointList = components['schemas']['PeachpointList']

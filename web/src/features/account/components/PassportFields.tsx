@@ -2,7 +2,7 @@ import type { FieldErrors, FieldValues, Path, UseFormRegister } from 'react-hook
 import { useTranslation } from '@/i18n/translation'
 import { Field } from '@/components/Field'
 import { DateField } from '@/components/DateField'
-import { Select, type OptionList } from './Select'
+import { SelectField, type OptionList } from '@/components/SelectField'
 
 /** The passport part of a form: the member's profile and a saved passenger have the same four fields. */
 export interface PassportValues {
@@ -24,9 +24,9 @@ export function PassportFields<T extends FieldValues & PassportValues>({ registe
   return (
     <>
       <Field label={t('fields.passportNo')} registration={field('passportNo')} error={error.passportNo} />
-      <Select label={t('fields.passportNationality')} registration={field('passportNationalityCode')} error={error.passportNationalityCode}
+      <SelectField label={t('fields.passportNationality')} registration={field('passportNationalityCode')} error={error.passportNationalityCode}
         options={countries} placeholder={t('none')} />
-      <Select label={t('fields.passportIssueCountry')} registration={field('passportIssueCountryCode')} error={error.passportIssueCountryCode}
+      <SelectField label={t('fields.passportIssueCountry')} registration={field('passportIssueCountryCode')} error={error.passportIssueCountryCode}
         options={countries} placeholder={t('none')} />
       <DateField label={t('fields.passportExpirationDate')} registration={field('passportExpirationDate')} error={error.passportExpirationDate} />
     </>

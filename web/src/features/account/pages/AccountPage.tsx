@@ -12,7 +12,7 @@ import { countriesQuery, emailChangeQuery, lookupPostalCode, mailSuggestion, use
 import type { PasswordForm, ProfileForm } from '../schemas'
 import { isEmailChange } from '../rules'
 import { lazyResolver } from '@/components/lazyResolver'
-import { OptionList, Select } from '../components/Select'
+import { OptionList, SelectField } from '@/components/SelectField'
 import { PassportFields } from '../components/PassportFields'
 import { SavedNotice } from '../components/Notice'
 import { PendingEmailChange } from '../components/PendingEmailChange'
@@ -129,24 +129,28 @@ export function ProfileSection({ user, countries }: { user: User; countries: Cou
       <form onSubmit={onSubmit} noValidate>
         <Field label={t('fields.lastname')} required autoComplete="family-name" registration={register('lastname')} error={errors.lastname} />
         <Field label={t('fields.firstname')} required autoComplete="given-name" registration={register('firstname')} error={errors.firstname} />
-        <Select label={t('fields.gender')} required registration={register('gender')} error={errors.gender} placeholder={t('select')}
+        <SelectField label={t('fields.gender')} required registration={register('gender')} error={errors.gender} placeholder={t('select')}
           options={[{ value: 'male', label: t('gender.male') }, { value: 'female', label: t('gender.female') }]} />
           <DateField label={t('fields.birth')} required registration={register('birth')} error={errors.birth} />
+          {/* The e-mail address, and beside it the password a change of it asks for: the field
+              appears in its own place while a new address is typed, nothing else on the form moves. */}
+          <div className="email-change">
+            <Field label={t('fields.email')} type="email" required autoComplete="email" maxLength={100} registration={emailReg} error={errors.email} />
+            {changingEmail && (
+              <Field label={t('fields.currentPassword')} type="password" required autoComplete="current-password" maxLength={100}
+                hint={t('emailChange.passwordHint')} registration={register('currentPassword')} error={errors.currentPassword} />
+            )}
+            {suggestion && (
+              <p role="status" className="field__hint">
+                {t('mailSuggest.didYouMean', { email: suggestion })}{' '}
+                <button type="button" className="link-button" onClick={() => { setValue('email', suggestion, { shouldValidate: true }); setSuggestion(undefined) }}>
+                  {t('mailSuggest.use')}
+                </button>
+              </p>
+            )}
+          </div>
           <Field label={t('fields.tel')} type="tel" inputMode="numeric" required hint={t('hints.tel')} registration={register('tel')} error={errors.tel} />
-          <Field label={t('fields.email')} type="email" required autoComplete="email" maxLength={100} registration={emailReg} error={errors.email} />
-          {changingEmail && (
-            <Field label={t('fields.currentPassword')} type="password" required autoComplete="current-password" maxLength={100}
-              hint={t('emailChange.passwordHint')} registration={register('currentPassword')} error={errors.currentPassword} />
-          )}
-          {suggestion && (
-            <p role="status" className="field__hint">
-              {t('mailSuggest.didYouMean', { email: suggestion })}{' '}
-              <button type="button" className="link-button" onClick={() => { setValue('email', suggestion, { shouldValidate: true }); setSuggestion(undefined) }}>
-                {t('mailSuggest.use')}
-              </button>
-            </p>
-          )}
-          <Select label={t('fields.addressCountry')} required registration={register('addressCountryCode')} error={errors.addressCountryCode}
+          <SelectField label={t('fields.addressCountry')} required registration={register('addressCountryCode')} error={errors.addressCountryCode}
             options={countryOptions} placeholder={t('select')} />
           {/* "Find address" sits beside the postal code it reads. */}
           <div className="field-with-action">

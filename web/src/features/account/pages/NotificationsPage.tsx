@@ -10,7 +10,7 @@ import { handleServerValidation } from '@/components/serverValidation'
 import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
 import { notificationSettingsQuery, useUpdateNotificationSettings, type NotificationSettings } from '../api'
-import { Select } from '../components/Select'
+import { SelectField } from '@/components/SelectField'
 
 interface NotificationsForm {
   flightChanges: boolean
@@ -64,7 +64,7 @@ export default function NotificationsPage() {
               <input type="checkbox" checked disabled aria-describedby={lockId} />
             </Kind>
           </fieldset>
-          <Select label={labels.mailLang} required registration={register('mailLang', { onChange: () => setSaved(false) })} error={errors.mailLang}
+          <SelectField label={labels.mailLang} required registration={register('mailLang', { onChange: () => setSaved(false) })} error={errors.mailLang}
             options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))} />
           <p className="field__hint notifications-page__lang-hint">{t('notifications.mailLangHint')}</p>
           <button type="submit" className="button button--primary" disabled={save.isPending}>{t('account.save')}</button>

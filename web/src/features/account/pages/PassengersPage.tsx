@@ -15,7 +15,7 @@ import { useToast } from '@/app/toast'
 import { ApiError } from '@/api/errors'
 import { countriesQuery, useDeletePassenger, usePassengers, useSavePassenger, type Country, type Passenger, type PassengerInput } from '../api'
 import { passengerSchema, type PassengerForm } from '../schemas'
-import { OptionList, Select } from '../components/Select'
+import { OptionList, SelectField } from '@/components/SelectField'
 import { PassportFields } from '../components/PassportFields'
 import { SavedNotice } from '../components/Notice'
 import { MAX_PASSENGERS } from '../rules'
@@ -130,18 +130,20 @@ export function PassengerFormSection({ passenger, countries, onDone, onCancel }:
     <section aria-label={title}>
       <h2>{title}</h2>
       <form onSubmit={onSubmit} noValidate>
-        <Select label={t('fields.passengerType')} registration={register('passengerType')} error={errors.passengerType}
+        <SelectField label={t('fields.passengerType')} registration={register('passengerType')} error={errors.passengerType}
           placeholder={t('types.auto')} options={['ADULT', 'CHILD', 'INFANT'].map((v) => ({ value: v, label: t(`types.${v}`) }))} />
         <Field label={t('fields.lastname')} required registration={register('lastname')} error={errors.lastname} />
         <Field label={t('fields.firstname')} required registration={register('firstname')} error={errors.firstname} />
-        <Select label={t('fields.gender')} required registration={register('gender')} error={errors.gender} placeholder={t('select')}
+        <SelectField label={t('fields.gender')} required registration={register('gender')} error={errors.gender} placeholder={t('select')}
           options={[{ value: 'male', label: t('gender.male') }, { value: 'female', label: t('gender.female') }]} />
         <DateField label={t('fields.birth')} required registration={register('birth')} error={errors.birth} />
         <Field label={t('fields.tel')} type="tel" inputMode="numeric" hint={t('hints.tel')} registration={register('tel')} error={errors.tel} />
         <Field label={t('fields.email')} type="email" maxLength={100} registration={register('email')} error={errors.email} />
         <PassportFields register={register} errors={errors} countries={countryOptions} />
-        <button type="submit" className="button button--primary" disabled={save.isPending}>{t('passengers.save')}</button>
-        <button type="button" className="button button--secondary" onClick={onCancel}>{t('cancel')}</button>
+        <div className="button-row">
+          <button type="submit" className="button button--primary" disabled={save.isPending}>{t('passengers.save')}</button>
+          <button type="button" className="button button--secondary" onClick={onCancel}>{t('cancel')}</button>
+        </div>
       </form>
     </section>
   )

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderApp, currentUrl } from '@/test/renderApp'
-import { json, stubFetch } from '@/test/fetchStub'
+import { json, stubFetch, MEMBER_SESSION, VISITOR_SESSION } from '@/test/fetchStub'
 
 const user = {
   profileId: '1', optin1: true, autoLoginIsActive: false, autoLoginNoticeMail: true, memberships: [], isEmployee: false,
@@ -17,7 +17,7 @@ describe('account pages', () => {
   it('profile form: client rule error beside the field, then a save with the no-mail notice', async () => {
     let body: Record<string, unknown> = {}
     stubFetch({
-      'GET /api/session': 204, 'GET /api/user': user, 'GET /api/masters/countries': countries,
+      'GET /api/session/info': MEMBER_SESSION, 'GET /api/user': user, 'GET /api/masters/countries': countries,
       'PUT /api/user': (req) => { body = JSON.parse(req.body ?? '{}'); return json({ user, mailSent: false }) },
     })
     renderApp('/account?lang=en')
@@ -34,7 +34,7 @@ describe('account pages', () => {
 
   it('profile form: server 400 is shown beside the field (jp)', async () => {
     stubFetch({
-      'GET /api/session': 204, 'GET /api/user': user, 'GET /api/masters/countries': countries,
+      'GET /api/session/info': MEMBER_SESSION, 'GET /api/user': user, 'GET /api/masters/countries': countries,
       'PUT /api/user': json({ validationErrors: { email: ['このメールアドレスはすでに登録されています。'] } }, 400),
     })
     renderApp('/account?lang=jp')
@@ -46,7 +46,7 @@ describe('account pages', () => {
   it("asks for the member's record and a pending e-mail change while the country list is still loading", async () => {
     let countriesAnswer = () => {}
     const api = stubFetch({
-      'GET /api/session': 204, 'GET /api/user': user, 'GET /api/user/email_change': {},
+      'GET /api/session/info': MEMBER_SESSION, 'GET /api/user': user, 'GET /api/user/email_change': {},
       'GET /api/masters/countries': () => new Promise<Response>((r) => (countriesAnswer = () => r(json(countries)))),
     })
     renderApp('/account?lang=en')
@@ -60,11 +60,11 @@ describe('account pages', () => {
   it("on a visit's first address, asks for the page's data beside the session check, once", async () => {
     let sessionAnswer = () => {}
     const api = stubFetch({
-      'GET /api/session': () => new Promise<Response>((r) => (sessionAnswer = () => r(new Response(null, { status: 204 })))),
+      'GET /api/session/info': () => new Promise<Response>((r) => (sessionAnswer = () => r(json(MEMBER_SESSION)))),
       'GET /api/user': user, 'GET /api/user/email_change': {}, 'GET /api/masters/countries': countries,
     })
     renderApp('/account?lang=en', { preload: true })
-    await waitFor(() => expect(api.called('GET /api/session')).toBe(1))
+    await waitFor(() => expect(api.called('GET /api/session/info')).toBe(1))
     // Still waiting for the session: the page's record, pending change and country list are asked
     // for already, and the shell's data (the member's name, the pass flags, the banner).
     await waitFor(() => expect(api.called('GET /api/masters/countries')).toBe(1))
@@ -85,7 +85,7 @@ describe('account pages', () => {
 
   it("without a session, the early requests' 403s open no dialog: the visitor goes to the login page", async () => {
     const api = stubFetch({
-      'GET /api/session': 403, 'GET /api/user': 403, 'GET /api/user/email_change': 403, 'GET /api/masters/countries': 403,
+      'GET /api/session/info': VISITOR_SESSION, 'GET /api/user': 403, 'GET /api/user/email_change': 403, 'GET /api/masters/countries': 403,
     })
     renderApp('/account?lang=en', { preload: true })
     await waitFor(() => expect(currentUrl()).toMatch(/^\/login\?/))
@@ -97,7 +97,7 @@ describe('account pages', () => {
   })
 
   it('password form: re-entered password must match', async () => {
-    stubFetch({ 'GET /api/session': 204, 'GET /api/user': user, 'GET /api/masters/countries': countries })
+    stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/user': user, 'GET /api/masters/countries': countries })
     renderApp('/account?lang=en')
     fireEvent.change(await screen.findByLabelText(/^Current password/), { target: { value: 'Demo1234' } })
     fireEvent.change(screen.getByLabelText(/^New password/), { target: { value: 'Abcd1234' } })
@@ -118,7 +118,7 @@ describe('account pages', () => {
     const list = [{ id: 'p1', passengerType: 'CHILD', firstname: 'Sakura', lastname: 'Yamada', gender: 'female', birth: '2020-10-10',
       tel: '', email: '', passportNo: '', passportNationalityCode: '', passportIssueCountryCode: '', passportExpirationDate: '' }]
     const api = stubFetch({
-      'GET /api/session': 204, 'GET /api/masters/countries': countries,
+      'GET /api/session/info': MEMBER_SESSION, 'GET /api/masters/countries': countries,
       'GET /api/user/passengers': () => json({ passengers: list }),
       'POST /api/user/passengers': (req) => json({ passenger: { ...list[0], ...JSON.parse(req.body ?? '{}'), id: 'p2' }, mailSent: true }),
       'DELETE /api/user/passengers/p1': json({ mailSent: true }),
@@ -142,9 +142,20 @@ describe('account pages', () => {
     expect(screen.queryByText(/^Saved\./)).toBeNull()
   })
 
+  it('shows the pending e-mail change with its deadline in Japan time, 24-hour, said so outside Japan', async () => {
+    stubFetch({
+      'GET /api/session/info': MEMBER_SESSION, 'GET /api/user': user, 'GET /api/masters/countries': countries,
+      'GET /api/user/email_change': { pending: { email: 'new@example.com', expiresAt: '2026-11-26T05:05:00Z' } },
+    })
+    renderApp('/account?lang=en')
+    const notice = await screen.findByText(/will change to new@example.com/)
+    // the tests run in UTC: 05:05 UTC is 14:05 in Japan
+    expect(notice.textContent).toContain('valid until Nov 26, 2026 14:05 Japan time')
+  }, 40000)
+
   it('online shop: shows the status and links the account, then the way to the shop', async () => {
     const api = stubFetch({
-      'GET /api/session': 204, 'GET /api/user': user, 'GET /api/masters/countries': countries, 'GET /api/user/email_change': {},
+      'GET /api/session/info': MEMBER_SESSION, 'GET /api/user': user, 'GET /api/masters/countries': countries, 'GET /api/user/email_change': {},
       'POST /api/external_services/online_shop/register': { onlineShopAccountStatus: 'registered' },
     })
     renderApp('/account?lang=en')
@@ -160,7 +171,7 @@ describe('account pages', () => {
 
   it('online shop: a linked account shows its status and the shop link (jp)', async () => {
     stubFetch({
-      'GET /api/session': 204, 'GET /api/user': { ...user, onlineShopAccountStatus: 'registered' }, 'GET /api/masters/countries': countries,
+      'GET /api/session/info': MEMBER_SESSION, 'GET /api/user': { ...user, onlineShopAccountStatus: 'registered' }, 'GET /api/masters/countries': countries,
       'GET /api/user/email_change': {},
     })
     renderApp('/account?lang=jp')
@@ -171,7 +182,7 @@ describe('account pages', () => {
   })
 
   it('reset request: same answer page after sending', async () => {
-    stubFetch({ 'GET /api/session': 403, 'POST /api/user/reset_password': 204 })
+    stubFetch({ 'GET /api/session/info': VISITOR_SESSION, 'POST /api/user/reset_password': 204 })
     renderApp('/reset-password?lang=en')
     fireEvent.change(await screen.findByLabelText(/^E-mail address/), { target: { value: 'nobody@example.com' } })
     fireEvent.click(screen.getByRole('button', { name: 'Send the link' }))
@@ -179,7 +190,7 @@ describe('account pages', () => {
   })
 
   it('reset link: an invalid token goes to the invalid page', async () => {
-    stubFetch({ 'GET /api/session': 403, 'POST /api/user/reset_password/validate': 404 })
+    stubFetch({ 'GET /api/session/info': VISITOR_SESSION, 'POST /api/user/reset_password/validate': 404 })
     renderApp('/reset-password/bad-token?lang=en')
     await screen.findByRole('heading', { level: 1, name: 'Link invalid or expired' })
     expect(currentUrl()).toBe('/reset-password/invalid?lang=en')

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderApp } from '@/test/renderApp'
-import { stubFetch, json } from '@/test/fetchStub'
+import { stubFetch, json, MEMBER_SESSION } from '@/test/fetchStub'
 
 const reservation = {
   pnr: 'HNK7Q2',
@@ -16,7 +16,7 @@ const reservation = {
 describe('calendar on the bookings page', () => {
   it('links each booking to its .ics file in the page language', async () => {
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'GET /api/masters/airports': [],
       'GET /api/reservations': json({ reservations: [reservation], perPage: 10, currentPage: 1, total: 1, totalPages: 1 }),
       'GET /api/calendar/subscription': { active: false },
@@ -34,7 +34,7 @@ describe('calendar on the bookings page', () => {
     let active = false
     let posts = 0
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'GET /api/masters/airports': [],
       'GET /api/reservations': json({ reservations: [], perPage: 10, currentPage: 1, total: 0, totalPages: 0 }),
       'GET /api/calendar/subscription': () =>

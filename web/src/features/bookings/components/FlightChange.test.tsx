@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { screen, within } from '@testing-library/react'
 import { renderApp } from '@/test/renderApp'
-import { stubFetch, json } from '@/test/fetchStub'
+import { stubFetch, json, MEMBER_SESSION } from '@/test/fetchStub'
 
 const base = {
   statusCode: 'CONFIRMED',
@@ -47,7 +47,7 @@ const reservation = (pnr: string, s: object) => ({ pnr, bookingDate: '2026-10-06
 describe('flight changes on the bookings page', () => {
   it('shows the time before a schedule change and a cancellation by the airline, in red', async () => {
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'GET /api/masters/airports': [],
       'GET /api/reservations': () =>
         json({ reservations: [reservation('RES1AA', rescheduled), reservation('RES2BB', cancelled)], perPage: 10, currentPage: 1, total: 2, totalPages: 1 }),

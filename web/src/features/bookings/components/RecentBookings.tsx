@@ -1,7 +1,7 @@
 import { useTranslation } from '@/i18n/translation'
 import { AppLink } from '@/app/routing/AppLink'
 import { useRecentReservations } from '../api'
-import { todayJST } from '../schema'
+import { todayJST } from '../searchForm'
 import { ReservationCard } from './ReservationCard'
 
 /** The home page's recent bookings: today onwards, ACTIVE, 5, ascending, with flight status. */

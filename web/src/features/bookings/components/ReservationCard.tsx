@@ -1,11 +1,11 @@
 import '../bookings.css'
 import { useId, useState, type FormEvent } from 'react'
 import { useLang, useTranslation } from '@/i18n/translation'
-import { formatDate, formatMoney } from '@/i18n/format'
+import { formatDate, formatMoney, formatPersonName } from '@/i18n/format'
 import { useToast } from '@/app/toast'
 import { pageNavigation } from '@/app/pageNavigation'
 import { documentUrl, useBookingSiteSSO, useOffers, useSendItinerary, type Reservation, type Segment } from '../api'
-import { FORBIDDEN_ADDRESSEE } from '../schema'
+import { FORBIDDEN_ADDRESSEE } from '../searchForm'
 import { SegmentRow } from './SegmentRow'
 import { CalendarFileLink } from './CalendarFileLink'
 import { ActionMenu } from '@/components/ActionMenu'
@@ -30,7 +30,7 @@ export function ReservationCard({ reservation: r, compact = false }: { reservati
       </header>
       {!compact && r.passengers.length > 0 && (
         <p className="reservation__passengers">
-          {t('booking.passengers')}: {r.passengers.map((p) => `${p.lastname} ${p.firstname}`).join(', ')}
+          {t('booking.passengers')}: {r.passengers.map((p) => formatPersonName(p.firstname, p.lastname, lang)).join(', ')}
         </p>
       )}
       <ul className="flights">
@@ -205,13 +205,21 @@ function Offers({ pnr, segmentKey, kind }: { pnr: string; segmentKey: string; ki
   return (
     <div className="offers">
       <p className="offers__title">{t('actions.offersFor', { city: q.data.city, date: formatDate(q.data.checkIn, lang) })}</p>
-      <ul>
+      <ul className="offer-cards">
         {q.data.offers.map((o) => (
-          <li key={o.id}>
-            <a href={o.url} target="_blank" rel="noopener noreferrer">
-              {o.name}
-            </a>{' '}
-            — {o.area} — {formatMoney(o.price, o.currency, lang)} {t(kind === 'hotel' ? 'actions.perNight' : 'actions.perDay')}
+          <li key={o.id} className="offer-card">
+            <p className="offer-card__name">{o.name}</p>
+            <p className="offer-card__area">{o.area}</p>
+            <p className="offer-card__price">
+              <strong>{formatMoney(o.price, o.currency, lang)}</strong> {t(kind === 'hotel' ? 'actions.perNight' : 'actions.perDay')}
+            </p>
+            <a className="button button--secondary button--small offer-card__link" href={o.url} target="_blank" rel="noopener noreferrer">
+              {t('actions.viewOffer')}
+              <span className="visually-hidden">
+                {' '}
+                {o.name} {t('actions.opensNewTab')}
+              </span>
+            </a>
           </li>
         ))}
       </ul>

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { renderApp } from '@/test/renderApp'
+import { currentUrl, renderApp } from '@/test/renderApp'
 import { pageNavigation } from '@/app/pageNavigation'
-import { stubFetch, json } from '@/test/fetchStub'
+import { stubFetch, json, MEMBER_SESSION } from '@/test/fetchStub'
 
 const segment = {
   key: '1',
@@ -44,7 +44,7 @@ describe('bookings page', () => {
   it('searches with the defaults, marks irregular flights in words, hides actions of outdated bookings and pages with the last condition', async () => {
     const queries: URLSearchParams[] = []
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'GET /api/masters/airports': [{ code: 'KIX', country: 'JP', name: 'Kansai', nameAlt: '', shortName: 'Osaka (Kansai)', shortNameAlt: '', nickName: '', nickNameAlt: '', timeZone: '+09:00' }],
       'GET /api/reservations': (req) => {
         queries.push(req.url.searchParams)
@@ -87,7 +87,7 @@ describe('bookings page', () => {
 
   it('shows the client-side rule before calling the server', async () => {
     const stub = stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'GET /api/masters/airports': [],
       'GET /api/reservations': json({ reservations: [], perPage: 10, currentPage: 1, total: 0, totalPages: 0 }),
     })
@@ -102,7 +102,7 @@ describe('bookings page', () => {
 
   it('clears a to-date that precedes its from-date when the field is left, and says why', async () => {
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'GET /api/masters/airports': [],
       'GET /api/reservations': json({ reservations: [], perPage: 10, currentPage: 1, total: 0, totalPages: 0 }),
     })
@@ -139,7 +139,7 @@ describe('bookings page', () => {
   it('shows and reads dates in the member\'s language, and sends them as ISO dates', async () => {
     const queries: URLSearchParams[] = []
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'GET /api/masters/airports': [],
       'GET /api/reservations': (req) => {
         queries.push(req.url.searchParams)
@@ -160,7 +160,7 @@ describe('bookings page', () => {
     let answer: 'ok' | '400' | '500' = 'ok'
     const queries: URLSearchParams[] = []
     const stub = stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'GET /api/masters/airports': [],
       'GET /api/reservations': (req) => {
         queries.push(req.url.searchParams)
@@ -201,7 +201,7 @@ describe('bookings page', () => {
   it('offers no "Change booking" for a booking whose flights have all departed', async () => {
     const flown = { ...reservations[0], pnr: 'FLOWN1', segments: [{ ...segment, isPast: true, isIrregular: false, flightStatus: 'ARRIVED', certificates: ['boarding'] }] }
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'GET /api/masters/airports': [],
       'GET /api/reservations': json({ reservations: [flown], perPage: 10, currentPage: 1, total: 1, totalPages: 1 }),
     })
@@ -217,7 +217,7 @@ describe('bookings page', () => {
     const queries: URLSearchParams[] = []
     const extra = { ...reservations[0], pnr: 'NEW1AB' }
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'GET /api/masters/airports': [],
       'GET /api/reservations': (req) => {
         queries.push(req.url.searchParams)
@@ -244,7 +244,7 @@ describe('bookings page', () => {
 
   it('puts "Add a booking" at the top of the page, above the search', async () => {
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'GET /api/masters/airports': [],
       'GET /api/reservations': json({ reservations, perPage: 10, currentPage: 1, total: 2, totalPages: 1 }),
     })
@@ -261,7 +261,7 @@ describe('bookings page', () => {
   it('shows the calendar block below the results only once the first search has answered (nothing below them moves)', async () => {
     let answer: (r: Response) => void = () => {}
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'GET /api/masters/airports': [],
       'GET /api/calendar/subscription': { active: false },
       'GET /api/reservations': () => new Promise<Response>((resolve) => (answer = resolve)),
@@ -278,7 +278,7 @@ describe('bookings page', () => {
   it('goes to the booking site through single sign-on', async () => {
     const assign = vi.spyOn(pageNavigation, 'assign').mockImplementation(() => {})
     const stub = stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'GET /api/masters/airports': [],
       'GET /api/reservations': json({ reservations: [], perPage: 10, currentPage: 1, total: 0, totalPages: 0 }),
       'POST /api/sso/booking': json({ url: 'https://booking.example.com/booking/search?token=t&lang=en', token: 't', expiresAt: '2026-11-22T00:05:00Z' }),
@@ -293,7 +293,7 @@ describe('bookings page', () => {
     const assign = vi.spyOn(pageNavigation, 'assign').mockImplementation(() => {})
     const bodies: unknown[] = []
     const stub = stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'GET /api/masters/airports': [],
       'GET /api/reservations': json({ reservations: reservations.slice(0, 1), perPage: 10, currentPage: 1, total: 1, totalPages: 1 }),
       'POST /api/sso/booking': ({ body }) => {
@@ -308,4 +308,50 @@ describe('bookings page', () => {
     expect(bodies).toEqual([{ pnr: 'TPE3XY' }])
     expect(stub.called('POST /api/reservations/TPE3XY/edit')).toBe(0)
   })
+
+  it('keeps the search in the address: a search adds a history entry, Back shows the previous one again, the same search is sent again', async () => {
+    const queries: URLSearchParams[] = []
+    stubFetch({
+      'GET /api/session/info': MEMBER_SESSION,
+      'GET /api/masters/airports': [],
+      'GET /api/reservations': (req) => {
+        queries.push(req.url.searchParams)
+        return json({ reservations: [], perPage: 10, currentPage: 1, total: 0, totalPages: 0 })
+      },
+    })
+    const first = renderApp('/bookings?lang=en')
+    await screen.findByText('No bookings match these conditions.')
+    expect(currentUrl()).toBe('/bookings?lang=en') // the default search is not written
+    const pnr = screen.getByLabelText(/Booking number/) as HTMLInputElement
+    fireEvent.change(pnr, { target: { value: 'hnk7q2' } })
+    fireEvent.click(screen.getByLabelText('All bookings'))
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }))
+    await waitFor(() => expect(queries.at(-1)?.get('pnr')).toBe('HNK7Q2'))
+    await waitFor(() => expect(new URLSearchParams(window.location.search).get('pnr')).toBe('hnk7q2'))
+    const url = new URLSearchParams(window.location.search)
+    expect(url.get('lang')).toBe('en')
+    expect(url.get('status')).toBe('all')
+    // The same search once more: sent again, no second history entry.
+    const sent = queries.length
+    const length = window.history.length
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }))
+    await waitFor(() => expect(queries.length).toBe(sent + 1))
+    expect(window.history.length).toBe(length)
+
+    // Back: the default search again, in the form and sent.
+    window.history.back()
+    await waitFor(() => expect(currentUrl()).toBe('/bookings?lang=en'))
+    await waitFor(() => expect(queries.at(-1)?.get('status')).toBe('ACTIVE'))
+    expect(queries.at(-1)?.get('pnr')).toBeNull()
+    await waitFor(() => expect((screen.getByLabelText(/Booking number/) as HTMLInputElement).value).toBe(''))
+    expect((screen.getByLabelText('Upcoming flights') as HTMLInputElement).checked).toBe(true)
+
+    // A reload of a written address searches what it says.
+    first.unmount()
+    renderApp('/bookings?lang=en&pnr=ABC123&bookingDateFrom=2026-01-01&bookingDateTo=2026-02-01&order=desc&page=2')
+    await waitFor(() => expect(queries.at(-1)?.get('pnr')).toBe('ABC123'))
+    expect(queries.at(-1)?.get('page')).toBe('2')
+    expect(queries.at(-1)?.get('order')).toBe('desc')
+  }, 45_000) // two page loads and a history step: slow on a loaded machine
+
 })

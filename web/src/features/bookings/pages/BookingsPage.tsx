@@ -1,7 +1,9 @@
 import { useEffect, useId, useMemo, useRef, useState, type RefObject } from 'react'
 import { useForm } from 'react-hook-form'
+import { NavigationType, useLocation, useNavigationType, useSearchParams } from 'react-router'
 import { useTranslation } from '@/i18n/translation'
 import { Field } from '@/components/Field'
+import { SelectField } from '@/components/SelectField'
 import { DateField } from '@/components/DateField'
 import { PageHeader } from '@/components/PageHeader'
 import { handleServerValidation } from '@/components/serverValidation'
@@ -10,21 +12,56 @@ import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
 import { pageNavigation } from '@/app/pageNavigation'
 import { useAddReservation, useAirports, useBookingSiteSSO, useReservationSearch, type ReservationQuery, type ReservationResult } from '../api'
-import { keepRangeEnd, searchDefaults, searchResolver, toQuery, type SearchForm } from '../schema'
-import type { AddForm } from '../rules'
+import { keepRangeEnd, searchDefaults, searchResolver, toQuery, type SearchForm } from '../searchForm'
+import type { AddForm } from '../schemas'
+import { formOfQuery, paramsForSearch, searchFromParams, searchKey, type AddressedSearch } from '../searchParams'
 import { lazyResolver } from '@/components/lazyResolver'
 import { ReservationCard } from '../components/ReservationCard'
 import { CalendarSubscription } from '../components/CalendarSubscription'
 
 const PER_PAGE = 10
 
-/** Booking management: "Add a booking" at the top, the search with the spec's defaults, results with paging. */
+/**
+ * Booking management: "Add a booking" at the top, the search with the spec's
+ * defaults, results with paging. The condition and page searched are in the
+ * address (searchParams.ts): each search is a history entry, so Back shows
+ * the previous search again, and a reload the same one.
+ */
 export default function BookingsPage() {
   const { t } = useTranslation('bookings')
   const toast = useToast()
-  // The first search runs with the defaults.
-  const search = useReservationSearch(toQuery(searchDefaults(), 1, PER_PAGE))
+  const [params, setParams] = useSearchParams()
+  const location = useLocation()
+  const navigationType = useNavigationType()
+  // The form shows the address's search: it starts again from it when Back
+  // or Forward brings another address (a POP), not after a search of its own.
+  const [form, setForm] = useState({ location: location.key, key: 0 })
+  if (form.location !== location.key) setForm({ location: location.key, key: navigationType === NavigationType.Pop ? form.key + 1 : form.key })
+  const addressed = useMemo(() => searchFromParams(params), [params])
+  const addressedKey = searchKey(addressed)
+  // The first search is the address's (the defaults on a plain /bookings).
+  const search = useReservationSearch(toQuery(addressed.form, addressed.page, PER_PAGE))
   const { submit } = search
+  // The search the address was last brought to: a search of the page's own
+  // (a submit, a page) sends at once and then writes the address; a change
+  // of address from outside (Back, Forward) sends the search it names.
+  const searched = useRef(addressedKey)
+  const scrollToResults = () => resultsRef.current?.scrollIntoView({ block: 'start' })
+  useEffect(() => {
+    if (searched.current === addressedKey) return
+    searched.current = addressedKey
+    void submit(toQuery(addressed.form, addressed.page, PER_PAGE))
+  }, [addressedKey, addressed, submit])
+  /** Sends a search, every time (the same condition too), and makes it the address's. */
+  const searchFor = (next: AddressedSearch) => {
+    const sent = submit(toQuery(next.form, next.page, PER_PAGE))
+    const key = searchKey(next)
+    if (key !== searched.current) {
+      searched.current = key
+      setParams(paramsForSearch(params, next.form, next.page))
+    }
+    return sent
+  }
   const [adding, setAdding] = useState(false)
   const resultsRef = useRef<HTMLElement>(null)
   const sso = useBookingSiteSSO()
@@ -64,7 +101,7 @@ export default function BookingsPage() {
       <div id={addPanelId} hidden={!adding}>
         {adding && <AddBooking onClose={() => setAdding(false)} onAdded={() => void submit(search.condition ?? toQuery(searchDefaults(), 1, PER_PAGE))} />}
       </div>
-      <SearchPanel onSearch={(f) => void submit(toQuery(f, 1, PER_PAGE))} pending={search.pending} error={search.validation} />
+      <SearchPanel key={form.key} values={addressed.form} onSearch={(form) => void searchFor({ form, page: 1 })} pending={search.pending} error={search.validation} />
       <Results
         condition={search.condition}
         data={search.result}
@@ -72,8 +109,8 @@ export default function BookingsPage() {
         sectionRef={resultsRef}
         onPage={(page) => {
           if (!search.condition) return
-          // The next page starts at the list's top, not where the pager was (the foot of the last page).
-          void submit({ ...search.condition, page }).then(() => resultsRef.current?.scrollIntoView({ block: 'start' }))
+          // The next page of the results shown (the last search answered), at the list's top, not where the pager was (the foot of the last page).
+          void searchFor({ form: formOfQuery(search.condition), page }).then(scrollToResults)
         }}
       />
       <div hidden={!settled}>
@@ -85,7 +122,18 @@ export default function BookingsPage() {
 
 type RangeEnd = 'bookingDateTo' | 'departDateTo'
 
-function SearchPanel({ onSearch, pending, error }: { onSearch: (f: SearchForm) => void; pending: boolean; error: unknown }) {
+function SearchPanel({
+  values,
+  onSearch,
+  pending,
+  error,
+}: {
+  /** The address's condition, shown when the form mounts. */
+  values: SearchForm
+  onSearch: (f: SearchForm) => void
+  pending: boolean
+  error: unknown
+}) {
   const { t } = useTranslation('bookings')
   const airports = useAirports()
   const resolver = useMemo(() => searchResolver(t), [t])
@@ -99,7 +147,7 @@ function SearchPanel({ onSearch, pending, error }: { onSearch: (f: SearchForm) =
     getValues,
     setValue,
     formState: { errors },
-  } = useForm<SearchForm>({ resolver, defaultValues: searchDefaults() })
+  } = useForm<SearchForm>({ resolver, defaultValues: values })
   // A to-date that precedes its from-date is reset. The rule waits
   // until a field is left, so a date typed digit by digit is not wiped while
   // its year is still incomplete, and says why the field was emptied.
@@ -157,19 +205,8 @@ function SearchPanel({ onSearch, pending, error }: { onSearch: (f: SearchForm) =
       >
         <div className="search-form__grid">
           <Field label={t('search.pnr')} registration={register('pnr')} error={errors.pnr} maxLength={20} autoComplete="off" />
-          <div className="field">
-            <label className="field__label" htmlFor="booking-airport">
-              {t('search.airport')}
-            </label>
-            <select id="booking-airport" className="field__input" {...register('airportCode')}>
-              <option value="">{t('search.anyAirport')}</option>
-              {(airports.data ?? []).map((a) => (
-                <option key={a.code} value={a.code}>
-                  {a.localName || a.shortName} ({a.code})
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField id="booking-airport" label={t('search.airport')} registration={register('airportCode')} placeholder={t('search.anyAirport')}
+            options={(airports.data ?? []).map((a) => ({ value: a.code, label: `${a.localName || a.shortName} (${a.code})` }))} />
           <DateField className="search-form__date" label={t('search.bookingDateFrom')} required registration={booking.from} error={errors.bookingDateFrom} />
           <DateField className="search-form__date" label={t('search.bookingDateTo')} required registration={booking.to} error={errors.bookingDateTo} hint={clearedHint('bookingDateTo')} />
           <DateField className="search-form__date" label={t('search.departDateFrom')} registration={depart.from} error={errors.departDateFrom} />
@@ -185,15 +222,8 @@ function SearchPanel({ onSearch, pending, error }: { onSearch: (f: SearchForm) =
               </label>
             </div>
           </fieldset>
-          <div className="field">
-            <label className="field__label" htmlFor="booking-order">
-              {t('search.order')}
-            </label>
-            <select id="booking-order" className="field__input" {...register('order')}>
-              <option value="asc">{t('search.orderAsc')}</option>
-              <option value="desc">{t('search.orderDesc')}</option>
-            </select>
-          </div>
+          <SelectField id="booking-order" label={t('search.order')} registration={register('order')}
+            options={[{ value: 'asc', label: t('search.orderAsc') }, { value: 'desc', label: t('search.orderDesc') }]} />
         </div>
         <div className="form__actions">
           <button type="submit" className="button button--primary">
@@ -257,7 +287,7 @@ function AddBooking({ onClose, onAdded }: { onClose: () => void; onAdded: () => 
   const { t } = useTranslation('bookings')
   // The rules (zod) load when the form is first sent, not with the page.
   const resolver = useMemo(
-    () => lazyResolver<AddForm>(() => Promise.all([import('../rules'), import('@hookform/resolvers/zod')]).then(([rules, { zodResolver }]) => zodResolver(rules.addSchema(t)))),
+    () => lazyResolver<AddForm>(() => Promise.all([import('../schemas'), import('@hookform/resolvers/zod')]).then(([s, { zodResolver }]) => zodResolver(s.addSchema(t)))),
     [t],
   )
   const modals = useModals()

@@ -2,9 +2,9 @@ import { useLang, useTranslation } from '@/i18n/translation'
 import { Dialog } from '@/components/Dialog'
 import { ApiError } from '@/api/errors'
 import { useModals } from '@/app/modals/modalContext'
-import { formatDateTime } from '@/i18n/format'
+import { formatDate, formatDateTime, formatMoney, formatPersonName, pluralKey } from '@/i18n/format'
 import { useRefundCoupon, type PurchasedCoupon } from '../api'
-import { couponPlanOf } from '../rules'
+import { COUPON_REFUND_FEE_PER_ITEM, couponPlanOf } from '../rules'
 import { DateRangeText, Money } from './common'
 
 /** A purchased coupon pass with every display field and its refund. */
@@ -33,7 +33,7 @@ export function CouponCard({ coupon: c }: { coupon: PurchasedCoupon }) {
           <dt>{t('coupon.totalPaid')}</dt>
           <dd><Money amount={c.purchasedPrice} currency={cur} /></dd>
           <dt>{t('coupon.refundFee')}</dt>
-          <dd><Money amount={c.refundFee} currency={cur} /> ({t('refund.feeRule', { count: c.items })})</dd>
+          <dd><Money amount={c.refundFee} currency={cur} /> ({t('refund.feeRule', { fee: formatMoney(COUPON_REFUND_FEE_PER_ITEM, 'JPY', lang), n: c.items })})</dd>
           <dt>{t('coupon.refundAmount')}</dt>
           <dd><strong><Money amount={c.refundAmount} currency={cur} /></strong></dd>
         </dl>
@@ -71,11 +71,11 @@ export function CouponCard({ coupon: c }: { coupon: PurchasedCoupon }) {
         <dt>{t('coupon.bookingPeriod')}</dt>
         <dd><DateRangeText range={c.availablePeriodToBook} /></dd>
         <dt>{t('coupon.daysAfterFirstUse')}</dt>
-        <dd>{t('coupon.days', { days: c.availableDaysAfterFirstUse })}</dd>
+        <dd>{t(pluralKey('coupon.days', c.availableDaysAfterFirstUse, lang), { n: c.availableDaysAfterFirstUse })}</dd>
         <dt>{t('plan.fareType')}</dt>
         <dd>{t(`plan.${couponPlanOf(c.fareType)}`)}</dd>
         <dt>{t('coupon.segments')}</dt>
-        <dd>{t('coupon.usesLeft', { left: Math.max(0, c.availableNumberOfUse - c.numberOfUsed), count: c.availableNumberOfUse })}</dd>
+        <dd>{t(pluralKey('coupon.usesLeft', c.availableNumberOfUse, lang), { left: Math.max(0, c.availableNumberOfUse - c.numberOfUsed), n: c.availableNumberOfUse })}</dd>
         <dt>{t('coupon.pricePerPerson')}</dt>
         <dd><Money amount={c.pricePerPerson} currency={cur} /></dd>
         <dt>{t('coupon.totalPaid')}</dt>
@@ -87,11 +87,11 @@ export function CouponCard({ coupon: c }: { coupon: PurchasedCoupon }) {
         <dt>{t('coupon.purchasedAt')}</dt>
         <dd>{formatDateTime(c.purchasedAt, lang)}</dd>
         <dt>{t('coupon.purchaserTitle')}</dt>
-        <dd>{c.purchaser.firstname} {c.purchaser.lastname} · {c.purchaser.birthday}</dd>
+        <dd>{formatPersonName(c.purchaser.firstname, c.purchaser.lastname, lang)} · {formatDate(c.purchaser.birthday, lang)}</dd>
         {c.passengers.map((p, i) => (
           <div key={i} className="pass-facts__row">
             <dt>{t('passenger.title', { position: i + 2 })}</dt>
-            <dd>{p.firstname} {p.lastname} · {t(`passenger.${p.passengerType ?? 'adult'}`)}</dd>
+            <dd>{formatPersonName(p.firstname, p.lastname, lang)} · {t(`passenger.${p.passengerType ?? 'adult'}`)}</dd>
           </div>
         ))}
       </dl>

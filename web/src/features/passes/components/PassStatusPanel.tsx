@@ -2,7 +2,7 @@ import '../passes.css'
 import { useLang, useTranslation } from '@/i18n/translation'
 import { usePassStatus } from '@/api/platform'
 import { AppLink } from '@/app/routing/AppLink'
-import { formatDate } from '@/i18n/format'
+import { formatDate, pluralKey } from '@/i18n/format'
 import { useGogoPassCatalogue, useMyCoupons, useMyPasses, type GogoPassPlan, type PurchasedGogoPass } from '../api'
 import { daysBetween, todayJST } from '../rules'
 
@@ -24,11 +24,12 @@ export function renewalOf(pass: PurchasedGogoPass, plans: GogoPassPlan[]): { beg
 
 function WindowLine({ label, range, today }: { label: string; range: { begin: string; end: string }; today: string }) {
   const { t } = useTranslation('passes')
+  const lang = useLang()
   const s = windowState(today, range)
   return (
     <li className={`window window--${s.kind}`}>
       <span className="window__label">{label}</span>
-      <span className="window__state">{t(`panel.${s.kind}`, { count: s.days })}</span>
+      <span className="window__state">{s.kind === 'over' ? t('panel.over') : t(pluralKey(`panel.${s.kind}`, s.days, lang), { n: s.days })}</span>
     </li>
   )
 }
@@ -74,7 +75,7 @@ export function PassStatusPanel() {
         {active.map((c) => (
           <article key={c.id} className="card pass-panel__item">
             <h3>{c.name}</h3>
-            <p className="pass-uses">{t('coupon.usesLeft', { left: Math.max(0, c.availableNumberOfUse - c.numberOfUsed), count: c.availableNumberOfUse })}</p>
+            <p className="pass-uses">{t(pluralKey('coupon.usesLeft', c.availableNumberOfUse, lang), { left: Math.max(0, c.availableNumberOfUse - c.numberOfUsed), n: c.availableNumberOfUse })}</p>
             <ul className="windows">
               <WindowLine label={t('plan.book')} range={c.availablePeriodToBook} today={today} />
               <WindowLine label={t('plan.board')} range={c.availablePeriodToBoard} today={today} />

@@ -1,10 +1,10 @@
-import { PaymentPanel } from '@/features/payment'
+import { PaymentPanel, type ProductFields } from '@/features/payment'
 
-export interface PurchaseSlotProps {
-  productType: 'gogo_pass' | 'coupon_ticket'
+export interface PurchaseSlotProps<P extends 'gogo_pass' | 'coupon_ticket'> {
+  productType: P
   currency: string
   amount: number
-  productFields: Record<string, unknown>
+  productFields: ProductFields<P>
   onValidationErrors?: (errors: Record<string, string[]>) => void
 }
 
@@ -13,6 +13,6 @@ export interface PurchaseSlotProps {
  * the product fields, the PaymentPanel takes the payment method and makes
  * the tentative order (…/buy/validate, …/buy), then the payment pages.
  */
-export function PurchaseSlot({ productType, currency, amount, productFields, onValidationErrors }: PurchaseSlotProps) {
+export function PurchaseSlot<P extends 'gogo_pass' | 'coupon_ticket'>({ productType, currency, amount, productFields, onValidationErrors }: PurchaseSlotProps<P>) {
   return <PaymentPanel productType={productType} currency={currency} amount={amount} productFields={productFields} onValidationErrors={onValidationErrors} />
 }

@@ -1,6 +1,6 @@
 import { useLang, useTranslation } from '@/i18n/translation'
 import { AppLink } from '@/app/routing/AppLink'
-import { formatDate, formatMoney } from '@/i18n/format'
+import { formatClock, formatDate, formatDateTime, formatMoney } from '@/i18n/format'
 import { usePassStatus } from '@/api/platform'
 
 /** A calendar range "1 Dec 2026 – 28 Feb 2027" in the page language; a line breaks only between the two dates. */
@@ -18,13 +18,31 @@ export function Money({ amount, currency }: { amount: number; currency: string }
   return <>{formatMoney(amount, currency, lang)}</>
 }
 
-/** The maintenance notice. */
+/** The hour and minute of an instant in Japan time, "05:00". */
+function japanClock(value: string): string {
+  const d = new Date(new Date(value).getTime() + 9 * 3_600_000)
+  return Number.isNaN(d.getTime()) ? '' : formatClock(d.getUTCHours(), d.getUTCMinutes())
+}
+
+/**
+ * The maintenance notice. It names the window the server reports (start
+ * and end, Japan time, in the page language); when the operator closed the
+ * sale outside the daily window the server reports none, and the notice
+ * states no time rather than a wrong one.
+ */
 export function MaintenanceNotice() {
   const { t } = useTranslation('passes')
+  const lang = useLang()
+  const { maintenanceFrom, maintenanceUntil } = usePassStatus()
+  const windowed = !!maintenanceFrom && !!maintenanceUntil
   return (
     <section className="card pass-notice pass-notice--warning" role="status" aria-labelledby="maintenance-title">
       <h2 id="maintenance-title">{t('maintenance.title')}</h2>
-      <p>{t('maintenance.text')}</p>
+      <p>
+        {windowed
+          ? t('maintenance.window', { from: formatDateTime(maintenanceFrom, lang), until: japanClock(maintenanceUntil) })
+          : t('maintenance.unscheduled')}
+      </p>
       <p>
         <AppLink to="/my-passes">{t('nav.myPasses')}</AppLink>
       </p>

@@ -2,7 +2,8 @@ import '../passes.css'
 import { useMemo, useState } from 'react'
 import { useFieldArray, useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useTranslation } from '@/i18n/translation'
+import { useLang, useTranslation } from '@/i18n/translation'
+import { pluralKey } from '@/i18n/format'
 import { usePassStatus } from '@/api/platform'
 import { ApiError } from '@/api/errors'
 import { useModals } from '@/app/modals/modalContext'
@@ -23,6 +24,7 @@ function newRequestId(): string {
 /** Discovery coupon pass purchase: product, period and plan, passengers, terms, total; then payment. */
 export default function CouponPassPage() {
   const { t } = useTranslation('passes')
+  const lang = useLang()
   const status = usePassStatus()
   const { user } = useSession()
   const products = useCouponProducts(status.isCouponTicketPublic)
@@ -128,7 +130,7 @@ export default function CouponPassPage() {
                   <input type="radio" value={k} {...form.register('fareType')} onClick={() => setTicket(null)} />
                   <span className="fare__name">{t(`plan.${k}`)}</span>
                   <span className="fare__price"><Money amount={period.plan[k].pricePerPerson} currency={period.plan[k].currencyCode} /> {t('coupon.perPerson')}</span>
-                  <span className="pass-muted">{t('coupon.days', { days: period.plan[k].availableDaysAfterFirstUse })} · {t('coupon.uses', { count: period.plan[k].availableNumberOfUse })}</span>
+                  <span className="pass-muted">{t(pluralKey('coupon.days', period.plan[k].availableDaysAfterFirstUse, lang), { n: period.plan[k].availableDaysAfterFirstUse })} · {t(pluralKey('coupon.uses', period.plan[k].availableNumberOfUse, lang), { n: period.plan[k].availableNumberOfUse })}</span>
                 </label>
               ))}
             </div>
@@ -157,7 +159,7 @@ export default function CouponPassPage() {
             {total && plan && (
               <dl className="pass-facts">
                 <dt>{t('coupon.count')}</dt>
-                <dd>{t('coupon.people', { count: total.count })}</dd>
+                <dd>{t(pluralKey('coupon.people', total.count, lang), { n: total.count })}</dd>
                 <dt>{t('coupon.total')}</dt>
                 <dd className="pass-total"><strong><Money amount={total.total} currency={plan.currencyCode} /></strong></dd>
               </dl>
@@ -176,7 +178,7 @@ export default function CouponPassPage() {
             <h2 id="coupon-ticket">{t('coupon.ready')}</h2>
             <p>{ticket.name} · {t(`plan.${ticket.fareType}`)} · <DateRangeText range={ticket.period.availablePeriodToBoard} /></p>
             <p className="pass-total">
-              {t('coupon.people', { count: ticket.totalPassengersCount })} · <strong><Money amount={ticket.totalPrice} currency={ticket.currencyCode} /></strong>
+              {t(pluralKey('coupon.people', ticket.totalPassengersCount, lang), { n: ticket.totalPassengersCount })} · <strong><Money amount={ticket.totalPrice} currency={ticket.currencyCode} /></strong>
             </p>
           </section>
           <PurchaseSlot productType="coupon_ticket" currency={ticket.currencyCode} amount={ticket.totalPrice}

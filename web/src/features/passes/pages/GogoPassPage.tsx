@@ -2,20 +2,24 @@ import { useMemo, useRef } from 'react'
 import '../passes.css'
 import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useTranslation } from '@/i18n/translation'
+import { useLang, useTranslation } from '@/i18n/translation'
+import { formatPersonName } from '@/i18n/format'
 import { usePassStatus } from '@/api/platform'
 import { useGogoPassCatalogue, useMyPasses, type GogoPassEntry } from '../api'
 import { entrySchema, type EntryForm } from '../schemas'
 import { PlanChooser } from '../components/PlanChooser'
 import { LotteryState, entryState } from '../components/LotteryState'
 import { PurchaseSlot } from '../components/PurchaseSlot'
-import { MaintenanceNotice, Money, PassNav } from '../components/common'
+import { DateRangeText, MaintenanceNotice, Money, PassNav } from '../components/common'
+import { useSession } from '@/app/session/SessionProvider'
 import { PageHeader } from '@/components/PageHeader'
 
 /** Unlimited pass purchase: plan choice, then the payment panel. */
 export default function GogoPassPage() {
   const { t } = useTranslation('passes')
+  const lang = useLang()
   const status = usePassStatus()
+  const { user } = useSession()
   const catalogue = useGogoPassCatalogue(status.isGogoPassPublic)
   const resolver = useMemo(() => zodResolver(entrySchema((k) => t(`errors.${k}`))), [t])
   const form = useForm<EntryForm>({ resolver, defaultValues: { planId: '', periodId: '' } })
@@ -69,12 +73,36 @@ export default function GogoPassPage() {
           {plan && period && fareType && (
             <section className="card pass-summary" aria-labelledby="pass-summary">
               <h2 id="pass-summary">{t('gogo.summary')}</h2>
-              <p>
-                {plan.name} ({plan.nameAlt}) · {t(`fare.${fareType}`)}
-              </p>
-              <p className="pass-total">
-                {t('gogo.price')}: <strong><Money amount={period.price[fareType]} currency={period.currencyCode} /></strong>
-              </p>
+              <dl className="pass-facts">
+                <dt>{t('gogo.product')}</dt>
+                <dd>
+                  {plan.name} ({plan.nameAlt})
+                </dd>
+                <dt>{t('plan.board')}</dt>
+                <dd>
+                  <DateRangeText range={period.availablePeriodToBoard} />
+                </dd>
+                <dt>{t('plan.book')}</dt>
+                <dd>
+                  <DateRangeText range={period.availablePeriodToBook} />
+                </dd>
+                <dt>{t('plan.fareType')}</dt>
+                <dd>
+                  <strong>{t(`fare.${fareType}`)}</strong>
+                  <span className="pass-muted pass-fact__hint">{t(`fareHints.${fareType}`)}</span>
+                </dd>
+                <dt>{t('gogo.passenger')}</dt>
+                <dd>
+                  {formatPersonName(user?.firstname, user?.lastname, lang)}
+                  <span className="pass-muted pass-fact__hint">{t('gogo.passengerHint')}</span>
+                </dd>
+                <dt>{t('gogo.price')}</dt>
+                <dd className="pass-total">
+                  <strong>
+                    <Money amount={period.price[fareType]} currency={period.currencyCode} />
+                  </strong>
+                </dd>
+              </dl>
               {!c?.purchasable && <p className="form__error">{t('gogo.notPurchasable')}</p>}
             </section>
           )}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fireEvent, screen, within } from '@testing-library/react'
 import { renderApp } from '@/test/renderApp'
-import { stubFetch } from '@/test/fetchStub'
+import { stubFetch, MEMBER_SESSION } from '@/test/fetchStub'
 
 const range = (begin: string, end: string) => ({ begin, end })
 const period = (id: string) => ({
@@ -21,7 +21,7 @@ const bought = { id: 'p1', code: 'GP-1', planId: 'gp-wd', periodId: 'gp-wd-next'
 
 function stub(entries: unknown[], wins: unknown[], passes: unknown[] = []) {
   stubFetch({
-    'GET /api/session': 204,
+    'GET /api/session/info': MEMBER_SESSION,
     'GET /api/gogo_pass_status': { isGogoPassPublic: true, isGogoPassPurchasable: true, isGogoPassLotteryPhase: true, isGogoPassMaintenance: false,
       lotteryDrawAt: '2026-12-01T03:00:00Z' },
     'GET /api/coupon_ticket_status': { isCouponTicketPublic: false },

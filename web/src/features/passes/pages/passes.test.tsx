@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderApp } from '@/test/renderApp'
-import { stubFetch, json } from '@/test/fetchStub'
+import { stubFetch, json, MEMBER_SESSION } from '@/test/fetchStub'
 
 const range = (begin: string, end: string) => ({ begin, end })
 const coupon = {
@@ -17,7 +17,7 @@ describe('my passes', () => {
   it('shows every coupon field and the refund amount before refunding', async () => {
     let refunded = false
     stubFetch({
-      'GET /api/session': 204, ...status,
+      'GET /api/session/info': MEMBER_SESSION, ...status,
       'GET /api/user/gogo_pass': { gogoPasses: [], entries: [] },
       'GET /api/user/coupon_ticket': () => json({ couponTickets: [{ ...coupon, disabled: refunded, refundable: !refunded }] }),
       'POST /api/user/coupon_ticket/refund': () => { refunded = true; return json({ couponTicket: { ...coupon, disabled: true, refundable: false } }) },
@@ -30,7 +30,7 @@ describe('my passes', () => {
     fireEvent.click(within(card).getByRole('button', { name: 'Refund' }))
     const dialog = await screen.findByRole('dialog', { name: 'Refund the coupon pass' })
     expect(within(dialog).getByText('JPY 47,600')).toBeTruthy()
-    expect(within(dialog).getByText(/9,000 yen × 2/)).toBeTruthy()
+    expect(within(dialog).getByText(/JPY 9,000 × 2/)).toBeTruthy()
     fireEvent.click(within(dialog).getByRole('button', { name: 'Refund' }))
     await screen.findByRole('dialog', { name: 'Refund complete' })
     await waitFor(() => expect(screen.getByText('Refunded')).toBeTruthy())
@@ -41,7 +41,7 @@ describe('my passes', () => {
 describe('pass exchange', () => {
   it('shows the contact-center screen on gogopass_exchange_error', async () => {
     stubFetch({
-      'GET /api/session': 204, ...status,
+      'GET /api/session/info': MEMBER_SESSION, ...status,
       // Every catalogued key comes with a 500 (the page reads the key).
       'POST /api/gogo_pass/exchange/validate': json({ message: 'x', errorKey: 'gogopass_exchange_error' }, 500),
     })
@@ -57,7 +57,7 @@ describe('pass exchange', () => {
 
   it('goes to the maintenance page on gogopass_maintenance_error (a 500)', async () => {
     stubFetch({
-      'GET /api/session': 204, ...status,
+      'GET /api/session/info': MEMBER_SESSION, ...status,
       'POST /api/gogo_pass/exchange/validate': json({ message: 'x', errorKey: 'gogopass_maintenance_error' }, 500),
     })
     renderApp('/gogo-pass/exchange?lang=en')
@@ -69,7 +69,7 @@ describe('pass exchange', () => {
 
   it('says the period is held already on gogopass_already_held, in the page language', async () => {
     stubFetch({
-      'GET /api/session': 204, ...status,
+      'GET /api/session/info': MEMBER_SESSION, ...status,
       'POST /api/gogo_pass/exchange/validate': json({ message: 'x', errorKey: 'gogopass_already_held' }, 409),
     })
     renderApp('/gogo-pass/exchange?lang=jp')
@@ -81,7 +81,7 @@ describe('pass exchange', () => {
   })
 
   it('hides the pass pages when the pass is not public', async () => {
-    stubFetch({ 'GET /api/session': 204 })
+    stubFetch({ 'GET /api/session/info': MEMBER_SESSION })
     renderApp('/gogo-pass?lang=en')
     expect(await screen.findByText('The unlimited pass is not on sale at the moment.')).toBeTruthy()
   })
@@ -90,7 +90,7 @@ describe('pass exchange', () => {
 describe('unlimited pass purchase', () => {
   it('goes to the maintenance page when the purchase answers gogopass_maintenance_error (a 500)', async () => {
     const api = stubFetch({
-      'GET /api/session': 204, ...status,
+      'GET /api/session/info': MEMBER_SESSION, ...status,
       'GET /api/gogo_pass': { purchasable: true, maintenance: false, wins: [], gogoPasses: [{ id: 'gp', name: 'Peach GoGo Pass', nameAlt: 'All-you-can-fly pass', periods: [{
         id: 'gp-next', availablePeriodToBoard: range('2027-01-10', '2027-03-31'), availablePeriodToBook: range('2026-11-20', '2027-03-20'),
         currencyCode: 'JPY', price: { happy: 54800, happlus: 74800 }, lotteryQuota: 0 }] }] },
@@ -114,7 +114,7 @@ describe('unlimited pass purchase', () => {
 describe('coupon pass', () => {
   it('labels passenger errors with their position and totals seats, not infants', async () => {
     stubFetch({
-      'GET /api/session': 204, ...status,
+      'GET /api/session/info': MEMBER_SESSION, ...status,
       'GET /api/masters/countries': [{ code: 'KR', name: 'Korea' }],
       'GET /api/coupon_ticket': { couponTickets: [{ id: 'p', name: 'Kansai Discovery Pass', description: 'd', periods: [{ id: 'w', description: 'Winter',
         availablePeriodToBoard: range('2026-12-04', '2027-03-03'), availablePeriodToBook: range('2026-11-20', '2027-02-23'),
@@ -147,7 +147,7 @@ describe('coupon pass', () => {
   it('a domestic trip asks no passport or entry details; a saved passenger fills the fields in', async () => {
     let sent: { additionalPassengers?: Record<string, string>[] } = {}
     stubFetch({
-      'GET /api/session': 204, ...status,
+      'GET /api/session/info': MEMBER_SESSION, ...status,
       'GET /api/coupon_ticket': { couponTickets: [domestic] },
       'GET /api/user/passengers': saved,
       'POST /api/coupon_ticket/buy/prepare': ({ body }) => { sent = JSON.parse(body ?? '{}') as typeof sent; return json({ message: 'stop' }, 500) },
@@ -169,7 +169,7 @@ describe('coupon pass', () => {
 
   it('a period no longer on sale is an error under the period, not a passenger\'s', async () => {
     stubFetch({
-      'GET /api/session': 204, ...status,
+      'GET /api/session/info': MEMBER_SESSION, ...status,
       'GET /api/coupon_ticket': { couponTickets: [domestic] },
       'GET /api/user/passengers': { passengers: [] },
       'POST /api/coupon_ticket/buy/prepare': json({ message: 'invalid', validationErrors: { periodId: ['This period is not on sale any more. Choose another period.'] } }, 400),
@@ -188,7 +188,7 @@ describe('coupon pass', () => {
 describe('coupon refund refused', () => {
   it('a second refund says why under its own title, not "System error occurred."', async () => {
     stubFetch({
-      'GET /api/session': 204, ...status,
+      'GET /api/session/info': MEMBER_SESSION, ...status,
       'GET /api/user/gogo_pass': { gogoPasses: [], entries: [] },
       'GET /api/user/coupon_ticket': { couponTickets: [coupon] },
       'POST /api/user/coupon_ticket/refund': json({ message: 'This coupon pass has already been refunded.' }, 409),
@@ -210,7 +210,7 @@ describe('passes in the menu and on to a flight', () => {
       availablePeriodToBoard: range('2027-02-14', '2027-05-15'), availablePeriodToBook: range('2026-11-01', '2099-12-31'), fareType: 'happy',
       currencyCode: 'JPY', purchasedPrice: 54800, purchasedAt: '2026-11-20T01:00:00Z', source: 'purchase' }
     stubFetch({
-      'GET /api/session': 204, ...status,
+      'GET /api/session/info': MEMBER_SESSION, ...status,
       'GET /api/user/gogo_pass': { gogoPasses: [pass], entries: [] },
       'GET /api/user/coupon_ticket': { couponTickets: [] },
     })

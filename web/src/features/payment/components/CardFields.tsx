@@ -1,7 +1,7 @@
 import { useTranslation } from '@/i18n/translation'
 import type { FieldErrors, UseFormRegister } from 'react-hook-form'
 import { Field } from '@/components/Field'
-import type { CardForm } from '../rules'
+import type { CardForm } from '../schemas'
 
 /** The card inputs (number, expiry, CVV, holder, save), for a form built on cardSchema. */
 export function CardFields({ register, errors, showSave }: { register: UseFormRegister<CardForm>; errors: FieldErrors<CardForm>; showSave: boolean }) {

@@ -1,6 +1,7 @@
 import { useLang, useTranslation } from '@/i18n/translation'
-import { formatDate, formatMoney, pluralKey } from '@/i18n/format'
+import { formatDate, formatMoney, formatPersonName, pluralKey } from '@/i18n/format'
 import { couponTermsUrl } from '@/app/externalLinks'
+import { useSession } from '@/app/session/SessionProvider'
 import type { PaymentProcess } from '../api'
 
 /** The coupon pass's refund fee per item, in yen (the server's coupon.RefundFeePerItem). */
@@ -31,10 +32,6 @@ export function fareOf(fareType: string | undefined): 'happy' | 'happlus' | null
   return null
 }
 
-function fullName(p: Person | undefined): string {
-  return [p?.lastname, p?.firstname].filter(Boolean).join(' ')
-}
-
 /**
  * What the member is about to pay for, on the confirm page: the product,
  * its periods, the fare with a line on what it means, the passengers or
@@ -50,7 +47,15 @@ export function OrderDetails({ process }: { process: PaymentProcess }) {
   const book = range(d.book ?? d.period?.availablePeriodToBook)
   const fare = fareOf(d.fareType)
   const coupon = process.productType === 'coupon_ticket'
-  const people = coupon ? [fullName(d.purchaser), ...(d.additionalPassengers ?? []).map(fullName)].filter(Boolean) : []
+  const fullName = (p: Person | undefined) => formatPersonName(p?.firstname, p?.lastname, lang)
+  // the unlimited pass is the member's own: its one passenger is the member
+  const { user } = useSession()
+  const pass = process.productType === 'gogo_pass'
+  const people = coupon
+    ? [fullName(d.purchaser), ...(d.additionalPassengers ?? []).map(fullName)].filter(Boolean)
+    : pass
+      ? [fullName(user ?? undefined)].filter(Boolean)
+      : []
   const count = d.totalPassengersCount ?? people.length
   const items = d.items ?? 1
   const money = (n: number, c = process.currency) => formatMoney(n, c, lang)
@@ -80,7 +85,7 @@ export function OrderDetails({ process }: { process: PaymentProcess }) {
             </dd>
           </div>
         )}
-        {coupon && people.length > 0 && (
+        {(coupon || pass) && people.length > 0 && (
           <div>
             <dt>{t(pluralKey('details.passengers', count, lang), { n: count })}</dt>
             <dd><ul className="order-details__people">{people.map((n, i) => <li key={i}>{n}</li>)}</ul></dd>

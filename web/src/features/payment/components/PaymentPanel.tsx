@@ -8,8 +8,9 @@ import { useAppNavigate } from '@/app/routing/useAppNavigate'
 import { ApiError, SessionTimedOutError, ValidationError, type ValidationErrors } from '@/api/errors'
 import { formatMoney } from '@/i18n/format'
 import { PendingPaymentsNotice } from './PendingPayments'
-import { useAvailability, useBuy, useCards, usePendingPayment, useValidatePurchase, type ProductType, type SavedCard } from '../api'
-import { cardSchema, cardServes, sortByBrand, type CardForm } from '../rules'
+import { purchaseBody, useAvailability, useBuy, useCards, usePendingPayment, useValidatePurchase, type PaymentFields, type ProductFields, type ProductType, type SavedCard } from '../api'
+import { cardServes, sortByBrand } from '../rules'
+import { cardSchema, type CardForm } from '../schemas'
 import { TokenizeError, tokenizeCard } from '../gateway'
 import { CardFields } from './CardFields'
 import { CardSummary } from './CardSummary'
@@ -17,15 +18,15 @@ import { PaymentMethodChooser, type Method } from './PaymentMethodChooser'
 import { PaymentSteps } from './PaymentSteps'
 import { useDeleteCardFlow } from './cardModals'
 
-export interface PaymentPanelProps {
+export interface PaymentPanelProps<P extends ProductType> {
   /** The product's API name. */
-  productType: ProductType
+  productType: P
   /** The purchase currency (JPY, KRW…): it picks the cards and methods offered. */
   currency: string
   /** The amount shown, in minor units (the server prices the order itself). */
   amount: number
   /** The product's purchase fields (points: nominee, currencyCode, amount; pass: planId, periodId, fareType…). */
-  productFields: Record<string, unknown>
+  productFields: ProductFields<P>
   /** Field errors of the product's fields from the server (400), for the product's form. */
   onValidationErrors?: (errors: ValidationErrors) => void
   /** Disables the confirm button (e.g. the product's form is not ready). */
@@ -44,7 +45,7 @@ function newRequestId(): string {
  * order (buy), then the prepared page at /payment/<productType>/<id>.
  * The card number goes to the gateway from the browser; /api sees a token.
  */
-export function PaymentPanel({ productType, currency, amount, productFields, onValidationErrors, disabled }: PaymentPanelProps) {
+export function PaymentPanel<P extends ProductType>({ productType, currency, amount, productFields, onValidationErrors, disabled }: PaymentPanelProps<P>) {
   const { t } = useTranslation('payment')
   const lang = useLang()
   const go = useAppNavigate()
@@ -80,14 +81,15 @@ export function PaymentPanel({ productType, currency, amount, productFields, onV
     ))
   }
 
-  function paymentBody(token?: { token: string; gateway: string }, save?: boolean): Record<string, unknown> {
+  function paymentBody(token?: { token: string; gateway: string }, save?: boolean): PaymentFields {
     switch (method.kind) {
       case 'saved':
         return { paymentMethod: 'creditCard', creditCardToken: method.card.token, creditCardGateway: method.card.gateway }
       case 'new':
         return { paymentMethod: 'creditCard', creditCardToken: token?.token, creditCardGateway: token?.gateway, saveCard: save === true }
       case 'other':
-        return { paymentMethod: 'otherPayment', otherPaymentType: method.type }
+        // one of the types the availability answer listed (a string there)
+        return { paymentMethod: 'otherPayment', otherPaymentType: method.type as PaymentFields['otherPaymentType'] }
       case 'convenienceStore':
         return { paymentMethod: 'convenienceStore' }
     }
@@ -128,7 +130,7 @@ export function PaymentPanel({ productType, currency, amount, productFields, onV
     setMessage(null)
     setPaymentErrors([])
     try {
-      const body = { ...productFields, ...paymentBody(token, save) }
+      const body = purchaseBody<P>(productFields, paymentBody(token, save))
       await validate.mutateAsync(body)
       let p
       try {

@@ -3,7 +3,8 @@ import { useParams } from 'react-router'
 import { useQuery } from '@tanstack/react-query'
 import { useLang, useTranslation } from '@/i18n/translation'
 import { AppLink } from '@/app/routing/AppLink'
-import { formatMoney } from '@/i18n/format'
+import { formatDate, formatDateTime, formatMoney } from '@/i18n/format'
+import type { Lang } from '@/i18n/languages'
 import { processQuery, secretKey } from '../api'
 import { PaymentSteps } from '../components/PaymentSteps'
 import { OrderSummary } from '../components/OrderSummary'
@@ -15,9 +16,17 @@ function entries(v: unknown): [string, string][] {
   return Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== null && typeof x !== 'object').map(([k, x]) => [k, String(x)])
 }
 
+/** A goods value as the pages write it: dates in the language's form (never ISO), amounts with their currency. */
+function goodsValue(key: string, v: string, currency: string, lang: Lang): string {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(v)) return formatDate(v, lang)
+  if (/^\d{4}-\d{2}-\d{2}T/.test(v)) return formatDateTime(v, lang)
+  if (/(Amount|Price)$/.test(key) && currency && /^-?\d+$/.test(v)) return formatMoney(Number(v), currency, lang)
+  return v
+}
+
 /**
  * The goods' scalar fields that have a label in this feature's catalogue
- * (goods.<key>), amounts formatted in the goods' currency.
+ * (goods.<key>): dates in the language's form, amounts in the goods' currency.
  */
 function useGoodsRows(goods: unknown): [string, string][] {
   const { t, i18n } = useTranslation('payment')
@@ -25,7 +34,7 @@ function useGoodsRows(goods: unknown): [string, string][] {
   const currency = typeof goods === 'object' && goods !== null ? String((goods as Record<string, unknown>).currencyCode ?? '') : ''
   return entries(goods)
     .filter(([k]) => i18n.exists(`payment:goods.${k}`))
-    .map(([k, v]) => [t(`goods.${k}`), k.endsWith('Amount') && currency && /^\d+$/.test(v) ? formatMoney(Number(v), currency, lang) : v])
+    .map(([k, v]) => [t(`goods.${k}`), goodsValue(k, v, currency, lang)])
 }
 
 /** /payment/:productType/:processId/completed: "payment completed" with the goods (and the secret, once). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderApp } from '@/test/renderApp'
-import { json, stubFetch } from '@/test/fetchStub'
+import { json, stubFetch, MEMBER_SESSION } from '@/test/fetchStub'
 
 const card = (over: Record<string, unknown>) => ({
   token: 'tok', cardNumber: '**** **** **** 4242', brand: 'visa', creditCardType: 'ndhk_visa', expirationDate: '33/08',
@@ -16,7 +16,7 @@ describe('stored payment methods', () => {
       card({ token: 't-mc', brand: 'mastercard', cardNumber: '**** 4444', creditCardType: 'mastercard', currency: 'NON_JPY' }),
     ]
     const api = stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'GET /api/cc': () => json({ creditcards: cards }),
       'DELETE /api/cc/t-mc': () => {
         cards = cards.filter((c) => c.token !== 't-mc')
@@ -39,7 +39,7 @@ describe('stored payment methods', () => {
 
   it('an expired card opens the expired-card dialog; Cancel keeps it', async () => {
     const api = stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'GET /api/cc': { creditcards: [card({ token: 't-old', isValid: false, expirationDate: '20/01', cardNumber: '**** 1881' })] },
     })
     renderApp('/payment-methods?lang=en')
@@ -53,7 +53,7 @@ describe('stored payment methods', () => {
   })
 
   it('checks the card before anything is sent to the gateway', async () => {
-    const api = stubFetch({ 'GET /api/session': 204, 'GET /api/cc': { creditcards: [] } })
+    const api = stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/cc': { creditcards: [] } })
     renderApp('/payment-methods?lang=en')
     fireEvent.click(await screen.findByRole('button', { name: 'Register a card' }))
     fireEvent.change(screen.getByLabelText(/^Card number/), { target: { value: '3782 822463 10005' } })
@@ -69,7 +69,7 @@ describe('stored payment methods', () => {
   it('the expiry is typed as printed (MM/YY) and sent as YY/MM; the outcome is focused', async () => {
     let sent: Record<string, string> = {}
     const api = stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'GET /api/cc': { creditcards: [] },
       'POST /gateway/v1/tokens': ({ body }) => {
         sent = JSON.parse(body ?? '{}') as Record<string, string>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { screen, within } from '@testing-library/react'
 import { renderApp } from '@/test/renderApp'
-import { stubFetch } from '@/test/fetchStub'
+import { stubFetch, MEMBER_SESSION } from '@/test/fetchStub'
 import { pluralKey } from '@/i18n/format'
 
 const base = {
@@ -22,7 +22,7 @@ const coupon = {
 
 describe('the confirm page says what is bought', () => {
   it('coupon pass: periods, the Happy fare explained, passengers, total, refund fee and terms link before paying', async () => {
-    stubFetch({ 'GET /api/session': 204, 'GET /api/payment_processes/pp1/status': coupon })
+    stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/payment_processes/pp1/status': coupon })
     renderApp('/payment/coupon_ticket/pp1?lang=en')
     const d = await screen.findByRole('region', { name: 'What you are buying' })
     within(d).getByText('Discovery coupon pass')
@@ -31,7 +31,7 @@ describe('the confirm page says what is bought', () => {
     within(d).getByText('Flights are booked at the Lite fare: the lower price, with what the Lite fare includes.')
     within(d).getByText('1 flight', { exact: false })
     within(d).getByText('3 passengers')
-    within(d).getByText('PEACH HANAKO')
+    within(d).getByText('HANAKO PEACH') // given name first in English
     within(d).getByText('JPY 39,800')
     within(d).getByText('If you refund this coupon pass, a refund fee of JPY 9,000 per item is deducted: JPY 18,000 for its 2 items.')
     expect(within(d).getByRole('link', { name: /terms and conditions/ }).getAttribute('href')).toMatch(/\/terms\/coupon-pass\?lang=en$/)
@@ -40,7 +40,7 @@ describe('the confirm page says what is bought', () => {
 
   it('points: the nominee and the total; unlimited pass: the Happlus fare explained', async () => {
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'GET /api/payment_processes/pp1/status': { ...base, productType: 'peachpoints', amount: 3000, currency: 'JPY', description: 'Peach Points (JPY)', details: { nominee: 'TARO PEACH', currencyCode: 'JPY', amount: 3000 } },
     })
     renderApp('/payment/peachpoints/pp1?lang=en')

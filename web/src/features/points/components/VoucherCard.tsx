@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { useLang, useTranslation } from '@/i18n/translation'
 import { formatDate, formatDateTime } from '@/i18n/format'
 import { useVoucher, type Peachpoint } from '../api'
-import { ruleText } from '../model'
+import { ruleText } from '../rules'
 import { Money } from './Money'
 
 /** One voucher: number, balance, status, validity and travel periods, its rules in words, and its history on demand. */

@@ -2,8 +2,9 @@ import { useLang, useTranslation } from '@/i18n/translation'
 import { AppLink } from '@/app/routing/AppLink'
 import { formatDate, formatMonth } from '@/i18n/format'
 import { useTimeline } from '../api'
-import { monthJST } from '../model'
+import { monthJST } from '../rules'
 import { Money } from './Money'
+import { Fold } from './Fold'
 
 /** The wallet: every voucher with a balance on a timeline by expiry month, so nothing expires unseen. */
 export function WalletTimeline() {
@@ -13,8 +14,7 @@ export function WalletTimeline() {
   const now = monthJST()
   const monthLabel = (m: string) => formatMonth(m, lang)
   return (
-    <section className="card" aria-labelledby="points-timeline-title">
-      <h2 id="points-timeline-title">{t('timeline.heading')}</h2>
+    <Fold id="points-timeline" title={t('timeline.heading')}>
       <p className="muted">{t('timeline.intro')}</p>
       {timeline.isLoading && <p role="status">{t('loading')}</p>}
       {timeline.data && timeline.data.months.length === 0 && <p>{t('timeline.empty')}</p>}
@@ -49,6 +49,6 @@ export function WalletTimeline() {
           )
         })}
       </ol>
-    </section>
+    </Fold>
   )
 }

@@ -4,21 +4,28 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useTranslation } from '@/i18n/translation'
 import { useQueryClient } from '@tanstack/react-query'
 import { DateField } from '@/components/DateField'
+import { SelectField } from '@/components/SelectField'
 import { handleServerValidation } from '@/components/serverValidation'
 import { useModals } from '@/app/modals/modalContext'
 import { pointKeys, useExpiredIn, usePointSearch, type PointQuery } from '../api'
-import { CURRENCIES, monthJST, searchDefaults, searchSchema, type SearchForm } from '../model'
+import { CURRENCIES, monthJST } from '../rules'
+import { searchDefaults, searchSchema, type SearchForm } from '../schemas'
 import { Money } from '../components/Money'
 import { PointsNav } from '../components/PointsNav'
 import { SummaryTable } from '../components/SummaryTable'
 import { VoucherCard } from '../components/VoucherCard'
 import { WalletTimeline } from '../components/WalletTimeline'
+import { Fold } from '../components/Fold'
 import '../points.css'
 import { PageHeader } from '@/components/PageHeader'
 
 const toQuery = (f: SearchForm, page = 1): PointQuery => ({ ...f, page })
 
-/** Points overview: summary, search with the voucher details and paging, what expires when, and the wallet timeline. */
+/**
+ * Points overview: the balance first, then the actions (buy, exchange,
+ * reissue), then the rest: search with the voucher details and paging, what
+ * expires when, and the wallet timeline, which a phone folds.
+ */
 export default function PointsPage() {
   const { t } = useTranslation('points')
   const qc = useQueryClient()
@@ -46,38 +53,40 @@ export default function PointsPage() {
   return (
     <div className="page points">
       <PageHeader title={t('title')} />
-      <PointsNav />
       <SummaryTable />
-      <SearchPanel onSearch={(f) => submit(toQuery(f))} pending={search.isFetching} error={search.error} />
-      <section aria-labelledby="points-results-title" aria-busy={search.isFetching}>
-        <h2 id="points-results-title" ref={resultsRef} tabIndex={-1}>{t('results.heading')}</h2>
-        {search.data && (
-          <>
-            <p role="status">{search.data.total === 0 ? t('results.none') : t('results.count', { count: search.data.total })}</p>
-            <div className="voucher-list">
-              {search.data.peachpoints.map((v) => (
-                <VoucherCard key={v.pointNumber} voucher={v} />
-              ))}
-            </div>
-            {search.data.totalPages > 1 && (
-              <nav className="pagination" aria-label={t('results.pagination')}>
-                <button type="button" className="button" disabled={condition.page <= 1 || search.isFetching} onClick={() => page({ ...condition, page: condition.page - 1 })}>
-                  {t('results.previous')}
-                </button>
-                <span aria-current="page">{t('results.page', { page: search.data.currentPage, pages: search.data.totalPages })}</span>
-                <button
-                  type="button"
-                  className="button"
-                  disabled={condition.page >= search.data.totalPages || search.isFetching}
-                  onClick={() => page({ ...condition, page: condition.page + 1 })}
-                >
-                  {t('results.next')}
-                </button>
-              </nav>
-            )}
-          </>
-        )}
-      </section>
+      <PointsNav />
+      <Fold id="points-search" title={t('search.heading')}>
+        <SearchPanel onSearch={(f) => submit(toQuery(f))} pending={search.isFetching} error={search.error} />
+        <section aria-labelledby="points-results-title" aria-busy={search.isFetching}>
+          <h2 id="points-results-title" ref={resultsRef} tabIndex={-1}>{t('results.heading')}</h2>
+          {search.data && (
+            <>
+              <p role="status">{search.data.total === 0 ? t('results.none') : t('results.count', { count: search.data.total })}</p>
+              <div className="voucher-list">
+                {search.data.peachpoints.map((v) => (
+                  <VoucherCard key={v.pointNumber} voucher={v} />
+                ))}
+              </div>
+              {search.data.totalPages > 1 && (
+                <nav className="pagination" aria-label={t('results.pagination')}>
+                  <button type="button" className="button" disabled={condition.page <= 1 || search.isFetching} onClick={() => page({ ...condition, page: condition.page - 1 })}>
+                    {t('results.previous')}
+                  </button>
+                  <span aria-current="page">{t('results.page', { page: search.data.currentPage, pages: search.data.totalPages })}</span>
+                  <button
+                    type="button"
+                    className="button"
+                    disabled={condition.page >= search.data.totalPages || search.isFetching}
+                    onClick={() => page({ ...condition, page: condition.page + 1 })}
+                  >
+                    {t('results.next')}
+                  </button>
+                </nav>
+              )}
+            </>
+          )}
+        </section>
+      </Fold>
       <ExpiringCheck />
       <WalletTimeline />
     </div>
@@ -104,49 +113,35 @@ function SearchPanel({ onSearch, pending, error }: { onSearch: (f: SearchForm) =
     if (error) handleServerValidation(error, setError, labelsRef.current, modals)
   }, [error, setError, modals])
   return (
-    <section className="card" aria-labelledby="points-search-title">
-      <h2 id="points-search-title">{t('search.heading')}</h2>
-      <form
-        className="form"
-        role="search"
-        aria-label={t('search.heading')}
-        noValidate
-        onSubmit={(e) => {
-          clearErrors()
-          void handleSubmit(onSearch)(e)
-        }}
-      >
-        <div className="points-search__grid">
-          <div className="field">
-            <label className="field__label" htmlFor="points-currency">
-              {t('search.currency')}
-            </label>
-            <select id="points-currency" className="field__input" {...register('currencyCode')}>
-              <option value="">{t('search.anyCurrency')}</option>
-              {CURRENCIES.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-          </div>
-          <DateField label={t('search.expireDate')} hint={t('search.expireDateHint')} registration={register('expireDate')} error={errors.expireDate} />
-          <DateField label={t('search.travelExpireDate')} hint={t('search.travelExpireDateHint')} registration={register('travelExpireDate')} error={errors.travelExpireDate} />
-          <fieldset className="field points-search__checks">
-            <legend className="field__label">{t('search.show')}</legend>
-            <label>
-              <input type="checkbox" {...register('hasBalance')} /> {t('search.hasBalance')}
-            </label>
-            <label>
-              <input type="checkbox" {...register('isOnlyActive')} /> {t('search.isOnlyActive')}
-            </label>
-          </fieldset>
-        </div>
-        <button type="submit" className="button button--primary">
-          {pending ? t('search.searching') : t('search.submit')}
-        </button>
-      </form>
-    </section>
+    <form
+      className="form"
+      role="search"
+      aria-label={t('search.heading')}
+      noValidate
+      onSubmit={(e) => {
+        clearErrors()
+        void handleSubmit(onSearch)(e)
+      }}
+    >
+      <div className="points-search__grid">
+        <SelectField id="points-currency" label={t('search.currency')} registration={register('currencyCode')} placeholder={t('search.anyCurrency')}
+          options={CURRENCIES.map((c) => ({ value: c, label: c }))} />
+        <DateField label={t('search.expireDate')} hint={t('search.expireDateHint')} registration={register('expireDate')} error={errors.expireDate} />
+        <DateField label={t('search.travelExpireDate')} hint={t('search.travelExpireDateHint')} registration={register('travelExpireDate')} error={errors.travelExpireDate} />
+        <fieldset className="field points-search__checks">
+          <legend className="field__label">{t('search.show')}</legend>
+          <label>
+            <input type="checkbox" {...register('hasBalance')} /> {t('search.hasBalance')}
+          </label>
+          <label>
+            <input type="checkbox" {...register('isOnlyActive')} /> {t('search.isOnlyActive')}
+          </label>
+        </fieldset>
+      </div>
+      <button type="submit" className="button button--primary">
+        {pending ? t('search.searching') : t('search.submit')}
+      </button>
+    </form>
   )
 }
 
@@ -157,8 +152,7 @@ function ExpiringCheck() {
   const [currency, setCurrency] = useState('JPY')
   const q = useExpiredIn(month, currency)
   return (
-    <section className="card" aria-labelledby="points-expiring-title">
-      <h2 id="points-expiring-title">{t('expiring.heading')}</h2>
+    <Fold id="points-expiring" title={t('expiring.heading')}>
       <div className="points-expiring">
         <div className="field">
           <label className="field__label" htmlFor="points-expiring-month">
@@ -189,6 +183,6 @@ function ExpiringCheck() {
           ) : null}
         </p>
       </div>
-    </section>
+    </Fold>
   )
 }

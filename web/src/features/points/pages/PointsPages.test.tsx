@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderApp } from '@/test/renderApp'
-import { json, stubFetch } from '@/test/fetchStub'
+import { json, stubFetch, MEMBER_SESSION } from '@/test/fetchStub'
 
 const voucher = {
   code: '7100000000000005',
@@ -23,7 +23,7 @@ const summary = ['KRW', 'CNY', 'JPY', 'TWD', 'HKD', 'THB', 'SGD'].flatMap((c) =>
   ['available', 'expireThisMonth', 'expireNextMonth'].map((group) => ({ currencyCode: c, currency: c, group, amount: c === 'JPY' && group === 'available' ? 8000 : 0 })),
 )
 const base = {
-  'GET /api/session': 204,
+  'GET /api/session/info': MEMBER_SESSION,
   'GET /api/peachpoints/timeline': { months: [] },
   'GET /api/peachpoints/expired_in': { month: '2026-11', currencyCode: 'JPY', amount: 3000, peachpoints: [] },
 }
@@ -83,7 +83,7 @@ describe('exchange', () => {
   it('trims the inputs, shows the mismatch screen of the partner-miles variant', async () => {
     const bodies: unknown[] = []
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'POST /api/peachpoints/exchange/validate': (req) => {
         bodies.push(JSON.parse(req.body ?? '{}'))
         return json({ message: 'x', errorKey: 'peachpoint_exchange_mismatch_error' }, 500)
@@ -101,7 +101,7 @@ describe('exchange', () => {
   it('confirms, exchanges and shows the new number and PIN once', async () => {
     const issued = { ...voucher, pointNumber: '7300000000000001', code: '7300000000000001', currentCode: '7300000000000001', balance: 3000, rules: [] }
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'POST /api/peachpoints/exchange/validate': { code: 'DEMOCODE2026', currencyCode: 'JPY', amount: 3000, ana: false },
       'POST /api/peachpoints/exchange/exchange': { peachpoint: issued, pin: '12345678' },
     })
@@ -117,7 +117,7 @@ describe('exchange', () => {
   })
 
   it('asks for the conversion code before calling the server', async () => {
-    const stub = stubFetch({ 'GET /api/session': 204 })
+    const stub = stubFetch({ 'GET /api/session/info': MEMBER_SESSION })
     renderApp('/points/exchange?lang=en')
     fireEvent.click(await screen.findByRole('button', { name: 'Confirm' }))
     expect((await screen.findAllByText('Enter the conversion code')).length).toBeGreaterThan(0)
@@ -130,7 +130,7 @@ describe('reissue', () => {
     let sentCurrency: string | undefined
     const issued = { ...voucher, pointNumber: '7400000000000001', currency: 'TWD', balance: 1000, rules: [] }
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'POST /api/peachpoints/reissue/validate': { peachpoint: { ...voucher, pointNumber: '7100000000000003', currency: 'TWD', balance: 1000, statusCode: 'EXPIRED' } },
       'POST /api/peachpoints/reissue/reissue': ({ body }) => {
         sentCurrency = (JSON.parse(body ?? '{}') as { currencyCode?: string }).currencyCode
@@ -153,7 +153,7 @@ describe('reissue', () => {
   })
 
   it('an unknown variant is the not-found page', async () => {
-    stubFetch({ 'GET /api/session': 204 })
+    stubFetch({ 'GET /api/session/info': MEMBER_SESSION })
     renderApp('/points/reissue/usd?lang=en')
     expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeTruthy()
     expect(screen.queryByLabelText(/Point number/)).toBeNull()
@@ -161,7 +161,7 @@ describe('reissue', () => {
 
   it('shows the reissue error texts', async () => {
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'POST /api/peachpoints/reissue/validate': { peachpoint: { ...voucher, statusCode: 'EXPIRED' } },
       'POST /api/peachpoints/reissue/reissue': json({ message: 'x', errorKey: 'voucher_reissue_error' }, 500),
     })
@@ -209,7 +209,7 @@ describe('points sale', () => {
 
   const options = { productType: 'peachpoints', currencies: [{ currencyCode: 'JPY', amounts: [3000, 5000], availability: avail }, { currencyCode: 'KRW', amounts: [30000], availability: avail }] }
   it('prefills the nominee with the member\'s name in Latin letters', async () => {
-    stubFetch({ 'GET /api/session': 204, 'POST /api/peachpoints/buy/preapply': options, 'GET /api/user': { firstname: 'Hanako', lastname: 'Sora', hasInvalidCharactersInEmail: false } })
+    stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'POST /api/peachpoints/buy/preapply': options, 'GET /api/user': { firstname: 'Hanako', lastname: 'Sora', hasInvalidCharactersInEmail: false } })
     renderApp('/points/sale?lang=en')
     const nominee = (await screen.findByLabelText(/^Nominee/)) as HTMLInputElement
     await waitFor(() => expect(nominee.value).toBe('HANAKO SORA'))
@@ -217,7 +217,7 @@ describe('points sale', () => {
 
   it('"Start again" (?again) brings back the inputs sent to payment', async () => {
     sessionStorage.setItem('points-sale-form', JSON.stringify({ nominee: 'TARO PEACH', currencyCode: 'JPY', amount: '5000' }))
-    stubFetch({ 'GET /api/session': 204, 'POST /api/peachpoints/buy/preapply': options })
+    stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'POST /api/peachpoints/buy/preapply': options })
     renderApp('/points/sale?again=1&lang=en')
     const nominee = (await screen.findByLabelText(/^Nominee/)) as HTMLInputElement
     expect(nominee.value).toBe('TARO PEACH')
@@ -247,7 +247,7 @@ describe('wallet timeline', () => {
 describe('exchange of a used code', () => {
   it('says the code was used, in the server\'s words', async () => {
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'POST /api/peachpoints/exchange/validate': json({ message: 'This code has already been exchanged. If you exchanged it, its points are in your holdings under Points.', errorKey: 'peachpoint_exchange_error' }, 500),
     })
     renderApp('/points/exchange?lang=en')

@@ -5,11 +5,13 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useLang, useTranslation } from '@/i18n/translation'
 import { applyValidationErrors } from '@/components/serverValidation'
 import { Field } from '@/components/Field'
+import { SelectField } from '@/components/SelectField'
 import { formatMoney } from '@/i18n/format'
 import { useModals } from '@/app/modals/modalContext'
 import { PaymentPanel, PendingPaymentsNotice } from '@/features/payment'
 import { useSalePreapply } from '../api'
-import { CURRENCIES, saleSchema, type SaleForm } from '../model'
+import { CURRENCIES } from '../rules'
+import { saleSchema, type SaleForm } from '../schemas'
 import { PointsNav } from '../components/PointsNav'
 import '../points.css'
 import { PageHeader } from '@/components/PageHeader'
@@ -100,42 +102,10 @@ export default function PointsSalePage() {
         <form className="form" noValidate aria-label={t('sale.heading')} onSubmit={(e) => void onNext(e)}>
           <fieldset className="points-sale__fields" disabled={ready !== null || blocked}>
             <Field label={labels.nominee} hint={t('sale.nomineeHint')} required registration={register('nominee')} error={errors.nominee} maxLength={100} autoComplete="name" />
-            <div className={`field ${errors.currencyCode ? 'field--invalid' : ''}`}>
-              <label className="field__label" htmlFor="sale-currency">
-                {labels.currencyCode}
-                <span aria-hidden="true" className="field__required"> *</span>
-              </label>
-              <select
-                id="sale-currency"
-                className="field__input"
-                aria-invalid={errors.currencyCode ? true : undefined}
-                aria-required
-                {...register('currencyCode', { onChange: () => setValue('amount', '') })}
-              >
-                <option value="">{t('sale.choose')}</option>
-                {CURRENCIES.map((c) => (
-                  <option key={c} value={c}>
-                    {c}
-                  </option>
-                ))}
-              </select>
-              {errors.currencyCode && <p className="field__error">{errors.currencyCode.message}</p>}
-            </div>
-            <div className={`field ${errors.amount ? 'field--invalid' : ''}`}>
-              <label className="field__label" htmlFor="sale-amount">
-                {labels.amount}
-                <span aria-hidden="true" className="field__required"> *</span>
-              </label>
-              <select id="sale-amount" className="field__input" aria-invalid={errors.amount ? true : undefined} aria-required {...register('amount')}>
-                <option value="">{t('sale.choose')}</option>
-                {(amounts[currency] ?? []).map((a) => (
-                  <option key={a} value={String(a)}>
-                    {formatMoney(a, currency, lang)}
-                  </option>
-                ))}
-              </select>
-              {errors.amount && <p className="field__error">{errors.amount.message}</p>}
-            </div>
+            <SelectField id="sale-currency" label={labels.currencyCode} required registration={register('currencyCode', { onChange: () => setValue('amount', '') })}
+              error={errors.currencyCode} placeholder={t('sale.choose')} options={CURRENCIES.map((c) => ({ value: c, label: c }))} />
+            <SelectField id="sale-amount" label={labels.amount} required registration={register('amount')} error={errors.amount} placeholder={t('sale.choose')}
+              options={(amounts[currency] ?? []).map((a) => ({ value: String(a), label: formatMoney(a, currency, lang) }))} />
           </fieldset>
           {ready ? (
             <button type="button" className="button" onClick={() => setReady(null)}>

@@ -92,7 +92,7 @@ export default function DeleteAccountPage() {
               {refusal}
             </p>
           ) : null}
-          <div className="actions">
+          <div className="button-row">
             <button type="button" className="button button--danger" onClick={onDelete} disabled={confirm.isPending || blocked}>
               {t('deletion.confirm')}
             </button>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderApp } from '@/test/renderApp'
-import { stubFetch, json, status } from '@/test/fetchStub'
+import { stubFetch, json, status, MEMBER_SESSION } from '@/test/fetchStub'
 
 const key = (id: string, name: string, lastUsedAt: string | null) => ({ id, name, createdAt: '2026-11-20T06:00:00Z', lastUsedAt, synced: false })
 
@@ -10,7 +10,7 @@ describe('passkeys page', () => {
     let keys = [key('k1', 'Work laptop', null), key('k2', 'Phone', '2026-11-21T06:00:00Z')]
     const calls: string[] = []
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'GET /api/passkeys': () => json({ passkeys: keys }),
       'GET /api/security/events': { events: [] },
       'PUT /api/passkeys/k1': ({ body }) => {

@@ -1,12 +1,12 @@
 import '../security.css'
 import { useEffect, useId, useState } from 'react'
 import { useForm } from 'react-hook-form'
-import { useLang, useTranslation } from '@/i18n/translation'
+import { useTranslation } from '@/i18n/translation'
 import { AppLink } from '@/app/routing/AppLink'
 import { ApiError, ValidationError } from '@/api/errors'
 import { Field } from '@/components/Field'
 import { PageHeader } from '@/components/PageHeader'
-import { formatDateTime } from '@/i18n/format'
+import { JapanTime } from '@/components/JapanTime'
 import {
   isCancelled,
   passkeysSupported,
@@ -133,7 +133,6 @@ function PasskeyList({ supported, onDone }: { supported: boolean | null; onDone:
 
 function PasskeyItem({ passkey: p, canAssert, onDone }: { passkey: Passkey; canAssert: boolean; onDone: (msg: string) => void }) {
   const { t } = useTranslation('security')
-  const lang = useLang()
   const id = useId()
   const failure = useFailureText()
   const rename = useRenamePasskey()
@@ -183,9 +182,9 @@ function PasskeyItem({ passkey: p, canAssert, onDone }: { passkey: Passkey; canA
       </div>
       <dl className="session__facts">
         <dt>{t('passkeys.created')}</dt>
-        <dd>{formatDateTime(p.createdAt, lang)}</dd>
+        <dd><JapanTime value={p.createdAt} /></dd>
         <dt>{t('passkeys.lastUsed')}</dt>
-        <dd>{p.lastUsedAt ? formatDateTime(p.lastUsedAt, lang) : t('passkeys.neverUsed')}</dd>
+        <dd>{p.lastUsedAt ? <JapanTime value={p.lastUsedAt} /> : t('passkeys.neverUsed')}</dd>
       </dl>
       {mode === 'view' && (
         <div className="passkey__actions">

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderApp } from '@/test/renderApp'
-import { stubFetch, json, status } from '@/test/fetchStub'
+import { stubFetch, json, status, MEMBER_SESSION } from '@/test/fetchStub'
 
 const session = (id: string, current: boolean, browser: string, os: string, kind: string) => ({
   id,
@@ -18,7 +18,7 @@ describe('security centre', () => {
     let sessions = [session('a1', true, 'Chrome 131', 'Windows', 'desktop'), session('b2', false, 'Safari 17', 'iOS', 'mobile')]
     const deleted: string[] = []
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'GET /api/security/sessions': () => json({ sessions }),
       'DELETE /api/security/sessions/b2': () => {
         deleted.push('b2')
@@ -46,5 +46,8 @@ describe('security centre', () => {
     const events = screen.getByRole('region', { name: 'Recent security events' })
     expect(within(events).getByText('Logged in from a new device')).toBeTruthy()
     expect(within(events).getByText('Password changed')).toBeTruthy()
+    // Times are Japan time, 24-hour, said so when the browser is elsewhere (the tests run in UTC).
+    expect(within(list).getByText('Nov 20, 2026 15:30 Japan time')).toBeTruthy()
+    expect(within(events).getByText('Nov 20, 2026 15:00 Japan time').tagName).toBe('TIME')
   }, 40000)
 })

@@ -1,10 +1,10 @@
 import '../security.css'
-import { useLang, useTranslation } from '@/i18n/translation'
+import { useTranslation } from '@/i18n/translation'
 import { ConfirmDialog } from '@/components/Dialog'
 import { AppLink } from '@/app/routing/AppLink'
 import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
-import { formatDateTime } from '@/i18n/format'
+import { JapanTime } from '@/components/JapanTime'
 import { useEndSessions, useSecurityEvents, useSecuritySessions, type SecurityDevice, type SecuritySession } from '../api'
 import { PageHeader } from '@/components/PageHeader'
 
@@ -19,7 +19,7 @@ export default function SecurityCentrePage() {
       <Events />
       <section className="card" aria-labelledby="centre-more">
         <h2 id="centre-more">{t('centre.moreTitle')}</h2>
-        <div className="actions">
+        <div className="button-row">
           <AppLink to="/security/passkeys" className="button">
             {t('passkeys.title')}
           </AppLink>
@@ -45,7 +45,6 @@ function useDeviceLabel() {
 
 function Sessions() {
   const { t } = useTranslation('security')
-  const lang = useLang()
   const modals = useModals()
   const toast = useToast()
   const sessions = useSecuritySessions()
@@ -88,9 +87,9 @@ function Sessions() {
                     <span translate="no">{s.clientAddress || '—'}</span> · {t(`centre.network.${s.network}`)}
                   </dd>
                   <dt>{t('centre.signedIn')}</dt>
-                  <dd>{formatDateTime(s.signedInAt, lang)}</dd>
+                  <dd><JapanTime value={s.signedInAt} /></dd>
                   <dt>{t('centre.lastActivity')}</dt>
-                  <dd>{formatDateTime(s.lastActivityAt, lang)}</dd>
+                  <dd><JapanTime value={s.lastActivityAt} /></dd>
                 </dl>
                 {!s.current && (
                   <button
@@ -121,7 +120,6 @@ function Sessions() {
 
 function Events() {
   const { t } = useTranslation('security')
-  const lang = useLang()
   const events = useSecurityEvents()
   const device = useDeviceLabel()
   return (
@@ -141,7 +139,7 @@ function Events() {
           {events.data.map((e, i) => (
             <li key={`${e.at}-${i}`} className={`event event--${e.kind}`}>
               <span className="event__what">{t(`centre.event.${e.kind}`)}</span>
-              <span className="event__when">{formatDateTime(e.at, lang)}</span>
+              <span className="event__when"><JapanTime value={e.at} /></span>
               {(e.clientAddress || e.device.browser) && (
                 <span className="event__where">
                   {e.device.browser ? device(e.device) : ''}

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { fireEvent, screen, within } from '@testing-library/react'
 import { renderApp } from '@/test/renderApp'
-import { stubFetch, json } from '@/test/fetchStub'
+import { stubFetch, json, MEMBER_SESSION } from '@/test/fetchStub'
 
 describe('your data', () => {
   it('explains each part of the export and asks for the password before mailing the deletion link', async () => {
     let password = ''
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'POST /api/me/deletion': (req) => {
         password = JSON.parse(req.body ?? '{}').password
         return password === 'Demo1234'
@@ -36,7 +36,7 @@ describe('your data', () => {
 
   it('refuses a dead confirmation link without offering the delete button', async () => {
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'POST /api/me/deletion/validate': json({ message: 'gone' }, 404),
     })
     renderApp('/delete-account/abc?lang=en')
@@ -46,7 +46,7 @@ describe('your data', () => {
 
   it('waits for a pending payment and links to it', async () => {
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'POST /api/me/deletion/validate': 204,
       'GET /api/me/deletion/losses': { pendingPayment: { paymentProcessId: 'pp1', productType: 'peachpoints' }, coupons: [], points: [] },
     })
@@ -59,7 +59,7 @@ describe('your data', () => {
   it('has each coupon pass and point balance ticked by name before deleting, and sends the acks', async () => {
     let sent: unknown = null
     stubFetch({
-      'GET /api/session': 204,
+      'GET /api/session/info': MEMBER_SESSION,
       'POST /api/me/deletion/validate': 204,
       'GET /api/me/deletion/losses': {
         pendingPayment: null,
@@ -72,8 +72,8 @@ describe('your data', () => {
       },
     })
     renderApp('/delete-account/abc?lang=jp')
-    const coupon = await screen.findByRole('checkbox', { name: /クーポンパス「Kansai Discovery Pass」：現在 JPY 10,800/ }, { timeout: 20000 })
-    const points = screen.getByRole('checkbox', { name: /ポイント残高 JPY 12,000/ })
+    const coupon = await screen.findByRole('checkbox', { name: /クーポンパス「Kansai Discovery Pass」：現在 10,800円/ }, { timeout: 20000 })
+    const points = screen.getByRole('checkbox', { name: /ポイント残高 12,000円/ })
     const del = screen.getByRole('button', { name: 'アカウントを完全に削除' }) as HTMLButtonElement
     expect(del.disabled).toBe(true)
     fireEvent.click(coupon)

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { useEffect, useMemo, useState } from 'react'
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { useForm } from 'react-hook-form'
-import { OptionList, Select, type SelectOption } from './Select'
+import { OptionList, SelectField, type SelectOption } from './SelectField'
 
 type Form = { home: string; passport: string }
 const en: SelectOption[] = [{ value: 'JP', label: 'Japan' }, { value: 'KR', label: 'South Korea' }, { value: 'TH', label: 'Thailand' }]
@@ -26,8 +26,8 @@ function Harness() {
   }, [reset])
   return (
     <form onSubmit={handleSubmit(submit)}>
-      <Select label="Home" required registration={register('home')} options={list} placeholder="Choose" />
-      <Select label="Passport" registration={register('passport')} options={list} placeholder={placeholder} />
+      <SelectField label="Home" required registration={register('home')} options={list} placeholder="Choose" />
+      <SelectField label="Passport" registration={register('passport')} options={list} placeholder={placeholder} />
       <button type="submit">Save</button>
     </form>
   )
@@ -37,7 +37,7 @@ const options = (label: string) => [...(screen.getByLabelText(label) as HTMLSele
 const value = (label: string) => (screen.getByLabelText(label) as HTMLSelectElement).value
 const full = ['JP:Japan', 'KR:South Korea', 'TH:Thailand']
 
-describe('Select with a shared OptionList', () => {
+describe('SelectField with a shared OptionList', () => {
   it('first shows the placeholder and the saved choice, the whole list once the browser is idle', async () => {
     render(<Harness />)
     expect(options('Home *')).toEqual([':Choose', 'KR:South Korea'])
@@ -105,5 +105,62 @@ describe('Select with a shared OptionList', () => {
     expect((screen.getByLabelText('Passport') as HTMLSelectElement).value).toBe('JP')
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save' })))
     expect(handle.submitted).toEqual({ home: 'KR', passport: 'JP' })
+  })
+})
+
+type Search = { airport: string }
+const searched: { value?: Search } = {}
+const search = (v: Search) => {
+  searched.value = v
+}
+function Plain({ hint, error }: { hint?: string; error?: string }) {
+  const { register, handleSubmit } = useForm<Search>({ defaultValues: { airport: 'KIX' } })
+  const airports: SelectOption[] = [{ value: 'KIX', label: 'Kansai (KIX)' }, { value: 'NRT', label: 'Narita (NRT)' }]
+  return (
+    <form onSubmit={handleSubmit(search)}>
+      <SelectField label="Airport" hint={hint} placeholder="Any airport" options={airports} registration={register('airport')}
+        error={error ? { type: 'validate', message: error } : undefined} />
+      <button type="submit">Search</button>
+    </form>
+  )
+}
+
+describe('SelectField with a short list', () => {
+  it('ties the label to the select, puts the placeholder first and selects the form value', () => {
+    render(<Plain />)
+    const select = screen.getByRole('combobox', { name: 'Airport' }) as HTMLSelectElement
+    expect(options('Airport')).toEqual([':Any airport', 'KIX:Kansai (KIX)', 'NRT:Narita (NRT)'])
+    expect(select.value).toBe('KIX')
+    expect(select.getAttribute('aria-invalid')).toBeNull()
+    expect(select.getAttribute('aria-describedby')).toBeNull()
+    expect(select.getAttribute('aria-required')).toBeNull()
+  })
+
+  it('links the hint and the error with aria-describedby, marks it invalid and announces the error', () => {
+    render(<Plain hint="Where the flight leaves from" error="Choose an airport" />)
+    const select = screen.getByRole('combobox', { name: 'Airport' })
+    expect(select.getAttribute('aria-invalid')).toBe('true')
+    const described = (select.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent)
+    expect(described).toEqual(['Where the flight leaves from', 'Choose an airport'])
+    expect(screen.getByRole('alert').textContent).toBe('Choose an airport')
+    expect(select.closest('.field')?.classList.contains('field--invalid')).toBe(true)
+  })
+
+  it('submits the chosen value through the registration', async () => {
+    render(<Plain />)
+    fireEvent.change(screen.getByLabelText('Airport'), { target: { value: 'NRT' } })
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Search' })))
+    expect(searched.value).toEqual({ airport: 'NRT' })
+  })
+
+  it('marks a required select with aria-required and the visible mark', () => {
+    function Required() {
+      const { register } = useForm<Search>()
+      return <SelectField label="Airport" required placeholder="Choose" options={[{ value: 'KIX', label: 'Kansai' }]} registration={register('airport')} />
+    }
+    render(<Required />)
+    const select = screen.getByLabelText('Airport *')
+    expect(select.getAttribute('aria-required')).toBe('true')
+    expect((select as HTMLSelectElement).value).toBe('')
   })
 })

@@ -1,7 +1,8 @@
 /**
- * The booking search form: its defaults (today in Japan time) and
- * its resolver; the rules themselves (the same as the server's) are
- * in rules.ts, loaded on the first validation (lazyResolver).
+ * The booking search form: its defaults (today in Japan time), the date
+ * range helpers, its request and its resolver; the zod schemas (the same
+ * rules as the server's) are in schemas.ts, loaded on the first validation
+ * (lazyResolver).
  */
 import type { Resolver } from 'react-hook-form'
 import { lazyResolver } from '@/components/lazyResolver'
@@ -35,7 +36,6 @@ export interface SearchForm {
   order: 'asc' | 'desc'
 }
 
-/** Booking and departure from 180 days before today, booking to today, ascending, ACTIVE. */
 /**
  * The value a date-to field keeps after either end of its range changed:
  * resets a to-date that precedes its from-date.
@@ -53,6 +53,7 @@ export function isWholeDate(s: string): boolean {
   return isDate(s) && s >= '1000-01-01'
 }
 
+/** Booking and departure from 180 days before today, booking to today, ascending, ACTIVE. */
 export function searchDefaults(now: Date = new Date()): SearchForm {
   const today = todayJST(now)
   const from = addDays(today, -DEFAULT_RANGE_DAYS)
@@ -62,10 +63,10 @@ export function searchDefaults(now: Date = new Date()): SearchForm {
 export type T = (key: string, opts?: Record<string, unknown>) => string
 export { isDate } from '@/i18n/dateInput'
 
-/** react-hook-form resolver for the search form, from validateSearch (rules.ts, loaded on first use). */
+/** react-hook-form resolver for the search form, from validateSearch (schemas.ts, loaded on first use). */
 export function searchResolver(t: T, now: () => Date = () => new Date()): Resolver<SearchForm> {
   return lazyResolver(() =>
-    import('./rules').then(({ validateSearch }) => async (values: SearchForm) => {
+    import('./schemas').then(({ validateSearch }) => async (values: SearchForm) => {
       const errors = validateSearch(values, t, now)
       if (Object.keys(errors).length === 0) return { values, errors: {} }
       return {

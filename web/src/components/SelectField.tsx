@@ -1,9 +1,12 @@
-import { useId, type ReactNode, type SelectHTMLAttributes } from 'react'
+import type { ReactNode, SelectHTMLAttributes } from 'react'
 import type { FieldError, UseFormRegisterReturn } from 'react-hook-form'
+import { FieldWrapper, useFieldIds } from './Field'
 
 export interface SelectOption {
   value: string
   label: string
+  /** The option's language (BCP 47), when it differs from the page's. */
+  lang?: string
 }
 
 /**
@@ -102,19 +105,31 @@ function cancelIdle(id: number): void {
   else clearTimeout(id)
 }
 
-interface Props extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id' | 'name'> {
+export interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'name' | 'children'> {
+  /** Visible label text. */
   label: ReactNode
+  /** What register('name') returned. */
   registration: UseFormRegisterReturn
+  /** formState.errors.<name> */
   error?: FieldError
+  /** Help text under the select (linked with aria-describedby). */
+  hint?: ReactNode
   /** A short list as elements, or a long shared one (OptionList). */
-  options: SelectOption[] | OptionList
+  options: readonly SelectOption[] | OptionList
+  /** The first option, of value "" ("Choose", "Any airport"). */
   placeholder?: string
 }
 
-/** A labelled select for react-hook-form (same markup as the shell's Field). */
-export function Select({ label, registration, error, options, placeholder, required, ...rest }: Props) {
-  const id = useId()
-  const errorId = `${id}-error`
+/**
+ * A labelled select for react-hook-form, in the same wrapper as Field: the
+ * label is tied to the select, hint and error are linked with
+ * aria-describedby, aria-invalid and aria-required are set.
+ *
+ *   <SelectField label={t('search.airport')} registration={register('airportCode')}
+ *                placeholder={t('search.anyAirport')} options={airportOptions} />
+ */
+export function SelectField({ id, label, registration, error, hint, options, placeholder, required, className, ...rest }: SelectFieldProps) {
+  const ids = useFieldIds(hint, error, id)
   // A shared list goes in before react-hook-form's ref sets the saved value.
   const ref = options instanceof OptionList
     ? (el: HTMLSelectElement | null) => {
@@ -123,19 +138,14 @@ export function Select({ label, registration, error, options, placeholder, requi
       }
     : registration.ref
   return (
-    <div className={`field ${error ? 'field--invalid' : ''}`.trim()}>
-      <label htmlFor={id} className="field__label">
-        {label}
-        {required && <span aria-hidden="true" className="field__required"> *</span>}
-      </label>
-      <select id={id} className="field__input" aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined} aria-required={required || undefined} {...rest} {...registration} ref={ref}>
+    <FieldWrapper ids={ids} label={label} required={required} error={error} hint={hint} className={className}>
+      <select id={ids.id} className="field__input" aria-invalid={error ? true : undefined}
+        aria-describedby={ids.describedBy} aria-required={required || undefined} {...rest} {...registration} ref={ref}>
         {!(options instanceof OptionList) && placeholder !== undefined && <option value="">{placeholder}</option>}
         {!(options instanceof OptionList) && options.map((o) => (
-          <option key={o.value} value={o.value}>{o.label}</option>
+          <option key={o.value} value={o.value} lang={o.lang}>{o.label}</option>
         ))}
       </select>
-      {error?.message && <p id={errorId} className="field__error" role="alert">{error.message}</p>}
-    </div>
+    </FieldWrapper>
   )
 }

@@ -1,10 +1,10 @@
 /**
- * The booking forms' rules, the same as the server's: zod, loaded
- * when a form is first validated (schema.ts searchResolver, lazyResolver),
+ * The booking forms' zod schemas, the same rules as the server's, loaded
+ * when a form is first validated (searchForm.ts searchResolver, lazyResolver),
  * not with the page.
  */
 import { z } from 'zod'
-import { EARLIEST_DATE, isDate, todayJST, type SearchForm, type T } from './schema'
+import { EARLIEST_DATE, isDate, todayJST, type SearchForm, type T } from './searchForm'
 
 /** The form's rules; first failing rule per field, like the server. */
 export function searchSchema(t: T, now: () => Date = () => new Date()) {

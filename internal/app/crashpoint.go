@@ -1,0 +1,91 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"strings"
+
+	"members/internal/payment"
+)
+
+// CrashEnv names the crash points of the tests that kill the real server
+// between two steps of a payment (cmd/members, the crash tests): a comma
+// list of "before-CALL" or "after-CALL", CALL one of authorize (which
+// captures a card that needs no customer step), capture, refund, cancel.
+// The server kills itself with SIGKILL, so no shutdown code runs, just
+// before it sends such a gateway call or just after the gateway answered
+// it, at the first point it reaches. It is honoured only with the
+// in-process sandbox gateway, which moves no money.
+const CrashEnv = "MEMBERS_TEST_CRASH"
+
+// crashPoint wraps gw when the environment names crash points and the
+// gateway is the sandbox; otherwise it returns gw as it is.
+func crashPoint(gw payment.Gateway, sandbox bool, log *slog.Logger) payment.Gateway {
+	env := os.Getenv(CrashEnv)
+	if env == "" {
+		return gw
+	}
+	points := map[string]bool{}
+	valid := sandbox
+	for _, at := range strings.Split(env, ",") {
+		when, call, _ := strings.Cut(at, "-")
+		valid = valid && (when == "before" || when == "after") &&
+			(call == "authorize" || call == "capture" || call == "refund" || call == "cancel")
+		points[at] = true
+	}
+	if !valid {
+		log.Warn("ignored: "+CrashEnv+" is for the sandbox gateway, as before-CALL or after-CALL points", "value", env)
+		return gw
+	}
+	log.Warn("crash points armed: the server kills itself at the first", "points", env)
+	return crashGateway{Gateway: gw, points: points, log: log}
+}
+
+// crashGateway is the gateway with crash points armed.
+type crashGateway struct {
+	payment.Gateway
+	points map[string]bool
+	log    *slog.Logger
+}
+
+// at kills the process when when-call is an armed point.
+func (c crashGateway) at(when, call string) {
+	point := when + "-" + call
+	if !c.points[point] {
+		return
+	}
+	c.log.Warn("crash point reached", "point", point)
+	self, err := os.FindProcess(os.Getpid())
+	if err == nil {
+		_ = self.Kill()
+	}
+	select {} // the signal ends the process; nothing after the point runs
+}
+
+// through makes one gateway call with the crash points around it: after
+// only when the gateway answered.
+func through(c crashGateway, call string, do func() (payment.GatewayPayment, error)) (payment.GatewayPayment, error) {
+	c.at("before", call)
+	gp, err := do()
+	if err == nil {
+		c.at("after", call)
+	}
+	return gp, err
+}
+
+func (c crashGateway) Authorize(ctx context.Context, key, paymentID string, autoCapture bool) (payment.GatewayPayment, error) {
+	return through(c, "authorize", func() (payment.GatewayPayment, error) { return c.Gateway.Authorize(ctx, key, paymentID, autoCapture) })
+}
+
+func (c crashGateway) Capture(ctx context.Context, key, paymentID string) (payment.GatewayPayment, error) {
+	return through(c, "capture", func() (payment.GatewayPayment, error) { return c.Gateway.Capture(ctx, key, paymentID) })
+}
+
+func (c crashGateway) Refund(ctx context.Context, key, paymentID string, amount int64) (payment.GatewayPayment, error) {
+	return through(c, "refund", func() (payment.GatewayPayment, error) { return c.Gateway.Refund(ctx, key, paymentID, amount) })
+}
+
+func (c crashGateway) Cancel(ctx context.Context, key, paymentID string) (payment.GatewayPayment, error) {
+	return through(c, "cancel", func() (payment.GatewayPayment, error) { return c.Gateway.Cancel(ctx, key, paymentID) })
+}

@@ -1,0 +1,46 @@
+// What the payment browser tests share: calls to the API as the page's
+// member, card tokens from the sandbox gateway, waiting for a payment to
+// end. Bound to a suite (harness.mjs e2eSuite):
+//   const { apiCall, tokenize, paymentEnd } = paymentApi(env);
+import assert from "node:assert/strict";
+
+/** The suite's API helpers; the server's address is read at each call. */
+export function paymentApi(env) {
+  /** Calls the API with the page's cookies and a fresh CSRF token, answers in English. */
+  async function apiCall(page, method, p, body) {
+    const base = env.server.url;
+    const csrf = await (await page.request.get(`${base}/api/csrf_token`)).json();
+    const res = await page.request.fetch(`${base}${p}`, {
+      method,
+      headers: { "Content-Type": "application/json", "X-Csrf-Token": csrf.csrfToken, "X-Lang": "en" },
+      data: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status(), body: await res.json().catch(() => ({})) };
+  }
+
+  /** A card token made at the gateway, as the browser's card form does. */
+  async function tokenize(page, number, cvv = "123") {
+    const res = await page.request.post(`${env.server.url}/gateway/v1/tokens`, {
+      headers: { "Content-Type": "application/json" },
+      data: JSON.stringify({ cardNumber: number, expirationDate: "33/08", cvv, holderName: "TARO PEACH" }),
+    });
+    assert.equal(res.status(), 200, `token for ${number}`);
+    return (await res.json()).token;
+  }
+
+  /**
+   * Polls the payment process until it has ended (settled or failed) and
+   * returns its status; fails after timeoutMs.
+   */
+  async function paymentEnd(page, id, timeoutMs = 10000) {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const s = await apiCall(page, "GET", `/api/payment_processes/${id}/status`);
+      if (s.body.status === "settled" || s.body.status === "failed") return s.body.status;
+      if (Date.now() > until) throw new Error(`payment ${id} did not end: ${JSON.stringify(s.body)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  return { apiCall, tokenize, paymentEnd };
+}

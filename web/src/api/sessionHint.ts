@@ -1,0 +1,28 @@
+/**
+ * Whether this browser had a member session the last time the app looked.
+ * The session cookie is not readable from the page, so this is only a hint:
+ * with it, a member page's first load asks for its data beside the session
+ * check (one round trip, as members come back logged in); without it (a
+ * visitor, or after a logout) the data waits for the check, so a visitor's
+ * first load of a member address sends no call that would be refused (a
+ * refused call is an error in the browser's console). A wrong hint costs
+ * only that: a round trip, or the refused calls once.
+ */
+const KEY = 'members.hadSession'
+
+export function hadSession(): boolean {
+  try {
+    return globalThis.localStorage?.getItem(KEY) === '1'
+  } catch {
+    return false
+  }
+}
+
+export function rememberSession(loggedIn: boolean): void {
+  try {
+    if (loggedIn) globalThis.localStorage?.setItem(KEY, '1')
+    else globalThis.localStorage?.removeItem(KEY)
+  } catch {
+    // storage refused (private mode): the hint stays off, the page waits for the check
+  }
+}

@@ -1,0 +1,51 @@
+/** The points forms' zod schemas (the same rules as the server's); messages from the "points" catalogue. */
+import { z } from 'zod'
+import { isDate } from '@/i18n/dateInput'
+import { CURRENCIES, MAX_TEXT, type T } from './rules'
+
+export function searchSchema(t: T) {
+  const optionalDate = z.string().trim().refine((s) => s === '' || isDate(s), { message: t('validation.date') })
+  return z.object({
+    currencyCode: z.string().refine((s) => s === '' || (CURRENCIES as readonly string[]).includes(s), { message: t('validation.currency') }),
+    expireDate: optionalDate,
+    travelExpireDate: optionalDate,
+    hasBalance: z.boolean(),
+    isOnlyActive: z.boolean(),
+  })
+}
+export type SearchForm = z.infer<ReturnType<typeof searchSchema>>
+export const searchDefaults: SearchForm = { currencyCode: '', expireDate: '', travelExpireDate: '', hasBalance: true, isOnlyActive: true }
+
+const required = (t: T, message = t('validation.required')) =>
+  z.string().trim().min(1, { message, abort: true }).max(MAX_TEXT, { message: t('validation.maxLength', { max: MAX_TEXT }) })
+
+/** Reissue: point number, PIN and e-mail are required, at most 100 characters; the e-mail well-formed. */
+export function reissueSchema(t: T) {
+  return z.object({
+    pointNumber: required(t),
+    pin: required(t),
+    email: required(t).refine((s) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s), { message: t('validation.email') }),
+  })
+}
+export type ReissueForm = z.infer<ReturnType<typeof reissueSchema>>
+
+/** Exchange: the code ("Enter the conversion code") and its password (max 100), trimmed. */
+export function exchangeSchema(t: T) {
+  return z.object({ code: required(t, t('validation.code')), password: required(t) })
+}
+export type ExchangeForm = z.infer<ReturnType<typeof exchangeSchema>>
+
+/** Purchase: nominee (Latin letters), currency unit and amount are required. */
+export function saleSchema(t: T, amounts: Record<string, number[]>) {
+  return z
+    .object({
+      nominee: required(t).refine((s) => /^[A-Za-z][A-Za-z .'-]*$/.test(s), { message: t('validation.nominee') }),
+      currencyCode: z.string().min(1, { message: t('validation.required') }),
+      amount: z.string().min(1, { message: t('validation.required') }),
+    })
+    .superRefine((v, ctx) => {
+      if (v.currencyCode && v.amount && !(amounts[v.currencyCode] ?? []).includes(Number(v.amount)))
+        ctx.addIssue({ code: 'custom', path: ['amount'], message: t('validation.amount') })
+    })
+}
+export type SaleForm = z.infer<ReturnType<typeof saleSchema>>
