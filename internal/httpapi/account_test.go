@@ -604,12 +604,12 @@ func TestMailOverSMTP(t *testing.T) {
 		}
 		adult := map[string]any{"firstname": "Jiro", "lastname": "Yamada", "gender": "male", "birth": "1990-05-05"}
 		var id string
-		expect("kr", "탑승객이 추가되었습니다", "Jiro Yamada 님이 저장된 탑승객에 추가되었습니다.", func() *apitest.Response {
+		expect("kr", "탑승객이 추가되었습니다", "Yamada Jiro 님이 저장된 탑승객에 추가되었습니다.", func() *apitest.Response {
 			r := c.Do(http.MethodPost, "/api/user/passengers", adult)
 			id = r.Map(t)["passenger"].(map[string]any)["id"].(string)
 			return r
 		})
-		expect("cn", "常用乘客信息已更改", "常用乘客 Jiro Tanaka 的信息已更改。", func() *apitest.Response {
+		expect("cn", "常用乘客信息已更改", "常用乘客 Tanaka Jiro 的信息已更改。", func() *apitest.Response {
 			return c.Do(http.MethodPut, "/api/user/passengers/"+id, with(adult, "lastname", "Tanaka"))
 		})
 		expect("th", "ลบผู้โดยสารที่บันทึกไว้แล้ว", "ลบ Jiro Tanaka ออกจากรายชื่อผู้โดยสารที่บันทึกไว้แล้ว", func() *apitest.Response {

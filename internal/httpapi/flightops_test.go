@@ -379,8 +379,8 @@ func TestFlightEventsMail(t *testing.T) {
 		}
 		mails := flightMails(t, e)
 		if len(mails) != 1 || mails[0].to != apitest.DemoEmail || mails[0].lang != "jp" || !strings.Contains(mails[0].subject, "MM001") ||
-			!strings.Contains(mails[0].subject, "遅延") || !strings.Contains(mails[0].text, "2026-11-30 10:05 (KIX)") ||
-			!strings.Contains(mails[0].text, "2026-11-30 08:30 (KIX)") || !strings.Contains(mails[0].text, "HNK7Q2, TWO2BK") ||
+			!strings.Contains(mails[0].subject, "遅延") || !strings.Contains(mails[0].text, "2026年11月30日 10:05 (KIX)") ||
+			!strings.Contains(mails[0].text, "2026年11月30日 08:30 (KIX)") || !strings.Contains(mails[0].text, "HNK7Q2, TWO2BK") ||
 			!strings.Contains(mails[0].text, "/bookings?lang=jp") {
 			t.Fatalf("mails: %+v", mails)
 		}

@@ -2,9 +2,9 @@
 // subscription made, fetched without a session, renewed and stopped.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { e2eSuite, login, screenshot, screenshotDir, VIEWPORTS } from "./harness.mjs";
+import { downloadText, e2eSuite, login, screenshot, screenshotDir, VIEWPORTS } from "./harness.mjs";
 
 const env = e2eSuite({ before, after });
 
@@ -24,7 +24,7 @@ test("a booking downloads as an iCalendar file with one event per flight", async
     card.getByRole("button", { name: "More" }).click().then(() => card.getByRole("menuitem", { name: "Add to calendar (.ics)" }).click()),
   ]);
   assert.equal(download.suggestedFilename(), "booking-HNK7Q2.ics");
-  const body = readFileSync(await download.path(), "utf8");
+  const body = await downloadText(download);
   assert.match(body, /^BEGIN:VCALENDAR\r\n/);
   assert.equal(body.match(/BEGIN:VEVENT/g).length, 2, "KIX-ICN and ICN-KIX");
   assert.match(body, /DTSTART;TZID=Asia\/Tokyo:\d{8}T083000\r\n/);

@@ -96,6 +96,16 @@ export async function screenshot(page, name) {
 }
 
 /** Logs in through the login form and waits for the landing page. */
+/**
+ * A download's content as text. Download.path() throws on a browser reached
+ * over its WebSocket (run.mjs shares one Chromium), so the file is streamed.
+ */
+export async function downloadText(download) {
+  const chunks = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 export async function login(page, baseURL, user = DEMO, lang = "en") {
   await page.goto(`${baseURL}/login?lang=${lang}`);
   await page.locator('input[type="email"], input[name="email"]').first().fill(user.email);

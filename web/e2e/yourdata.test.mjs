@@ -4,9 +4,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import path from "node:path";
-import { e2eSuite, login, screenshot, VIEWPORTS, DEMO, DEMO2, root } from "./harness.mjs";
+import { downloadText, e2eSuite, login, screenshot, VIEWPORTS, DEMO, DEMO2, root } from "./harness.mjs";
 
 const env = e2eSuite({ before, after });
 const bin = process.env.MEMBERS_BIN || path.join(root, "bin/members");
@@ -30,7 +29,7 @@ test("the export downloads one JSON file with every part", async () => {
   await page.getByRole("heading", { name: "Your data", level: 1 }).waitFor();
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download my data (JSON)" }).click()]);
   assert.match(download.suggestedFilename(), /^members-data-\d{4}-\d{2}-\d{2}\.json$/);
-  const data = JSON.parse(readFileSync(await download.path(), "utf8"));
+  const data = JSON.parse(await downloadText(download));
   assert.equal(data.parts.profile.email, DEMO.email);
   for (const k of ["passengers", "bookings", "savedCards", "payments", "points", "passes", "coupons", "sessions", "mails"]) {
     assert.ok(Array.isArray(data.parts[k]), k);

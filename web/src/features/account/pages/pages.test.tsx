@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderApp, currentUrl } from '@/test/renderApp'
 import { json, stubFetch, MEMBER_SESSION, VISITOR_SESSION } from '@/test/fetchStub'
+import { rememberSession } from '@/api/sessionHint'
 
 const user = {
   profileId: '1', optin1: true, autoLoginIsActive: false, autoLoginNoticeMail: true, memberships: [], isEmployee: false,
@@ -63,6 +64,7 @@ describe('account pages', () => {
       'GET /api/session/info': () => new Promise<Response>((r) => (sessionAnswer = () => r(json(MEMBER_SESSION)))),
       'GET /api/user': user, 'GET /api/user/email_change': {}, 'GET /api/masters/countries': countries,
     })
+    rememberSession(true) // this browser had a session: the page's data need not wait for the check
     renderApp('/account?lang=en', { preload: true })
     await waitFor(() => expect(api.called('GET /api/session/info')).toBe(1))
     // Still waiting for the session: the page's record, pending change and country list are asked
@@ -87,6 +89,7 @@ describe('account pages', () => {
     const api = stubFetch({
       'GET /api/session/info': VISITOR_SESSION, 'GET /api/user': 403, 'GET /api/user/email_change': 403, 'GET /api/masters/countries': 403,
     })
+    rememberSession(true) // the hint says a session, but it has ended since
     renderApp('/account?lang=en', { preload: true })
     await waitFor(() => expect(currentUrl()).toMatch(/^\/login\?/))
     await waitFor(() => expect(api.called('GET /api/masters/countries')).toBe(1))
