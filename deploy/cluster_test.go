@@ -11,7 +11,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/cookiejar"
 	"net/url"
 	"os"
 	"os/exec"
@@ -61,51 +60,29 @@ func schemaDSN(t *testing.T, admin *sql.DB, prefix string) string {
 
 // client is one member's browser through the proxy.
 type client struct {
-	t    *testing.T
-	http *http.Client
-	xff  string // the member's own address, as nginx receives it
-	csrf string
+	*apitest.Remote
 }
 
-func newClient(t *testing.T, xff string) *client {
-	jar, _ := cookiejar.New(nil)
-	return &client{t: t, http: &http.Client{Jar: jar, Timeout: 30 * time.Second}, xff: xff}
+// newClient is a member at address xff, as nginx receives it.
+func newClient(xff string) *client {
+	c := &client{apitest.NewRemote()}
+	if xff != "" {
+		c.Header.Set("X-Forwarded-For", xff)
+	}
+	return c
 }
 
 // from makes the client connect from a loopback address of its own, as
 // a member at another address would reach the proxy.
 func (c *client) from(ip string) *client {
 	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}, Timeout: 5 * time.Second}
-	c.http.Transport = &http.Transport{DialContext: d.DialContext}
+	c.HTTP.Transport = &http.Transport{DialContext: d.DialContext}
 	return c
 }
 
 // do sends one call to base+path; status 0 is a transport error.
 func (c *client) do(method, base, path string, body any) (int, map[string]any) {
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
-	}
-	req, _ := http.NewRequest(method, base+path, rd)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-Lang", "en")
-	req.Header.Set("X-Forwarded-For", c.xff)
-	if method != "GET" {
-		if c.csrf == "" {
-			_, tok := c.do("GET", base, "/api/csrf_token", nil)
-			c.csrf, _ = tok["csrfToken"].(string)
-		}
-		req.Header.Set("X-Csrf-Token", c.csrf)
-	}
-	res, err := c.http.Do(req)
-	if err != nil {
-		return 0, nil
-	}
-	defer res.Body.Close()
-	var out map[string]any
-	_ = json.NewDecoder(res.Body).Decode(&out)
-	return res.StatusCode, out
+	return c.Do(method, base+path, body)
 }
 
 // counter sums a metric's samples whose line contains match on an
@@ -163,7 +140,7 @@ func (l *load) purchase(b *client, requestID string) {
 	card, _ := json.Marshal(map[string]string{"cardNumber": "4242424242424242", "expirationDate": "35/01", "cvv": "123", "holderName": "TARO PEACH"})
 	req, _ := http.NewRequest("POST", l.gateway+"/v1/tokens", bytes.NewReader(card))
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-Forwarded-For", b.xff)
+	req.Header.Set("X-Forwarded-For", b.Header.Get("X-Forwarded-For"))
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		l.fail("tokenise: " + err.Error())
@@ -259,11 +236,10 @@ func TestCluster(t *testing.T) {
 	// A member logs in through the proxy and lands on both instances. It
 	// connects from 127.0.0.55 and claims another address in
 	// X-Forwarded-For, which the proxy, the edge, replaces.
-	m := newClient(t, "203.0.113.10").from("127.0.0.55")
+	m := newClient("203.0.113.10").from("127.0.0.55")
 	if code, p := m.do("POST", c.ProxyURL, "/api/session", map[string]string{"email": demo.Email1, "password": demo.Password}); code != http.StatusNoContent {
 		t.Fatalf("login through the proxy: %d %v", code, p)
 	}
-	m.csrf = "" // the token is bound to the new session
 	for range 10 {
 		if code, _ := m.do("GET", c.ProxyURL, "/api/session", nil); code != http.StatusNoContent {
 			t.Fatalf("session through the proxy: %d", code)
@@ -309,11 +285,10 @@ func TestCluster(t *testing.T) {
 	// other instance; so does a password change.
 	login := func(ip string) *client {
 		t.Helper()
-		cl := newClient(t, "").from(ip)
+		cl := newClient("").from(ip)
 		if code, p := cl.do("POST", c.ProxyURL, "/api/session", map[string]string{"email": demo.Email2, "password": demo.Password}); code != http.StatusNoContent {
 			t.Fatalf("login from %s: %d %v", ip, code, p)
 		}
-		cl.csrf = "" // bound to the new session
 		return cl
 	}
 	first, second := login("127.0.0.56"), login("127.0.0.57")
@@ -418,8 +393,8 @@ func seedBuyers(t *testing.T, ctx context.Context, dsn string, n int, proxy stri
 			CreatedAt: now, LastSeenAt: now, ClientAddr: "127.0.0.1", UserAgent: "cluster-test"}); err != nil {
 			t.Fatal(err)
 		}
-		cl := newClient(t, fmt.Sprintf("198.51.100.%d", i+1))
-		cl.http.Jar.SetCookies(u, []*http.Cookie{{Name: "members_session", Value: tok, Path: "/"}})
+		cl := newClient(fmt.Sprintf("198.51.100.%d", i+1))
+		cl.HTTP.Jar.SetCookies(u, []*http.Cookie{{Name: "members_session", Value: tok, Path: "/"}})
 		out = append(out, cl)
 	}
 	return out
