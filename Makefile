@@ -61,12 +61,14 @@ gen: deps
 	cd web && npm run gen:api
 
 lint: deps
+	@date -u +"lint: started %T UTC"
 	scripts/check-tracked-files.sh
 	scripts/check-doc-paths.sh
 	@test -z "$$(gofmt -l cmd internal)" || (gofmt -l cmd internal; echo "gofmt needed"; exit 1)
 	go vet ./...
 	$(MAKE) gosec
 	cd web && npm run lint && npm run typecheck
+	@date -u +"lint: ended %T UTC"
 
 # gosec over the served binary (cmd/members and what it imports from
 # internal/; tests excluded). Zero findings; each #nosec says why.
@@ -75,10 +77,14 @@ gosec:
 	$(GOSEC) -quiet -exclude-generated $$(go list -deps ./cmd/members | sed -n 's|^members/|./|p')
 
 test-go:
+	@date -u +"test-go: started %T UTC"
 	go test -count=1 -timeout 20m ./...
+	@date -u +"test-go: ended %T UTC"
 
 test-web: deps
+	@date -u +"test-web: started %T UTC"
 	cd web && npm test
+	@date -u +"test-web: ended %T UTC"
 
 # The browser test files run E2E_JOBS at a time: each has its own server,
 # port, database (its mail outbox too) and browser contexts, in one Chromium
@@ -87,7 +93,9 @@ test-web: deps
 # the rest waiting (docs/testing.md); E2E_JOBS=1 runs them one at a time.
 E2E_JOBS ?= 2
 test-e2e: build
+	@date -u +"test-e2e: started %T UTC"
 	cd web && MEMBERS_BIN=$(CURDIR)/bin/members E2E_JOBS=$(E2E_JOBS) npm run e2e
+	@date -u +"test-e2e: ended %T UTC"
 
 # Fuzz targets: the validators and decoders for a few seconds each in make
 # test; every target (the whole API's request bodies too) for FUZZTIME in
@@ -95,7 +103,9 @@ test-e2e: build
 FUZZ_QUICK := ./internal/validate ./internal/account ./internal/booking
 FUZZTIME ?= 60s
 test-fuzz:
+	@date -u +"test-fuzz: started %T UTC"
 	scripts/fuzz.sh 3s $(FUZZ_QUICK)
+	@date -u +"test-fuzz: ended %T UTC"
 
 fuzz:
 	scripts/fuzz.sh $(FUZZTIME)
@@ -107,6 +117,7 @@ fuzz:
 # browser tests alone (docs/testing.md). The lines of the two interleave;
 # every part runs (-k) and make test fails if any part does.
 test: deps build
+	@date -u +"make test: started %T UTC"
 	@$(MAKE) --no-print-directory -j2 -k -Oline test-e2e lint test-go test-fuzz test-web
 
 # Not part of CI (takes 20-30 minutes). Needs wrk and chromium from Debian
