@@ -88,10 +88,11 @@ test-web: deps
 
 # The browser test files run E2E_JOBS at a time: each has its own server,
 # port, database (its mail outbox too) and browser contexts, in one Chromium
-# shared by all files (web/e2e/run.mjs, harness.mjs). 2: the whole run used
-# little more than half a core (10.5 CPU minutes in 19.5 minutes on 2 cores),
-# the rest waiting (docs/testing.md); E2E_JOBS=1 runs them one at a time.
-E2E_JOBS ?= 2
+# shared by all files (web/e2e/run.mjs, harness.mjs). 4: a file mostly
+# waits on its pages (money-pages: 42 CPU s in 105 s of wall, alone), so
+# four at a time keep the CPUs busy (docs/testing.md); E2E_JOBS=1 runs
+# them one at a time.
+E2E_JOBS ?= 4
 test-e2e: build
 	@date -u +"test-e2e: started %T UTC"
 	cd web && MEMBERS_BIN=$(CURDIR)/bin/members E2E_JOBS=$(E2E_JOBS) npm run e2e
@@ -110,15 +111,16 @@ test-fuzz:
 fuzz:
 	scripts/fuzz.sh $(FUZZTIME)
 
-# Two at a time: the browser tests (E2E_JOBS files at a time) beside the
-# rest (lint, the Go tests, the fuzz targets, the web unit tests, in that
-# order). The Go tests mostly wait on PostgreSQL and the browser tests on
-# their pages, so on 2 cores both together take little more than the
-# browser tests alone (docs/testing.md). The lines of the two interleave;
-# every part runs (-k) and make test fails if any part does.
+# Three at a time: the browser tests (E2E_JOBS files at a time), lint and
+# the Go tests start together; the fuzz targets and the web unit tests take
+# the first free slot. The Go tests mostly wait on PostgreSQL and the
+# browser tests on their pages (docs/testing.md). Each part's output comes
+# whole when it ends (-Oline), with its start and end time; every part runs
+# (-k) and make test fails if any part does.
+TEST_JOBS ?= 3
 test: deps build
 	@date -u +"make test: started %T UTC"
-	@$(MAKE) --no-print-directory -j2 -k -Oline test-e2e lint test-go test-fuzz test-web
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) -k -Oline test-e2e lint test-go test-fuzz test-web
 
 # Not part of CI (takes 20-30 minutes). Needs wrk and chromium from Debian
 # (apt-get install wrk chromium); Lighthouse comes from npm on first use.
