@@ -23,7 +23,7 @@ import (
 func start(t *testing.T, re *regexp.Regexp, args ...string) []string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	out := &syncBuffer{}
+	out := &apitest.LogBuffer{}
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, args, out, io.Discard) }()
 	t.Cleanup(func() {

@@ -53,24 +53,6 @@ func membersBinary(t *testing.T) string {
 	return binPath
 }
 
-// syncBuffer is a stdout that a running command writes while the test reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func freeAddr(t *testing.T) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -91,7 +73,7 @@ type realServer struct {
 	addr string
 	args []string // flags of every start, after the defaults
 	// out is the log of every run so far, one after the other.
-	out  *syncBuffer
+	out  *apitest.LogBuffer
 	from int // where the current run's log starts in out
 	cmd  *exec.Cmd
 	done chan error // the current run's exit
@@ -103,7 +85,7 @@ type realServer struct {
 // say otherwise: the last one given wins).
 func startServer(t *testing.T, dsn string, extra ...string) *realServer {
 	t.Helper()
-	s := &realServer{t: t, bin: membersBinary(t), dsn: dsn, addr: freeAddr(t), args: extra, out: &syncBuffer{}}
+	s := &realServer{t: t, bin: membersBinary(t), dsn: dsn, addr: freeAddr(t), args: extra, out: &apitest.LogBuffer{}}
 	s.start()
 	t.Cleanup(s.kill)
 	return s

@@ -12,17 +12,19 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"members/internal/apitest"
 )
 
 // serveLogged runs `members serve` in process until the test ends and
 // returns its base URL and its log (stderr).
-func serveLogged(t *testing.T, env map[string]string, args ...string) (string, *syncBuffer) {
+func serveLogged(t *testing.T, env map[string]string, args ...string) (string, *apitest.LogBuffer) {
 	t.Helper()
 	for k, v := range env {
 		t.Setenv(k, v)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	out, errb := &syncBuffer{}, &syncBuffer{}
+	out, errb := &apitest.LogBuffer{}, &apitest.LogBuffer{}
 	dsn := "sqlite:" + filepath.Join(t.TempDir(), "m.db")
 	done := make(chan error, 1)
 	go func() {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"members/internal/apitest"
 )
 
 // A demo run ends its output with the address and the demo logins, once the
@@ -23,7 +25,7 @@ func TestServeDemoBannerAndQuietRequests(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
-			out, errb := &syncBuffer{}, &syncBuffer{}
+			out, errb := &apitest.LogBuffer{}, &apitest.LogBuffer{}
 			dsn := "sqlite:" + filepath.Join(t.TempDir(), "m.db")
 			args := append([]string{"serve", "--demo", "--addr", "127.0.0.1:0", "--db", dsn}, tc.args...)
 			done := make(chan error, 1)
