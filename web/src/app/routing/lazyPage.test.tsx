@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
-import { Component, Suspense, type ComponentType, type ReactNode } from 'react'
+import { Component, Suspense, startTransition, type ComponentType, type ReactNode } from 'react'
 import { render, screen, waitFor } from '@testing-library/react'
+import { createRoot } from 'react-dom/client'
 import { QueryClient } from '@tanstack/react-query'
 import { TranslationProvider, useTranslation } from '@/i18n/translation'
 import { createI18n, setLanguage } from '@/i18n/i18n'
@@ -25,16 +26,20 @@ class Boundary extends Component<{ children: ReactNode }, { error?: Error }> {
   }
 }
 
-function show(i18n: ReturnType<typeof createI18n>, Page: ComponentType) {
-  render(
+function page(i18n: ReturnType<typeof createI18n>, Page: ComponentType) {
+  return (
     <TranslationProvider i18n={i18n}>
       <Boundary>
         <Suspense fallback={<p>loading</p>}>
           <Page />
         </Suspense>
       </Boundary>
-    </TranslationProvider>,
+    </TranslationProvider>
   )
+}
+
+function show(i18n: ReturnType<typeof createI18n>, Page: ComponentType) {
+  render(page(i18n, Page))
 }
 
 describe('lazyPage', () => {
@@ -76,10 +81,30 @@ describe('lazyPage', () => {
     expect(settled).toBe(false)
     deliverData()
     await waitFor(() => expect(settled).toBe(true))
-    // The chunk is in: the page renders at once, without the route's fallback
-    // (the app starts i18next once the first catalogues are in: main.tsx).
-    show(createI18n('jp'), Page)
-    expect(screen.getByRole('heading').textContent).toBe('パスキー')
+    // The chunk is in: the first render, a transition as in main.tsx, commits
+    // the page without the route's fallback (the app starts i18next once the
+    // first catalogues are in: main.tsx).
+    // Outside act(), as in the browser: React.lazy's chunk already in suspends
+    // for a microtask, which the transition waits out without committing the fallback.
+    const actEnvironment = (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT
+    ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false
+    const container = document.body.appendChild(document.createElement('div'))
+    const fallbacks: string[] = []
+    const watch = new MutationObserver(() => {
+      if (container.textContent?.includes('loading')) fallbacks.push('loading')
+    })
+    watch.observe(container, { subtree: true, childList: true, characterData: true })
+    const root = createRoot(container)
+    try {
+      startTransition(() => root.render(page(createI18n('jp'), Page)))
+      await waitFor(() => expect(container.querySelector('h1')?.textContent).toBe('パスキー'))
+      expect(fallbacks).toEqual([])
+    } finally {
+      watch.disconnect()
+      root.unmount()
+      container.remove()
+      ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = actEnvironment
+    }
     expect(load).toHaveBeenCalledTimes(1)
   })
 

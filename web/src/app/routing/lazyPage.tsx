@@ -1,4 +1,4 @@
-import { createElement, type ComponentType } from 'react'
+import { createElement, lazy, type ComponentType } from 'react'
 import type { QueryClient } from '@tanstack/react-query'
 import { loadCatalogues } from '@/i18n/catalogues'
 import { useLang, useTranslation } from '@/i18n/translation'
@@ -8,7 +8,10 @@ import { useLang, useTranslation } from '@/i18n/translation'
  * uses (its feature's, and those of what it includes from other features):
  * the chunk and the catalogues are fetched in parallel, and the page renders
  * once both have arrived (the route's Suspense shows its overlay meanwhile),
- * so it never shows raw keys nor moves when its text arrives. The shell's
+ * so it never shows raw keys nor moves when its text arrives. The page itself
+ * is React.lazy's: a chunk already in (preloaded) still suspends for a
+ * microtask on the first render, which the first render's transition
+ * (main.tsx) rides out without showing the overlay (measured, docs/speed.md). The shell's
  * namespace ("common") is always loaded. A namespace left out here is still
  * loaded by useTranslation (i18n/translation.tsx), which suspends until it
  * has it, only later (after the chunk).
@@ -42,38 +45,24 @@ export function lazyPage<P extends object>(
   namespaces: readonly string[],
   prefetch?: PagePrefetch,
 ): LazyPage<P> {
-  // Like React.lazy, except that a chunk already in renders at once:
-  // React.lazy starts the import on its first render and suspends there
-  // whatever the state of the chunk, so the first address's page, preloaded
-  // before the first render (main.tsx), would show the overlay first.
-  let page: ComponentType<P> | undefined
-  let failed: { error: unknown } | undefined
-  let loading: Promise<void> | undefined
-  const loadPage = () =>
-    (loading ??= load().then(
-      (m) => {
-        page = m.default
-      },
-      (error: unknown) => {
-        failed = { error }
-      },
-    ))
+  // One import for preload and React.lazy: what preload starts is what the render waits for.
+  let loading: Promise<{ default: ComponentType<P> }> | undefined
+  const loadPage = () => (loading ??= load())
+  const Page = lazy(loadPage)
   function PageWithCatalogues(props: P) {
     const { i18n } = useTranslation()
     const lang = useLang()
     // hasResourceBundle first: a lookup, where hasLoadedNamespace walks i18next's load state.
     const missing = namespaces.filter((ns) => !i18n.hasResourceBundle(lang, ns) && !i18n.hasLoadedNamespace(ns))
     // Suspense: thrown, it holds the route's fallback until both are in; i18next's loadNamespaces always resolves
-    // (a catalogue that fails to load is then counted as loaded), a chunk that fails reaches the route's error boundary.
-    if (missing.length > 0) throw Promise.all([i18n.loadNamespaces(missing), loadPage()])
-    if (failed) throw failed.error
-    if (!page) throw loadPage()
-    return createElement(page, props)
+    // (a catalogue that fails to load is then counted as loaded); a chunk that fails reaches the route's error
+    // boundary through React.lazy.
+    if (missing.length > 0) throw Promise.all([i18n.loadNamespaces(missing), loadPage().catch(() => {})])
+    return createElement(Page as ComponentType<P>, props)
   }
-  // import() and loadCatalogues load once: what starts here is what the render waits for.
   PageWithCatalogues.preload = (lang: string, queryClient: QueryClient) =>
     Promise.all([
-      loadPage(),
+      loadPage().catch(() => {}),
       loadCatalogues(lang, namespaces).catch(() => {}),
       prefetch?.(queryClient, lang),
     ]).then(() => {})

@@ -2,7 +2,7 @@ import type { FieldErrors, FieldValues, Path, UseFormRegister } from 'react-hook
 import { useTranslation } from '@/i18n/translation'
 import { Field } from '@/components/Field'
 import { DateField } from '@/components/DateField'
-import { SelectField, type OptionList } from '@/components/SelectField'
+import { SelectField, type SelectOption } from '@/components/SelectField'
 
 /** The passport part of a form: the member's profile and a saved passenger have the same four fields. */
 export interface PassportValues {
@@ -16,7 +16,7 @@ export interface PassportValues {
 export function PassportFields<T extends FieldValues & PassportValues>({ register, errors, countries }: {
   register: UseFormRegister<T>
   errors: FieldErrors<T>
-  countries: OptionList
+  countries: readonly SelectOption[]
 }) {
   const { t } = useTranslation('account')
   const field = (name: keyof PassportValues) => register(name as Path<T>)

@@ -12,7 +12,7 @@ import { countriesQuery, emailChangeQuery, lookupPostalCode, mailSuggestion, use
 import type { PasswordForm, ProfileForm } from '../schemas'
 import { isEmailChange } from '../rules'
 import { lazyResolver } from '@/components/lazyResolver'
-import { OptionList, SelectField } from '@/components/SelectField'
+import { SelectField } from '@/components/SelectField'
 import { PassportFields } from '../components/PassportFields'
 import { SavedNotice } from '../components/Notice'
 import { PendingEmailChange } from '../components/PendingEmailChange'
@@ -90,7 +90,7 @@ export function ProfileSection({ user, countries }: { user: User; countries: Cou
     currentPassword: t('fields.currentPassword'),
   }
   // One list for the three country selects, built once per language.
-  const countryOptions = useMemo(() => new OptionList(countries.map((c) => ({ value: c.code, label: c.name }))), [countries])
+  const countryOptions = useMemo(() => countries.map((c) => ({ value: c.code, label: c.name })), [countries])
   const onSubmit = handleSubmit(
     (values) => {
       setMailSent(null)

@@ -15,7 +15,7 @@ import { useToast } from '@/app/toast'
 import { ApiError } from '@/api/errors'
 import { countriesQuery, useDeletePassenger, usePassengers, useSavePassenger, type Country, type Passenger, type PassengerInput } from '../api'
 import { passengerSchema, type PassengerForm } from '../schemas'
-import { OptionList, SelectField } from '@/components/SelectField'
+import { SelectField } from '@/components/SelectField'
 import { PassportFields } from '../components/PassportFields'
 import { SavedNotice } from '../components/Notice'
 import { MAX_PASSENGERS } from '../rules'
@@ -103,7 +103,7 @@ export function PassengerFormSection({ passenger, countries, onDone, onCancel }:
   const modals = useModals()
   const toast = useToast()
   const save = useSavePassenger()
-  const countryOptions = useMemo(() => new OptionList(countries.map((c) => ({ value: c.code, label: c.name }))), [countries])
+  const countryOptions = useMemo(() => countries.map((c) => ({ value: c.code, label: c.name })), [countries])
   const resolver = useMemo(() => zodResolver(passengerSchema(t)), [t])
   const { register, handleSubmit, setError, formState: { errors } } = useForm<PassengerForm>({
     resolver, defaultValues: passenger ? { ...empty, ...passenger } : empty,
