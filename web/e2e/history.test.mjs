@@ -7,9 +7,9 @@ import { e2eSuite, login, trackRequests } from "./harness.mjs";
 
 const env = e2eSuite({ before, after });
 
-/** Waits until window.scrollY is near y (the page may still be loading its data). */
-async function scrolledTo(page, y) {
-  await page.waitForFunction((want) => Math.abs(window.scrollY - want) <= 2, y, { timeout: 10000 }).catch(() => {});
+/** Waits until window.scrollY is within tolerance of y (the page may still be loading its data). */
+async function scrolledTo(page, y, tolerance = 2) {
+  await page.waitForFunction(([want, tol]) => Math.abs(window.scrollY - want) <= tol, [y, tolerance], { timeout: 10000 }).catch(() => {});
   return page.evaluate(() => Math.round(window.scrollY));
 }
 
@@ -49,7 +49,11 @@ test("Back restores the scroll position of the page left, on three pages", async
     assert.equal(await scrolledTo(page, 0), 0, `${next} opens at the top`);
     await page.goBack();
     await page.waitForURL((u) => u.pathname === path);
-    assert.equal(await scrolledTo(page, at), at, `Back to ${path} restores the position`);
+    // Within a line: content above the fold that arrives again (a search's
+    // answer on /bookings) may move the page by a few pixels under scroll
+    // anchoring, which keeps the member's view where it was.
+    const back = await scrolledTo(page, at, 24);
+    assert.ok(Math.abs(back - at) <= 24, `Back to ${path} restores the position: ${back}, not about ${at}`);
   }
   await context.close();
 });
