@@ -7,7 +7,7 @@ import { useLang, useTranslation } from '@/i18n/translation'
 import { Field } from '@/components/Field'
 import { DateField } from '@/components/DateField'
 import { PageHeader } from '@/components/PageHeader'
-import { formatDate } from '@/i18n/format'
+import { formatDate, formatPersonName } from '@/i18n/format'
 import { Dialog } from '@/components/Dialog'
 import { handleServerValidation } from '@/components/serverValidation'
 import { useModals } from '@/app/modals/modalContext'
@@ -44,7 +44,7 @@ export default function PassengersPage() {
   function confirmDelete(p: Passenger) {
     modals.open((close) => (
       <Dialog title={t('passengers.deleteTitle')} onDismiss={close}>
-        <p>{t('passengers.deleteConfirm', { name: `${p.firstname} ${p.lastname}` })}</p>
+        <p>{t('passengers.deleteConfirm', { name: formatPersonName(p.firstname, p.lastname, lang) })}</p>
         <div className="dialog__actions">
           <button type="button" className="button button--danger" onClick={() => {
             close()
@@ -71,11 +71,11 @@ export default function PassengersPage() {
       <ul className="passenger-list" aria-label={t('passengers.title')}>
         {passengers.map((p) => (
           <li key={p.id} className="passenger-card">
-            <span className="passenger-card__name">{p.firstname} {p.lastname}</span>{' '}
+            <span className="passenger-card__name">{formatPersonName(p.firstname, p.lastname, lang)}</span>{' '}
             <span>{t(`types.${p.passengerType}`)}</span> <span>{formatDate(p.birth, lang)}</span>
-            <button type="button" className="button button--secondary" aria-label={t('passengers.editNamed', { name: `${p.firstname} ${p.lastname}` })}
+            <button type="button" className="button button--secondary" aria-label={t('passengers.editNamed', { name: formatPersonName(p.firstname, p.lastname, lang) })}
               onClick={() => setEditing(p)}>{t('passengers.edit')}</button>
-            <button type="button" className="button button--secondary" aria-label={t('passengers.deleteNamed', { name: `${p.firstname} ${p.lastname}` })}
+            <button type="button" className="button button--secondary" aria-label={t('passengers.deleteNamed', { name: formatPersonName(p.firstname, p.lastname, lang) })}
               onClick={() => confirmDelete(p)}>{t('passengers.delete')}</button>
           </li>
         ))}

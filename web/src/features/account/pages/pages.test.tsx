@@ -117,6 +117,18 @@ describe('account pages', () => {
     expect(screen.queryByText('Confirm your new e-mail address')).toBeNull()
   })
 
+  it("passengers: a name is written in the language's order (family name first in Japanese)", async () => {
+    const list = [{ id: 'p1', passengerType: 'CHILD', firstname: 'Sakura', lastname: 'Yamada', gender: 'female', birth: '2020-10-10',
+      tel: '', email: '', passportNo: '', passportNationalityCode: '', passportIssueCountryCode: '', passportExpirationDate: '' }]
+    stubFetch({
+      'GET /api/session/info': MEMBER_SESSION, 'GET /api/masters/countries': countries,
+      'GET /api/user/passengers': () => json({ passengers: list }),
+    })
+    renderApp('/passengers?lang=jp')
+    await screen.findByText('Yamada Sakura')
+    expect(screen.queryByText('Sakura Yamada')).toBeNull()
+  })
+
   it('passengers: lists, adds with a derived type and deletes after confirmation', async () => {
     const list = [{ id: 'p1', passengerType: 'CHILD', firstname: 'Sakura', lastname: 'Yamada', gender: 'female', birth: '2020-10-10',
       tel: '', email: '', passportNo: '', passportNationalityCode: '', passportIssueCountryCode: '', passportExpirationDate: '' }]

@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react'
 import { useFieldArray, useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useLang, useTranslation } from '@/i18n/translation'
-import { pluralKey } from '@/i18n/format'
+import { formatPersonName, pluralKey } from '@/i18n/format'
 import { usePassStatus } from '@/api/platform'
 import { ApiError } from '@/api/errors'
 import { useModals } from '@/app/modals/modalContext'
@@ -139,7 +139,7 @@ export default function CouponPassPage() {
           <section className="card" aria-labelledby="coupon-passengers">
             <h2 id="coupon-passengers">{t('coupon.passengers')}</h2>
             <p>
-              {t('passenger.title', { position: 1 })}: <strong>{user?.firstname} {user?.lastname}</strong> ({t('coupon.purchaser')})
+              {t('passenger.title', { position: 1 })}: <strong>{formatPersonName(user?.firstname, user?.lastname, lang)}</strong> ({t('coupon.purchaser')})
             </p>
             {!purchaserAdult && <p className="field__error" role="alert">{t('errors.purchaserAdult')}</p>}
             <p className="pass-muted">{t('coupon.ageRule')}</p>
