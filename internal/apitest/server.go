@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"members/internal/app"
+	"members/internal/auth"
 	"members/internal/httpapi"
 	"members/internal/store"
 )
@@ -86,7 +87,7 @@ func start(t testing.TB, engine store.Engine, dsn string, clock *Clock, cfg []fu
 	ctx := context.Background()
 	logs := &LogBuffer{}
 	a, err := app.Open(ctx, app.Options{
-		DSN: dsn, Logger: slog.New(slog.NewJSONHandler(logs, nil)), Now: clock.Now,
+		DSN: dsn, Logger: slog.New(slog.NewJSONHandler(logs, nil)), Now: clock.Now, PasswordCost: &PasswordCost,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -117,6 +118,14 @@ func start(t testing.TB, engine store.Engine, dsn string, clock *Clock, cfg []fu
 	}
 	return &Env{App: a, Server: srv, Clock: clock, Engine: engine, Log: logs, Anonymous: anon, dsn: dsn, cfg: cfg}
 }
+
+// PasswordCost is the argon2id cost of the test servers' password hashes:
+// the least the algorithm allows. Hashing the demo password at OWASP's cost
+// on every demo load and login was over half of the Go tests' CPU; what the
+// tests check of passwords does not depend on the cost, and the hasher at
+// the real cost has its own tests (internal/auth) and serves the browser
+// tests and the real-process tests (cmd/members).
+var PasswordCost = auth.PasswordCost{Time: 1, MemoryKiB: 8, Threads: 1}
 
 // Client is a browser-like client: cookie jar, X-Lang, CSRF token fetched
 // before every non-GET call.

@@ -36,6 +36,8 @@ type Options struct {
 	Logger *slog.Logger
 	// Now replaces the clock (tests); nil means time.Now.
 	Now func() time.Time
+	// PasswordCost replaces auth.DefaultPasswordCost (tests); nil keeps it.
+	PasswordCost *auth.PasswordCost
 }
 
 // Config is what the server needs beyond the database.
@@ -169,7 +171,11 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	}
 	counters := store.NewCounters(db)
 	settings := store.NewSettings(db)
-	authSvc, err := auth.NewService(store.NewAuthStore(db), auth.NewHasher(), counters, db.Now)
+	cost := auth.DefaultPasswordCost
+	if o.PasswordCost != nil {
+		cost = *o.PasswordCost
+	}
+	authSvc, err := auth.NewService(store.NewAuthStore(db), auth.NewHasher(cost), counters, db.Now)
 	if err != nil {
 		_ = db.Close()
 		return nil, err

@@ -11,11 +11,20 @@ import (
 	"golang.org/x/crypto/argon2"
 )
 
-// Argon2id parameters: OWASP's setting of 19 MiB, 2 passes, 1 lane.
+// PasswordCost is the work of one argon2id hash: passes, memory and lanes.
+// A hash records its own cost, so a hash of any cost verifies.
+type PasswordCost struct {
+	Time      uint32
+	MemoryKiB uint32
+	Threads   uint8
+}
+
+// DefaultPasswordCost is OWASP's setting of 19 MiB, 2 passes, 1 lane: what
+// every server and command uses. Only tests choose another (apitest), as
+// most of their CPU was spent hashing the demo password.
+var DefaultPasswordCost = PasswordCost{Time: 2, MemoryKiB: 19 * 1024, Threads: 1}
+
 const (
-	argonTime    = 2
-	argonMemory  = 19 * 1024
-	argonThreads = 1
 	argonKeyLen  = 32
 	argonSaltLen = 16
 )
@@ -23,12 +32,14 @@ const (
 // Hasher hashes passwords with argon2id. It bounds concurrent hashes to the
 // core count so a burst of logins cannot exhaust memory.
 type Hasher struct {
+	cost  PasswordCost
 	slots chan struct{}
 }
 
-// NewHasher returns a Hasher allowing one hash per core at a time.
-func NewHasher() *Hasher {
-	return &Hasher{slots: make(chan struct{}, runtime.NumCPU())}
+// NewHasher returns a Hasher of the given cost allowing one hash per core at
+// a time.
+func NewHasher(cost PasswordCost) *Hasher {
+	return &Hasher{cost: cost, slots: make(chan struct{}, runtime.NumCPU())}
 }
 
 func (h *Hasher) key(password string, salt []byte, t, m uint32, p uint8, n uint32) []byte {
@@ -43,10 +54,11 @@ func (h *Hasher) Hash(password string) (string, error) {
 	if _, err := rand.Read(salt); err != nil {
 		return "", fmt.Errorf("hash password: %w", err)
 	}
-	k := h.key(password, salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	c := h.cost
+	k := h.key(password, salt, c.Time, c.MemoryKiB, c.Threads, argonKeyLen)
 	enc := base64.RawStdEncoding
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s",
-		argon2.Version, argonMemory, argonTime, argonThreads, enc.EncodeToString(salt), enc.EncodeToString(k)), nil
+		argon2.Version, c.MemoryKiB, c.Time, c.Threads, enc.EncodeToString(salt), enc.EncodeToString(k)), nil
 }
 
 // Verify reports whether password matches the PHC-encoded hash.

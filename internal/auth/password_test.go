@@ -8,7 +8,7 @@ import (
 
 func TestHasher(t *testing.T) {
 	t.Parallel()
-	h := NewHasher()
+	h := NewHasher(DefaultPasswordCost)
 	a, err := h.Hash("Demo1234")
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +50,7 @@ func TestHasher(t *testing.T) {
 // TestHasherBoundsConcurrency: more goroutines than slots all finish.
 func TestHasherBoundsConcurrency(t *testing.T) {
 	t.Parallel()
-	h := &Hasher{slots: make(chan struct{}, 1)}
+	h := &Hasher{cost: DefaultPasswordCost, slots: make(chan struct{}, 1)}
 	enc, err := h.Hash("pw123456")
 	if err != nil {
 		t.Fatal(err)
@@ -83,5 +83,30 @@ func TestTokens(t *testing.T) {
 	}
 	if HashToken(a) == a || len(HashToken(a)) != 64 || HashToken(a) != HashToken(a) {
 		t.Errorf("HashToken(%q) = %q", a, HashToken(a))
+	}
+}
+
+// TestHasherCostIsRecorded: a hash carries its own cost, so a hasher of
+// another cost verifies it (the tests' cheap hashes, an older cost).
+func TestHasherCostIsRecorded(t *testing.T) {
+	t.Parallel()
+	cheap := NewHasher(PasswordCost{Time: 1, MemoryKiB: 8, Threads: 1})
+	real := NewHasher(DefaultPasswordCost)
+	c, err := cheap.Hash("Demo1234")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(c, "$argon2id$v=19$m=8,t=1,p=1$") {
+		t.Errorf("PHC string %q does not record the cheap cost", c)
+	}
+	r, err := real.Hash("Demo1234")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !real.Verify("Demo1234", c) || !cheap.Verify("Demo1234", r) {
+		t.Error("a hash of one cost does not verify with a hasher of another")
+	}
+	if real.Verify("Demo1235", c) || cheap.Verify("Demo1235", r) {
+		t.Error("a wrong password verified across costs")
 	}
 }

@@ -9,7 +9,7 @@ import (
 func TestSecretHasher(t *testing.T) {
 	t.Parallel()
 	oldKey, newKey, otherKey := bytes.Repeat([]byte{1}, 32), bytes.Repeat([]byte{2}, 32), bytes.Repeat([]byte{3}, 32)
-	slow := NewHasher()
+	slow := NewHasher(DefaultPasswordCost)
 	legacy, err := slow.Hash("24681357")
 	if err != nil {
 		t.Fatal(err)
