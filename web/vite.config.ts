@@ -76,12 +76,36 @@ export default defineConfig(({ mode }) => {
       },
     },
     test: {
-      environment: 'jsdom',
       globals: true,
-      setupFiles: ['./src/test/setup.ts'],
-      include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
       restoreMocks: true,
       testTimeout: 20000,
+      setupFiles: ['./src/test/setup.ts'],
+      // Two kinds of test file: the rules, schemas and formats (*.test.ts)
+      // run in plain Node; what renders or needs the browser's globals
+      // (*.test.tsx, and a *.test.ts that says `@vitest-environment jsdom`
+      // in its first comment) in jsdom, whose start is most of a small
+      // file's cost (docs/testing.md).
+      projects: [
+        {
+          extends: true,
+          test: {
+            name: 'logic',
+            environment: 'node',
+            // One module graph for all of them: they share no state but
+            // the catalogues, which they only read (shuffled runs pass).
+            isolate: false,
+            include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
+          },
+        },
+        {
+          extends: true,
+          test: {
+            name: 'dom',
+            environment: 'jsdom',
+            include: ['src/**/*.test.tsx'],
+          },
+        },
+      ],
     },
   }
 })

@@ -1,3 +1,5 @@
+// @vitest-environment jsdom
+// (the page's address, storage and fetch: the browser's globals)
 import { describe, expect, it, vi } from 'vitest'
 import { api, apiEvents } from './client'
 import { CdnBlockedError } from './errors'

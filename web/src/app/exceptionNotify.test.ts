@@ -1,3 +1,5 @@
+// @vitest-environment jsdom
+// (the page's address, storage and fetch: the browser's globals)
 import { describe, expect, it } from 'vitest'
 import { waitFor } from '@testing-library/react'
 import { stubFetch } from '@/test/fetchStub'

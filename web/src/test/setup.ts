@@ -1,23 +1,23 @@
-import { afterEach, vi } from 'vitest'
-import { cleanup, configure } from '@testing-library/react'
+import { afterEach } from 'vitest'
 import { loadAllResources } from '@/i18n/catalogues'
 import { csrfTokens } from '@/api/client'
 
+// Every test file, in either environment (vite.config.ts, "test").
 // The app loads the shell's catalogue before its first render and a page's
-// with its chunk (routing/lazyPage.tsx); tests render any page in any
+// with its chunk (routing/lazyPage.tsx); tests use any page's texts in any
 // language at once, so every catalogue is loaded up front.
 await loadAllResources()
 
-// findBy…/waitFor give up after 15 s instead of 1 s: the whole app renders in
-// these tests, and a loaded 2-core CI machine is slower than a laptop.
-configure({ asyncUtilTimeout: 15000 })
-
-// jsdom has no layout: scrolling is a no-op here.
-window.scrollTo = vi.fn() as unknown as typeof window.scrollTo
-
 afterEach(() => {
-  cleanup()
   csrfTokens.forget()
-  window.localStorage.clear()
-  document.body.innerHTML = ''
+  // A Node file has no window; a jsdom one starts each test with none of
+  // the last one's storage or markup.
+  if (typeof window !== 'undefined') {
+    window.localStorage.clear()
+    document.body.innerHTML = ''
+  }
 })
+
+// The files that run in jsdom (vite.config.ts, "test") get the rendering
+// library's setup too; a Node file does not pay for importing it.
+if (typeof window !== 'undefined') await import('./setup.dom')
