@@ -49,12 +49,27 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     [setSuppressed],
   )
 
+  // The toasts' timers, cleared when the provider unmounts: none fires
+  // into a page (or a test's document) that is gone.
+  const timers = useRef(new Set<number>())
+  useEffect(() => {
+    const pending = timers.current
+    return () => {
+      pending.forEach((timer) => window.clearTimeout(timer))
+      pending.clear()
+    }
+  }, [])
+
   const showError = useCallback(
     (message?: string) => {
       if (suppressed.current) return
       const id = ++seq.current
       setToasts((ts) => [...ts.filter((x) => x.message !== message), { id, message }])
-      window.setTimeout(() => dismiss(id), TOAST_MS)
+      const timer = window.setTimeout(() => {
+        timers.current.delete(timer)
+        dismiss(id)
+      }, TOAST_MS)
+      timers.current.add(timer)
     },
     [dismiss],
   )
