@@ -299,13 +299,15 @@ func explain(ctx context.Context, db *store.DB, now time.Time) (string, error) {
 	if !errs.Empty() {
 		return "", fmt.Errorf("search input: %v", errs)
 	}
+	search, searchArgs := store.SearchPageSQL(db.Engine, q)
 	page, args := store.SearchSQL(q)
 	segs, pax := store.ViewSQL()
 	var out []string
 	for _, x := range []struct {
 		name, query string
 		args        []any
-	}{{"page", page, args}, {"segments", segs, []any{"x"}}, {"passengers", pax, []any{"x"}}} {
+	}{{"search (the one statement the server runs)", search, searchArgs},
+		{"page", page, args}, {"segments", segs, []any{"x"}}, {"passengers", pax, []any{"x"}}} {
 		plan, err := explainOne(ctx, db, x.query, x.args)
 		if err != nil {
 			return "", err

@@ -55,8 +55,8 @@ func searchWhere(q booking.Query) (string, []any) {
 	return b.String(), args
 }
 
-// SearchSQL returns the page query of q and its arguments (for EXPLAIN in
-// the benchmark).
+// SearchSQL returns the page query of q and its arguments: the part of
+// SearchPageSQL that reads the page (for EXPLAIN in the benchmark).
 func SearchSQL(q booking.Query) (string, []any) {
 	where, args := searchWhere(q)
 	dir := "ASC"
@@ -90,36 +90,66 @@ func (s *BookingStore) BookingsVersion(ctx context.Context, memberID string) (in
 	return v, nil
 }
 
-// SearchPage reads the version with the count, before the page: a change
-// committed after it can only make the version newer than the rows, never
-// older, so an answer cached under this version is never stale (on SQLite
-// all reads are one snapshot anyway).
+// SearchPage reads the whole answer in one statement (SearchPageSQL):
+// the member's bookings version, the count and earliest last departure
+// of the matches, and the page's reservations with their segments and
+// passengers. One statement is one snapshot on both engines, so the
+// version is read with the rows it describes and an answer cached under
+// it is never stale; SQLite needs no read transaction for it, PostgreSQL
+// one round trip instead of four.
 func (s *BookingStore) SearchPage(ctx context.Context, q booking.Query) (booking.Page, error) {
-	p := booking.Page{List: []booking.Reservation{}}
-	err := s.db.read(ctx, func(r reader) error {
-		// The version and the count in one statement: one snapshot on
-		// both engines, one round trip less on PostgreSQL.
-		where, args := searchWhere(q)
-		var lastMin sql.NullInt64
-		if err := r.queryRow(ctx, `SELECT COALESCE((SELECT bookings_version FROM members WHERE id = $1), -1), COUNT(*), MIN(r.last_depart_at)
-			FROM reservations r WHERE `+where, args...).Scan(&p.Version, &p.Total, &lastMin); err != nil {
-			return fmt.Errorf("count reservations: %w", err)
-		}
-		if lastMin.Valid {
-			p.LastDepartMin = time.UnixMilli(lastMin.Int64).UTC()
-		}
-		if p.Total == 0 || q.Offset >= p.Total {
-			return nil
-		}
-		query, args := SearchSQL(q)
-		var err error
-		p.List, err = s.queryWith(ctx, r, query, args...)
-		return err
-	})
-	if err != nil {
-		return booking.Page{}, err
+	query, args := SearchPageSQL(s.db.Engine, q)
+	var doc string
+	var lastMin sql.NullInt64
+	p := booking.Page{}
+	if err := s.db.queryRowHot(ctx, query, args...).Scan(&p.Version, &p.Total, &lastMin, &doc); err != nil {
+		return booking.Page{}, fmt.Errorf("search reservations: %w", err)
 	}
+	if lastMin.Valid {
+		p.LastDepartMin = time.UnixMilli(lastMin.Int64).UTC()
+	}
+	list, err := decodePage(doc)
+	if err != nil {
+		return booking.Page{}, fmt.Errorf("search reservations: %w", err)
+	}
+	p.List = list
 	return p, nil
+}
+
+// SearchPageSQL is SearchPage's one statement: a row of the version, the
+// count, the earliest last departure and the page as a JSON array of
+// positional arrays (pageReservationCols, then the array of segments in
+// segmentCols order and the array of passengers in paxCols order,
+// both by position). Every part reads the same covering indexes as the
+// separate statements of SearchSQL and ViewSQL.
+func SearchPageSQL(engine Engine, q booking.Query) (string, []any) {
+	where, args := searchWhere(q)
+	dir := "ASC"
+	if q.Desc {
+		dir = "DESC"
+	}
+	array, agg := "json_array", "json_group_array"
+	if engine == Postgres {
+		array, agg = "json_build_array", "json_agg"
+	}
+	page := `SELECT ` + reservationCols + `, r.first_depart_at FROM reservations r WHERE ` + where +
+		` ORDER BY r.first_depart_at ` + dir + `, r.id ` + dir +
+		` LIMIT ` + strconv.Itoa(q.Limit) + ` OFFSET ` + strconv.Itoa(q.Offset)
+	return `WITH c AS (SELECT COUNT(*) AS n, MIN(r.last_depart_at) AS m FROM reservations r WHERE ` + where + `),
+		p AS (` + page + `)
+		SELECT COALESCE((SELECT bookings_version FROM members WHERE id = $1), -1), c.n, c.m,
+		COALESCE((SELECT ` + agg + `(` + array + `(p.id, p.member_id, p.pnr, p.booked_at, p.status_code, p.currency, p.total_amount, p.contact_email,
+			(SELECT ` + agg + `(` + array + `(` + segmentCols + `) ORDER BY s.position) FROM reservation_segments s WHERE s.reservation_id = p.id),
+			(SELECT ` + agg + `(` + array + `(` + paxCols + `) ORDER BY x.position) FROM reservation_passengers x WHERE x.reservation_id = p.id)
+		) ORDER BY p.first_depart_at ` + dir + `, p.id ` + dir + `) FROM p)` + castText(engine) + `, '[]')
+		FROM c`, args
+}
+
+func castText(engine Engine) string {
+	if engine == Postgres {
+		return "::text"
+	}
+	return ""
 }
 
 func (s *BookingStore) ByPNR(ctx context.Context, memberID, pnr string) (booking.Reservation, error) {
@@ -232,8 +262,18 @@ const (
 		FROM reservation_passengers WHERE reservation_id IN `
 )
 
+// The columns of a segment and of a passenger in SearchPage's answer, in
+// the order of decodeSegment and decodePassenger.
+const (
+	segmentCols = `s.seg_key, s.status_code, s.flight, s.flight_number, s.is_show_hotel_link,
+		s.origin_airport_code, s.origin_terminal, s.origin_gate, s.destination_airport_code, s.destination_terminal,
+		s.depart_at, s.estimated_depart_at, s.actual_depart_at, s.arrival_at, s.estimated_arrival_at, s.actual_arrival_at, s.flight_status,
+		s.change_seq, s.change_kind, s.previous_depart_at, s.previous_arrival_at, s.diverted_to`
+	paxCols = `x.lastname, x.firstname, x.passenger_type`
+)
+
 // ViewSQL returns the segments and passengers queries of a page of one
-// reservation (for EXPLAIN in the benchmark).
+// reservation (for EXPLAIN in the benchmark; ByPNR and FindByPNR run them).
 func ViewSQL() (segments, passengers string) {
 	return segmentsSQL + `($1) ORDER BY reservation_id, position`, passengersSQL + `($1) ORDER BY reservation_id, position`
 }

@@ -1,9 +1,60 @@
 package store
 
-import "database/sql"
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"members/internal/booking"
+)
 
 // ReadPoolForTest is the pool of the hot reads.
 func ReadPoolForTest(db *DB) *sql.DB { return db.reads }
 
 // FlightSegmentsSQL is the query by which a flight event finds its bookings.
 const FlightSegmentsSQL = flightSegmentsSQL
+
+// SearchPageStatements is SearchPage as it was before the one statement
+// (SearchPageSQL): the version with the count, then the page, its
+// segments and its passengers in separate statements, inside a read
+// transaction on SQLite. The tests compare both.
+func (s *BookingStore) SearchPageStatements(ctx context.Context, q booking.Query) (booking.Page, error) {
+	p := booking.Page{List: []booking.Reservation{}}
+	err := s.db.read(ctx, func(r reader) error {
+		where, args := searchWhere(q)
+		var lastMin sql.NullInt64
+		if err := r.queryRow(ctx, `SELECT COALESCE((SELECT bookings_version FROM members WHERE id = $1), -1), COUNT(*), MIN(r.last_depart_at)
+			FROM reservations r WHERE `+where, args...).Scan(&p.Version, &p.Total, &lastMin); err != nil {
+			return err
+		}
+		if lastMin.Valid {
+			p.LastDepartMin = time.UnixMilli(lastMin.Int64).UTC()
+		}
+		if p.Total == 0 || q.Offset >= p.Total {
+			return nil
+		}
+		query, args := SearchSQL(q)
+		var err error
+		p.List, err = s.queryWith(ctx, r, query, args...)
+		return err
+	})
+	return p, err
+}
+
+// read calls fn with a reader; on SQLite inside a read-only transaction
+// (one snapshot for the count and the page), as the old search did.
+func (db *DB) read(ctx context.Context, fn func(r reader) error) error {
+	if db.Engine != SQLite {
+		return fn(reader{db: db})
+	}
+	tx, err := db.reads.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("begin read: %w", err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	if err := fn(reader{db: db, tx: tx}); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

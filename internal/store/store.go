@@ -52,7 +52,8 @@ const (
 // A PostgreSQL read is a round trip to another process, during which the
 // connection's request waits without using the CPU: with 2, the eight
 // connections of the booking search's benchmark queued for the pool while
-// the CPUs had room (an uncached search is 5 statements, 4 round trips).
+// the CPUs had room (an uncached search was 5 statements then, 4 round
+// trips; it is 2 now, the session lookup and SearchPage's one statement).
 const postgresReadConns = 4
 
 // DB is the database handle shared by every store.
@@ -203,34 +204,16 @@ func (db *DB) queryRowHot(ctx context.Context, query string, args ...any) *sql.R
 	return db.reads.QueryRowContext(ctx, query, args...)
 }
 
-// reader runs one request's reads on the read pool, inside one read
-// transaction on SQLite: the reads see one snapshot (a page and its total
-// agree) and SQLite takes its read lock once instead of per query.
-//
-// Every statement of a read transaction runs on the transaction's own
-// connection, compiled there when it is new: nothing inside it waits for a
-// second connection of the pool, which the other readers may hold while
-// they wait in turn (with 2 pooled connections and a few members' first
-// searches at once, that was a deadlock).
+// reader runs reads on the read pool, or inside a read transaction when
+// tx is set (the tests' old multi-statement search, export_test.go). A
+// statement of a read transaction runs on the transaction's own
+// connection: nothing inside it waits for a second connection of the
+// pool, which other readers may hold while they wait in turn (with 2
+// pooled connections and a few first searches at once, that was a
+// deadlock). SearchPage needs none: its answer is one statement.
 type reader struct {
 	db *DB
 	tx *sql.Tx
-}
-
-// read calls fn with a reader; on SQLite inside a read-only transaction.
-func (db *DB) read(ctx context.Context, fn func(r reader) error) error {
-	if db.Engine != SQLite {
-		return fn(reader{db: db})
-	}
-	tx, err := db.reads.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return fmt.Errorf("begin read: %w", err)
-	}
-	defer func() { _ = tx.Rollback() }()
-	if err := fn(reader{db: db, tx: tx}); err != nil {
-		return err
-	}
-	return tx.Commit()
 }
 
 func (r reader) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
