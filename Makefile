@@ -6,7 +6,7 @@ GO_LDFLAGS := -X main.revision=$(REVISION)
 export CGO_ENABLED := 0
 
 
-.PHONY: cluster run demo-reset build web deps gen test test-go test-web test-e2e test-fuzz fuzz lint gosec bench clean
+.PHONY: cluster run demo-reset build web deps gen test test-go test-web test-e2e screenshots test-fuzz fuzz lint gosec bench clean
 
 deps: web/node_modules/.package-lock.json
 web/node_modules/.package-lock.json: web/package-lock.json
@@ -97,6 +97,12 @@ test-e2e: build
 	@date -u +"test-e2e: started %T UTC"
 	cd web && MEMBERS_BIN=$(CURDIR)/bin/members E2E_JOBS=$(E2E_JOBS) npm run e2e
 	@date -u +"test-e2e: ended %T UTC"
+
+# The browser tests with their screenshots saved (web/e2e/screenshots/,
+# E2E_SCREENSHOTS=1), to look at the pages; make test skips the
+# screenshots. FILES=e2e/points.test.mjs runs only those files.
+screenshots: build
+	cd web && MEMBERS_BIN=$(CURDIR)/bin/members E2E_JOBS=$(E2E_JOBS) E2E_SCREENSHOTS=1 npm run e2e -- $(FILES)
 
 # Fuzz targets: the validators and decoders for a few seconds each in make
 # test; every target (the whole API's request bodies too) for FUZZTIME in

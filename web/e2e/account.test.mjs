@@ -4,7 +4,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { e2eSuite, login, screenshot, VIEWPORTS, DEMO, DEMO2, root } from "./harness.mjs";
+import { e2eSuite, login, signIn, screenshot, VIEWPORTS, DEMO, DEMO2, root } from "./harness.mjs";
 import { axeBuilder } from "./axe.mjs";
 
 const env = e2eSuite({ before, after });
@@ -13,7 +13,7 @@ const newPage = (viewport = VIEWPORTS.desktop) => env.newPage(viewport);
 
 test("an invalid phone shows the field error in en and jp; fixed, the profile saves", async () => {
   const { context, page } = await newPage();
-  await login(page, env.server.url);
+  await signIn(page, env.server.url);
   await page.goto(`${env.server.url}/account?lang=en`);
   const tel = page.getByLabel("Phone number");
   // Saved countries are shown selected (the lists load before the form).
@@ -49,7 +49,7 @@ test("an invalid phone shows the field error in en and jp; fixed, the profile sa
 
 test("add, edit and delete a saved passenger", async () => {
   const { context, page } = await newPage();
-  await login(page, env.server.url);
+  await signIn(page, env.server.url);
   await page.goto(`${env.server.url}/passengers?lang=en`);
   await page.getByRole("heading", { name: "Saved passengers" }).waitFor();
   await page.getByRole("button", { name: "Add a passenger" }).first().click();
@@ -120,7 +120,7 @@ test("the whole password reset journey, with the link read from the outbox", asy
 test("screenshots of account and passengers at 375 px and 1280 px", async () => {
   for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     const { context, page } = await newPage(viewport);
-    await login(page, env.server.url, DEMO);
+    await signIn(page, env.server.url, DEMO);
     await page.goto(`${env.server.url}/account?lang=en`);
     await page.getByLabel("Phone number").waitFor();
     await screenshot(page, `account-${name}`);
@@ -146,7 +146,7 @@ test("the online-shop link on the account page: status, linking, the way to the 
   for (const [lang, tx] of Object.entries(texts)) {
     for (const [vp, viewport] of Object.entries(VIEWPORTS)) {
       const { context, page } = await newPage(viewport);
-      await login(page, env.server.url, DEMO, lang);
+      await signIn(page, env.server.url, DEMO, lang);
       await page.goto(`${env.server.url}/account?lang=${lang}`);
       const section = page.getByRole("region", { name: new RegExp(tx.title) });
       await section.waitFor();

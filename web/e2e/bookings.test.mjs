@@ -4,13 +4,13 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { e2eSuite, login, screenshot, VIEWPORTS, DEMO, DEMO2 } from "./harness.mjs";
+import { e2eSuite, signIn, screenshot, VIEWPORTS, DEMO, DEMO2 } from "./harness.mjs";
 
 const env = e2eSuite({ before, after });
 
 async function newPage(viewport = VIEWPORTS.desktop, user = DEMO, lang = "en") {
   const { context, page } = await env.newPage(viewport);
-  await login(page, env.server.url, user, lang);
+  await signIn(page, env.server.url, user, lang);
   return { context, page };
 }
 
@@ -120,6 +120,7 @@ test("the itinerary PDF downloads with the booking number inside", async () => {
 test("screenshots of bookings and home at 375 px and 1280 px", async () => {
   for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     const { context, page } = await newPage(viewport);
+    await page.goto(`${env.server.url}/?lang=en`);
     await page.getByText("HNK7Q2").first().waitFor();
     await screenshot(page, `home-bookings-${name}`);
     await page.goto(`${env.server.url}/bookings?lang=en`);

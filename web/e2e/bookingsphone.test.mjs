@@ -1,14 +1,14 @@
 // The bookings page on a phone: each flight's duration stays clear of its line's arrowhead.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { e2eSuite, login, VIEWPORTS } from "./harness.mjs";
+import { e2eSuite, signIn, VIEWPORTS } from "./harness.mjs";
 
 const env = e2eSuite({ before, after });
 
 test("on a phone the flight duration is not covered by its arrow, in en and jp", async () => {
   for (const lang of ["en", "jp"]) {
     const { context, page } = await env.newPage(VIEWPORTS.phone);
-    await login(page, env.server.url, undefined, lang);
+    await signIn(page, env.server.url, undefined, lang);
     await page.goto(`${env.server.url}/bookings?lang=${lang}`);
     await page.locator(".flight__duration").first().waitFor();
     const overlaps = await page.locator(".flight__line").evaluateAll((lines) =>

@@ -2,15 +2,13 @@
 // subscription made, fetched without a session, renewed and stopped.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
-import path from "node:path";
-import { downloadText, e2eSuite, login, screenshot, screenshotDir, VIEWPORTS } from "./harness.mjs";
+import { downloadText, e2eSuite, signIn, screenshot, VIEWPORTS } from "./harness.mjs";
 
 const env = e2eSuite({ before, after });
 
 async function bookingsPage(viewport, lang = "en") {
   const { context, page } = await env.newPage(viewport);
-  await login(page, env.server.url, undefined, lang);
+  await signIn(page, env.server.url, undefined, lang);
   await page.goto(`${env.server.url}/bookings?lang=${lang}`);
   await page.getByRole("article", { name: /HNK7Q2/ }).waitFor();
   return { context, page };
@@ -44,8 +42,7 @@ test("the private subscription: made once, opened without a session, renewed, st
   assert.equal(parsed.origin + parsed.pathname, `${env.server.url}/api/calendar/feed.ics`);
   assert.equal(parsed.searchParams.get("token").length, 43, "256 random bits");
   await section.getByText(/has been active since/).waitFor();
-  mkdirSync(screenshotDir, { recursive: true });
-  await section.screenshot({ path: path.join(screenshotDir, "calendar-subscription-phone.png") });
+  await screenshot(section, "calendar-subscription-phone");
   await screenshot(page, "bookings-calendar-phone");
 
   // A calendar app has no cookie: the token alone opens the feed.
@@ -88,8 +85,8 @@ test("screenshots: the calendar parts of the bookings page in Japanese and Engli
       await confirm.locator("button.button--primary").click();
     }
     await section.locator("input[readonly]").waitFor();
-    await section.screenshot({ path: path.join(screenshotDir, `calendar-subscription-${name}.png`) });
-    await page.getByRole("article", { name: /HNK7Q2/ }).screenshot({ path: path.join(screenshotDir, `calendar-booking-card-${name}.png`) });
+    await screenshot(section, `calendar-subscription-${name}`);
+    await screenshot(page.getByRole("article", { name: /HNK7Q2/ }), `calendar-booking-card-${name}`);
     await context.close();
   }
 });

@@ -7,13 +7,13 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { e2eSuite, login, screenshot, VIEWPORTS } from "./harness.mjs";
+import { e2eSuite, signIn, screenshot, VIEWPORTS } from "./harness.mjs";
 
 const env = e2eSuite({ before, after });
 
 async function memberPage(viewport = VIEWPORTS.desktop, lang = "en") {
   const { context, page } = await env.newPage(viewport);
-  await login(page, env.server.url, undefined, lang);
+  await signIn(page, env.server.url, undefined, lang);
   return { context, page };
 }
 

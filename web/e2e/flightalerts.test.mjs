@@ -4,9 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import path from "node:path";
-import { e2eSuite, login, screenshot, screenshotDir, VIEWPORTS } from "./harness.mjs";
+import { e2eSuite, signIn, screenshot, VIEWPORTS } from "./harness.mjs";
 
 const env = e2eSuite({ before, after });
 const SECRET = "demo-ops-secret"; // serve --demo without --ops-secret (docs/flight-alerts.md)
@@ -28,7 +26,7 @@ const localDate = (dt) => dt.slice(0, 10);
 
 test("a signed delay and a schedule change show on home and on the bookings page", async () => {
   const { context, page } = await env.newPage(VIEWPORTS.desktop);
-  await login(page, env.server.url);
+  await signIn(page, env.server.url);
   const res = await page.request.get(`${env.server.url}/api/reservations/HNK7Q2`, { headers: { "X-Lang": "en" } });
   const [out, back] = (await res.json()).segments;
   assert.equal(out.flight, "MM001");
@@ -77,16 +75,15 @@ test("a signed delay and a schedule change show on home and on the bookings page
   await context.close();
 
   // Screenshots: the changed booking in English, Japanese and Thai, phone and desktop.
-  mkdirSync(screenshotDir, { recursive: true });
   const was = { en: "Changed by the airline: was 13:45", jp: "航空会社により変更: 変更前 13:45", th: "สายการบินเปลี่ยนแปลง: เดิม 13:45" };
   for (const lang of ["en", "jp", "th"]) {
     for (const [size, viewport] of Object.entries({ phone: VIEWPORTS.phone, desktop: VIEWPORTS.desktop })) {
       const { context, page } = await env.newPage(viewport);
-      await login(page, env.server.url, undefined, lang);
+      await signIn(page, env.server.url, undefined, lang);
       await page.goto(`${env.server.url}/bookings?lang=${lang}`);
       const c = page.getByRole("article", { name: /HNK7Q2/ });
       await c.getByText(was[lang]).waitFor();
-      await c.screenshot({ path: path.join(screenshotDir, `flightalerts-bookings-${lang}-${size}.png`) });
+      await screenshot(c, `flightalerts-bookings-${lang}-${size}`);
       if (size === "phone") {
         await page.goto(`${env.server.url}/?lang=${lang}`);
         await page.getByRole("article", { name: /HNK7Q2/ }).getByText(was[lang]).waitFor();

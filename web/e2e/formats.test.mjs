@@ -4,7 +4,7 @@
 // table writes them ("JPY 3,000" in en and th, "3,000円" in jp).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { e2eSuite, login, screenshot, VIEWPORTS } from "./harness.mjs";
+import { e2eSuite, signIn, screenshot, VIEWPORTS } from "./harness.mjs";
 import { paymentApi } from "./paymentapi.mjs";
 
 const env = e2eSuite({ before, after });
@@ -28,7 +28,7 @@ async function checkFormats(page, lang, what) {
 
 test("a payment's result page and My passes in en, jp and th at 375 and 1280 px", async () => {
   const { context, page } = await env.newPage(VIEWPORTS.desktop);
-  await login(page, env.server.url);
+  await signIn(page, env.server.url);
   // a points purchase paid with the saved Visa: its completed page lists the goods (dates, amount)
   const cards = await apiCall(page, "GET", "/api/cc");
   const token = cards.body.creditcards.find((c) => c.brand === "visa" && c.isValid).token;
@@ -47,7 +47,7 @@ test("a payment's result page and My passes in en, jp and th at 375 and 1280 px"
   for (const lang of ["en", "jp", "th"]) {
     for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       const { context, page } = await env.newPage(viewport);
-      await login(page, env.server.url, undefined, lang);
+      await signIn(page, env.server.url, undefined, lang);
       await page.goto(`${env.server.url}${completed}?lang=${lang}`);
       await page.locator(".goods").waitFor();
       await checkFormats(page, lang, "payment completed");

@@ -1,6 +1,7 @@
 // Browser test harness: starts the real server (bin/members serve --demo)
 // on a fresh SQLite database and a free port, and drives Debian's Chromium
 // with playwright-core. Every test file gets its own server and browser.
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -89,13 +90,25 @@ export const VIEWPORTS = {
   desktop: { width: 1280, height: 900 },
 };
 
-/** Saves a full-page screenshot under e2e/screenshots/. */
-export async function screenshot(page, name) {
+/**
+ * Whether the tests save screenshots: E2E_SCREENSHOTS=1 (`make screenshots`).
+ * They are for people to look at and assert nothing; make test, where
+ * nobody looks, skips them (about 450 a run, a sixth of a page's CPU time
+ * each: docs/testing.md).
+ */
+export const SCREENSHOTS = process.env.E2E_SCREENSHOTS === "1";
+
+/**
+ * Saves a screenshot under e2e/screenshots/ when SCREENSHOTS: of the whole
+ * page for a page, of the element for a locator.
+ */
+export async function screenshot(target, name) {
+  if (!SCREENSHOTS) return;
   mkdirSync(screenshotDir, { recursive: true });
-  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
+  const file = path.join(screenshotDir, `${name}.png`);
+  await (typeof target.goto === "function" ? target.screenshot({ path: file, fullPage: true }) : target.screenshot({ path: file }));
 }
 
-/** Logs in through the login form and waits for the landing page. */
 /**
  * A download's content as text. Download.path() throws on a browser reached
  * over its WebSocket (run.mjs shares one Chromium), so the file is streamed.
@@ -106,6 +119,26 @@ export async function downloadText(download) {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/**
+ * Logs in over the API, as the login form's own call does (a CSRF token for
+ * the browser's pre-login cookie, then POST /api/session, with the
+ * browser's cookies, user agent and language) and loads no page: for the
+ * tests that are not about logging in, whose next step loads the page they
+ * test. It saves the login page and the home page a form login loads
+ * (about 3 CPU s a login under load, docs/testing.md).
+ */
+export async function signIn(page, baseURL, user = DEMO, lang = "en") {
+  const headers = { "User-Agent": await page.evaluate(() => navigator.userAgent), "X-Lang": lang };
+  const token = await page.request.get(`${baseURL}/api/csrf_token`, { headers });
+  assert.equal(token.status(), 200, "csrf token");
+  const res = await page.request.post(`${baseURL}/api/session`, {
+    headers: { ...headers, "Content-Type": "application/json", "X-Csrf-Token": (await token.json()).csrfToken },
+    data: JSON.stringify({ email: user.email, password: user.password }),
+  });
+  assert.equal(res.status(), 204, `login of ${user.email}: ${res.status()} ${await res.text()}`);
+}
+
+/** Logs in through the login form and waits for the landing page. */
 export async function login(page, baseURL, user = DEMO, lang = "en") {
   await page.goto(`${baseURL}/login?lang=${lang}`);
   await page.locator('input[type="email"], input[name="email"]').first().fill(user.email);

@@ -3,7 +3,7 @@
 // Back after a logout shows the login page and nothing else.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { e2eSuite, login, trackRequests } from "./harness.mjs";
+import { e2eSuite, login, signIn, trackRequests } from "./harness.mjs";
 
 const env = e2eSuite({ before, after });
 
@@ -27,7 +27,7 @@ async function settledScroll(page) {
 
 test("Back restores the scroll position of the page left, on three pages", async () => {
   const { context, page } = await env.newPage({ width: 1280, height: 480 });
-  await login(page, env.server.url);
+  await signIn(page, env.server.url);
   for (const [path, next] of [["/points", "/bookings"], ["/bookings", "/points"], ["/account", "/bookings"]]) {
     await page.goto(`${env.server.url}${path}?lang=en`);
     await page.getByRole("heading", { level: 1 }).waitFor();
@@ -60,6 +60,8 @@ test("Back restores the scroll position of the page left, on three pages", async
 
 test("Back after a logout shows the login page, with no timeout or error dialog", async () => {
   const { context, page } = await env.newPage();
+  // Through the form (not signIn): Back from the first page reaches the
+  // member page the login landed on, in the history the test relies on.
   await login(page, env.server.url);
   for (const path of ["/account", "/passengers"]) {
     await page.goto(`${env.server.url}${path}?lang=en`);
@@ -91,6 +93,7 @@ test("Back after a logout shows the login page, with no timeout or error dialog"
 
 test("Back pressed after a logout before the login page first paints shows the login page and nothing else", async () => {
   const { context, page } = await env.newPage();
+  // Through the form, as above: the history holds the landing page.
   await login(page, env.server.url);
   for (const path of ["/account", "/bookings"]) {
     await page.goto(`${env.server.url}${path}?lang=en`);

@@ -5,7 +5,7 @@
 // said to be Japan time, and the bookings page. Screenshots in e2e/screenshots/layout-*.png.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { e2eSuite, login, screenshot, VIEWPORTS } from "./harness.mjs";
+import { e2eSuite, signIn, screenshot, VIEWPORTS } from "./harness.mjs";
 
 const env = e2eSuite({ before, after });
 
@@ -16,7 +16,7 @@ for (const lang of ["en", "jp", "th"]) {
   for (const [vname, viewport] of Object.entries(VIEWPORTS)) {
     test(`account half layout, ${lang} ${vname}`, async () => {
       const { context, page } = await env.newPage(viewport);
-      await login(page, env.server.url, undefined, lang);
+      await signIn(page, env.server.url, undefined, lang);
       // Home: tiles in whole rows.
       await page.goto(`${env.server.url}/?lang=${lang}`);
       await page.locator(".tiles .tile").first().waitFor();

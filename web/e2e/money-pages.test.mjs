@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
-import { advanceServerClock, e2eSuite, login, root, screenshot, VIEWPORTS } from "./harness.mjs";
+import { advanceServerClock, e2eSuite, signIn, root, screenshot, VIEWPORTS } from "./harness.mjs";
 
 const env = e2eSuite({ before, after }, { serverArgs: ["--test-clock"] });
 const bin = process.env.MEMBERS_BIN || path.join(root, "bin/members");
@@ -82,7 +82,7 @@ test("the gateway's challenge, QR and slip pages speak the member's language and
   for (const lang of LANGS) {
     for (const [vp, size] of Object.entries(VIEWPORTS)) {
       const { context, page } = await env.newPage(size);
-      await login(page, env.server.url, undefined, lang);
+      await signIn(page, env.server.url, undefined, lang);
       const steps = {
         challenge: { paymentMethod: "creditCard", creditCardToken: await tokenize(page, "4000000000003220") },
         qr: { paymentMethod: "otherPayment", otherPaymentType: "paypay" },
@@ -114,7 +114,7 @@ test("the gateway's challenge, QR and slip pages speak the member's language and
 test("the QR page notices a failed payment without a reload and offers the way back", async () => {
   for (const [lang, vp] of [["en", "desktop"], ["jp", "phone"], ["th", "phone"], ["th", "desktop"]]) {
     const { context, page } = await env.newPage(VIEWPORTS[vp]);
-    await login(page, env.server.url, undefined, lang);
+    await signIn(page, env.server.url, undefined, lang);
     const { id, url } = await gatewayStep(page, lang, { paymentMethod: "otherPayment", otherPaymentType: "paypay" });
     await page.goto(url);
     await page.locator("img.qr").waitFor();
@@ -142,7 +142,7 @@ test("/points: the balance, then the actions, the rest folded on a phone; at 375
   for (const lang of LANGS) {
     for (const [vp, size] of Object.entries(VIEWPORTS)) {
       const { context, page } = await env.newPage(size);
-      await login(page, env.server.url, undefined, lang);
+      await signIn(page, env.server.url, undefined, lang);
       await page.goto(`${env.server.url}/points?lang=${lang}`);
       const balance = page.locator("section[aria-labelledby='points-summary-title']");
       await balance.locator("tbody th").first().waitFor();
@@ -183,7 +183,7 @@ test("the unlimited pass's choice names the pass, periods, fare, passenger and p
   for (const lang of LANGS) {
     for (const [vp, size] of Object.entries(VIEWPORTS)) {
       const { context, page } = await env.newPage(size);
-      await login(page, env.server.url, undefined, lang);
+      await signIn(page, env.server.url, undefined, lang);
       await page.goto(`${env.server.url}/gogo-pass?lang=${lang}`);
       await page.locator('.plan input[value="happlus"]').first().check();
       const summary = page.locator(".pass-summary");
@@ -211,7 +211,7 @@ test("the maintenance notice names the window in the member's language and Japan
   for (const lang of LANGS) {
     for (const [vp, size] of Object.entries(VIEWPORTS)) {
       const { context, page } = await env.newPage(size);
-      await login(page, env.server.url, undefined, lang);
+      await signIn(page, env.server.url, undefined, lang);
       await page.goto(`${env.server.url}/gogo-pass?lang=${lang}`);
       const notice = page.locator(".pass-notice--warning");
       await notice.waitFor();

@@ -4,8 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { e2eSuite, login, screenshot, screenshotDir, VIEWPORTS } from "./harness.mjs";
+import { e2eSuite, signIn, screenshot, VIEWPORTS } from "./harness.mjs";
 import { axeBuilder } from "./axe.mjs";
 
 // The unsubscribe links are signed with this key, so the test can make one
@@ -26,12 +25,11 @@ function unsubscribeURL(memberID, kind, key = UNSUBSCRIBE_KEY) {
 
 test("a changed notification setting is kept after a reload", async () => {
   const { context, page } = await env.newPage(VIEWPORTS.desktop);
-  mkdirSync(screenshotDir, { recursive: true });
-  await login(page, env.server.url);
+  await signIn(page, env.server.url);
   await page.goto(`${env.server.url}/account?lang=en`);
   const entry = page.getByRole("region", { name: "E-mails we send you" });
   await entry.waitFor();
-  await entry.screenshot({ path: `${screenshotDir}/notifications-account-entry-en-desktop.png` });
+  await screenshot(entry, "notifications-account-entry-en-desktop");
   await entry.getByRole("link", { name: "Notification settings" }).click();
   await page.waitForURL((u) => u.pathname === "/account/notifications");
   await page.getByRole("heading", { level: 1, name: "Notifications" }).waitFor();
@@ -69,7 +67,7 @@ test("screenshots of the notification settings in English and Japanese, without 
   for (const lang of ["en", "jp"]) {
     for (const [size, viewport] of Object.entries({ phone: VIEWPORTS.phone, desktop: VIEWPORTS.desktop })) {
       const { context, page } = await env.newPage(viewport);
-      await login(page, env.server.url, undefined, lang);
+      await signIn(page, env.server.url, undefined, lang);
       await page.goto(`${env.server.url}/account/notifications?lang=${lang}`);
       await page.getByRole("heading", { level: 1, name: titles[lang] }).waitFor();
       await screenshot(page, `notifications-${lang}-${size}`);
@@ -99,7 +97,7 @@ test("the one-click unsubscribe link asks in the mail language, then switches th
   await page.getByRole("heading", { name: "配信を停止しました" }).waitFor();
   await screenshot(page, "notifications-unsubscribed-jp-phone");
 
-  await login(page, env.server.url, undefined, "jp");
+  await signIn(page, env.server.url, undefined, "jp");
   await page.goto(`${env.server.url}/account/notifications?lang=jp`);
   await page.getByRole("heading", { level: 1, name: "通知設定" }).waitFor();
   assert.equal(await page.getByRole("checkbox", { name: "ポイントの有効期限のお知らせ" }).isChecked(), false);

@@ -4,7 +4,7 @@
 // screenshot of each to look at (e2e/screenshots/pageheader-*.png).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { e2eSuite, login, screenshot, VIEWPORTS } from "./harness.mjs";
+import { e2eSuite, signIn, screenshot, VIEWPORTS } from "./harness.mjs";
 
 const env = e2eSuite({ before, after });
 const PAGES = ["/gogo-pass", "/gogo-pass/lottery", "/gogo-pass/exchange", "/coupon-pass", "/my-passes", "/security", "/your-data", "/payment-methods"];
@@ -13,7 +13,7 @@ test("PageHeader pages in en, jp and th at 375 and 1280 px: no sideways scrollin
   for (const lang of ["en", "jp", "th"]) {
     for (const [vp, viewport] of Object.entries(VIEWPORTS)) {
       const { context, page } = await env.newPage(viewport);
-      await login(page, env.server.url, undefined, lang);
+      await signIn(page, env.server.url, undefined, lang);
       for (const p of PAGES) {
         await page.goto(`${env.server.url}${p}?lang=${lang}`);
         await page.getByRole("heading", { level: 1 }).waitFor();

@@ -6,7 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { e2eSuite, login, screenshot, VIEWPORTS, root } from "./harness.mjs";
+import { e2eSuite, signIn, screenshot, VIEWPORTS, root } from "./harness.mjs";
 import { axeBuilder } from "./axe.mjs";
 
 const env = e2eSuite({ before, after });
@@ -22,7 +22,7 @@ const flags = (...gogo) => {
 
 async function newPage(viewport = VIEWPORTS.desktop, lang = "en") {
   const { context, page } = await env.newPage(viewport);
-  await login(page, env.server.url, undefined, lang);
+  await signIn(page, env.server.url, undefined, lang);
   return { context, page };
 }
 

@@ -6,7 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { e2eSuite, login, VIEWPORTS, root } from "./harness.mjs";
+import { e2eSuite, signIn, VIEWPORTS, root } from "./harness.mjs";
 import { paymentApi } from "./paymentapi.mjs";
 
 const env = e2eSuite({ before, after });
@@ -62,7 +62,7 @@ test("the result and completed pages' links lead to real pages for every product
   members("admin", "coupon-ticket", "--public");
   const context = await env.browser.newContext({ viewport: VIEWPORTS.desktop, locale: "en-US" });
   const page = await context.newPage();
-  await login(page, env.server.url);
+  await signIn(page, env.server.url);
   for (const product of Object.keys(PRODUCTS)) {
     const failed = await purchase(page, product, "4000000000000002");
     assert.equal(failed.status, "failed", product);

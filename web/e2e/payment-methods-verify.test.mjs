@@ -4,7 +4,7 @@
 // member's language and the card is not listed.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { e2eSuite, login, screenshot, VIEWPORTS } from "./harness.mjs";
+import { e2eSuite, signIn, screenshot, VIEWPORTS } from "./harness.mjs";
 
 const env = e2eSuite({ before, after });
 
@@ -16,7 +16,7 @@ const cases = [
 for (const c of cases) {
   test(`a card the issuer refuses is not saved (${c.lang}, ${c.number.slice(-4)})`, async () => {
     const { context, page } = await env.newPage(VIEWPORTS.desktop);
-    await login(page, env.server.url, undefined, c.lang);
+    await signIn(page, env.server.url, undefined, c.lang);
     await page.goto(`${env.server.url}/payment-methods?lang=${c.lang}`);
     const list = page.locator(".card-list, ul").filter({ has: page.locator(".card-summary__name") }).first();
     await list.locator(".card-summary__name").first().waitFor();

@@ -6,7 +6,7 @@
 // 1280 px in en, jp and th; axe finds nothing.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { e2eSuite, login, screenshot, VIEWPORTS } from "./harness.mjs";
+import { e2eSuite, signIn, screenshot, VIEWPORTS } from "./harness.mjs";
 import { expectNoAxeViolations as axe } from "./axe.mjs";
 import { paymentApi } from "./paymentapi.mjs";
 
@@ -41,7 +41,7 @@ const COMPLETED = { en: "Payment completed" };
 for (const [lang, vp] of [["en", "phone"], ["jp", "desktop"], ["th", "phone"]]) {
   test(`the slow card (${lang}, ${vp}): says what happens, survives a reload, ends in a result`, async () => {
     const { context, page } = await env.newPage(VIEWPORTS[vp]);
-    await login(page, env.server.url, undefined, lang);
+    await signIn(page, env.server.url, undefined, lang);
     const id = await prepare(page, "4000000000000119");
     await page.goto(`${env.server.url}/payment/peachpoints/${id}?lang=${lang}`);
     await page.locator(".button--block").click();
@@ -67,7 +67,7 @@ for (const [lang, vp] of [["en", "phone"], ["jp", "desktop"], ["th", "phone"]]) 
 
 test("Back during the card challenge: the challenge state with Continue and Cancel; cancel ends in a result", async () => {
   const { context, page } = await env.newPage(VIEWPORTS.desktop);
-  await login(page, env.server.url);
+  await signIn(page, env.server.url);
   const id = await prepare(page, "4000000000003220");
   await page.goto(`${env.server.url}/payment/peachpoints/${id}?lang=en`);
   await page.getByRole("button", { name: "Pay", exact: true }).click();
@@ -92,7 +92,7 @@ test("the challenge, QR and slip waiting states in en, jp and th at 375 and 1280
   for (const lang of ["en", "jp", "th"]) {
     for (const [vp, size] of Object.entries(VIEWPORTS)) {
       const { context, page } = await env.newPage(size);
-      await login(page, env.server.url, undefined, lang);
+      await signIn(page, env.server.url, undefined, lang);
       const bodies = {
         challenge: null,
         qr: { paymentMethod: "otherPayment", otherPaymentType: "paypay" },

@@ -2,7 +2,7 @@
 // real server and its sandbox gateway.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { e2eSuite, login, screenshot, VIEWPORTS } from "./harness.mjs";
+import { e2eSuite, signIn, screenshot, VIEWPORTS } from "./harness.mjs";
 import { axeBuilder } from "./axe.mjs";
 import { paymentApi } from "./paymentapi.mjs";
 
@@ -28,7 +28,7 @@ async function savedVisa(page) {
 for (const [name, viewport] of Object.entries(VIEWPORTS)) {
   test(`stored payment methods (${name}): brand order, register, delete, expired card`, async () => {
     const { context, page } = await env.newPage(viewport);
-    await login(page, env.server.url);
+    await signIn(page, env.server.url);
     await page.goto(`${env.server.url}/payment-methods?lang=en`);
     await page.getByRole("heading", { name: "Stored payment methods" }).waitFor();
     const list = page.getByRole("list", { name: "Stored payment methods" });
@@ -89,7 +89,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
   test(`saved cards as printed (${name}): "Visa ending 4242, exp MM/YY", the same card twice is refused, the outcome in view`, async () => {
     for (const lang of ["en", "jp", "th"]) {
       const { context, page } = await env.newPage(viewport);
-      await login(page, env.server.url, undefined, lang);
+      await signIn(page, env.server.url, undefined, lang);
       await page.goto(`${env.server.url}/payment-methods?lang=${lang}`);
       const list = page.locator("ul.saved-cards");
       await list.locator("li").first().waitFor();
@@ -138,7 +138,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
 
   test(`pay with a saved card (${name}): prepared → pay → payment completed`, async () => {
     const { context, page } = await env.newPage(viewport);
-    await login(page, env.server.url);
+    await signIn(page, env.server.url);
     const id = await prepare(page, await savedVisa(page));
     await page.goto(`${env.server.url}/payment/peachpoints/${id}?lang=en`);
     await page.getByRole("heading", { name: "Confirm your order" }).waitFor();
@@ -159,7 +159,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
 
 test("the challenge: approve settles, fail fails; a declined card fails", async () => {
   const { context, page } = await env.newPage(VIEWPORTS.phone);
-  await login(page, env.server.url);
+  await signIn(page, env.server.url);
   const challenge = await tokenize(page, "4000000000003220");
 
   let id = await prepare(page, challenge);
@@ -209,7 +209,7 @@ async function openPanel(page, viewport) {
 for (const [name, viewport] of Object.entries(VIEWPORTS)) {
   test(`the payment panel (${name}): chooser marks the current card, expired card dialog, new card saved`, async () => {
     const { context, page } = await env.newPage(viewport);
-    await login(page, env.server.url);
+    await signIn(page, env.server.url);
     await openPanel(page, viewport);
     const current = page.getByTestId("current-method");
     await current.getByText("Visa").first().waitFor();
@@ -258,7 +258,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
 
 test("the pending block: a payment waiting for its challenge blocks a new purchase before its form is filled", async () => {
   const { context, page } = await env.newPage(VIEWPORTS.desktop);
-  await login(page, env.server.url);
+  await signIn(page, env.server.url);
   const id = await prepare(page, await tokenize(page, "4000000000003220"));
   const cont = await apiCall(page, "POST", `/api/peachpoints/buy/${id}/continue`);
   assert.equal(cont.body.status, "pending");

@@ -5,7 +5,7 @@
 // nothing on the page.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { e2eSuite, login, screenshot, VIEWPORTS } from "./harness.mjs";
+import { e2eSuite, signIn, screenshot, VIEWPORTS } from "./harness.mjs";
 import { expectNoAxeViolations as axe } from "./axe.mjs";
 import { paymentApi } from "./paymentapi.mjs";
 
@@ -26,7 +26,7 @@ async function leaveSlip(page) {
 
 test("a slip left for later: home, menu, the pending payments page, the purchase block and cancel", async () => {
   const { context, page } = await env.newPage(VIEWPORTS.desktop);
-  await login(page, env.server.url);
+  await signIn(page, env.server.url);
   const id = await leaveSlip(page);
   const list = await apiCall(page, "GET", "/api/payments/pending");
   const slip = list.body.payments[0].slip;
@@ -75,13 +75,13 @@ test("a slip left for later: home, menu, the pending payments page, the purchase
 
 test("the pending payments page in en, jp and th at 375 and 1280 px", async () => {
   const { context, page } = await env.newPage(VIEWPORTS.desktop);
-  await login(page, env.server.url);
+  await signIn(page, env.server.url);
   await leaveSlip(page);
   await context.close();
   for (const lang of ["en", "jp", "th"]) {
     for (const [vp, size] of Object.entries(VIEWPORTS)) {
       const { context, page } = await env.newPage(size);
-      await login(page, env.server.url, undefined, lang);
+      await signIn(page, env.server.url, undefined, lang);
       await page.goto(`${env.server.url}/payments/pending?lang=${lang}`);
       await page.locator(".pending-payment__number").first().waitFor();
       await screenshot(page, `pending-page-${lang}-${vp}`);

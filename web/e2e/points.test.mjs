@@ -5,7 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { e2eSuite, login, root, screenshot, VIEWPORTS, DEMO } from "./harness.mjs";
+import { e2eSuite, signIn, root, screenshot, VIEWPORTS, DEMO } from "./harness.mjs";
 import { axeBuilder } from "./axe.mjs";
 
 const env = e2eSuite({ before, after });
@@ -13,7 +13,7 @@ const bin = () => process.env.MEMBERS_BIN || path.join(root, "bin/members");
 
 async function newPage(viewport = VIEWPORTS.desktop, lang = "en") {
   const { context, page } = await env.newPage(viewport);
-  await login(page, env.server.url, DEMO, lang);
+  await signIn(page, env.server.url, DEMO, lang);
   return { context, page };
 }
 

@@ -5,7 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { e2eSuite, advanceServerClock, login, screenshot, settledValue, VIEWPORTS, DEMO, DEMO2, root } from "./harness.mjs";
+import { e2eSuite, advanceServerClock, login, signIn, screenshot, settledValue, VIEWPORTS, DEMO, DEMO2, root } from "./harness.mjs";
 
 const env = e2eSuite({ before, after }, { serverArgs: ["--test-clock"] });
 
@@ -14,7 +14,7 @@ const IDLE_LIMIT_SECONDS = 30 * 60;
 test("a page load after the idle limit goes to /login with the redirect; login returns to the page", async () => {
   for (const viewport of Object.values(VIEWPORTS)) {
     const { context, page } = await env.newPage(viewport);
-    await login(page, env.server.url);
+    await signIn(page, env.server.url);
     await page.goto(`${env.server.url}/bookings?lang=en`);
     await page.getByRole("heading", { level: 1 }).waitFor();
 
@@ -44,7 +44,7 @@ test("a data call after the idle limit opens the timeout modal; login from it re
     if (r.status() >= 400 && r.url().includes("/api")) trail.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
   });
   page.on("requestfailed", (r) => trail.push(`failed (${r.failure()?.errorText}) ${r.method()} ${new URL(r.url()).pathname}`));
-  await login(page, env.server.url);
+  await signIn(page, env.server.url);
   await page.goto(`${env.server.url}/?lang=en`);
   await page.getByRole("heading", { level: 1 }).waitFor();
   // The home page's own data calls (banner, upcoming flights) must be done
@@ -64,7 +64,7 @@ test("a data call after the idle limit opens the timeout modal; login from it re
   } catch (err) {
     if (!(await dialog.isVisible())) {
       const open = await page.getByRole("dialog").or(page.getByRole("alertdialog")).allInnerTexts();
-      throw new Error(`${err.message}\nopen dialogs: ${JSON.stringify(open)}\ncalls that failed:\n${trail.join("\n")}`);
+      throw new Error(`${err.message}\nopen dialogs: ${JSON.stringify(open)}\ncalls that failed:\n${trail.join("\n")}`, { cause: err });
     }
     returnTo = "/";
   }

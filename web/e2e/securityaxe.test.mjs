@@ -3,7 +3,7 @@
 // on a phone and a desktop, in English and Japanese.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { e2eSuite, login, VIEWPORTS } from "./harness.mjs";
+import { e2eSuite, signIn, VIEWPORTS } from "./harness.mjs";
 import { axeBuilder } from "./axe.mjs";
 
 const env = e2eSuite({ before, after });
@@ -17,7 +17,7 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
   for (const lang of ["en", "jp"]) {
     test(`no axe violations on the security pages on ${device} in ${lang}`, async () => {
       const { context, page } = await env.newPage(viewport);
-      await login(page, env.server.url, undefined, lang);
+      await signIn(page, env.server.url, undefined, lang);
       const found = [];
       await page.goto(`${env.server.url}/security?lang=${lang}`);
       await page.locator(".session-list li").first().waitFor();

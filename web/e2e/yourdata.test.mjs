@@ -5,7 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { downloadText, e2eSuite, login, screenshot, VIEWPORTS, DEMO, DEMO2, root } from "./harness.mjs";
+import { downloadText, e2eSuite, signIn, screenshot, VIEWPORTS, DEMO, DEMO2, root } from "./harness.mjs";
 
 const env = e2eSuite({ before, after });
 const bin = process.env.MEMBERS_BIN || path.join(root, "bin/members");
@@ -23,7 +23,7 @@ function deletionLink(to) {
 
 test("the export downloads one JSON file with every part", async () => {
   const { context, page } = await env.newPage(VIEWPORTS.desktop);
-  await login(page, env.server.url);
+  await signIn(page, env.server.url);
   await page.goto(`${env.server.url}/account?lang=en`);
   await page.getByRole("link", { name: /Your data/ }).click();
   await page.getByRole("heading", { name: "Your data", level: 1 }).waitFor();
@@ -41,7 +41,7 @@ test("the export downloads one JSON file with every part", async () => {
 
 test("deletion: password, mailed link, what goes and stays, then no login", async () => {
   const { context, page } = await env.newPage(VIEWPORTS.phone);
-  await login(page, env.server.url, DEMO2);
+  await signIn(page, env.server.url, DEMO2);
   await page.goto(`${env.server.url}/your-data?lang=en`);
   const zone = page.getByRole("region", { name: "Delete your account" });
   await zone.getByLabel(/Current password/).fill("Wrong1234");
