@@ -36,7 +36,7 @@ func settle(t *testing.T, env *payEnv, c *apitest.Client, product string, fields
 	for p.Status != "settled" && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 		if p.Status == "pending" {
-			// A gateway call that outlived newPayEnv's 500 ms timeout (a
+			// A gateway call that outlived newPayEnv's gateway timeout (a
 			// loaded machine): the process waits for its next check, which
 			// is due on the test clock, so the clock moves and the
 			// background work runs as the server's worker would.

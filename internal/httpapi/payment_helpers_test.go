@@ -82,8 +82,11 @@ type payEnv struct {
 func newPayEnv(t *testing.T, engine store.Engine, cfg ...func(*app.Config)) *payEnv {
 	t.Helper()
 	env := apitest.New(t, engine, append([]func(*app.Config){func(c *app.Config) {
-		c.GatewaySlow = 1500 * time.Millisecond
-		c.GatewayTimeout = 500 * time.Millisecond
+		// Card 0119's held answer outlives the timeout; every other call
+		// has to answer within it on a loaded CI machine too (at 500 ms a
+		// token lookup timed out there, and the register answered 500).
+		c.GatewaySlow = 3 * time.Second
+		c.GatewayTimeout = 1500 * time.Millisecond
 	}}, cfg...)...)
 	if _, err := env.App.DB.Exec(`CREATE TABLE test_goods (process_id TEXT NOT NULL UNIQUE, member_id TEXT NOT NULL, amount BIGINT NOT NULL)`); err != nil {
 		t.Fatal(err)
