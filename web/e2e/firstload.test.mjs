@@ -58,6 +58,11 @@ test("a visitor's first load logs nothing in the console: the session check is t
     await page.waitForURL((u) => u.pathname === "/login");
     await page.getByRole("button", { name: "Log in", exact: true }).waitFor();
     await page.waitForLoadState("networkidle");
+    // Chromium warns of a preload left unused a few seconds after the load
+    // event (index.html preloads the origin access check; a cached answer
+    // once left it unused here, seen under load in CI): no condition to
+    // wait for, so the test waits past those seconds.
+    await page.waitForTimeout(4000);
     assert.deepEqual(logged, [], "console of a visitor's first load of a member address");
     await context.close();
   }

@@ -41,6 +41,16 @@ let inflight: Promise<OriginAccessState> | undefined
 export function checkOriginAccess(fetchImpl: typeof fetch = (...a) => globalThis.fetch(...a), now = Date.now()): Promise<OriginAccessState> {
   const cached = readCache(now)
   if (cached) return Promise.resolve(cached)
+  return askOriginAccess(fetchImpl)
+}
+
+/**
+ * Asks the server whatever the cache holds, and caches the answer. The
+ * page's start (main.tsx) asks this way: index.html's preload has already
+ * sent the request, and a cached answer left it unused (a wasted call, and
+ * the browser's console warning a few seconds after the load).
+ */
+export function askOriginAccess(fetchImpl: typeof fetch = (...a) => globalThis.fetch(...a)): Promise<OriginAccessState> {
   inflight ??= (async () => {
     let state: OriginAccessState
     try {

@@ -7,7 +7,7 @@ import { SHELL_NAMESPACE, loadCatalogue } from '@/i18n/catalogues'
 import { initialLanguage, readStoredLang } from '@/i18n/languages'
 import { setActiveLang } from '@/i18n/i18n'
 import { addressWithLang } from './routing/paths'
-import { checkOriginAccess } from '@/api/originAccess'
+import { askOriginAccess } from '@/api/originAccess'
 import { preloadPage } from './routes'
 import '../styles/global.css'
 import { applyBrandColors } from '@/brand'
@@ -36,8 +36,9 @@ const address = addressWithLang(window.location, lang)
 if (address) window.history.replaceState(window.history.state, '', address)
 // Every API call waits for the origin access check: asked now, it
 // runs beside the catalogue's load instead of before the session check, one
-// round trip later (the answer is cached, and a call in flight is shared).
-void checkOriginAccess()
+// round trip later (a call in flight is shared). It is asked even when the
+// cache holds an answer: index.html's preload has sent the request anyway.
+void askOriginAccess()
 // The API calls sent before the first render (the first page's data) carry the page's language.
 setActiveLang(lang)
 const query = createQueryServices()
