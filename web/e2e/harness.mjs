@@ -3,7 +3,7 @@
 // with playwright-core. Every test file gets its own server and browser.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -61,11 +61,23 @@ export async function startServer(extraArgs = []) {
 }
 
 /**
- * Debian's Chromium headless, with no outside network look-ups (localhost
+ * The browser: Debian's Chromium headless shell (package
+ * chromium-headless-shell, Chromium's old headless mode, the build
+ * Playwright itself runs headless), else Debian's full Chromium in its
+ * headless mode; CHROMIUM_PATH chooses another. The same Blink renders the
+ * pages, but the full browser's headless mode runs Chrome's own UI and
+ * services beside them: a page load with a new context cost 1.4 CPU s
+ * there and 0.5 in the shell (docs/testing.md).
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH
+  || (existsSync("/usr/bin/chromium-headless-shell") ? "/usr/bin/chromium-headless-shell" : "/usr/bin/chromium");
+
+/**
+ * Chromium headless, with no outside network look-ups (localhost
  * stays: a passkey's relying party cannot be an IP address).
  */
 export const BROWSER_OPTIONS = {
-  executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+  executablePath: CHROMIUM_PATH,
   headless: true,
   args: [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -120,22 +132,37 @@ export async function downloadText(download) {
 }
 
 /**
- * Logs in over the API, as the login form's own call does (a CSRF token for
- * the browser's pre-login cookie, then POST /api/session, with the
- * browser's cookies, user agent and language) and loads no page: for the
- * tests that are not about logging in, whose next step loads the page they
- * test. It saves the login page and the home page a form login loads
- * (about 3 CPU s a login under load, docs/testing.md).
+ * Calls the API as the page's member: the page's cookies, a fresh CSRF
+ * token (for the session's cookie, or the pre-login one), X-Lang set to
+ * `lang`, and `headers` on both requests. The body is sent as JSON; the
+ * answer's body is read as JSON ({} when it is not).
+ */
+export async function apiCall(page, baseURL, method, p, body, { lang = "en", headers = {} } = {}) {
+  const sent = { ...headers, "X-Lang": lang };
+  const token = await page.request.get(`${baseURL}/api/csrf_token`, { headers: sent });
+  assert.equal(token.status(), 200, "csrf token");
+  const res = await page.request.fetch(`${baseURL}${p}`, {
+    method,
+    headers: { ...sent, "Content-Type": "application/json", "X-Csrf-Token": (await token.json()).csrfToken },
+    data: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json = {};
+  try { json = JSON.parse(text); } catch { /* not JSON: an empty answer */ }
+  return { status: res.status(), body: json, text };
+}
+
+/**
+ * Logs in over the API, as the login form's own call does (POST
+ * /api/session with the browser's cookies, user agent and language) and
+ * loads no page: for the tests that are not about logging in, whose next
+ * step loads the page they test. It saves the login page and the home page
+ * a form login loads (about 3 CPU s a login under load, docs/testing.md).
  */
 export async function signIn(page, baseURL, user = DEMO, lang = "en") {
-  const headers = { "User-Agent": await page.evaluate(() => navigator.userAgent), "X-Lang": lang };
-  const token = await page.request.get(`${baseURL}/api/csrf_token`, { headers });
-  assert.equal(token.status(), 200, "csrf token");
-  const res = await page.request.post(`${baseURL}/api/session`, {
-    headers: { ...headers, "Content-Type": "application/json", "X-Csrf-Token": (await token.json()).csrfToken },
-    data: JSON.stringify({ email: user.email, password: user.password }),
-  });
-  assert.equal(res.status(), 204, `login of ${user.email}: ${res.status()} ${await res.text()}`);
+  const headers = { "User-Agent": await page.evaluate(() => navigator.userAgent) };
+  const res = await apiCall(page, baseURL, "POST", "/api/session", { email: user.email, password: user.password }, { lang, headers });
+  assert.equal(res.status, 204, `login of ${user.email}: ${res.status} ${res.text}`);
 }
 
 /** Logs in through the login form and waits for the landing page. */

@@ -10,38 +10,16 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { AxeBuilder } from "@axe-core/playwright";
+import { expectNoAxeViolations as axe } from "./axe.mjs";
 import { advanceServerClock, e2eSuite, signIn, root, screenshot, VIEWPORTS } from "./harness.mjs";
+import { paymentApi } from "./paymentapi.mjs";
 
 const env = e2eSuite({ before, after }, { serverArgs: ["--test-clock"] });
 const bin = process.env.MEMBERS_BIN || path.join(root, "bin/members");
 const members = (...args) => execFileSync(bin, [...args, "--db", env.server.dsn], { encoding: "utf8" });
 const LANGS = ["en", "jp", "th"];
 
-async function apiCall(page, method, p, body, lang = "en") {
-  const base = env.server.url;
-  const csrf = await (await page.request.get(`${base}/api/csrf_token`)).json();
-  const res = await page.request.fetch(`${base}${p}`, {
-    method,
-    headers: { "Content-Type": "application/json", "X-Csrf-Token": csrf.csrfToken, "X-Lang": lang },
-    data: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status(), body: await res.json().catch(() => ({})) };
-}
-
-async function tokenize(page, number) {
-  const res = await page.request.post(`${env.server.url}/gateway/v1/tokens`, {
-    headers: { "Content-Type": "application/json" },
-    data: JSON.stringify({ cardNumber: number, expirationDate: "33/08", cvv: "123", holderName: "TARO PEACH" }),
-  });
-  return (await res.json()).token;
-}
-
-async function axe(page, label) {
-  const r = await new AxeBuilder({ page }).analyze();
-  const found = r.violations.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
-  assert.deepEqual(found, [], label);
-}
+const { apiCall, tokenize } = paymentApi(env);
 
 /** The page fits its width: nothing wider than the window. */
 async function fits(page, label) {

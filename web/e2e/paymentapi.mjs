@@ -3,19 +3,13 @@
 // end. Bound to a suite (harness.mjs e2eSuite):
 //   const { apiCall, tokenize, paymentEnd } = paymentApi(env);
 import assert from "node:assert/strict";
+import { apiCall as harnessApiCall } from "./harness.mjs";
 
 /** The suite's API helpers; the server's address is read at each call. */
 export function paymentApi(env) {
-  /** Calls the API with the page's cookies and a fresh CSRF token, answers in English. */
-  async function apiCall(page, method, p, body) {
-    const base = env.server.url;
-    const csrf = await (await page.request.get(`${base}/api/csrf_token`)).json();
-    const res = await page.request.fetch(`${base}${p}`, {
-      method,
-      headers: { "Content-Type": "application/json", "X-Csrf-Token": csrf.csrfToken, "X-Lang": "en" },
-      data: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status(), body: await res.json().catch(() => ({})) };
+  /** Calls the API as the page's member (harness.mjs apiCall), answers in `lang`. */
+  function apiCall(page, method, p, body, lang = "en") {
+    return harnessApiCall(page, env.server.url, method, p, body, { lang });
   }
 
   /** A card token made at the gateway, as the browser's card form does. */
