@@ -20,4 +20,4 @@ afterEach(() => {
 
 // The files that run in jsdom (vite.config.ts, "test") get the rendering
 // library's setup too; a Node file does not pay for importing it.
-if (typeof window !== 'undefined') await import('./setup.dom')
+if (typeof window !== 'undefined') (await import('./setup.dom')).setUpDomFile()
