@@ -88,10 +88,9 @@ test-web: deps
 
 # The browser test files run E2E_JOBS at a time: each has its own server,
 # port, database (its mail outbox too) and browser contexts, in one Chromium
-# shared by all files (web/e2e/run.mjs, harness.mjs). 4: a file mostly
-# waits on its pages (money-pages: 42 CPU s in 105 s of wall, alone), so
-# four at a time keep the CPUs busy (docs/testing.md); E2E_JOBS=1 runs
-# them one at a time.
+# headless shell shared by all files (web/e2e/run.mjs, harness.mjs). 4: a
+# file mostly waits on its pages, so four at a time keep the CPUs busy
+# (docs/testing.md); E2E_JOBS=1 runs them one at a time.
 E2E_JOBS ?= 4
 test-e2e: build
 	@date -u +"test-e2e: started %T UTC"
