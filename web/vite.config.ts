@@ -103,9 +103,9 @@ export default defineConfig(({ mode }) => {
             name: 'dom',
             environment: 'jsdom',
             // One module graph and one jsdom for all of them too: 77 → 25
-            // CPU s. Each test ends with its apps unmounted, their queries
-            // cancelled, storage and markup cleared (src/test/setup*.ts), so
-            // nothing of one file reaches the next (shuffled runs pass).
+            // CPU s. Each test ends with its apps unmounted and the page's
+            // storage and markup cleared (src/test/setup*.ts), so nothing
+            // of one file reaches the next (shuffled runs pass).
             isolate: false,
             include: ['src/**/*.test.tsx'],
           },

@@ -1,6 +1,5 @@
 import { afterEach, vi } from 'vitest'
 import { cleanup, configure } from '@testing-library/react'
-import { stopRenderedApps } from './renderApp'
 
 /**
  * The setup of a test file that runs in jsdom, called by setup.ts at the
@@ -16,8 +15,7 @@ export function setUpDomFile() {
   // jsdom has no layout: scrolling is a no-op here.
   window.scrollTo = vi.fn() as unknown as typeof window.scrollTo
 
-  afterEach(async () => {
+  afterEach(() => {
     cleanup()
-    await stopRenderedApps()
   })
 }

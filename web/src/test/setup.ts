@@ -14,6 +14,7 @@ afterEach(() => {
   // the last one's storage or markup.
   if (typeof window !== 'undefined') {
     window.localStorage.clear()
+    window.sessionStorage.clear()
     document.body.innerHTML = ''
   }
 })
