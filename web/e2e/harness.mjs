@@ -132,18 +132,18 @@ export async function downloadText(download) {
 }
 
 /**
- * Calls the API as the page's member: the page's cookies, a fresh CSRF
- * token (for the session's cookie, or the pre-login one), X-Lang set to
- * `lang`, and `headers` on both requests. The body is sent as JSON; the
- * answer's body is read as JSON ({} when it is not).
+ * Calls the API as the page's member: the page's cookies and user agent
+ * (page.request sends the browser's), a fresh CSRF token (for the
+ * session's cookie, or the pre-login one) and X-Lang set to `lang`. The
+ * body is sent as JSON; the answer's body is read as JSON ({} when it is
+ * not).
  */
-export async function apiCall(page, baseURL, method, p, body, { lang = "en", headers = {} } = {}) {
-  const sent = { ...headers, "X-Lang": lang };
-  const token = await page.request.get(`${baseURL}/api/csrf_token`, { headers: sent });
+export async function apiCall(page, baseURL, method, p, body, { lang = "en" } = {}) {
+  const token = await page.request.get(`${baseURL}/api/csrf_token`, { headers: { "X-Lang": lang } });
   assert.equal(token.status(), 200, "csrf token");
   const res = await page.request.fetch(`${baseURL}${p}`, {
     method,
-    headers: { ...sent, "Content-Type": "application/json", "X-Csrf-Token": (await token.json()).csrfToken },
+    headers: { "X-Lang": lang, "Content-Type": "application/json", "X-Csrf-Token": (await token.json()).csrfToken },
     data: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -160,8 +160,7 @@ export async function apiCall(page, baseURL, method, p, body, { lang = "en", hea
  * a form login loads (about 3 CPU s a login under load, docs/testing.md).
  */
 export async function signIn(page, baseURL, user = DEMO, lang = "en") {
-  const headers = { "User-Agent": await page.evaluate(() => navigator.userAgent) };
-  const res = await apiCall(page, baseURL, "POST", "/api/session", { email: user.email, password: user.password }, { lang, headers });
+  const res = await apiCall(page, baseURL, "POST", "/api/session", { email: user.email, password: user.password }, { lang });
   assert.equal(res.status, 204, `login of ${user.email}: ${res.status} ${res.text}`);
 }
 
