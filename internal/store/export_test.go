@@ -58,3 +58,17 @@ func (db *DB) read(ctx context.Context, fn func(r reader) error) error {
 	}
 	return tx.Commit()
 }
+
+// SearchViewsDown undoes migration 00220 (its down statements) on db.
+func SearchViewsDown(ctx context.Context, db *DB) error {
+	down := searchViewsSQLiteDown
+	if db.Engine == Postgres {
+		down = searchViewsPostgresDown
+	}
+	for _, s := range append(down, `DELETE FROM goose_db_version WHERE version_id = 220`) {
+		if _, err := db.ExecContext(ctx, s); err != nil {
+			return fmt.Errorf("%s: %w", s, err)
+		}
+	}
+	return nil
+}

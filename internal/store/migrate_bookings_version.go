@@ -108,19 +108,25 @@ var bookingsVersionPostgresDown = []string{
 
 // bookingsVersionMigration is migration 00032 for engine.
 func bookingsVersionMigration(engine Engine) *goose.Migration {
-	up, down := bookingsVersionSQLite, bookingsVersionSQLiteDown
 	if engine == Postgres {
-		up, down = bookingsVersionPostgres(), bookingsVersionPostgresDown
+		return statementsMigration(migrationBookingsVersion, "bookings version", bookingsVersionPostgres(), bookingsVersionPostgresDown)
 	}
+	return statementsMigration(migrationBookingsVersion, "bookings version", bookingsVersionSQLite, bookingsVersionSQLiteDown)
+}
+
+// statementsMigration is a Go migration that runs up (or down) in order
+// in one transaction: the migrations whose statements differ between the
+// engines.
+func statementsMigration(version int64, what string, up, down []string) *goose.Migration {
 	run := func(stmts []string) func(ctx context.Context, tx *sql.Tx) error {
 		return func(ctx context.Context, tx *sql.Tx) error {
 			for _, s := range stmts {
 				if _, err := tx.ExecContext(ctx, s); err != nil {
-					return fmt.Errorf("bookings version: %w", err)
+					return fmt.Errorf("%s: %w", what, err)
 				}
 			}
 			return nil
 		}
 	}
-	return goose.NewGoMigration(migrationBookingsVersion, &goose.GoFunc{RunTx: run(up)}, &goose.GoFunc{RunTx: run(down)})
+	return goose.NewGoMigration(version, &goose.GoFunc{RunTx: run(up)}, &goose.GoFunc{RunTx: run(down)})
 }
