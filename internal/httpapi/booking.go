@@ -77,10 +77,7 @@ func (h *BookingHandlers) SearchReservations(w http.ResponseWriter, r *http.Requ
 
 // writeJSONBytes writes an encoded JSON answer (200) with WriteJSON's headers.
 func writeJSONBytes(w http.ResponseWriter, body []byte) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(body)
+	writeJSONBody(w, http.StatusOK, body)
 }
 
 func (h *BookingHandlers) GetReservationSearchDefaults(w http.ResponseWriter, r *http.Request) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -84,9 +85,13 @@ func TestBookingSearch(t *testing.T) {
 
 		// All statuses, descending, over every booking date.
 		all := url.Values{"form": {"search"}, "bookingDateFrom": {"2012-01-01"}, "bookingDateTo": {jstDay(env, 0)}, "status": {"all"}, "order": {"desc"}}
-		res, _ = search(t, c, all)
+		res, r = search(t, c, all)
 		if res.Total != 16 || len(res.Reservations) != 10 || res.TotalPages != 2 || res.Reservations[0].PNR != "CTS4EF" {
 			t.Fatalf("all desc = %v total %d", res.pnrs(), res.Total)
+		}
+		// A page is sent with its length, not chunked (fewer writes).
+		if got := r.Header.Get("Content-Length"); len(r.Body) < 4096 || got != strconv.Itoa(len(r.Body)) {
+			t.Errorf("page of %d bytes sent with Content-Length %q", len(r.Body), got)
 		}
 		all.Set("page", "2")
 		res, _ = search(t, c, all)

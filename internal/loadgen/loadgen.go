@@ -226,3 +226,35 @@ func Machine() string {
 	}
 	return fmt.Sprintf("load average before the run %s", load)
 }
+
+// Load1 is the machine's 1-minute load average (-1 when unknown).
+func Load1() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return -1
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return -1
+	}
+	v, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return -1
+	}
+	return v
+}
+
+// WaitSettled waits, at most max, until the 1-minute load average is
+// below below: a measurement of absolute throughput (purchases per
+// second) taken right after heavy work (a seeding, the last engine's
+// run) measures that work's tail too. It returns the load it ends at.
+func WaitSettled(below float64, max time.Duration) float64 {
+	deadline := time.Now().Add(max)
+	for {
+		l := Load1()
+		if l < below || time.Now().After(deadline) {
+			return l
+		}
+		time.Sleep(2 * time.Second)
+	}
+}
