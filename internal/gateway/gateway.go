@@ -164,7 +164,12 @@ func New(ctx context.Context, o Options) (*Gateway, error) {
 		o.TokenBurst = 100
 	}
 	if o.Client == nil {
-		o.Client = &http.Client{Timeout: 10 * time.Second}
+		// Keeps a connection for each of a worker's concurrent sends: with
+		// the default transport's two, every other webhook under load
+		// opened a new connection to the receiver.
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = sendConcurrency
+		o.Client = &http.Client{Timeout: 10 * time.Second, Transport: t}
 	}
 	g := &Gateway{db: o.DB, dialect: o.Dialect, now: o.Now, log: o.Logger, opt: o, worker: "w_" + randomHex(8),
 		wake: make(chan struct{}, 1), tokenLimit: newTokenLimiter(o.TokenEvery, o.TokenBurst, o.Now), text: pageText{cat: o.Catalog}}

@@ -81,6 +81,16 @@ var searchViewsSQLiteDown = []string{
 
 // searchViewsPostgres: one function per table; each statement trigger
 // rebuilds the views of the reservations its rows belong to.
+//
+// It locks those reservations first, in a statement of its own. Under READ
+// COMMITTED each statement of the function takes a new snapshot, so the
+// rebuild starts after every concurrent writer of the same bookings has
+// committed and reads their rows too: two flight events changing two
+// segments of one booking at once would otherwise each rebuild its view
+// from a snapshot without the other's segment, and the later rebuild
+// would drop the earlier change. (Under REPEATABLE READ the lock fails
+// the later transaction instead, which is retried.) SQLite has one writer
+// at a time: its triggers read everything committed.
 func searchViewsPostgres() []string {
 	out := []string{
 		`ALTER TABLE reservations ADD COLUMN segments_view TEXT`,
@@ -90,16 +100,19 @@ func searchViewsPostgres() []string {
 		{"reservation_segments", "segments_view", segmentsViewSQL(Postgres, "r.id")},
 		{"reservation_passengers", "passengers_view", passengersViewSQL(Postgres, "r.id")},
 	} {
-		set := `UPDATE reservations r SET ` + t.column + ` = ` + t.view + ` WHERE r.id IN `
 		out = append(out, `CREATE FUNCTION `+t.table+`_rebuild_view() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+	ids text[];
 BEGIN
 	IF TG_OP = 'INSERT' THEN
-		`+set+`(SELECT reservation_id FROM new_rows);
+		ids := ARRAY(SELECT DISTINCT reservation_id FROM new_rows);
 	ELSIF TG_OP = 'DELETE' THEN
-		`+set+`(SELECT reservation_id FROM old_rows);
+		ids := ARRAY(SELECT DISTINCT reservation_id FROM old_rows);
 	ELSE
-		`+set+`(SELECT reservation_id FROM old_rows UNION SELECT reservation_id FROM new_rows);
+		ids := ARRAY(SELECT reservation_id FROM old_rows UNION SELECT reservation_id FROM new_rows);
 	END IF;
+	PERFORM 1 FROM reservations WHERE id = ANY(ids) ORDER BY id FOR UPDATE;
+	UPDATE reservations r SET `+t.column+` = `+t.view+` WHERE r.id = ANY(ids);
 	RETURN NULL;
 END $$`)
 		for _, ev := range []struct{ name, op, ref string }{

@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -95,4 +96,74 @@ func TestSearchViews(t *testing.T) {
 		}
 		same("migrated with bookings")
 	})
+}
+
+// TestSearchViewsConcurrentWritersPostgres: two transactions changing two
+// segments of one booking at once both show in its view. Under READ
+// COMMITTED the later trigger would otherwise rebuild the view from a
+// snapshot taken before the earlier one committed and drop its change.
+// The booking has no member, so no bookings-version row lock orders the
+// two writers for it.
+func TestSearchViewsConcurrentWritersPostgres(t *testing.T) {
+	t.Parallel()
+	if len(apitest.Engines(t)) < 2 {
+		t.Skip("PostgreSQL is not reachable")
+	}
+	ctx := context.Background()
+	db := apitest.OpenDB(t, store.Postgres)
+	now := time.Now().Truncate(time.Millisecond)
+	seg := func(key string, pos time.Duration) booking.Segment {
+		return booking.Segment{Key: key, StatusCode: "HK", Flight: "MM" + key, FlightNumber: key, OriginAirportCode: "HND",
+			DestinationAirportCode: "CTS", DepartAt: now.Add(pos), ArrivalAt: now.Add(pos + time.Hour)}
+	}
+	r := booking.Reservation{PNR: "RACE01", BookedAt: now, StatusCode: booking.StatusConfirmed, Currency: "JPY",
+		Segments: []booking.Segment{seg("1", 24*time.Hour), seg("2", 48*time.Hour)}}
+	list := []booking.Reservation{r}
+	if err := store.InsertReservations(ctx, db, now, list); err != nil {
+		t.Fatal(err)
+	}
+	var id string
+	if err := db.QueryRowContext(ctx, `SELECT id FROM reservations WHERE pnr = 'RACE01'`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	change := `UPDATE reservation_segments SET flight_status = $1 WHERE reservation_id = $2 AND seg_key = $3`
+	first, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Rollback()
+	if _, err := first.ExecContext(ctx, change, "CHANGED-ONE", id, "1"); err != nil {
+		t.Fatal(err)
+	}
+	second := make(chan error, 1)
+	go func() {
+		tx, err := db.BeginTx(ctx, nil)
+		if err == nil {
+			if _, err = tx.ExecContext(ctx, change, "CHANGED-TWO", id, "2"); err == nil {
+				err = tx.Commit()
+			} else {
+				_ = tx.Rollback()
+			}
+		}
+		second <- err
+	}()
+	// the second writer waits for the first's lock on the booking
+	select {
+	case err := <-second:
+		t.Fatalf("second writer ended before the first committed: %v", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	if err := first.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-second; err != nil {
+		t.Fatal(err)
+	}
+	var view string
+	if err := db.QueryRowContext(ctx, `SELECT segments_view FROM reservations WHERE id = $1`, id).Scan(&view); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(view, "CHANGED-ONE") || !strings.Contains(view, "CHANGED-TWO") {
+		t.Errorf("view after two concurrent writers = %s", view)
+	}
 }
