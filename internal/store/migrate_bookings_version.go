@@ -87,14 +87,7 @@ BEGIN
 	END IF;
 	RETURN NULL;
 END $$`)
-		for _, ev := range []struct{ name, op, ref string }{
-			{"ins", "INSERT", "NEW TABLE AS new_rows"},
-			{"upd", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"},
-			{"del", "DELETE", "OLD TABLE AS old_rows"},
-		} {
-			out = append(out, `CREATE TRIGGER `+table+`_version_`+ev.name+` AFTER `+ev.op+` ON `+table+
-				` REFERENCING `+ev.ref+` FOR EACH STATEMENT EXECUTE FUNCTION `+table+`_bump_version()`)
-		}
+		out = append(out, statementTriggers(table, "version", table+"_bump_version()")...)
 	}
 	return out
 }
@@ -112,6 +105,22 @@ func bookingsVersionMigration(engine Engine) *goose.Migration {
 		return statementsMigration(migrationBookingsVersion, "bookings version", bookingsVersionPostgres(), bookingsVersionPostgresDown)
 	}
 	return statementsMigration(migrationBookingsVersion, "bookings version", bookingsVersionSQLite, bookingsVersionSQLiteDown)
+}
+
+// statementTriggers are PostgreSQL's AFTER INSERT, UPDATE and DELETE
+// statement triggers <table>_<name>_ins/upd/del on table, calling fn with
+// the statement's rows as the transition tables new_rows and old_rows.
+func statementTriggers(table, name, fn string) []string {
+	var out []string
+	for _, ev := range []struct{ name, op, ref string }{
+		{"ins", "INSERT", "NEW TABLE AS new_rows"},
+		{"upd", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"},
+		{"del", "DELETE", "OLD TABLE AS old_rows"},
+	} {
+		out = append(out, `CREATE TRIGGER `+table+`_`+name+`_`+ev.name+` AFTER `+ev.op+` ON `+table+
+			` REFERENCING `+ev.ref+` FOR EACH STATEMENT EXECUTE FUNCTION `+fn)
+	}
+	return out
 }
 
 // statementsMigration is a Go migration that runs up (or down) in order

@@ -38,15 +38,18 @@ func passengersViewSQL(engine Engine, id string) string {
 	return `(SELECT json_group_array(json_array(` + paxCols + `) ORDER BY x.position) FROM reservation_passengers x WHERE x.reservation_id = ` + id + `)`
 }
 
+// addSearchViewColumns adds the views to the bookings, on both engines.
+var addSearchViewColumns = []string{
+	`ALTER TABLE reservations ADD COLUMN segments_view TEXT`,
+	`ALTER TABLE reservations ADD COLUMN passengers_view TEXT`,
+}
+
 // searchViewsSQLite: a trigger for each write to each table; an update
 // that moves a row to another reservation rebuilds both bookings' views.
 // A reservation deleted with its rows (ON DELETE CASCADE) is gone before
 // its view would be rebuilt: the UPDATE finds no row.
 func searchViewsSQLite() []string {
-	out := []string{
-		`ALTER TABLE reservations ADD COLUMN segments_view TEXT`,
-		`ALTER TABLE reservations ADD COLUMN passengers_view TEXT`,
-	}
+	out := append([]string{}, addSearchViewColumns...)
 	for _, t := range []struct{ table, column, view string }{
 		{"reservation_segments", "segments_view", segmentsViewSQL(SQLite, "reservations.id")},
 		{"reservation_passengers", "passengers_view", passengersViewSQL(SQLite, "reservations.id")},
@@ -92,10 +95,7 @@ var searchViewsSQLiteDown = []string{
 // the later transaction instead, which is retried.) SQLite has one writer
 // at a time: its triggers read everything committed.
 func searchViewsPostgres() []string {
-	out := []string{
-		`ALTER TABLE reservations ADD COLUMN segments_view TEXT`,
-		`ALTER TABLE reservations ADD COLUMN passengers_view TEXT`,
-	}
+	out := append([]string{}, addSearchViewColumns...)
 	for _, t := range []struct{ table, column, view string }{
 		{"reservation_segments", "segments_view", segmentsViewSQL(Postgres, "r.id")},
 		{"reservation_passengers", "passengers_view", passengersViewSQL(Postgres, "r.id")},
@@ -115,14 +115,7 @@ BEGIN
 	UPDATE reservations r SET `+t.column+` = `+t.view+` WHERE r.id = ANY(ids);
 	RETURN NULL;
 END $$`)
-		for _, ev := range []struct{ name, op, ref string }{
-			{"ins", "INSERT", "NEW TABLE AS new_rows"},
-			{"upd", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"},
-			{"del", "DELETE", "OLD TABLE AS old_rows"},
-		} {
-			out = append(out, `CREATE TRIGGER `+t.table+`_view_`+ev.name+` AFTER `+ev.op+` ON `+t.table+
-				` REFERENCING `+ev.ref+` FOR EACH STATEMENT EXECUTE FUNCTION `+t.table+`_rebuild_view()`)
-		}
+		out = append(out, statementTriggers(t.table, "view", t.table+"_rebuild_view()")...)
 	}
 	// the bookings written before this migration, in one pass
 	out = append(out, `UPDATE reservations r SET segments_view = `+segmentsViewSQL(Postgres, "r.id")+
