@@ -127,7 +127,7 @@ test: deps build
 	@date -u +"make test: started %T UTC"
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) -k -Oline test-e2e lint test-go test-fuzz test-web
 
-# Not part of CI (takes 20-30 minutes). Needs wrk and chromium from Debian
+# Not part of CI (16 minutes with the seeded databases kept, 30-40 when it seeds). Needs wrk and chromium from Debian
 # (apt-get install wrk chromium); Lighthouse comes from npm on first use.
 # PostgreSQL at MEMBERS_TEST_PG is measured too when it answers, and the
 # purchases through nginx in front of two instances when nginx is installed.
