@@ -91,9 +91,10 @@ var searchViewsSQLiteDown = []string{
 // committed and reads their rows too: two flight events changing two
 // segments of one booking at once would otherwise each rebuild its view
 // from a snapshot without the other's segment, and the later rebuild
-// would drop the earlier change. (Under REPEATABLE READ the lock fails
-// the later transaction instead, which is retried.) SQLite has one writer
-// at a time: its triggers read everything committed.
+// would drop the earlier change. (The server's transactions are all READ
+// COMMITTED, PostgreSQL's default; under REPEATABLE READ the lock would
+// fail the later transaction with a serialization error instead.) SQLite
+// has one writer at a time: its triggers read everything committed.
 func searchViewsPostgres() []string {
 	out := append([]string{}, addSearchViewColumns...)
 	for _, t := range []struct{ table, column, view string }{
