@@ -59,10 +59,12 @@ func searchViewsSQLite() []string {
 			`CREATE TRIGGER `+t.table+`_view_ins AFTER INSERT ON `+t.table+` BEGIN `+set+`= NEW.reservation_id; END`,
 			`CREATE TRIGGER `+t.table+`_view_upd AFTER UPDATE ON `+t.table+` BEGIN `+set+`IN (OLD.reservation_id, NEW.reservation_id); END`,
 			`CREATE TRIGGER `+t.table+`_view_del AFTER DELETE ON `+t.table+` BEGIN `+set+`= OLD.reservation_id; END`,
-			// the bookings written before this migration
-			`UPDATE reservations SET `+t.column+` = `+t.view,
 		)
 	}
+	// the bookings written before this migration, in one pass (each row
+	// updated once: every update also bumps its member's version)
+	out = append(out, `UPDATE reservations SET segments_view = `+segmentsViewSQL(SQLite, "reservations.id")+
+		`, passengers_view = `+passengersViewSQL(SQLite, "reservations.id"))
 	// The member's index (00031) takes the views too: a page's bookings
 	// are then read side by side from the index, not each from its own
 	// table page (a search at 1,000,000 reservations: 147 µs of CPU with
