@@ -160,10 +160,7 @@ func seedInto(ctx context.Context, dsn string, members, rows int, now time.Time,
 // settlePostgres vacuums and analyses the benchmark's tables (the
 // schema's, not the whole database's: the other benchmarks' schemas are
 // no business of this one) and writes their pages out (CHECKPOINT), so the
-// measurement that follows pays for neither. A VACUUM of the whole
-// database before the 100,000-reservation run of 27 Nov also vacuumed the
-// freshly migrated 1,000,000-reservation schema, whose writes then halved
-// that run's figures.
+// measurement that follows pays for neither.
 func settlePostgres(ctx context.Context, db *store.DB, log func(string)) error {
 	if _, err := db.ExecContext(ctx, "VACUUM (ANALYZE) reservations, reservation_segments, reservation_passengers, members, sessions"); err != nil {
 		return fmt.Errorf("vacuum: %w", err)
