@@ -301,17 +301,19 @@ func (g *Gateway) createPayment(ctx context.Context, tx *sql.Tx, in PaymentInput
 			card.Behaviour = ExpiredCard
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO gw_payments (`+paymentCols+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, '', 0, NULL, $13, $13)`,
+	// RETURNING hands back the row as stored: no second read.
+	p, err := scanPayment(tx.QueryRowContext(ctx, `INSERT INTO gw_payments (`+paymentCols+`)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, '', 0, NULL, $13, $13) RETURNING `+paymentCols,
 		id, StatusCreated, in.Amount, in.Currency, in.Method, in.Reference, in.Description, in.ReturnURL,
-		token, card.Brand, card.Last4, string(card.Behaviour), now); err != nil {
+		token, card.Brand, card.Last4, string(card.Behaviour), now))
+	if err != nil {
 		return nil, fmt.Errorf("gateway: create payment: %w", err)
 	}
 	if g.opt.WarnEachPayment {
 		g.log.Warn("SANDBOX GATEWAY: a payment on a public site is paid by test cards, no money moves",
 			"payment", id, "amount", in.Amount, "currency", in.Currency, "method", in.Method, "reference", in.Reference)
 	}
-	return g.getPayment(ctx, tx, id)
+	return p, nil
 }
 
 // transition moves payment id from one of the statuses in from to to,
@@ -323,6 +325,11 @@ func (g *Gateway) transition(ctx context.Context, tx *sql.Tx, id string, from []
 	if err != nil {
 		return nil, err
 	}
+	return g.move(ctx, tx, p, from, to, failure)
+}
+
+// move is transition for a payment p already read in tx.
+func (g *Gateway) move(ctx context.Context, tx *sql.Tx, p *Payment, from []string, to, failure string) (*Payment, error) {
 	if !slices.Contains(from, p.Status) {
 		return nil, ErrState
 	}
@@ -332,25 +339,22 @@ func (g *Gateway) transition(ctx context.Context, tx *sql.Tx, id string, from []
 		expires = now + g.expireAfter(p.Method).Milliseconds()
 	}
 	// The status in the WHERE makes the move atomic against a concurrent
-	// one that read the same row (PostgreSQL re-checks it after the lock).
-	res, err := tx.ExecContext(ctx, `UPDATE gw_payments SET status = $1, failure_code = $2, expires_at = $3, updated_at = $4
-		WHERE id = $5 AND status = $6`, to, failure, expires, now, id, p.Status)
+	// one that read the same row (PostgreSQL re-checks it after the lock);
+	// RETURNING hands back the moved row, with no second read.
+	moved, err := scanPayment(tx.QueryRowContext(ctx, `UPDATE gw_payments SET status = $1, failure_code = $2, expires_at = $3, updated_at = $4
+		WHERE id = $5 AND status = $6 RETURNING `+paymentCols, to, failure, expires, now, p.ID, p.Status))
+	if errors.Is(err, ErrNotFound) {
+		return nil, ErrState
+	}
 	if err != nil {
 		return nil, fmt.Errorf("gateway: update payment: %w", err)
 	}
-	if n, _ := res.RowsAffected(); n != 1 {
-		return nil, ErrState
-	}
-	p, err = g.getPayment(ctx, tx, id)
-	if err != nil {
-		return nil, err
-	}
 	if typ := eventType(to); typ != "" {
-		if err := g.queueEvent(ctx, tx, typ, p); err != nil {
+		if err := g.queueEvent(ctx, tx, typ, moved); err != nil {
 			return nil, err
 		}
 	}
-	return p, nil
+	return moved, nil
 }
 
 // authorizeOutcome is where an authorise call takes a payment.
@@ -392,7 +396,7 @@ func (g *Gateway) authorize(ctx context.Context, tx *sql.Tx, id string, capture 
 	if status == StatusAuthorized && capture == CaptureAutomatic {
 		status = StatusCaptured
 	}
-	return g.transition(ctx, tx, id, []string{StatusCreated}, status, failure)
+	return g.move(ctx, tx, p, []string{StatusCreated}, status, failure)
 }
 
 func (g *Gateway) capture(ctx context.Context, tx *sql.Tx, id string) (*Payment, error) {
@@ -413,16 +417,13 @@ func (g *Gateway) refund(ctx context.Context, tx *sql.Tx, id string, amount int6
 	if p.RefundedAmount+amount > p.Amount {
 		return nil, ErrRefundTooLarge
 	}
-	res, err := tx.ExecContext(ctx, `UPDATE gw_payments SET status = $1, refunded_amount = refunded_amount + $2, updated_at = $3
-		WHERE id = $4 AND refunded_amount = $5`, StatusRefunded, amount, g.nowMs(), id, p.RefundedAmount)
-	if err != nil {
-		return nil, fmt.Errorf("gateway: refund: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n != 1 {
+	p, err = scanPayment(tx.QueryRowContext(ctx, `UPDATE gw_payments SET status = $1, refunded_amount = refunded_amount + $2, updated_at = $3
+		WHERE id = $4 AND refunded_amount = $5 RETURNING `+paymentCols, StatusRefunded, amount, g.nowMs(), id, p.RefundedAmount))
+	if errors.Is(err, ErrNotFound) {
 		return nil, ErrState
 	}
-	if p, err = g.getPayment(ctx, tx, id); err != nil {
-		return nil, err
+	if err != nil {
+		return nil, fmt.Errorf("gateway: refund: %w", err)
 	}
 	return p, g.queueEvent(ctx, tx, EventRefunded, p)
 }
