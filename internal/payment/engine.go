@@ -452,6 +452,10 @@ func (e *Engine) drive(ctx context.Context, p Process, fresh bool) {
 		e.log.Warn("payment: step failed, will reconcile", "process", p.ID, "err", err)
 		next = e.now().Add(e.cfg.Retry)
 	}
+	if p.Status == Settled {
+		// the settlement released the lease in its own statement
+		return
+	}
 	if p.Status == Pending && !p.ExpiresAt.After(next) {
 		next = p.ExpiresAt
 	}

@@ -556,6 +556,12 @@ func TestEnginePaths(t *testing.T) {
 				if got.Status != c.status || got.FailureCode != c.code {
 					t.Errorf("status %s %q, want %s %q", got.Status, got.FailureCode, c.status, c.code)
 				}
+				// the caller that drove the process released its lease
+				// (a settlement releases it in its own statement), so the
+				// background work can take it up at once
+				if p, err := r.st.Process(ctx, id); err != nil || p.LeaseUntil.UnixMilli() != 0 {
+					t.Errorf("process lease until %v (%v), want released", p.LeaseUntil, err)
+				}
 				if n := r.goods.rows(t, id); n != c.goods || r.goods.grants != c.goods {
 					t.Errorf("%d goods rows, %d grants; want %d", n, r.goods.grants, c.goods)
 				}

@@ -258,8 +258,10 @@ func (s *PaymentStore) Settle(ctx context.Context, id string, now time.Time, nee
 		// settlement (and then finds the goods, which it keeps without
 		// names). No row: the process was not pending any more.
 		var erased bool
+		// A settled process needs no lease: it is released here, so the
+		// holder has no release of its own to make.
 		err := tx.QueryRowContext(ctx, `UPDATE payment_processes SET status = 'settled', settled_at = $1, updated_at = $1,
-			next_action_url = '', gateway_status = 'captured', notified = $2
+			next_action_url = '', gateway_status = 'captured', notified = $2, lease_owner = '', lease_until = 0
 			WHERE id = $3 AND status = 'pending' AND expires_at > $1
 			RETURNING (SELECT m.deleted_at IS NOT NULL FROM members m WHERE m.id = payment_processes.member_id)`,
 			now.UnixMilli(), !needsNotify, id).Scan(&erased)
