@@ -137,25 +137,48 @@ func raw(s string) json.RawMessage {
 	return json.RawMessage(s)
 }
 
+// insertProcessSQL records a new process; ON CONFLICT DO NOTHING turns a
+// clash with either unique index (the member's open process, or the same
+// requestId) into no row instead of an error, which on PostgreSQL would
+// abort the transaction around it.
+const insertProcessSQL = `INSERT INTO payment_processes (id, member_id, request_id, request_hash, product_type,
+	status, lang, amount, currency, description, details, payment_method, other_payment_type, card_gateway, card_token,
+	card_brand, card_last4, card_expiration, card_holder, save_card, save_card_currency, next_check_at, expires_at,
+	created_at, updated_at)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $24)
+	ON CONFLICT DO NOTHING`
+
 func (s *PaymentStore) CreateProcess(ctx context.Context, p payment.Process) error {
-	return paymentErr(s.db.Tx(ctx, func(tx *sql.Tx) error {
-		now := p.CreatedAt.UnixMilli()
-		// a prepared order of another window is replaced (one
-		// purchase at a time per member)
-		if _, err := tx.ExecContext(ctx, `UPDATE payment_processes SET status = 'expired', failure_code = $1, updated_at = $2
-			WHERE member_id = $3 AND status = 'prepared'`, payment.FailSuperseded, now, p.MemberID); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO payment_processes (id, member_id, request_id, request_hash, product_type,
-			status, lang, amount, currency, description, details, payment_method, other_payment_type, card_gateway, card_token,
-			card_brand, card_last4, card_expiration, card_holder, save_card, save_card_currency, next_check_at, expires_at,
-			created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $24)`,
+	insert := func(ctx context.Context, q execer) (bool, error) {
+		res, err := q.ExecContext(ctx, insertProcessSQL,
 			p.ID, p.MemberID, p.RequestID, p.RequestHash, p.ProductType, string(p.Status), p.Lang, p.Amount, p.Currency,
 			p.Description, string(p.Details), p.PaymentMethod, p.OtherPaymentType, p.Card.Gateway, p.Card.Token, p.Card.Brand,
 			p.Card.Last4, p.Card.ExpirationDate, p.Card.HolderName, p.SaveCard, p.SaveCardCurrency, p.NextCheckAt.UnixMilli(),
-			p.ExpiresAt.UnixMilli(), now)
-		return Translate(err)
+			p.ExpiresAt.UnixMilli(), p.CreatedAt.UnixMilli())
+		if err != nil {
+			return false, Translate(err)
+		}
+		n, err := res.RowsAffected()
+		return n == 1, err
+	}
+	// Most purchases find no other open order: one statement, no
+	// transaction around it.
+	if ok, err := insert(ctx, s.db); err != nil || ok {
+		return paymentErr(err)
+	}
+	// A clash: a prepared order of another window is replaced (one
+	// purchase at a time per member), in one transaction with the insert.
+	// A pending order, or the same requestId, still clashes: ErrConflict.
+	return paymentErr(s.db.Tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE payment_processes SET status = 'expired', failure_code = $1, updated_at = $2
+			WHERE member_id = $3 AND status = 'prepared'`, payment.FailSuperseded, p.CreatedAt.UnixMilli(), p.MemberID); err != nil {
+			return err
+		}
+		ok, err := insert(ctx, tx)
+		if err == nil && !ok {
+			err = ErrConflict
+		}
+		return err
 	}))
 }
 

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -118,11 +119,30 @@ func TestPaymentOneOpenProcess(t *testing.T) {
 		if ok, _ := st.Move(ctx, "p2", payment.Prepared, payment.Pending, payment.Changes{}, now); !ok {
 			t.Fatal("p2 not moved")
 		}
-		if err := st.CreateProcess(ctx, mk("p3")); err == nil {
-			t.Error("a new order while one is pending")
+		if err := st.CreateProcess(ctx, mk("p3")); !errors.Is(err, payment.ErrConflict) {
+			t.Errorf("a new order while one is pending: %v, want a conflict", err)
 		}
-		if err := st.CreateProcess(ctx, mk("p2")); err == nil {
-			t.Error("same id twice")
+		if err := st.CreateProcess(ctx, mk("p2")); !errors.Is(err, payment.ErrConflict) {
+			t.Errorf("same id twice: %v, want a conflict", err)
+		}
+		if _, err := st.Process(ctx, "p3"); !errors.Is(err, payment.ErrNotFound) {
+			t.Errorf("the refused order was recorded: %v", err)
+		}
+		// the same requestId while another window's order is prepared: a
+		// conflict, and the prepared order is not replaced by it
+		if _, err := db.Exec(`UPDATE payment_processes SET status = 'failed' WHERE id = 'p2'`); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.CreateProcess(ctx, mk("p4")); err != nil {
+			t.Fatal(err)
+		}
+		again := mk("p5")
+		again.RequestID = "p2"
+		if err := st.CreateProcess(ctx, again); !errors.Is(err, payment.ErrConflict) {
+			t.Errorf("a used requestId: %v, want a conflict", err)
+		}
+		if p4, _ := st.Process(ctx, "p4"); p4.Status != payment.Prepared {
+			t.Errorf("the prepared order after a refused one: %s, want prepared", p4.Status)
 		}
 	})
 }
