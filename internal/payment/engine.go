@@ -452,8 +452,10 @@ func (e *Engine) drive(ctx context.Context, p Process, fresh bool) {
 		e.log.Warn("payment: step failed, will reconcile", "process", p.ID, "err", err)
 		next = e.now().Add(e.cfg.Retry)
 	}
-	if p.Status == Settled {
-		// the settlement released the lease in its own statement
+	if p.Status == Settled && p.LeaseUntil.UnixMilli() == 0 {
+		// the settlement released the lease in its own statement (a
+		// process that another caller settled while this one held it
+		// still holds this one's lease, and is released below)
 		return
 	}
 	if p.Status == Pending && !p.ExpiresAt.After(next) {
@@ -712,7 +714,8 @@ func (e *Engine) settle(ctx context.Context, p *Process, gp GatewayPayment) erro
 		}
 		return nil
 	}
-	p.Status = Settled
+	// as the row now stands: the settlement released the lease
+	p.Status, p.LeaseUntil = Settled, time.UnixMilli(0)
 	if n, is := prod.(Notifier); is {
 		e.notify(ctx, n, g, granted)
 	}

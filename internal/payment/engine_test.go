@@ -259,6 +259,12 @@ type rig struct {
 // seeded) with the fake gateway and the test product.
 func newRig(t *testing.T, engine store.Engine) *rig {
 	t.Helper()
+	return newRigWith(t, engine, payment.Config{})
+}
+
+// newRigWith is newRig with the engine's configuration.
+func newRigWith(t *testing.T, engine store.Engine, cfg payment.Config) *rig {
+	t.Helper()
 	env := apitest.New(t, engine)
 	db := env.App.DB
 	if _, err := db.Exec(`CREATE TABLE test_goods (process_id TEXT NOT NULL UNIQUE, amount BIGINT NOT NULL)`); err != nil {
@@ -267,7 +273,7 @@ func newRig(t *testing.T, engine store.Engine) *rig {
 	st := store.NewPaymentStore(db)
 	gw := newFakeGateway()
 	clock := env.Clock
-	e := payment.NewEngine(st, gw, payment.Config{}, clock.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	e := payment.NewEngine(st, gw, cfg, clock.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	g := &goods{db: db}
 	e.Register(g)
 	return &rig{e: e, st: st, gw: gw, goods: g, clock: clock}
@@ -668,4 +674,72 @@ func waitStatus(t *testing.T, r *rig, id string, want payment.Status) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// TestWebhookOnSettledProcess: the gateway's "captured" event for a card
+// purchase the request has already settled claims what the process
+// recorded: it is acknowledged and recorded once, with no second read of
+// the gateway's record. An event for the same settled process that claims
+// anything else is still checked against the record, and recorded as a
+// discrepancy.
+func TestWebhookOnSettledProcess(t *testing.T) {
+	t.Parallel()
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		ctx := context.Background()
+		secret := []byte("whsec_test")
+		r := newRigWith(t, engine, payment.Config{WebhookSecret: secret})
+		id := r.buy(t, card(1000)).PaymentProcessID
+		if v, err := r.e.Continue(ctx, demo.Member1, "test_goods", id); err != nil || v.Status != payment.Settled {
+			t.Fatalf("continue: %+v %v", v, err)
+		}
+		r.gw.mu.Lock()
+		captured := *r.gw.payments["gp_1"]
+		r.gw.mu.Unlock()
+		send := func(evID string, gp payment.GatewayPayment) {
+			t.Helper()
+			body, _ := json.Marshal(map[string]any{"id": evID, "type": "payment.captured", "created": r.clock.Now().Unix(),
+				"data": map[string]any{"payment": gp}})
+			if err := r.e.HandleWebhook(ctx, body, payment.Sign(secret, body, r.clock.Now())); err != nil {
+				t.Fatalf("%s: %v", evID, err)
+			}
+			if seen, err := r.st.SeenEvent(ctx, evID); err != nil || !seen {
+				t.Errorf("%s not recorded: %v %v", evID, seen, err)
+			}
+		}
+		reads := func() int {
+			r.gw.mu.Lock()
+			defer r.gw.mu.Unlock()
+			n := 0
+			for _, c := range r.gw.calls {
+				if strings.HasPrefix(c, "payment ") {
+					n++
+				}
+			}
+			return n
+		}
+		discrepancies := func() int {
+			var n int
+			if err := r.goods.db.QueryRow(`SELECT COUNT(*) FROM payment_discrepancies WHERE process_id = $1`, id).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+
+		send("evt_same", captured)
+		if n := reads(); n != 0 {
+			t.Errorf("the settled process's own capture read the gateway %d times", n)
+		}
+		other := captured
+		other.Amount = 1
+		send("evt_other", other)
+		if n := reads(); n != 1 {
+			t.Errorf("an event that differs from the process read the gateway %d times, want once", n)
+		}
+		if n := discrepancies(); n != 1 {
+			t.Errorf("%d discrepancies, want 1", n)
+		}
+		if st := r.status(t, id); st.Status != payment.Settled || r.goods.rows(t, id) != 1 {
+			t.Errorf("after the events: %s, %d goods", st.Status, r.goods.rows(t, id))
+		}
+	})
 }
