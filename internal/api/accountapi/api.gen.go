@@ -525,9 +525,12 @@ func (siw *ServerInterfaceWrapper) GetMailSuggests(w http.ResponseWriter, r *htt
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetMailSuggestsParams
 
+	// the query string, parsed once for all the parameters
+	query := r.URL.Query()
+
 	// ------------- Optional query parameter "email" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "email", r.URL.Query(), &params.Email, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "email", query, &params.Email, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -558,9 +561,12 @@ func (siw *ServerInterfaceWrapper) LookupPostalCode(w http.ResponseWriter, r *ht
 	// Parameter object where we will unmarshal all parameters from the context
 	var params LookupPostalCodeParams
 
+	// the query string, parsed once for all the parameters
+	query := r.URL.Query()
+
 	// ------------- Required query parameter "country" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, true, "country", r.URL.Query(), &params.Country, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "country", query, &params.Country, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -573,7 +579,7 @@ func (siw *ServerInterfaceWrapper) LookupPostalCode(w http.ResponseWriter, r *ht
 
 	// ------------- Required query parameter "zip" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, true, "zip", r.URL.Query(), &params.Zip, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "zip", query, &params.Zip, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -604,9 +610,12 @@ func (siw *ServerInterfaceWrapper) GetUser(w http.ResponseWriter, r *http.Reques
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetUserParams
 
+	// the query string, parsed once for all the parameters
+	query := r.URL.Query()
+
 	// ------------- Optional query parameter "disableCache" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "disableCache", r.URL.Query(), &params.DisableCache, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "disableCache", query, &params.DisableCache, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {

@@ -408,9 +408,12 @@ func (siw *ServerInterfaceWrapper) SearchReservations(w http.ResponseWriter, r *
 	// Parameter object where we will unmarshal all parameters from the context
 	var params SearchReservationsParams
 
+	// the query string, parsed once for all the parameters
+	query := r.URL.Query()
+
 	// ------------- Optional query parameter "pnr" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "pnr", r.URL.Query(), &params.Pnr, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "pnr", query, &params.Pnr, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -423,7 +426,7 @@ func (siw *ServerInterfaceWrapper) SearchReservations(w http.ResponseWriter, r *
 
 	// ------------- Optional query parameter "airportCode" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "airportCode", r.URL.Query(), &params.AirportCode, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "airportCode", query, &params.AirportCode, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -436,7 +439,7 @@ func (siw *ServerInterfaceWrapper) SearchReservations(w http.ResponseWriter, r *
 
 	// ------------- Optional query parameter "departDateFrom" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "departDateFrom", r.URL.Query(), &params.DepartDateFrom, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "departDateFrom", query, &params.DepartDateFrom, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -449,7 +452,7 @@ func (siw *ServerInterfaceWrapper) SearchReservations(w http.ResponseWriter, r *
 
 	// ------------- Optional query parameter "departDateTo" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "departDateTo", r.URL.Query(), &params.DepartDateTo, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "departDateTo", query, &params.DepartDateTo, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -462,7 +465,7 @@ func (siw *ServerInterfaceWrapper) SearchReservations(w http.ResponseWriter, r *
 
 	// ------------- Optional query parameter "lastDepartDateFrom" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "lastDepartDateFrom", r.URL.Query(), &params.LastDepartDateFrom, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "lastDepartDateFrom", query, &params.LastDepartDateFrom, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -475,7 +478,7 @@ func (siw *ServerInterfaceWrapper) SearchReservations(w http.ResponseWriter, r *
 
 	// ------------- Optional query parameter "lastDepartDateTo" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "lastDepartDateTo", r.URL.Query(), &params.LastDepartDateTo, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "lastDepartDateTo", query, &params.LastDepartDateTo, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -488,7 +491,7 @@ func (siw *ServerInterfaceWrapper) SearchReservations(w http.ResponseWriter, r *
 
 	// ------------- Optional query parameter "bookingDateFrom" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "bookingDateFrom", r.URL.Query(), &params.BookingDateFrom, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "bookingDateFrom", query, &params.BookingDateFrom, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -501,7 +504,7 @@ func (siw *ServerInterfaceWrapper) SearchReservations(w http.ResponseWriter, r *
 
 	// ------------- Optional query parameter "bookingDateTo" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "bookingDateTo", r.URL.Query(), &params.BookingDateTo, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "bookingDateTo", query, &params.BookingDateTo, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -514,7 +517,7 @@ func (siw *ServerInterfaceWrapper) SearchReservations(w http.ResponseWriter, r *
 
 	// ------------- Optional query parameter "status" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", r.URL.Query(), &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", query, &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -527,7 +530,7 @@ func (siw *ServerInterfaceWrapper) SearchReservations(w http.ResponseWriter, r *
 
 	// ------------- Optional query parameter "order" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "order", r.URL.Query(), &params.Order, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "order", query, &params.Order, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -540,7 +543,7 @@ func (siw *ServerInterfaceWrapper) SearchReservations(w http.ResponseWriter, r *
 
 	// ------------- Optional query parameter "page" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", r.URL.Query(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", query, &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -553,7 +556,7 @@ func (siw *ServerInterfaceWrapper) SearchReservations(w http.ResponseWriter, r *
 
 	// ------------- Optional query parameter "perPage" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "perPage", r.URL.Query(), &params.PerPage, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "perPage", query, &params.PerPage, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -566,7 +569,7 @@ func (siw *ServerInterfaceWrapper) SearchReservations(w http.ResponseWriter, r *
 
 	// ------------- Optional query parameter "withFlightStatus" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "withFlightStatus", r.URL.Query(), &params.WithFlightStatus, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "withFlightStatus", query, &params.WithFlightStatus, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -579,7 +582,7 @@ func (siw *ServerInterfaceWrapper) SearchReservations(w http.ResponseWriter, r *
 
 	// ------------- Optional query parameter "timeZone" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "timeZone", r.URL.Query(), &params.TimeZone, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "timeZone", query, &params.TimeZone, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -592,7 +595,7 @@ func (siw *ServerInterfaceWrapper) SearchReservations(w http.ResponseWriter, r *
 
 	// ------------- Optional query parameter "form" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "form", r.URL.Query(), &params.Form, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "form", query, &params.Form, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -738,9 +741,12 @@ func (siw *ServerInterfaceWrapper) GetReceiptPdf(w http.ResponseWriter, r *http.
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetReceiptPdfParams
 
+	// the query string, parsed once for all the parameters
+	query := r.URL.Query()
+
 	// ------------- Optional query parameter "addressee" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "addressee", r.URL.Query(), &params.Addressee, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "addressee", query, &params.Addressee, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {

@@ -503,9 +503,12 @@ func (siw *ServerInterfaceWrapper) GetCouponTickets(w http.ResponseWriter, r *ht
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetCouponTicketsParams
 
+	// the query string, parsed once for all the parameters
+	query := r.URL.Query()
+
 	// ------------- Optional query parameter "request_id" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "request_id", r.URL.Query(), &params.RequestId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "request_id", query, &params.RequestId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {

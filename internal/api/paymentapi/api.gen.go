@@ -872,9 +872,12 @@ func (siw *ServerInterfaceWrapper) DeleteCreditCard(w http.ResponseWriter, r *ht
 	// Parameter object where we will unmarshal all parameters from the context
 	var params DeleteCreditCardParams
 
+	// the query string, parsed once for all the parameters
+	query := r.URL.Query()
+
 	// ------------- Required query parameter "gateway" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, true, "gateway", r.URL.Query(), &params.Gateway, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "gateway", query, &params.Gateway, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -1065,9 +1068,12 @@ func (siw *ServerInterfaceWrapper) GetPaymentAvailability(w http.ResponseWriter,
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetPaymentAvailabilityParams
 
+	// the query string, parsed once for all the parameters
+	query := r.URL.Query()
+
 	// ------------- Required query parameter "currency" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, true, "currency", r.URL.Query(), &params.Currency, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "currency", query, &params.Currency, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -1080,7 +1086,7 @@ func (siw *ServerInterfaceWrapper) GetPaymentAvailability(w http.ResponseWriter,
 
 	// ------------- Optional query parameter "productType" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "productType", r.URL.Query(), &params.ProductType, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "productType", query, &params.ProductType, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {

@@ -346,9 +346,12 @@ func (siw *ServerInterfaceWrapper) SearchPeachpoints(w http.ResponseWriter, r *h
 	// Parameter object where we will unmarshal all parameters from the context
 	var params SearchPeachpointsParams
 
+	// the query string, parsed once for all the parameters
+	query := r.URL.Query()
+
 	// ------------- Optional query parameter "currencyCode" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "currencyCode", r.URL.Query(), &params.CurrencyCode, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "currencyCode", query, &params.CurrencyCode, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -361,7 +364,7 @@ func (siw *ServerInterfaceWrapper) SearchPeachpoints(w http.ResponseWriter, r *h
 
 	// ------------- Optional query parameter "expireDate" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "expireDate", r.URL.Query(), &params.ExpireDate, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "expireDate", query, &params.ExpireDate, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -374,7 +377,7 @@ func (siw *ServerInterfaceWrapper) SearchPeachpoints(w http.ResponseWriter, r *h
 
 	// ------------- Optional query parameter "travelExpireDate" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "travelExpireDate", r.URL.Query(), &params.TravelExpireDate, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "travelExpireDate", query, &params.TravelExpireDate, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -387,7 +390,7 @@ func (siw *ServerInterfaceWrapper) SearchPeachpoints(w http.ResponseWriter, r *h
 
 	// ------------- Optional query parameter "hasBalance" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "hasBalance", r.URL.Query(), &params.HasBalance, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "hasBalance", query, &params.HasBalance, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -400,7 +403,7 @@ func (siw *ServerInterfaceWrapper) SearchPeachpoints(w http.ResponseWriter, r *h
 
 	// ------------- Optional query parameter "isOnlyActive" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "isOnlyActive", r.URL.Query(), &params.IsOnlyActive, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "isOnlyActive", query, &params.IsOnlyActive, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -413,7 +416,7 @@ func (siw *ServerInterfaceWrapper) SearchPeachpoints(w http.ResponseWriter, r *h
 
 	// ------------- Optional query parameter "page" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", r.URL.Query(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", query, &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -472,9 +475,12 @@ func (siw *ServerInterfaceWrapper) GetPeachpointsExpiredIn(w http.ResponseWriter
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetPeachpointsExpiredInParams
 
+	// the query string, parsed once for all the parameters
+	query := r.URL.Query()
+
 	// ------------- Optional query parameter "month" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "month", r.URL.Query(), &params.Month, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "month", query, &params.Month, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -487,7 +493,7 @@ func (siw *ServerInterfaceWrapper) GetPeachpointsExpiredIn(w http.ResponseWriter
 
 	// ------------- Optional query parameter "currencyCode" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "currencyCode", r.URL.Query(), &params.CurrencyCode, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "currencyCode", query, &params.CurrencyCode, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {

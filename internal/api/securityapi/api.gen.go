@@ -336,9 +336,12 @@ func (siw *ServerInterfaceWrapper) GetCalendarFeed(w http.ResponseWriter, r *htt
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetCalendarFeedParams
 
+	// the query string, parsed once for all the parameters
+	query := r.URL.Query()
+
 	// ------------- Required query parameter "token" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, true, "token", r.URL.Query(), &params.Token, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "token", query, &params.Token, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -351,7 +354,7 @@ func (siw *ServerInterfaceWrapper) GetCalendarFeed(w http.ResponseWriter, r *htt
 
 	// ------------- Optional query parameter "lang" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "lang", r.URL.Query(), &params.Lang, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "lang", query, &params.Lang, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
