@@ -345,9 +345,9 @@ func (e *Engine) Buy(ctx context.Context, memberID string, lang i18n.Lang, produ
 	} else if !errors.Is(err, ErrNotFound) {
 		return View{}, fmt.Errorf("payment: buy: %w", err)
 	}
-	if open, err := e.store.OpenProcess(ctx, memberID); err == nil && open.Status == Pending {
-		return View{}, ErrPending
-	}
+	// No look for the member's open process first: the database keeps one
+	// per member, so CreateProcess itself refuses a new order while one is
+	// pending (and replaces a prepared one), one read less a purchase.
 	now := e.now()
 	p := Process{
 		ID: randomID() + randomID(), MemberID: memberID, RequestID: c.fields.RequestID, RequestHash: hash,
@@ -362,8 +362,8 @@ func (e *Engine) Buy(ctx context.Context, memberID string, lang i18n.Lang, produ
 	}
 	if err := e.store.CreateProcess(ctx, p); err != nil {
 		if errors.Is(err, ErrConflict) {
-			// the same requestId at the same instant (a double click), or a
-			// pending process appeared meanwhile
+			// the same requestId at the same instant (a double click), or
+			// the member has a pending process
 			if q, err := e.store.ProcessByRequest(ctx, memberID, c.fields.RequestID); err == nil && q.RequestHash == hash {
 				return q.view(), nil
 			}
