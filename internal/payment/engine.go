@@ -419,7 +419,7 @@ func (e *Engine) Continue(ctx context.Context, memberID, productType, id string)
 		return View{}, ErrRestart
 	}
 	owner := "r" + randomID()
-	expires := now.Add(e.cfg.OpenFor)
+	expires := time.UnixMilli(now.Add(e.cfg.OpenFor).UnixMilli()) // as stored: milliseconds
 	check := now.Add(e.cfg.Lease)
 	moved, err := e.store.Move(ctx, p.ID, Prepared, Pending, Changes{
 		LeaseOwner: owner, LeaseUntil: now.Add(e.cfg.Lease), ExpiresAt: &expires, NextCheckAt: &check,
@@ -431,7 +431,11 @@ func (e *Engine) Continue(ctx context.Context, memberID, productType, id string)
 		return e.reload(ctx, p.ID)
 	}
 	p.Status, p.ExpiresAt = Pending, expires
-	e.drive(ctx, p, true)
+	if p = e.drive(ctx, p, true); p.Status == Settled {
+		// settled: p is the row as the settlement wrote it (or as read
+		// back after another caller's), so there is nothing to read again
+		return p.view(), nil
+	}
 	return e.reload(ctx, p.ID)
 }
 
@@ -445,8 +449,10 @@ func (e *Engine) reload(ctx context.Context, id string) (View, error) {
 
 // drive advances a pending process the caller holds the lease of as far
 // as the gateway lets it, then releases the lease with the next check
-// time. Errors leave the process pending for the background work.
-func (e *Engine) drive(ctx context.Context, p Process, fresh bool) {
+// time. Errors leave the process pending for the background work. It
+// returns the process as far as this caller knows it: only a settled one
+// is known in full.
+func (e *Engine) drive(ctx context.Context, p Process, fresh bool) Process {
 	next := e.now().Add(e.cfg.Poll)
 	if err := e.advance(ctx, &p, fresh); err != nil {
 		e.log.Warn("payment: step failed, will reconcile", "process", p.ID, "err", err)
@@ -456,7 +462,7 @@ func (e *Engine) drive(ctx context.Context, p Process, fresh bool) {
 		// the settlement released the lease in its own statement (a
 		// process that another caller settled while this one held it
 		// still holds this one's lease, and is released below)
-		return
+		return p
 	}
 	if p.Status == Pending && !p.ExpiresAt.After(next) {
 		next = p.ExpiresAt
@@ -464,6 +470,7 @@ func (e *Engine) drive(ctx context.Context, p Process, fresh bool) {
 	if err := e.store.Update(ctx, p.ID, Changes{ReleaseLease: true, NextCheckAt: &next}, e.now()); err != nil {
 		e.log.Warn("payment: release lease", "process", p.ID, "err", err)
 	}
+	return p
 }
 
 // advance makes sure the gateway payment exists (created with the
@@ -714,8 +721,11 @@ func (e *Engine) settle(ctx context.Context, p *Process, gp GatewayPayment) erro
 		}
 		return nil
 	}
-	// as the row now stands: the settlement released the lease
-	p.Status, p.LeaseUntil = Settled, time.UnixMilli(0)
+	// as the row now stands: settled, with its goods, and the lease
+	// released
+	settledAt := time.UnixMilli(now.UnixMilli()) // as stored: milliseconds
+	p.Status, p.SettledAt, p.LeaseUntil, p.UpdatedAt = Settled, &settledAt, time.UnixMilli(0), now
+	p.Goods, p.Secret, p.NextActionURL, p.GatewayStatus, p.Notified = granted.Goods, granted.Secret, "", GWCaptured, !notifies
 	if n, is := prod.(Notifier); is {
 		e.notify(ctx, n, g, granted)
 	}
