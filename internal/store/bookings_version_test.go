@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -121,5 +122,43 @@ func TestMigrateOutOfOrder(t *testing.T) {
 	}
 	if v, err := store.NewBookingStore(db).BookingsVersion(ctx, "nobody"); err != nil || v != -1 {
 		t.Fatalf("bookings version after migrating = %d, %v", v, err)
+	}
+}
+
+// TestBookingTriggersWithoutJIT: on PostgreSQL the booking triggers'
+// functions (the bookings version, the search views) run with JIT off
+// (migration 00230): compiling their small statements took longer than
+// running them.
+func TestBookingTriggersWithoutJIT(t *testing.T) {
+	t.Parallel()
+	// PostgreSQL only: SQLite's triggers are not functions (the CI always
+	// has PostgreSQL: apitest.Engines)
+	if !slices.Contains(apitest.Engines(t), store.Postgres) {
+		return
+	}
+	db := apitest.OpenDB(t, store.Postgres)
+	rows, err := db.QueryContext(context.Background(), `SELECT p.proname, COALESCE(array_to_string(p.proconfig, ','), '')
+		FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+		WHERE n.nspname = current_schema() AND (p.proname LIKE '%_bump_version' OR p.proname LIKE '%_rebuild_view')`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	seen := 0
+	for rows.Next() {
+		var name, config string
+		if err := rows.Scan(&name, &config); err != nil {
+			t.Fatal(err)
+		}
+		seen++
+		if config != "jit=off" {
+			t.Errorf("%s runs with %q, want jit=off", name, config)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if seen != 5 {
+		t.Errorf("%d booking trigger functions, want 5 (three version bumps, two views)", seen)
 	}
 }

@@ -78,11 +78,12 @@ var versionedTables = []string{"reservations", "reservation_segments", "reservat
 // bumpVersionFunction is the PostgreSQL trigger function of table's
 // version bump (verb CREATE, or CREATE OR REPLACE). An UPDATE names the
 // members of both its old and its new rows: asked as "id IN (old) OR id IN
-// (new)" (union false, as migration 00032 wrote it), PostgreSQL can only
+// (new)" (byKey false, as migration 00032 wrote it), PostgreSQL can only
 // test each member row against both lists, a scan of the whole members
 // table on every update of a booking; "id IN (old UNION new)" looks each
-// member up by its key.
-func bumpVersionFunction(verb, table string, union bool) string {
+// member up by its key. byKey also turns JIT off in the function
+// (noJIT).
+func bumpVersionFunction(verb, table string, byKey bool) string {
 	// the members of the rows in a transition table
 	members := func(rows string) string {
 		if table == "reservations" {
@@ -91,10 +92,12 @@ func bumpVersionFunction(verb, table string, union bool) string {
 		return `SELECT r.member_id FROM reservations r WHERE r.id IN (SELECT reservation_id FROM ` + rows + `)`
 	}
 	updated := `id IN (` + members("old_rows") + `) OR id IN (` + members("new_rows") + `)`
-	if union {
+	set := ""
+	if byKey {
 		updated = `id IN (` + members("old_rows") + ` UNION ` + members("new_rows") + `)`
+		set = ` ` + noJIT
 	}
-	return verb + ` FUNCTION ` + table + `_bump_version() RETURNS trigger LANGUAGE plpgsql AS $$
+	return verb + ` FUNCTION ` + table + `_bump_version() RETURNS trigger LANGUAGE plpgsql` + set + ` AS $$
 BEGIN
 	IF TG_OP = 'INSERT' THEN
 		UPDATE members SET bookings_version = bookings_version + 1 WHERE id IN (` + members("new_rows") + `);
@@ -108,24 +111,40 @@ BEGIN
 END $$`
 }
 
-// Migration 00230: the version bump of an UPDATE looks its members up by
-// key (bumpVersionFunction). Since the search views (00220), every change
-// to a segment or a passenger also updates its booking, so the old form's
-// scan of the members table ran on every booking write: with 20,000
-// members, 0.6 s a statement, and seeding a million bookings for the
-// benchmark took half an hour. SQLite's row triggers name their one or
-// two members directly: nothing to change there.
-const migrationVersionBumpByKey = 230
+// noJIT is the setting of the booking triggers' functions. PostgreSQL
+// plans a trigger's statements without knowing how many rows its
+// transition tables hold, and for the larger guesses it compiled them with
+// JIT first: 25 ms and more of compiling for a statement that then ran in
+// a few. These statements are small by nature (one statement's rows).
+const noJIT = "SET jit = off"
 
-func versionBumpByKeyMigration(engine Engine) *goose.Migration {
+// Migration 00230: the booking triggers' work on PostgreSQL. The version
+// bump of an UPDATE looks its members up by key (bumpVersionFunction).
+// Since the search views (00220), every change to a segment or a passenger
+// also updates its booking, so the old form's scan of the members table
+// ran on every booking write. With 20,000 members that was 0.6 s a
+// statement, and seeding a million bookings for the benchmark took half an
+// hour. The bump and view functions also run without JIT (noJIT). SQLite's
+// row triggers name their one or two members directly, so nothing changes
+// there.
+const migrationBookingTriggers = 230
+
+// viewFunctions are the search views' trigger functions (migration 00220).
+var viewFunctions = []string{"reservation_segments_rebuild_view()", "reservation_passengers_rebuild_view()"}
+
+func bookingTriggersMigration(engine Engine) *goose.Migration {
 	var up, down []string
 	if engine == Postgres {
 		for _, table := range versionedTables {
 			up = append(up, bumpVersionFunction("CREATE OR REPLACE", table, true))
 			down = append(down, bumpVersionFunction("CREATE OR REPLACE", table, false))
 		}
+		for _, fn := range viewFunctions {
+			up = append(up, `ALTER FUNCTION `+fn+` `+noJIT)
+			down = append(down, `ALTER FUNCTION `+fn+` RESET jit`)
+		}
 	}
-	return statementsMigration(migrationVersionBumpByKey, "version bump by key", up, down)
+	return statementsMigration(migrationBookingTriggers, "booking triggers", up, down)
 }
 
 var bookingsVersionPostgresDown = []string{
