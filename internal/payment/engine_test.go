@@ -755,3 +755,62 @@ func TestWebhookOnSettledProcess(t *testing.T) {
 		}
 	})
 }
+
+// TestBuyRaces: a double click, as 32 buys with one requestId at once,
+// records one order and answers it to every click; 32 continues of it
+// at once grant once. 32 windows ordering at once (other requestIds)
+// leave the member one open order, and every click is answered with an
+// order or "a payment is pending", never an error.
+func TestBuyRaces(t *testing.T) {
+	t.Parallel()
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		ctx := context.Background()
+		r := newRig(t, engine)
+		const clicks = 32
+		at := func(n int, fn func(i int)) {
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Add(1)
+				go func() { defer wg.Done(); fn(i) }()
+			}
+			wg.Wait()
+		}
+		pur := card(1000)
+		ids := make([]string, clicks)
+		errs := make([]error, clicks)
+		at(clicks, func(i int) {
+			v, err := r.e.Buy(ctx, demo.Member1, i18n.EN, "test_goods", pur)
+			ids[i], errs[i] = v.PaymentProcessID, err
+		})
+		for i := range clicks {
+			if errs[i] != nil || ids[i] != ids[0] {
+				t.Fatalf("click %d: %q %v, want %q", i, ids[i], errs[i], ids[0])
+			}
+		}
+		at(clicks, func(i int) {
+			_, errs[i] = r.e.Continue(ctx, demo.Member1, "test_goods", ids[0])
+		})
+		for i, err := range errs {
+			if err != nil {
+				t.Errorf("continue %d: %v", i, err)
+			}
+		}
+		if n := r.goods.rows(t, ids[0]); n != 1 || r.status(t, ids[0]).Status != payment.Settled {
+			t.Fatalf("after the continues: %d goods, %s", n, r.status(t, ids[0]).Status)
+		}
+
+		at(clicks, func(i int) {
+			_, errs[i] = r.e.Buy(ctx, demo.Member1, i18n.EN, "test_goods", card(2000))
+		})
+		for i, err := range errs {
+			if err != nil && !errors.Is(err, payment.ErrPending) {
+				t.Errorf("window %d: %v", i, err)
+			}
+		}
+		var open int
+		if err := r.goods.db.QueryRow(`SELECT COUNT(*) FROM payment_processes WHERE member_id = $1 AND status IN ('prepared', 'pending')`,
+			demo.Member1).Scan(&open); err != nil || open != 1 {
+			t.Errorf("%d open orders (%v), want 1", open, err)
+		}
+	})
+}
