@@ -724,7 +724,7 @@ func (e *Engine) settle(ctx context.Context, p *Process, gp GatewayPayment) erro
 	// as the row now stands: settled, with its goods, and the lease
 	// released
 	settledAt := time.UnixMilli(now.UnixMilli()) // as stored: milliseconds
-	p.Status, p.SettledAt, p.LeaseUntil, p.UpdatedAt = Settled, &settledAt, time.UnixMilli(0), now
+	p.Status, p.SettledAt, p.LeaseUntil, p.UpdatedAt = Settled, &settledAt, time.UnixMilli(0), settledAt
 	p.Goods, p.Secret, p.NextActionURL, p.GatewayStatus, p.Notified = granted.Goods, granted.Secret, "", GWCaptured, !notifies
 	if n, is := prod.(Notifier); is {
 		e.notify(ctx, n, g, granted)

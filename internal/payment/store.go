@@ -97,8 +97,8 @@ type Store interface {
 	Move(ctx context.Context, id string, from, to Status, c Changes, now time.Time) (bool, error)
 	Update(ctx context.Context, id string, c Changes, now time.Time) error
 	// Settle moves pending → settled when the process has not expired,
-	// releasing its lease, runs grant in the same transaction, stores what it granted and saves
-	// card when not nil. Outcome Unsettled when the process was not pending
+	// releasing its lease, runs grant in the same transaction, stores what
+	// it granted and saves card when not nil. Outcome Unsettled when the process was not pending
 	// or expired. When the member is erased, or grant refuses (a
 	// *RefusedGrant), nothing is granted: in the same transaction the
 	// process moves to failed with the refusal's reason as failure code and
