@@ -98,8 +98,9 @@ type Store interface {
 	Update(ctx context.Context, id string, c Changes, now time.Time) error
 	// Settle moves pending → settled when the process has not expired,
 	// releasing its lease, runs grant in the same transaction, stores what
-	// it granted and saves card when not nil. Outcome Unsettled when the process was not pending
-	// or expired. When the member is erased, or grant refuses (a
+	// it granted and saves card when not nil. Outcome Unsettled when the
+	// process was not pending or expired. When the member is erased, or
+	// grant refuses (a
 	// *RefusedGrant), nothing is granted: in the same transaction the
 	// process moves to failed with the refusal's reason as failure code and
 	// a refund of the whole amount is recorded under RefundRefused, to be
