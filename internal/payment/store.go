@@ -100,11 +100,11 @@ type Store interface {
 	// releasing its lease, runs grant in the same transaction, stores what
 	// it granted and saves card when not nil. Outcome Unsettled when the
 	// process was not pending or expired. When the member is erased, or
-	// grant refuses (a
-	// *RefusedGrant), nothing is granted: in the same transaction the
-	// process moves to failed with the refusal's reason as failure code and
-	// a refund of the whole amount is recorded under RefundRefused, to be
-	// made by the caller (or, after a crash, by the worker).
+	// grant refuses (a *RefusedGrant), nothing is granted: in the same
+	// transaction the process moves to failed with the refusal's reason as
+	// failure code and a refund of the whole amount is recorded under
+	// RefundRefused, to be made by the caller (or, after a crash, by the
+	// worker).
 	Settle(ctx context.Context, id string, now time.Time, needsNotify bool, card *SavedCard, grant SettleFunc) (SettleOutcome, error)
 	// ClaimRefunds leases processes with a refund recorded by the engine
 	// itself (RefundLate, RefundRefused) and not done, recorded before
