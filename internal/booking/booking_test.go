@@ -127,7 +127,8 @@ func TestAirportOrderAndZones(t *testing.T) {
 		t.Errorf("order = %s", got)
 	}
 	at := time.Date(2026, 11, 20, 0, 30, 0, 0, time.UTC)
-	for code, want := range map[string]string{"KIX": "2026-11-20T09:30:00+09:00", "TPE": "2026-11-20T08:30:00+08:00", "BKK": "2026-11-20T07:30:00+07:00", "SIN": "2026-11-20T08:30:00+08:00"} {
+	for code, want := range map[string]string{"KIX": "2026-11-20T09:30:00+09:00", "TPE": "2026-11-20T08:30:00+08:00", "BKK": "2026-11-20T07:30:00+07:00", "SIN": "2026-11-20T08:30:00+08:00",
+		"ZZZ": "2026-11-20T09:30:00+09:00"} { // an unknown airport: Japan time
 		if got := booking.LocalTime(at, code); got != want {
 			t.Errorf("LocalTime %s = %s, want %s", code, got, want)
 		}

@@ -85,15 +85,24 @@ func parseOffset(s string) (int, error) {
 // AirportZone is the local time zone of an airport (its UTC offset in the
 // masters); unknown airports get Japan time.
 func AirportZone(code string) *time.Location {
-	a, ok := masters.AirportByCode(code)
-	if !ok {
-		return JST
-	}
-	if loc, err := ParseZone(a.TimeZone); err == nil {
+	if loc, ok := airportZones[code]; ok {
 		return loc
 	}
 	return JST
 }
+
+// airportZones is each airport's zone, parsed once from the masters
+// (which do not change while the process runs): the booking search asks
+// for two a segment, and parsing made a new zone each time.
+var airportZones = func() map[string]*time.Location {
+	zones := map[string]*time.Location{}
+	for _, a := range masters.Airports() {
+		if loc, err := ParseZone(a.TimeZone); err == nil {
+			zones[a.Code] = loc
+		}
+	}
+	return zones
+}()
 
 // LocalTime formats an instant in an airport's local time, with its offset
 // (RFC 3339: "2026-11-21T08:30:00+09:00").

@@ -95,6 +95,18 @@ func (s Segment) Certificates(now time.Time) []string {
 	return out
 }
 
+// statusKeys are the catalogue keys of the two statuses, made once: the
+// booking search asks for one per booking and per segment.
+var statusKeys = map[string]string{StatusConfirmed: "booking.status.confirmed", StatusCancelled: "booking.status.cancelled"}
+
+// statusKey is the catalogue key of a booking or segment status.
+func statusKey(code string) string {
+	if k, ok := statusKeys[code]; ok {
+		return k
+	}
+	return "booking.status." + strings.ToLower(code)
+}
+
 // AirportName is an airport's short name in lang, or the code when unknown.
 func AirportName(code string, lang i18n.Lang) string {
 	return masters.AirportShortName(code, lang)
@@ -108,8 +120,9 @@ func View(r Reservation, c *i18n.Catalog, lang i18n.Lang, zone *time.Location, n
 	}
 	v := ReservationView{
 		PNR: r.PNR, BookingDate: r.BookedAt.In(zone).Format(DateLayout), StatusCode: r.StatusCode,
-		Status:     c.T(lang, "booking.status."+strings.ToLower(r.StatusCode)),
-		IsOutdated: r.IsOutdated(now), Passengers: []PassengerView{}, Segments: []SegmentView{},
+		Status:     c.T(lang, statusKey(r.StatusCode)),
+		IsOutdated: r.IsOutdated(now), Passengers: make([]PassengerView, 0, len(r.Passengers)),
+		Segments: make([]SegmentView, 0, len(r.Segments)),
 	}
 	for _, p := range r.Passengers {
 		v.Passengers = append(v.Passengers, PassengerView{Lastname: p.Lastname, Firstname: p.Firstname, PassengerType: p.PassengerType})
@@ -127,7 +140,7 @@ func ViewSegment(s Segment, c *i18n.Catalog, lang i18n.Lang, now time.Time, with
 		status = StatusCancelled
 	}
 	v := SegmentView{
-		Key: s.Key, StatusCode: s.StatusCode, Status: c.T(lang, "booking.status."+strings.ToLower(status)),
+		Key: s.Key, StatusCode: s.StatusCode, Status: c.T(lang, statusKey(status)),
 		Flight: s.Flight, IsShowHotelLink: s.IsShowHotelLink,
 		OriginAirportCode: s.OriginAirportCode, OriginAirport: AirportName(s.OriginAirportCode, lang),
 		OriginTerminal: s.OriginTerminal, OriginGate: s.OriginGate,

@@ -43,17 +43,25 @@ func AirportShortName(code string, lang i18n.Lang) string {
 	if !ok {
 		return code
 	}
-	idx := map[i18n.Lang]int{i18n.KR: 0, i18n.CN: 1, i18n.TW: 2, i18n.HK: 3, i18n.TH: 4}
+	i := -1 // the column of airportShortNames
 	switch lang {
 	case i18n.JP:
 		return a.ShortNameAlt
 	case i18n.EN, i18n.SG:
 		return a.ShortName
+	case i18n.KR:
+		i = 0
+	case i18n.CN:
+		i = 1
+	case i18n.TW:
+		i = 2
+	case i18n.HK:
+		i = 3
+	case i18n.TH:
+		i = 4
 	}
-	if names, ok := airportShortNames[code]; ok {
-		if i, ok := idx[lang]; ok && names[i] != "" {
-			return names[i]
-		}
+	if names, ok := airportShortNames[code]; ok && i >= 0 && names[i] != "" {
+		return names[i]
 	}
 	return a.ShortName
 }

@@ -20,8 +20,20 @@ func TestAirportNamesInEveryLanguage(t *testing.T) {
 			}
 		}
 	}
+	// each language its own column of the names
+	for l, want := range map[i18n.Lang]string{
+		i18n.JP: "大阪(関西)", i18n.EN: "Osaka (Kansai)", i18n.SG: "Osaka (Kansai)", i18n.KR: "오사카(간사이)",
+		i18n.CN: "大阪(关西)", i18n.TW: "大阪(關西)", i18n.HK: "大阪(關西)", i18n.TH: "โอซาก้า (คันไซ)",
+	} {
+		if got := AirportShortName("KIX", l); got != want {
+			t.Errorf("KIX %s = %q, want %q", l, got, want)
+		}
+	}
 	if got := AirportShortName("BKK", i18n.TH); got != "กรุงเทพฯ (สุวรรณภูมิ)" {
 		t.Errorf("BKK th = %q", got)
+	}
+	if got := AirportShortName("ZZZ", i18n.JP); got != "ZZZ" {
+		t.Errorf("unknown airport = %q, want its code", got)
 	}
 	if got := LocalizedAirports(i18n.KR)[0].LocalName; got != "오사카(간사이)" {
 		t.Errorf("KIX kr = %q", got)

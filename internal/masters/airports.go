@@ -52,9 +52,12 @@ func Airports() []Airport { return append([]Airport(nil), airports...) }
 
 // AirportByCode returns the airport with code, and false when unknown.
 func AirportByCode(code string) (Airport, bool) {
-	for _, a := range airports {
-		if a.Code == code {
-			return a, true
+	// by index: ranging by value would copy every entry (nine strings
+	// each) on the way, and the booking search asks this for every
+	// segment's two airports
+	for i := range airports {
+		if airports[i].Code == code {
+			return airports[i], true
 		}
 	}
 	return Airport{}, false
