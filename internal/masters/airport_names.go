@@ -43,25 +43,26 @@ func AirportShortName(code string, lang i18n.Lang) string {
 	if !ok {
 		return code
 	}
-	i := -1 // the column of airportShortNames
+	names := airportShortNames[code] // the columns: KR, CN, TW, HK, TH
+	var local string
 	switch lang {
 	case i18n.JP:
 		return a.ShortNameAlt
 	case i18n.EN, i18n.SG:
 		return a.ShortName
 	case i18n.KR:
-		i = 0
+		local = names[0]
 	case i18n.CN:
-		i = 1
+		local = names[1]
 	case i18n.TW:
-		i = 2
+		local = names[2]
 	case i18n.HK:
-		i = 3
+		local = names[3]
 	case i18n.TH:
-		i = 4
+		local = names[4]
 	}
-	if names, ok := airportShortNames[code]; ok && i >= 0 && names[i] != "" {
-		return names[i]
+	if local != "" {
+		return local
 	}
 	return a.ShortName
 }
