@@ -129,9 +129,6 @@ const noJIT = "SET jit = off"
 // there.
 const migrationBookingTriggers = 230
 
-// viewFunctions are the search views' trigger functions (migration 00220).
-var viewFunctions = []string{"reservation_segments_rebuild_view()", "reservation_passengers_rebuild_view()"}
-
 func bookingTriggersMigration(engine Engine) *goose.Migration {
 	var up, down []string
 	if engine == Postgres {
@@ -139,9 +136,9 @@ func bookingTriggersMigration(engine Engine) *goose.Migration {
 			up = append(up, bumpVersionFunction("CREATE OR REPLACE", table, true))
 			down = append(down, bumpVersionFunction("CREATE OR REPLACE", table, false))
 		}
-		for _, fn := range viewFunctions {
-			up = append(up, `ALTER FUNCTION `+fn+` `+noJIT)
-			down = append(down, `ALTER FUNCTION `+fn+` RESET jit`)
+		for _, table := range searchViewTables { // the views' functions (00220)
+			up = append(up, `ALTER FUNCTION `+rebuildViewFunction(table)+` `+noJIT)
+			down = append(down, `ALTER FUNCTION `+rebuildViewFunction(table)+` RESET jit`)
 		}
 	}
 	return statementsMigration(migrationBookingTriggers, "booking triggers", up, down)

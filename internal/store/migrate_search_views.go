@@ -97,13 +97,20 @@ var searchViewsSQLiteDown = []string{
 // COMMITTED, PostgreSQL's default; under REPEATABLE READ the lock would
 // fail the later transaction with a serialization error instead.) SQLite
 // has one writer at a time: its triggers read everything committed.
+// rebuildViewFunction is the PostgreSQL trigger function that rebuilds
+// the views of table's reservations (a table of searchViewTables).
+func rebuildViewFunction(table string) string { return table + "_rebuild_view()" }
+
+// searchViewTables are the tables whose rows the search views hold.
+var searchViewTables = []string{"reservation_segments", "reservation_passengers"}
+
 func searchViewsPostgres() []string {
 	out := append([]string{}, addSearchViewColumns...)
 	for _, t := range []struct{ table, column, view string }{
-		{"reservation_segments", "segments_view", segmentsViewSQL(Postgres, "r.id")},
-		{"reservation_passengers", "passengers_view", passengersViewSQL(Postgres, "r.id")},
+		{searchViewTables[0], "segments_view", segmentsViewSQL(Postgres, "r.id")},
+		{searchViewTables[1], "passengers_view", passengersViewSQL(Postgres, "r.id")},
 	} {
-		out = append(out, `CREATE FUNCTION `+t.table+`_rebuild_view() RETURNS trigger LANGUAGE plpgsql AS $$
+		out = append(out, `CREATE FUNCTION `+rebuildViewFunction(t.table)+` RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
 	ids text[];
 BEGIN
@@ -118,7 +125,7 @@ BEGIN
 	UPDATE reservations r SET `+t.column+` = `+t.view+` WHERE r.id = ANY(ids);
 	RETURN NULL;
 END $$`)
-		out = append(out, statementTriggers(t.table, "view", t.table+"_rebuild_view()")...)
+		out = append(out, statementTriggers(t.table, "view", rebuildViewFunction(t.table))...)
 	}
 	// the bookings written before this migration, in one pass
 	out = append(out, `UPDATE reservations r SET segments_view = `+segmentsViewSQL(Postgres, "r.id")+
