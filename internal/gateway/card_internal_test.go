@@ -19,9 +19,13 @@ func TestEveryLanguageHasEveryMessage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := os.ReadFile("pages.go")
-	if err != nil {
-		t.Fatal(err)
+	var src []byte
+	for _, f := range []string{"pages.go", "templates/page.html.tmpl"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src = append(src, b...)
 	}
 	used := map[string]bool{}
 	for _, m := range regexp.MustCompile(`(?:\.T|text\.t\(l,) "([a-z.]+)"`).FindAllStringSubmatch(string(src), -1) {
@@ -31,7 +35,7 @@ func TestEveryLanguageHasEveryMessage(t *testing.T) {
 		used["gateway.method."+m] = true
 	}
 	if len(used) < 30 {
-		t.Fatalf("found only %d keys in pages.go: %v", len(used), used)
+		t.Fatalf("found only %d keys in pages.go and its template: %v", len(used), used)
 	}
 	for _, l := range i18n.Langs {
 		if htmlLang[string(l)] == "" {

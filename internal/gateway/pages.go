@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"crypto/sha256"
+	"embed"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -368,17 +369,18 @@ func (g *Gateway) qrImage(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(png) // #nosec G705 -- a PNG the gateway drew itself, served as image/png with nosniff
 }
 
-// pollScript is the QR page's only script: it asks the state URL every
-// few seconds and, once the payment no longer waits, swaps the code for
-// what happened (paid, failed, expired) and the way back to the shop. The
-// page's policy allows exactly this script, by its hash.
-const pollScript = `(function(){var o=document.getElementById("outcome");if(!o)return;var u=o.getAttribute("data-url");` +
-	`function later(){setTimeout(tick,3000)}` +
-	`function tick(){fetch(u,{cache:"no-store"}).then(function(r){return r.ok?r.json():null}).then(function(j){` +
-	`if(!j||j.status==="pending"){later();return}` +
-	`document.getElementById("waiting").hidden=true;` +
-	`o.className="outcome "+(j.status==="failed"||j.status==="expired"?"bad":"good");o.textContent=j.message;` +
-	`var b=document.getElementById("back");if(b)b.hidden=false},later)}later()})();`
+// The page and its one script are files of their own (templates/), embedded.
+// The script asks the QR page's state URL every few seconds and, once the
+// payment no longer waits, swaps the code for what happened (paid, failed,
+// expired) and the way back to the shop. The page's policy allows exactly
+// this script, by its hash.
+//
+//go:embed templates/page.html.tmpl templates/poll.js
+var pageFiles embed.FS
+
+// pollScript is templates/poll.js without its final newline: the text the
+// page carries between its script tags, which the hash must match.
+var pollScript = strings.TrimRight(mustRead(pageFiles, "templates/poll.js"), "\n")
 
 // pollScriptHash is the script's hash for the Content-Security-Policy.
 var pollScriptHash = func() string {
@@ -386,108 +388,18 @@ var pollScriptHash = func() string {
 	return "'sha256-" + base64.StdEncoding.EncodeToString(h[:]) + "'"
 }()
 
-var pageTemplate = template.Must(template.New("page").Parse(pageHTML + pollScript + pageEnd))
+var pageTemplate = template.Must(template.Must(template.New("page").
+	Parse(mustRead(pageFiles, "templates/page.html.tmpl"))).
+	New("poll.js").Parse(pollScript)).Lookup("page")
 
-const pageEnd = `</script>{{end}}
-</body>
-</html>
-`
-
-const pageHTML = `<!doctype html>
-<html lang="{{.HTMLLang}}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>{{.Title}}</title>
-{{if .State}}<noscript><meta http-equiv="refresh" content="10"></noscript>{{end}}
-<style>
-*{box-sizing:border-box}
-[hidden]{display:none!important}
-body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI","Hiragino Sans","Noto Sans JP","Noto Sans CJK JP","Noto Sans Thai",sans-serif;background:#f3f4f7;color:#1d1d2b}
-header{background:#1d1d2b;color:#fff;padding:.75rem 1rem;font-weight:600;letter-spacing:.02em}
-header span{font-weight:400;opacity:.75;font-size:.85rem;margin-left:.5rem}
-main{max-width:28rem;margin:1.5rem auto;padding:0 1rem}
-.card{background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.12);padding:1.25rem 1.25rem 1.5rem}
-h1{font-size:1.35rem;margin:0 0 .5rem}
-p{margin:.5rem 0}
-dl{margin:1rem 0;padding:.5rem 1rem;background:#f7f7fa;border-radius:8px}
-dl div{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:baseline;gap:0 1rem;padding:.3rem 0}
-dt{color:#5b5b6e}
-dd{margin:0 0 0 auto;text-align:right;font-weight:600;overflow-wrap:anywhere}
-.amount{font-size:1.15rem}
-.num{font-family:ui-monospace,"SFMono-Regular",Menlo,monospace;letter-spacing:.04em;white-space:nowrap}
-.when{white-space:nowrap}
-.ref{white-space:normal;word-break:break-all;text-align:left}
-.slip div{display:block;padding:.5rem 0;border-top:1px solid #e3e3ea}
-.slip div:first-child{border-top:0}
-.slip dd{text-align:left;font-size:1.3rem;margin:.1rem 0 0}
-.qr{display:block;margin:1rem auto;width:220px;height:220px;image-rendering:pixelated}
-form{margin:0}
-.actions{display:grid;gap:.75rem;margin-top:1.25rem}
-button,.button{display:block;width:100%;min-height:48px;padding:.75rem 1rem;border-radius:8px;border:2px solid #d0006f;font:inherit;font-weight:600;text-align:center;text-decoration:none;cursor:pointer}
-.primary{background:#d0006f;color:#fff}
-.secondary{background:#fff;color:#a00057}
-.hint{font-size:.85rem;color:#5b5b6e;margin-top:-.25rem}
-.note{font-size:.8rem;color:#5b5b6e;text-align:center;margin-top:1rem}
-.outcome:empty{display:none}
-.outcome{padding:.75rem 1rem;border-radius:8px;font-weight:600;margin:1rem 0 0}
-.bad{background:#fdecee;color:#9b1020;border:1px solid #e8a1aa}
-.good{background:#e8f6ee;color:#0f5c32;border:1px solid #9fd3b4}
-@media (min-width:768px){main{margin-top:3rem}.card{padding:2rem}}
-</style>
-</head>
-<body>
-<header>NDHK Pay<span>sandbox</span></header>
-<main>
-<div class="card">
-<h1>{{.Title}}</h1>
-{{if .Intro}}<p>{{.Intro}}</p>{{end}}
-{{if .Message}}<p role="status">{{.Message}}</p>{{end}}
-{{with .Payment}}<dl>
-<div><dt>{{$.T "amount"}}</dt><dd class="amount">{{$.Amount}}</dd></div>
-{{if .Description}}<div><dt>{{$.T "merchant"}}</dt><dd>{{.Description}}</dd></div>{{end}}
-{{if .Reference}}<div><dt>{{$.T "reference"}}</dt><dd class="num ref">{{.Reference}}</dd></div>{{end}}
-{{if .Last4}}<div><dt>{{$.T "card"}}</dt><dd>{{$.BrandName}} •••• {{.Last4}}</dd></div>{{end}}
-{{if and $.Deadline (ne $.Kind "status") (ne $.Kind "challenge")}}<div><dt>{{$.T "deadline"}}</dt><dd class="when">{{$.Deadline}}</dd></div>{{end}}
-</dl>{{end}}
-{{if eq .Kind "challenge"}}
-<div class="actions">
-<form method="post" action="{{.Action}}"><button class="primary" name="action" value="approve">{{.T "challenge.approve"}}</button></form>
-<form method="post" action="{{.Action}}"><button class="secondary" name="action" value="fail">{{.T "challenge.fail"}}</button></form>
-</div>
-{{else if eq .Kind "qr"}}
-<p id="outcome" class="outcome" role="alert" data-url="{{.State}}"></p>
-{{if .ReturnURL}}<div class="actions" id="back" hidden><a class="button primary" href="{{.ReturnURL}}">{{.T "back"}}</a></div>{{end}}
-<div id="waiting">
-<img class="qr" src="{{.QR}}" alt="{{.T "qr.alt"}}" width="220" height="220">
-<p class="hint">{{.T "qr.watch"}}</p>
-<div class="actions">
-<form method="post" action="{{.Action}}"><button class="primary" name="action" value="pay">{{.T "pay.now"}}</button></form>
-<p class="hint">{{.T "pay.now.hint"}}</p>
-<form method="post" action="{{.Action}}"><button class="secondary" name="action" value="cancel">{{.T "pay.cancel"}}</button></form>
-</div>
-</div>
-{{else if eq .Kind "slip"}}
-<dl class="slip">
-<div><dt>{{.T "slip.receipt"}}</dt><dd class="num">{{.Slip.Receipt}}</dd></div>
-<div><dt>{{.T "slip.biller"}}</dt><dd class="num">{{.Slip.Biller}}</dd></div>
-<div><dt>{{.T "slip.customer"}}</dt><dd class="num">{{.Slip.Customer}}</dd></div>
-<div><dt>{{.T "slip.confirm"}}</dt><dd class="num">{{.Slip.Confirm}}</dd></div>
-</dl>
-<div class="actions">
-<form method="post" action="{{.Action}}"><button class="primary" name="action" value="pay">{{.T "pay.now"}}</button></form>
-<p class="hint">{{.T "pay.now.hint"}}</p>
-<form method="post" action="{{.Action}}"><button class="secondary" name="action" value="later">{{.T "pay.later"}}</button></form>
-<form method="post" action="{{.Action}}"><button class="secondary" name="action" value="cancel">{{.T "pay.cancel"}}</button></form>
-</div>
-{{else if .ReturnURL}}
-<div class="actions"><a class="button primary" href="{{.ReturnURL}}">{{.T "back"}}</a></div>
-{{end}}
-<p class="note">{{.T "sandbox"}}</p>
-</div>
-</main>
-{{if .State}}<script>`
+// mustRead reads an embedded file; a missing one is a build mistake.
+func mustRead(fsys embed.FS, name string) string {
+	b, err := fsys.ReadFile(name)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
 
 // qrPNG draws text as a QR code (error correction level M) about 320
 // pixels wide, with the standard quiet zone of four modules.
