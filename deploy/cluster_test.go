@@ -130,6 +130,18 @@ func (l *load) run() {
 	}
 }
 
+// waitPurchases waits until the load has made n purchases in all.
+func (l *load) waitPurchases(t *testing.T, n int64, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for l.ok.Load() < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("the load made %d purchases in %s, want %d", l.ok.Load(), within, n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func (l *load) fail(what string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -318,9 +330,10 @@ func TestCluster(t *testing.T) {
 
 	// kill -9 of instance a under load
 	l.run()
-	time.Sleep(1500 * time.Millisecond)
+	l.waitPurchases(t, 20, time.Minute) // the load runs through both instances
 	c.Kill(0)
-	time.Sleep(1500 * time.Millisecond)
+	// the proxy has taken purchases to the other instance since the kill
+	l.waitPurchases(t, l.ok.Load()+20, time.Minute)
 	failures := l.finish()
 	t.Logf("kill -9: %d purchases, %d refused as pending, %d failed", l.ok.Load(), l.refused.Load(), len(failures))
 	if len(failures) > len(buyers) {
@@ -353,7 +366,8 @@ func TestCluster(t *testing.T) {
 	if err := c.WaitTraffic(ctx, 1, 3*FailTimeout); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond)
+	// purchases go through after the last instance came back
+	l2.waitPurchases(t, l2.ok.Load()+10, time.Minute)
 	failures = l2.finish()
 	t.Logf("rolling restart: %d purchases, %d refused as pending, %d failed", l2.ok.Load(), l2.refused.Load(), len(failures))
 	if len(failures) > 0 {

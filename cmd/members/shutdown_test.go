@@ -42,7 +42,9 @@ func TestGracefulShutdown(t *testing.T) {
 			code, p := m.do("POST", "/api/peachpoints/buy/"+id+"/continue", nil)
 			done <- answer{code, p["status"], time.Since(start)}
 		}()
-		time.Sleep(700 * time.Millisecond)
+		// The continue has created the gateway payment and sent its
+		// authorise, which the slow card answers 3 s later: in flight.
+		waitGatewayPayment(t, srv.db(), id, 10*time.Second)
 		sent := time.Now()
 		if err := srv.signal(syscall.SIGTERM); err != nil {
 			t.Fatal(err)
@@ -114,5 +116,25 @@ func TestShutdownGraceFlag(t *testing.T) {
 				t.Errorf("err = %v, want a --shutdown-grace error", err)
 			}
 		})
+	}
+}
+
+// waitGatewayPayment waits until the process has its gateway payment: the
+// engine records it just before it sends the authorise.
+func waitGatewayPayment(t *testing.T, db *store.DB, processID string, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		var id string
+		if err := db.QueryRow(`SELECT COALESCE(gateway_payment_id, '') FROM payment_processes WHERE id = $1`, processID).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		if id != "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("process %s has no gateway payment after %s", processID, within)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

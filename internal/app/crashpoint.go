@@ -5,17 +5,21 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
 	"members/internal/payment"
 )
 
 // CrashEnv names the crash points of the tests that kill the real server
 // between two steps of a payment (cmd/members, the crash tests): a comma
-// list of "before-CALL" or "after-CALL", CALL one of authorize (which
-// captures a card that needs no customer step), capture, refund, cancel.
-// The server kills itself with SIGKILL, so no shutdown code runs, just
-// before it sends such a gateway call or just after the gateway answered
-// it, at the first point it reaches. It is honoured only with the
+// list of "before-CALL", "during-CALL" or "after-CALL", CALL one of
+// authorize (which captures a card that needs no customer step), capture,
+// refund, cancel. The server kills itself with SIGKILL, so no shutdown
+// code runs, just before it sends such a gateway call, while the call
+// has been out for duringWait without an answer (the gateway has it, its
+// outcome unknown here), or just after the gateway answered it, at the
+// first point it reaches; it logs the point first, so a test knows
+// where the run ended. It is honoured only with the
 // in-process sandbox gateway, which moves no money.
 const CrashEnv = "MEMBERS_TEST_CRASH"
 
@@ -30,12 +34,12 @@ func crashPoint(gw payment.Gateway, sandbox bool, log *slog.Logger) payment.Gate
 	valid := sandbox
 	for _, at := range strings.Split(env, ",") {
 		when, call, _ := strings.Cut(at, "-")
-		valid = valid && (when == "before" || when == "after") &&
+		valid = valid && (when == "before" || when == "during" || when == "after") &&
 			(call == "authorize" || call == "capture" || call == "refund" || call == "cancel")
 		points[at] = true
 	}
 	if !valid {
-		log.Warn("ignored: "+CrashEnv+" is for the sandbox gateway, as before-CALL or after-CALL points", "value", env)
+		log.Warn("ignored: "+CrashEnv+" is for the sandbox gateway, as before-CALL, during-CALL or after-CALL points", "value", env)
 		return gw
 	}
 	log.Warn("crash points armed: the server kills itself at the first", "points", env)
@@ -63,15 +67,38 @@ func (c crashGateway) at(when, call string) {
 	select {} // the signal ends the process; nothing after the point runs
 }
 
-// through makes one gateway call with the crash points around it: after
-// only when the gateway answered.
+// duringWait is how long a call is out without an answer before its
+// "during" point is reached: the sandbox's slow card answers after
+// seconds, any other call within milliseconds.
+const duringWait = 150 * time.Millisecond
+
+// through makes one gateway call with the crash points around it: during
+// only while the call is out, after only when the gateway answered.
 func through(c crashGateway, call string, do func() (payment.GatewayPayment, error)) (payment.GatewayPayment, error) {
 	c.at("before", call)
-	gp, err := do()
-	if err == nil {
+	type answer struct {
+		gp  payment.GatewayPayment
+		err error
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		gp, err := do()
+		answered <- answer{gp, err}
+	}()
+	var a answer
+	if c.points["during-"+call] {
+		select {
+		case a = <-answered:
+		case <-time.After(duringWait):
+			c.at("during", call)
+		}
+	} else {
+		a = <-answered
+	}
+	if a.err == nil {
 		c.at("after", call)
 	}
-	return gp, err
+	return a.gp, a.err
 }
 
 func (c crashGateway) Authorize(ctx context.Context, key, paymentID string, autoCapture bool) (payment.GatewayPayment, error) {

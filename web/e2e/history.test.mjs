@@ -99,16 +99,22 @@ test("Back pressed after a logout before the login page first paints shows the l
     await page.goto(`${env.server.url}${path}?lang=en`);
     const heading = await page.getByRole("heading", { level: 1 }).textContent();
     // The login page's script arrives late: Back comes before its first paint.
-    await page.route("**/assets/**", async (route) => {
-      await new Promise((r) => setTimeout(r, 1500));
-      await route.continue().catch(() => {});
+    const delayed = [];
+    await page.route("**/assets/**", (route) => {
+      const sent = new Promise((r) => setTimeout(r, 1500)).then(() => route.continue().catch(() => {}));
+      delayed.push(sent);
+      return sent;
     });
     await page.getByRole("button", { name: "Log out" }).click();
     await page.waitForURL((u) => u.pathname === "/login");
     await page.goBack();
     await page.unroute("**/assets/**");
     await page.getByRole("button", { name: "Log in", exact: true }).waitFor();
-    await page.waitForTimeout(1500);
+    // Every late script has arrived and the page has nothing more on its
+    // way: a page that could still come back would have come by now.
+    await Promise.all(delayed);
+    await page.waitForLoadState("networkidle");
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     assert.equal(new URL(page.url()).pathname, "/login", `Back after the logout from ${path}`);
     assert.equal(await page.getByRole("heading", { level: 1, name: heading }).count(), 0, `${path} is not shown`);
     assert.equal(await page.getByRole("heading", { level: 1 }).count(), 1);

@@ -66,7 +66,9 @@ describe('invalid e-mail notification', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Please update your e-mail address' })
     fireEvent.click(screen.getByRole('link', { name: 'Go to account' }))
     await waitFor(() => expect(window.location.pathname).toBe('/account'))
-    await new Promise((r) => setTimeout(r, 50))
+    // the account page has rendered with the member's data: the dialog had its chance to come back
+    await screen.findByRole('heading', { level: 1, name: 'Account' })
+    await screen.findByRole('heading', { level: 2, name: 'Profile' })
     expect(dialog.isConnected).toBe(false)
     expect(screen.queryByRole('dialog', { name: 'Please update your e-mail address' })).toBeNull()
   })

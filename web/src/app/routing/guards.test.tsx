@@ -63,12 +63,13 @@ describe('routing rules', () => {
   it("preloadPage settles once a member's first page has its data, and at once for a visitor the guard sends away", async () => {
     let answerCountries = () => {}
     const countries = new Promise<Response>((r) => (answerCountries = () => r(json([{ code: 'JP', name: 'Japan' }]))))
-    stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/masters/countries': () => countries })
+    const api = stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/masters/countries': () => countries })
     const member = createAppServices()
     let settled = false
     void preloadPage('/account', 'en', member.queryClient).then(() => (settled = true))
     await waitFor(() => expect(member.queryClient.getQueryData(['session'])).toBe(true))
-    await new Promise((r) => setTimeout(r, 20))
+    // the page's data has been asked for, and its answer is held back
+    await waitFor(() => expect(api.called('GET /api/masters/countries')).toBe(1))
     expect(settled).toBe(false) // the country list is still on its way
     answerCountries()
     await waitFor(() => expect(settled).toBe(true))
