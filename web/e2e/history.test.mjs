@@ -114,7 +114,7 @@ test("Back pressed after a logout before the login page first paints shows the l
     // way: a page that could still come back would have come by now.
     await Promise.all(delayed);
     await page.waitForLoadState("networkidle");
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await page.evaluate(() => new Promise((r) => globalThis.requestAnimationFrame(() => globalThis.requestAnimationFrame(r))));
     assert.equal(new URL(page.url()).pathname, "/login", `Back after the logout from ${path}`);
     assert.equal(await page.getByRole("heading", { level: 1, name: heading }).count(), 0, `${path} is not shown`);
     assert.equal(await page.getByRole("heading", { level: 1 }).count(), 1);
