@@ -1,8 +1,33 @@
 import { vi } from 'vitest'
 
+import type { paths } from '../api/schema'
+
 /** A handler answers one "METHOD /path" (query ignored). */
 export type Handler = (req: { method: string; url: URL; headers: Headers; body: string | null; signal: AbortSignal }) => Response | Promise<Response>
-export type Routes = Record<string, Handler | Response | number | object>
+
+/**
+ * The routes a stub may answer, typed from the API description
+ * (src/api/schema.d.ts): a key is "METHOD /path" of an operation that
+ * exists, its path parameters filled in ("DELETE /api/cc/tok-1"), and a
+ * plain value is that operation's success body, of which a test may give
+ * only the fields its page reads (DeepPartial): a stub cannot answer a
+ * route, a field or a type the API no longer has. A Response, a status
+ * number or a handler answers anything else (errors, other statuses).
+ */
+type Method = 'get' | 'put' | 'post' | 'delete' | 'patch'
+type Filled<P extends string> = P extends `${infer A}{${string}}${infer B}` ? `${A}${string}${Filled<B>}` : P
+type JSONOf<R> = R extends { content: { 'application/json': infer B } } ? B : never
+type SuccessBody<O> = O extends { responses: infer R } ? JSONOf<R[keyof R & (200 | 201 | 202)]> : never
+type DeepPartial<T> = T extends readonly (infer E)[] ? readonly DeepPartial<E>[] : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T
+type Answer<O> = Handler | Response | number | DeepPartial<SuccessBody<O>>
+type RoutesOf<P extends keyof paths> = {
+  [M in Method as paths[P][M] extends { responses: unknown } ? `${Uppercase<M>} ${Filled<P & string>}` : never]?: Answer<paths[P][M]>
+}
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never
+export type Routes = UnionToIntersection<{ [P in keyof paths]: RoutesOf<P> }[keyof paths]> & {
+  /** The sandbox gateway's tokenisation, which the browser calls directly. */
+  'POST /gateway/v1/tokens'?: Handler | Response | number | object
+}
 
 export interface FetchStub {
   calls: { method: string; path: string; headers: Headers }[]
@@ -37,7 +62,7 @@ export function stubFetch(routes: Routes): FetchStub {
     'GET /api/user': { firstname: 'Hanako', lastname: 'Sora', hasInvalidCharactersInEmail: false },
     'GET /api/masters/countries': [{ code: 'JP', name: 'Japan' }],
   }
-  const all = { ...defaults, ...routes }
+  const all: Record<string, Handler | Response | number | object | undefined> = { ...defaults, ...routes }
   const calls: FetchStub['calls'] = []
   const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const req = input instanceof Request ? input : new Request(new URL(String(input), window.location.origin), init)
@@ -61,3 +86,6 @@ export function stubFetch(routes: Routes): FetchStub {
     called: (mp) => calls.filter((c) => `${c.method} ${c.path}` === mp).length,
   }
 }
+
+/** The body a stub may answer for a route: StubBody<'GET /api/cc'> types a test's fixture. */
+export type StubBody<K extends keyof Routes> = Exclude<NonNullable<Routes[K]>, Handler | Response | number>

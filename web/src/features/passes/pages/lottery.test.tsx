@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { fireEvent, screen, within } from '@testing-library/react'
 import { renderApp } from '@/test/renderApp'
 import { stubFetch, MEMBER_SESSION } from '@/test/fetchStub'
+import type { components } from '@/api/schema'
 
 const range = (begin: string, end: string) => ({ begin, end })
 const period = (id: string) => ({
@@ -10,16 +11,16 @@ const period = (id: string) => ({
 })
 const plans = [{ id: 'gp-all', name: 'Peach GoGo Pass', nameAlt: 'All routes', periods: [period('gp-all-next')] },
   { id: 'gp-wd', name: 'Peach GoGo Pass Weekday', nameAlt: 'Weekdays', periods: [period('gp-wd-next')] }]
-const entry = (result: 'pending' | 'won' | 'lost', extra: Record<string, unknown> = {}) => ({
+const entry = (result: 'pending' | 'won' | 'lost', extra: Partial<components['schemas']['GogoPassEntry']> = {}): components['schemas']['GogoPassEntry'] => ({
   id: 'e1', planId: 'gp-wd', periodId: 'gp-wd-next', name: 'Peach GoGo Pass Weekday', nameAlt: 'Weekdays',
   availablePeriodToBoard: range('2027-01-10', '2027-04-10'), availablePeriodToBook: range('2026-12-20', '2027-04-01'),
   fareType: 'happy', result, createdAt: '2026-11-20T01:00:00Z', ...extra,
 })
-const bought = { id: 'p1', code: 'GP-1', planId: 'gp-wd', periodId: 'gp-wd-next', name: 'Peach GoGo Pass Weekday', nameAlt: 'Weekdays',
+const bought: components['schemas']['PurchasedGogoPass'] = { id: 'p1', code: 'GP-1', planId: 'gp-wd', periodId: 'gp-wd-next', name: 'Peach GoGo Pass Weekday', nameAlt: 'Weekdays',
   availablePeriodToBoard: range('2027-01-10', '2027-04-10'), availablePeriodToBook: range('2026-12-20', '2027-04-01'), fareType: 'happy',
   currencyCode: 'JPY', purchasedPrice: 54800, purchasedAt: '2026-11-25T01:00:00Z', source: 'purchase' }
 
-function stub(entries: unknown[], wins: unknown[], passes: unknown[] = []) {
+function stub(entries: components['schemas']['GogoPassEntry'][], wins: components['schemas']['GogoPassEntry'][], passes: components['schemas']['PurchasedGogoPass'][] = []) {
   stubFetch({
     'GET /api/session/info': MEMBER_SESSION,
     'GET /api/gogo_pass_status': { isGogoPassPublic: true, isGogoPassPurchasable: true, isGogoPassLotteryPhase: true, isGogoPassMaintenance: false,

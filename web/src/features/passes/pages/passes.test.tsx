@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderApp } from '@/test/renderApp'
+import type { components } from '@/api/schema'
 import { stubFetch, json, MEMBER_SESSION } from '@/test/fetchStub'
 
 const range = (begin: string, end: string) => ({ begin, end })
-const coupon = {
+const coupon: components['schemas']['PurchasedCoupon'] = {
   id: 'c1', name: 'Kansai Discovery Pass', description: 'A book of flights.', availablePeriodToBoard: range('2026-12-04', '2027-03-03'),
   availablePeriodToBook: range('2026-11-20', '2027-02-23'), fareType: 'happlus', currencyCode: 'JPY', pricePerPerson: 32800,
   purchasedPrice: 65600, purchasedAt: '2026-11-14T06:00:00Z', purchaser: { lastname: 'Yamada', firstname: 'Hanako', birthday: '1988-04-12', gender: 'female' },
@@ -141,7 +142,7 @@ describe('coupon pass', () => {
   }
   const domestic = { id: 'oka', name: 'Okinawa Pass', description: 'd', international: false, periods: [{ id: 'summer', description: 'Summer',
     availablePeriodToBoard: range('2026-12-10', '2027-03-10'), availablePeriodToBook: range('2026-11-20', '2027-03-01'), plan: plans }] }
-  const saved = { passengers: [{ id: 's1', passengerType: 'CHILD', firstname: 'Sakura', lastname: 'Yamada', gender: 'female', birth: '2020-05-05',
+  const saved = { passengers: [{ id: 's1', passengerType: 'CHILD' as const, firstname: 'Sakura', lastname: 'Yamada', gender: 'female', birth: '2020-05-05',
     tel: '', email: '', passportNo: 'TS1122334', passportNationalityCode: 'JP', passportIssueCountryCode: 'JP', passportExpirationDate: '2030-01-01' }] }
 
   it('a domestic trip asks no passport or entry details; a saved passenger fills the fields in', async () => {
@@ -206,7 +207,7 @@ describe('coupon refund refused', () => {
 
 describe('passes in the menu and on to a flight', () => {
   it('the menu has the passes while one is public; a pass leads to booking a flight with it', async () => {
-    const pass = { id: 'p1', code: 'GP-TEST-0001', planId: 'all', periodId: 'next', name: 'Peach GoGo Pass', nameAlt: 'All-you-can-fly',
+    const pass: components['schemas']['PurchasedGogoPass'] = { id: 'p1', code: 'GP-TEST-0001', planId: 'all', periodId: 'next', name: 'Peach GoGo Pass', nameAlt: 'All-you-can-fly',
       availablePeriodToBoard: range('2027-02-14', '2027-05-15'), availablePeriodToBook: range('2026-11-01', '2099-12-31'), fareType: 'happy',
       currencyCode: 'JPY', purchasedPrice: 54800, purchasedAt: '2026-11-20T01:00:00Z', source: 'purchase' }
     stubFetch({

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderApp } from '@/test/renderApp'
 import { json, stubFetch, MEMBER_SESSION } from '@/test/fetchStub'
+import type { components } from '@/api/schema'
 
-const card = (over: Record<string, unknown>) => ({
+const card = (over: Partial<components['schemas']['CreditCard']>): components['schemas']['CreditCard'] => ({
   token: 'tok', cardNumber: '**** **** **** 4242', brand: 'visa', creditCardType: 'ndhk_visa', expirationDate: '33/08',
   currency: 'JPY', isValid: true, gateway: 'ndhk', holderName: 'TARO PEACH', ...over,
 })

@@ -5,7 +5,7 @@ import { stubFetch, MEMBER_SESSION } from '@/test/fetchStub'
 import { pluralKey } from '@/i18n/format'
 
 const base = {
-  paymentProcessId: 'pp1', transactionId: 'tx1', status: 'prepared', paymentMethod: 'creditCard',
+  paymentProcessId: 'pp1', transactionId: 'tx1', status: 'prepared' as const, paymentMethod: 'creditCard' as const,
   card: { brand: 'visa', last4: '4242' }, refundedAmount: 0, createdAt: '2026-11-20T01:00:00Z', expiresAt: '2026-11-20T01:30:00Z',
 }
 

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderApp } from '@/test/renderApp'
 import { json, stubFetch, MEMBER_SESSION } from '@/test/fetchStub'
+import type { components } from '@/api/schema'
 
-const voucher = {
+const voucher: components['schemas']['Peachpoint'] = {
   code: '7100000000000005',
   pointNumber: '7100000000000005',
   currentCode: '7100000000000005',
@@ -20,7 +21,7 @@ const voucher = {
   rules: [{ type: 'voucherMarketOriginDestinationRule', marketOriginDestinations: ['KIX-ICN'] }],
 }
 const summary = ['KRW', 'CNY', 'JPY', 'TWD', 'HKD', 'THB', 'SGD'].flatMap((c) =>
-  ['available', 'expireThisMonth', 'expireNextMonth'].map((group) => ({ currencyCode: c, currency: c, group, amount: c === 'JPY' && group === 'available' ? 8000 : 0 })),
+  (['available', 'expireThisMonth', 'expireNextMonth'] as const).map((group) => ({ currencyCode: c, currency: c, group, amount: c === 'JPY' && group === 'available' ? 8000 : 0 })),
 )
 const base = {
   'GET /api/session/info': MEMBER_SESSION,
@@ -176,7 +177,7 @@ describe('reissue', () => {
 })
 
 describe('points sale', () => {
-  const avail = { creditCard: ['visa'], registerCreditCard: ['visa'], otherPayment: [], convenienceStore: true }
+  const avail = { creditCard: ['visa' as const], registerCreditCard: ['visa' as const], otherPayment: [], convenienceStore: true }
   it('asks preapply before the form and offers its amounts', async () => {
     const api = stubFetch({
       ...base,
@@ -207,7 +208,7 @@ describe('points sale', () => {
     expect((screen.getByRole('button', { name: 'Go to payment' }) as HTMLButtonElement).disabled).toBe(true)
   })
 
-  const options = { productType: 'peachpoints', currencies: [{ currencyCode: 'JPY', amounts: [3000, 5000], availability: avail }, { currencyCode: 'KRW', amounts: [30000], availability: avail }] }
+  const options = { productType: 'peachpoints', currencies: [{ currencyCode: 'JPY' as const, amounts: [3000, 5000], availability: avail }, { currencyCode: 'KRW' as const, amounts: [30000], availability: avail }] }
   it('prefills the nominee with the member\'s name in Latin letters', async () => {
     stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'POST /api/peachpoints/buy/preapply': options, 'GET /api/user': { firstname: 'Hanako', lastname: 'Sora', hasInvalidCharactersInEmail: false } })
     renderApp('/points/sale?lang=en')

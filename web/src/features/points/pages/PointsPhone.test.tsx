@@ -4,7 +4,7 @@ import { renderApp } from '@/test/renderApp'
 import { stubFetch, MEMBER_SESSION } from '@/test/fetchStub'
 
 const summary = ['JPY', 'SGD'].flatMap((c) =>
-  ['available', 'expireThisMonth', 'expireNextMonth'].map((group) => ({ currencyCode: c, currency: c, group, amount: group === 'available' ? 8000 : 0 })),
+  (['available', 'expireThisMonth', 'expireNextMonth'] as const).map((group) => ({ currencyCode: c, currency: c, group, amount: group === 'available' ? 8000 : 0 })),
 )
 
 /** A window of the given width as far as media queries go. */
