@@ -533,7 +533,7 @@ func write(path string, rs []result, o options) error {
 			if both > 0 {
 				fmt.Fprintf(&b, "at that cost the %d cores of this machine, with nothing else running, would carry at most %.0f purchases/s (server and load generator\n",
 					runtime.NumCPU(), float64(runtime.NumCPU())*float64(time.Second)/float64(both))
-				fmt.Fprintf(&b, "together), and the run shared them at a load average of %s. Where the CPU goes: docs/payments.md, \"Performance\".\n", r.load)
+				fmt.Fprintf(&b, "together), and the run shared them at a load average of %s. Where the CPU goes: docs/speed.md, \"Server\", the rows on payments.\n", r.load)
 			}
 		}
 		if r.engine == "sqlite" && r.sessP99 >= 50*time.Millisecond {

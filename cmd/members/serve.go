@@ -368,7 +368,7 @@ func checkKeys(cfg app.Config) error {
 func startWarnings(logger *slog.Logger, cfg app.Config) {
 	sandbox := cfg.GatewayURL == ""
 	if app.SandboxExposed(cfg) {
-		logger.Warn("SANDBOX GATEWAY ON A PUBLIC SITE: its test cards pay without money, every purchase is free; give --gateway-url for a real gateway (docs/payments.md)",
+		logger.Warn("SANDBOX GATEWAY ON A PUBLIC SITE: its test cards pay without money, every purchase is free; give --gateway-url for a real gateway (docs/gateways.md)",
 			"publicURL", cfg.PublicURL)
 	}
 	if cfg.Demo {

@@ -1,7 +1,7 @@
 // Package gateway is the sandbox payment gateway: a payment service
 // provider of its own that ships with the product so that every payment
 // path runs for real on one machine. The members server speaks to it only
-// over HTTP (docs/payments.md fixes the wire API), as it would to a real
+// over HTTP (docs/gateways.md fixes the wire API), as it would to a real
 // provider. It keeps its own tables (gw_*, with their own goose version
 // table) in whatever database it is given, never the members tables, and
 // never stores a card number or CVV.

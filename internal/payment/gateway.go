@@ -8,7 +8,7 @@ import (
 
 // Gateway is the payment service provider as the engine needs it. The
 // sandbox gateway is reached through HTTPGateway; a real provider is one
-// more implementation (docs/payments.md maps the calls to Stripe and
+// more implementation (docs/gateways.md maps the calls to Stripe and
 // KOMOJU). Every call that moves money carries an idempotency key: a
 // repeat with the same key answers the first result.
 type Gateway interface {
@@ -75,7 +75,7 @@ type CreatePayment struct {
 	ReturnURL   string `json:"returnUrl"`
 }
 
-// Gateway payment statuses (docs/payments.md).
+// Gateway payment statuses (docs/gateways.md).
 const (
 	GWCreated        = "created"
 	GWAuthorized     = "authorized"

@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// HTTPGateway speaks the sandbox gateway's wire API (docs/payments.md).
+// HTTPGateway speaks the sandbox gateway's wire API (docs/gateways.md).
 type HTTPGateway struct {
 	base   string // …/gateway, without the trailing slash
 	key    string
