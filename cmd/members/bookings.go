@@ -38,8 +38,8 @@ func seedBench(ctx context.Context, args []string, stdout, stderr io.Writer, log
 	if err != nil {
 		return err
 	}
-	var from int
-	if err := a.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM reservations WHERE pnr LIKE 'B%'`).Scan(&from); err != nil {
+	from, err := a.DB.CountReservationsByPNRPrefix(ctx, demo.BenchPNRPrefix)
+	if err != nil {
 		return fmt.Errorf("seed-bench: %w", err)
 	}
 	start := time.Now()

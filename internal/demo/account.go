@@ -1,17 +1,16 @@
 package demo
 
 import (
-	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
+	"members/internal/account"
 	"members/internal/store"
 )
 
 // seedAccount adds the demo members' saved passengers: adults, a child and
 // an infant (birth dates relative to now so their types stay right).
-func seedAccount(ctx context.Context, tx *sql.Tx, now time.Time) error {
+func seedAccount(s *store.Seed, now time.Time) error {
 	date := func(years, days int) string { return now.AddDate(-years, 0, -days).Format(time.DateOnly) }
 	passengers := []struct {
 		member, typ, first, last, gender, birth, tel, email, passport, nat string
@@ -28,11 +27,10 @@ func seedAccount(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		if p.passport != "" {
 			expiry = now.AddDate(4, 0, 0).Format(time.DateOnly)
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO passengers (id, member_id, passenger_type, firstname, lastname, gender,
-			birth, tel, email, passport_no, passport_nationality_code, passport_issue_country_code, passport_expiration_date,
-			created_at, updated_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$11,$12,$13,$13)`,
-			store.NewID(), p.member, p.typ, p.first, p.last, p.gender, p.birth, p.tel, p.email, p.passport, p.nat,
-			expiry, now.UnixMilli()+int64(i))
+		err := s.Passenger(p.member, account.Passenger{ID: store.NewID(), PassengerInput: account.PassengerInput{
+			PassengerType: p.typ, Firstname: p.first, Lastname: p.last, Gender: p.gender, Birth: p.birth, Tel: p.tel, Email: p.email,
+			PassportNo: p.passport, PassportNationalityCode: p.nat, PassportIssueCountryCode: p.nat, PassportExpirationDate: expiry,
+		}}, now.Add(time.Duration(i)*time.Millisecond))
 		if err != nil {
 			return fmt.Errorf("demo: insert passenger %s: %w", p.first, err)
 		}

@@ -2,7 +2,6 @@ package demo
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -19,6 +18,10 @@ import (
 // one only under the same version: change it with the generator, or with
 // what the seeding leaves behind (2: PostgreSQL's tables vacuumed).
 const BenchSeedVersion = 2
+
+// BenchPNRPrefix starts every benchmark booking number: a later seeding
+// counts the bookings with it to go on from where an earlier one ended.
+const BenchPNRPrefix = "B"
 
 // BenchMemberID is the id of the i-th benchmark member.
 func BenchMemberID(i int) string { return fmt.Sprintf("b%031d", i) }
@@ -44,13 +47,13 @@ func SeedBench(ctx context.Context, db *store.DB, passwordHash string, members, 
 	const perStmt, perTx = 500, 5000
 	for start := from; start < to; start += perTx {
 		end := min(start+perTx, to)
-		err := db.Tx(ctx, func(tx *sql.Tx) error {
+		err := db.Seed(ctx, func(s *store.Seed) error {
 			for b := start; b < end; b += perStmt {
 				list := make([]booking.Reservation, 0, perStmt)
 				for i := b; i < min(b+perStmt, end); i++ {
 					list = append(list, benchReservation(rng, i, members, airports, now))
 				}
-				if err := store.InsertReservationsOn(ctx, tx, db.Engine, now, list); err != nil {
+				if err := s.Reservations(now, list); err != nil {
 					return err
 				}
 			}
@@ -67,25 +70,17 @@ func SeedBench(ctx context.Context, db *store.DB, passwordHash string, members, 
 }
 
 func seedBenchMembers(ctx context.Context, db *store.DB, hash string, members int, now time.Time) error {
-	var have int
-	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM members WHERE id LIKE 'b%'`).Scan(&have); err != nil {
-		return fmt.Errorf("seed-bench: count members: %w", err)
+	have, err := db.CountMembersByIDPrefix(ctx, "b")
+	if err != nil {
+		return fmt.Errorf("seed-bench: %w", err)
 	}
 	for start := have; start < members; start += 1000 {
-		end := min(start+1000, members)
-		var sb strings.Builder
-		args := []any{hash, now.UnixMilli()}
-		sb.WriteString(`INSERT INTO members (id, email, email_key, password_hash, firstname, lastname, gender, created_at, updated_at) VALUES `)
-		for i := start; i < end; i++ {
-			if i > start {
-				sb.WriteByte(',')
-			}
-			n := len(args)
-			args = append(args, BenchMemberID(i), BenchEmail(i))
-			fmt.Fprintf(&sb, "($%d,$%d,$%d,$1,'Bench','MEMBER%d','female',$2,$2)", n+1, n+2, n+2, i)
+		list := make([]store.BenchMember, 0, 1000)
+		for i := start; i < min(start+1000, members); i++ {
+			list = append(list, store.BenchMember{ID: BenchMemberID(i), Email: BenchEmail(i), Firstname: "Bench", Lastname: fmt.Sprintf("MEMBER%d", i)})
 		}
-		if _, err := db.ExecContext(ctx, sb.String(), args...); err != nil {
-			return fmt.Errorf("seed-bench: insert members: %w", err)
+		if err := db.InsertBenchMembers(ctx, hash, list, now); err != nil {
+			return fmt.Errorf("seed-bench: %w", err)
 		}
 	}
 	return nil
@@ -120,7 +115,7 @@ func benchReservation(rng *rand.Rand, i, members int, airports []masters.Airport
 		pax = append(pax, booking.Passenger{Lastname: "COMPANION", Firstname: "TRAVEL", PassengerType: "ADULT"})
 	}
 	return booking.Reservation{
-		MemberID: BenchMemberID(i % members), PNR: "B" + strings.ToUpper(strconv.FormatInt(int64(i), 36)),
+		MemberID: BenchMemberID(i % members), PNR: BenchPNRPrefix + strings.ToUpper(strconv.FormatInt(int64(i), 36)),
 		BookedAt: booked, StatusCode: booking.StatusConfirmed, Currency: "JPY", TotalAmount: int64(5000 + rng.IntN(60000)),
 		Segments: segs, Passengers: pax,
 	}

@@ -1,8 +1,6 @@
 package demo
 
 import (
-	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
@@ -28,7 +26,7 @@ const (
 // past, older than 180 days, a cancelled segment, a delayed and a cancelled
 // flight, over several airports and time zones; plus two bookings that
 // belong to nobody yet, to try "add a booking".
-func seedBookings(ctx context.Context, tx *sql.Tx, now time.Time) error {
+func seedBookings(s *store.Seed, now time.Time) error {
 	day := 24 * time.Hour
 	// at is a departure d days from now at hh:mm Japan time, to the minute.
 	at := func(d int, hh, mm int) time.Time {
@@ -111,7 +109,7 @@ func seedBookings(ctx context.Context, tx *sql.Tx, now time.Time) error {
 	for i := range list {
 		list[i].StatusCode = booking.StatusConfirmed
 	}
-	if err := store.InsertReservations(ctx, tx, now, list); err != nil {
+	if err := s.Reservations(now, list); err != nil {
 		return fmt.Errorf("demo: bookings: %w", err)
 	}
 	return nil

@@ -5,10 +5,10 @@ package demo
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
+	"members/internal/account"
 	"members/internal/auth"
 	"members/internal/store"
 )
@@ -34,15 +34,14 @@ const (
 // loaded later for the demo members (the sandbox's saved cards) has its
 // member; the demo's logins must then be free.
 func Load(ctx context.Context, db *store.DB, hasher *auth.Hasher) error {
-	var n int
-	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM members WHERE id = $1`, Member1).Scan(&n); err != nil {
+	n, err := db.MembersExisting(ctx, []string{Member1}, nil)
+	if err != nil {
 		return fmt.Errorf("demo: find the demo member: %w", err)
 	}
 	if n > 0 {
 		return nil
 	}
-	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM members WHERE id = $1 OR email_key IN ($2, $3)`,
-		Member2, store.EmailKey(Email1), store.EmailKey(Email2)).Scan(&n); err != nil {
+	if n, err = db.MembersExisting(ctx, []string{Member2}, []string{Email1, Email2}); err != nil {
 		return fmt.Errorf("demo: find the demo members: %w", err)
 	}
 	if n > 0 {
@@ -53,26 +52,22 @@ func Load(ctx context.Context, db *store.DB, hasher *auth.Hasher) error {
 		return err
 	}
 	now := db.Now()
-	return db.Tx(ctx, func(tx *sql.Tx) error {
-		members := []struct {
-			id, email, first, last, gender, birth, tel, country, zip, city, addr, passport, nat string
-		}{
-			{Member1, Email1, "Hanako", "Yamada", "female", "1988-04-12", "0312345678", "JP", "5490001", "Osaka Izumisano", "1 Senshu-kuko-kita", "TR1234567", "JP"},
-			{Member2, Email2, "Minjun", "Kim", "male", "1979-11-30", "01098765432", "KR", "04524", "Seoul Jung-gu", "110 Sejong-daero", "M12345678", "KR"},
-		}
-		for _, m := range members {
-			_, err := tx.ExecContext(ctx, `INSERT INTO members (id, email, email_key, password_hash, firstname, lastname, gender, birth, tel,
-				address_country_code, address_postal_code, address_state_and_city, address1, passport_no,
-				passport_nationality_code, passport_issue_country_code, passport_expiration_date, created_at, updated_at)
-				VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$15,$16,$17,$17)`,
-				m.id, m.email, store.EmailKey(m.email), hash, m.first, m.last, m.gender, m.birth, m.tel,
-				m.country, m.zip, m.city, m.addr, m.passport, m.nat, now.AddDate(6, 0, 0).Format(time.DateOnly), now.UnixMilli())
-			if err != nil {
-				return fmt.Errorf("demo: insert member %s: %w", m.email, err)
+	passportExpiry := now.AddDate(6, 0, 0).Format(time.DateOnly)
+	return db.Seed(ctx, func(s *store.Seed) error {
+		for _, m := range []account.Member{
+			{ID: Member1, Email: Email1, Firstname: "Hanako", Lastname: "Yamada", Gender: "female", Birth: "1988-04-12", Tel: "0312345678",
+				AddressCountryCode: "JP", AddressPostalCode: "5490001", AddressStateAndCity: "Osaka Izumisano", Address1: "1 Senshu-kuko-kita",
+				PassportNo: "TR1234567", PassportNationalityCode: "JP", PassportIssueCountryCode: "JP", PassportExpirationDate: passportExpiry},
+			{ID: Member2, Email: Email2, Firstname: "Minjun", Lastname: "Kim", Gender: "male", Birth: "1979-11-30", Tel: "01098765432",
+				AddressCountryCode: "KR", AddressPostalCode: "04524", AddressStateAndCity: "Seoul Jung-gu", Address1: "110 Sejong-daero",
+				PassportNo: "M12345678", PassportNationalityCode: "KR", PassportIssueCountryCode: "KR", PassportExpirationDate: passportExpiry},
+		} {
+			if err := s.Member(m, hash, now); err != nil {
+				return fmt.Errorf("demo: %w", err)
 			}
 		}
 		// One seeder per feature, each on its own line.
-		seeders := []func(context.Context, *sql.Tx, time.Time) error{
+		seeders := []func(*store.Seed, time.Time) error{
 			seedAccount,
 			seedBookings,
 			seedPayments,
@@ -81,7 +76,7 @@ func Load(ctx context.Context, db *store.DB, hasher *auth.Hasher) error {
 			// -- seedSecurity --
 		}
 		for _, seed := range seeders {
-			if err := seed(ctx, tx, now); err != nil {
+			if err := seed(s, now); err != nil {
 				return err
 			}
 		}

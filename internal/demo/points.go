@@ -1,8 +1,6 @@
 package demo
 
 import (
-	"context"
-	"database/sql"
 	"time"
 
 	"members/internal/points"
@@ -38,7 +36,7 @@ const (
 // seedPoints gives the demo members vouchers in several currencies: one
 // expiring this month, one next month, expired reissuable ones (TWD, CNY),
 // one of each rule type, a spent one; and a few exchange codes.
-func seedPoints(ctx context.Context, tx *sql.Tx, now time.Time) error {
+func seedPoints(s *store.Seed, now time.Time) error {
 	jst := now.In(points.JST)
 	day := func(t time.Time) string { return t.Format(points.DateLayout) }
 	first := time.Date(jst.Year(), jst.Month(), 1, 0, 0, 0, 0, points.JST)
@@ -71,17 +69,12 @@ func seedPoints(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		v(Member2, DemoVoucherMember2, "KRW", 30000, 30000, yearAgo.AddDate(0, 4, 0), jst.AddDate(0, 4, 0)),
 	}
 	for _, vo := range vouchers {
-		if err := store.InsertDemoVoucher(ctx, tx, vo, now.UnixMilli()); err != nil {
+		if err := s.Voucher(vo, now); err != nil {
 			return err
 		}
 	}
 	// The spent voucher goes to zero through the ledger like any spend.
-	if _, err := tx.ExecContext(ctx, `UPDATE point_vouchers SET balance = 0 WHERE number = $1`, DemoVoucherUsed); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO point_ledger (id, voucher_id, seq, kind, delta, balance_after, reference, created_at)
-		SELECT $1, id, 2, $2, -1000, 0, 'booking:HNK7Q2', $3 FROM point_vouchers WHERE number = $4`,
-		store.NewID(), points.EntrySpend, now.UnixMilli(), DemoVoucherUsed); err != nil {
+	if err := s.Spend(Member1, DemoVoucherUsed, 1000, "booking:"+DemoPNRFuture, now); err != nil {
 		return err
 	}
 	for _, c := range []points.ExchangeCode{
@@ -90,7 +83,7 @@ func seedPoints(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		{Code: DemoCodeAna, Currency: "JPY", Amount: 5000, Ana: true},
 	} {
 		c.PasswordHash, c.CreatedAt = demoCodeHash, now
-		if err := store.InsertDemoCode(ctx, tx, c); err != nil {
+		if err := s.PointCode(c); err != nil {
 			return err
 		}
 	}

@@ -79,6 +79,12 @@ type Plan struct {
 	Periods []Period `json:"periods"`
 }
 
+// Where a held pass came from.
+const (
+	SourcePurchase = "purchase"
+	SourceExchange = "exchange"
+)
+
 // Pass is a pass a member holds (bought, or exchanged from a code).
 type Pass struct {
 	ID                     string    `json:"id"`
@@ -93,7 +99,7 @@ type Pass struct {
 	CurrencyCode           string    `json:"currencyCode"`
 	PurchasedPrice         int64     `json:"purchasedPrice"`
 	PurchasedAt            time.Time `json:"purchasedAt"`
-	// Source is "purchase" or "exchange".
+	// Source is SourcePurchase or SourceExchange.
 	Source string `json:"source"`
 	// MemberID and PaymentProcessID are not shown.
 	MemberID         string `json:"-"`

@@ -120,7 +120,7 @@ func (p Sale) Grant(ctx context.Context, tx payment.Tx, g payment.Grant) (paymen
 	pass := Pass{
 		ID: s.d.NewID(), Code: s.passCode(), MemberID: g.MemberID, PlanID: d.PlanID, PeriodID: d.PeriodID,
 		FareType: d.FareType, CurrencyCode: g.Order.Currency, PurchasedPrice: g.Order.Amount,
-		PurchasedAt: g.SettledAt.UTC().Truncate(time.Millisecond), Source: "purchase", PaymentProcessID: g.ProcessID,
+		PurchasedAt: g.SettledAt.UTC().Truncate(time.Millisecond), Source: SourcePurchase, PaymentProcessID: g.ProcessID,
 		AvailablePeriodToBoard: d.Board, AvailablePeriodToBook: d.Book,
 	}
 	if err := s.d.Store.InsertPass(ctx, tx, pass); err != nil {

@@ -550,7 +550,7 @@ func (s *Service) Exchange(ctx context.Context, memberID, lang string, in Exchan
 	p := Pass{
 		ID: s.d.NewID(), Code: s.passCode(), MemberID: memberID, PlanID: plan.ID, PeriodID: period.ID,
 		FareType: offer.FareType, CurrencyCode: period.CurrencyCode, PurchasedPrice: 0,
-		PurchasedAt: s.d.Now().UTC().Truncate(time.Millisecond), Source: "exchange",
+		PurchasedAt: s.d.Now().UTC().Truncate(time.Millisecond), Source: SourceExchange,
 		AvailablePeriodToBoard: period.AvailablePeriodToBoard, AvailablePeriodToBook: period.AvailablePeriodToBook,
 	}
 	if err := s.d.Store.Redeem(ctx, code.ID, p); err != nil {

@@ -168,15 +168,19 @@ func (s *AccountStore) AddPassenger(ctx context.Context, memberID string, p acco
 		if n >= max {
 			return account.ErrTooManyPassengers
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO passengers (`+passengerCols+`, member_id, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
-			p.ID, p.PassengerType, p.Firstname, p.Lastname, p.Gender, p.Birth, p.Tel, p.Email, p.PassportNo,
-			p.PassportNationalityCode, p.PassportIssueCountryCode, p.PassportExpirationDate, memberID, now.UnixMilli())
-		if err != nil {
-			return fmt.Errorf("insert passenger: %w", Translate(err))
-		}
-		return nil
+		return insertPassenger(ctx, tx, memberID, p, now)
 	})
+}
+
+func insertPassenger(ctx context.Context, ex execer, memberID string, p account.Passenger, now time.Time) error {
+	_, err := ex.ExecContext(ctx, `INSERT INTO passengers (`+passengerCols+`, member_id, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
+		p.ID, p.PassengerType, p.Firstname, p.Lastname, p.Gender, p.Birth, p.Tel, p.Email, p.PassportNo,
+		p.PassportNationalityCode, p.PassportIssueCountryCode, p.PassportExpirationDate, memberID, now.UnixMilli())
+	if err != nil {
+		return fmt.Errorf("insert passenger: %w", Translate(err))
+	}
+	return nil
 }
 
 func (s *AccountStore) UpdatePassenger(ctx context.Context, memberID string, p account.Passenger, now time.Time) error {

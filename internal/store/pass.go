@@ -202,9 +202,13 @@ func (s *PassStore) Entries(ctx context.Context, memberID string) ([]pass.Entry,
 }
 
 func (s *PassStore) InsertEntry(ctx context.Context, e pass.Entry) error {
-	_, err := s.db.ExecContext(ctx, `INSERT INTO gogo_pass_entries (id, member_id, plan_id, period_id, fare_type, lang, result, created_at)
+	return passErr("insert entry", insertEntry(ctx, s.db, e))
+}
+
+func insertEntry(ctx context.Context, ex execer, e pass.Entry) error {
+	_, err := ex.ExecContext(ctx, `INSERT INTO gogo_pass_entries (id, member_id, plan_id, period_id, fare_type, lang, result, created_at)
 		VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`, e.ID, e.MemberID, e.PlanID, e.PeriodID, e.FareType, e.Lang, pass.ResultPending, e.CreatedAt.UnixMilli())
-	return passErr("insert entry", err)
+	return err
 }
 
 func (s *PassStore) PendingEntries(ctx context.Context) ([]pass.Entry, error) {
@@ -269,7 +273,11 @@ func (s *PassStore) Redeem(ctx context.Context, codeID string, p pass.Pass) erro
 
 // InsertExchangeCode adds an exchange code (operator and demo data).
 func (s *PassStore) InsertExchangeCode(ctx context.Context, c pass.ExchangeCode) error {
-	_, err := s.db.ExecContext(ctx, `INSERT INTO gogo_pass_exchange_codes (id, code, password_hash, plan_id, period_id, fare_type) VALUES ($1,$2,$3,$4,$5,$6)`,
+	return passErr("insert exchange code", insertExchangeCode(ctx, s.db, c))
+}
+
+func insertExchangeCode(ctx context.Context, ex execer, c pass.ExchangeCode) error {
+	_, err := ex.ExecContext(ctx, `INSERT INTO gogo_pass_exchange_codes (id, code, password_hash, plan_id, period_id, fare_type) VALUES ($1,$2,$3,$4,$5,$6)`,
 		c.ID, c.Code, c.PasswordHash, c.PlanID, c.PeriodID, c.FareType)
-	return passErr("insert exchange code", err)
+	return err
 }

@@ -123,27 +123,6 @@ func (s *PointStore) Create(ctx context.Context, uow payment.Tx, v points.Vouche
 	return s.db.Tx(ctx, do)
 }
 
-// InsertDemoVoucher stores a demo voucher in the demo transaction.
-func InsertDemoVoucher(ctx context.Context, tx *sql.Tx, v points.Voucher, createdAt int64) error {
-	if v.ID == "" {
-		v.ID = NewID()
-	}
-	if err := insertVoucher(ctx, tx, v, "demo", createdAt); err != nil {
-		return fmt.Errorf("demo voucher: %w", err)
-	}
-	return nil
-}
-
-// InsertDemoCode stores a demo exchange code in the demo transaction.
-func InsertDemoCode(ctx context.Context, tx *sql.Tx, c points.ExchangeCode) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO point_exchange_codes (id, code, password_hash, currency, amount, ana, created_at)
-		VALUES ($1,$2,$3,$4,$5,$6,$7)`, NewID(), c.Code, c.PasswordHash, c.Currency, c.Amount, c.Ana, c.CreatedAt.UnixMilli())
-	if err != nil {
-		return fmt.Errorf("demo code: %w", err)
-	}
-	return nil
-}
-
 func searchVoucherWhere(q points.Query) (string, []any) {
 	var b strings.Builder
 	args := []any{q.MemberID}
@@ -238,31 +217,38 @@ func (s *PointStore) Ledger(ctx context.Context, voucherID string) ([]points.Ent
 func (s *PointStore) Spend(ctx context.Context, memberID, number string, amount int64, ref, today string) (points.Voucher, error) {
 	var v points.Voucher
 	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
-		var id string
-		var bal int64
-		// The guard and the change are one statement: two concurrent spends
-		// cannot both pass the balance check.
-		err := tx.QueryRowContext(ctx, `UPDATE point_vouchers SET balance = balance - $1
-			WHERE number = $2 AND member_id = $3 AND status_code = 'ACTIVE' AND balance >= $1
-			  AND effective_date <= $4 AND expire_date >= $4
-			RETURNING id, balance`, amount, number, memberID, today).Scan(&id, &bal)
-		if errors.Is(Translate(err), ErrNotFound) {
-			var owner sql.NullString
-			if e := tx.QueryRowContext(ctx, `SELECT member_id FROM point_vouchers WHERE number = $1`, number).Scan(&owner); e != nil || owner.String != memberID {
-				return points.ErrNotFound
-			}
-			return points.ErrInsufficient
-		}
+		id, err := spend(ctx, tx, memberID, number, amount, ref, today, s.db.NowMillis())
 		if err != nil {
-			return fmt.Errorf("spend: %w", err)
-		}
-		if err := addEntry(ctx, tx, id, points.EntrySpend, -amount, bal, ref, s.db.NowMillis()); err != nil {
 			return err
 		}
 		v, err = scanVoucher(tx.QueryRowContext(ctx, `SELECT `+voucherCols+` FROM point_vouchers v WHERE v.id = $1`, id))
 		return err
 	})
 	return v, err
+}
+
+// spend takes amount off the member's voucher and writes its ledger entry
+// in tx; it returns the voucher's id.
+func spend(ctx context.Context, tx *sql.Tx, memberID, number string, amount int64, ref, today string, now int64) (string, error) {
+	var id string
+	var bal int64
+	// The guard and the change are one statement: two concurrent spends
+	// cannot both pass the balance check.
+	err := tx.QueryRowContext(ctx, `UPDATE point_vouchers SET balance = balance - $1
+		WHERE number = $2 AND member_id = $3 AND status_code = 'ACTIVE' AND balance >= $1
+		  AND effective_date <= $4 AND expire_date >= $4
+		RETURNING id, balance`, amount, number, memberID, today).Scan(&id, &bal)
+	if errors.Is(Translate(err), ErrNotFound) {
+		var owner sql.NullString
+		if e := tx.QueryRowContext(ctx, `SELECT member_id FROM point_vouchers WHERE number = $1`, number).Scan(&owner); e != nil || owner.String != memberID {
+			return "", points.ErrNotFound
+		}
+		return "", points.ErrInsufficient
+	}
+	if err != nil {
+		return "", fmt.Errorf("spend: %w", err)
+	}
+	return id, addEntry(ctx, tx, id, points.EntrySpend, -amount, bal, ref, now)
 }
 
 func (s *PointStore) Reissue(ctx context.Context, old points.Voucher, nv points.Voucher) error {
