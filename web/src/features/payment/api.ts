@@ -89,67 +89,59 @@ export interface PurchaseBodies {
   gogo_pass: components['schemas']['PurchaseGogoPass']
   coupon_ticket: components['schemas']['PurchaseCouponTicket']
 }
-export type PurchaseBody<P extends ProductType> = PurchaseBodies[P]
 /** A product's own fields of its purchase body (the form's part; the payment panel adds the payment fields). */
 export type ProductFields<P extends ProductType> = Omit<PurchaseBodies[P], keyof PaymentFields>
-
-/** A purchase body with its product: the product picks the path and the body's type. */
-type Purchase = { [P in ProductType]: { productType: P; body: PurchaseBodies[P] } }[ProductType]
-
-function purchase<P extends ProductType>(productType: P, body: PurchaseBody<P>): Purchase {
-  // P is one product: its type and body go together (TypeScript cannot
-  // narrow a generic parameter to one member of the union by itself)
-  return { productType, body } as Purchase
-}
+/** A product's purchase body as the page builds it: its form's fields and the payment panel's. */
+export type PurchaseBody<P extends ProductType> = ProductFields<P> & PaymentFields
 
 /** A product's purchase body: its own fields and the payment fields. */
 export function purchaseBody<P extends ProductType>(fields: ProductFields<P>, payment: PaymentFields): PurchaseBody<P> {
-  return { ...fields, ...payment } as PurchaseBody<P>
+  return { ...fields, ...payment }
 }
 
-// The buy paths are one per product; these helpers pick the product's path.
-async function postValidate(p: Purchase) {
-  switch (p.productType) {
-    case 'peachpoints':
-      return unwrap(await api.POST('/api/peachpoints/buy/validate', { body: p.body }))
-    case 'gogo_pass':
-      return unwrap(await api.POST('/api/gogo_pass/buy/validate', { body: p.body }))
-    case 'coupon_ticket':
-      return unwrap(await api.POST('/api/coupon_ticket/buy/validate', { body: p.body }))
-  }
+/**
+ * The buy calls of one product, on its own paths. Each product's entry
+ * below is checked against that product's paths in the API description, and
+ * the map is indexed by the product a hook was made for: a product's body
+ * cannot be sent to another product's path (TypeScript's pattern for
+ * correlated unions, a mapped type indexed by a generic key).
+ */
+interface BuyCalls<P extends ProductType> {
+  validate: (body: PurchaseBody<P>) => Promise<components['schemas']['PaymentQuote']>
+  buy: (body: PurchaseBody<P>) => Promise<PaymentProcess>
+  continue: (paymentProcessId: string) => Promise<PaymentProcess>
 }
-
-async function postBuy(p: Purchase) {
-  switch (p.productType) {
-    case 'peachpoints':
-      return unwrap(await api.POST('/api/peachpoints/buy', { body: p.body }))
-    case 'gogo_pass':
-      return unwrap(await api.POST('/api/gogo_pass/buy', { body: p.body }))
-    case 'coupon_ticket':
-      return unwrap(await api.POST('/api/coupon_ticket/buy', { body: p.body }))
-  }
-}
-
-async function postContinue(productType: ProductType, paymentProcessId: string) {
-  const params = { path: { paymentProcessId } }
-  switch (productType) {
-    case 'peachpoints':
-      return unwrap(await api.POST('/api/peachpoints/buy/{paymentProcessId}/continue', { params }))
-    case 'gogo_pass':
-      return unwrap(await api.POST('/api/gogo_pass/buy/{paymentProcessId}/continue', { params }))
-    case 'coupon_ticket':
-      return unwrap(await api.POST('/api/coupon_ticket/buy/{paymentProcessId}/continue', { params }))
-  }
+const buyCalls: { [P in ProductType]: BuyCalls<P> } = {
+  peachpoints: {
+    validate: async (body) => unwrap(await api.POST('/api/peachpoints/buy/validate', { body })),
+    buy: async (body) => unwrap(await api.POST('/api/peachpoints/buy', { body })),
+    continue: async (paymentProcessId) =>
+      unwrap(await api.POST('/api/peachpoints/buy/{paymentProcessId}/continue', { params: { path: { paymentProcessId } } })),
+  },
+  gogo_pass: {
+    validate: async (body) => unwrap(await api.POST('/api/gogo_pass/buy/validate', { body })),
+    buy: async (body) => unwrap(await api.POST('/api/gogo_pass/buy', { body })),
+    continue: async (paymentProcessId) =>
+      unwrap(await api.POST('/api/gogo_pass/buy/{paymentProcessId}/continue', { params: { path: { paymentProcessId } } })),
+  },
+  coupon_ticket: {
+    validate: async (body) => unwrap(await api.POST('/api/coupon_ticket/buy/validate', { body })),
+    buy: async (body) => unwrap(await api.POST('/api/coupon_ticket/buy', { body })),
+    continue: async (paymentProcessId) =>
+      unwrap(await api.POST('/api/coupon_ticket/buy/{paymentProcessId}/continue', { params: { path: { paymentProcessId } } })),
+  },
 }
 
 export function useValidatePurchase<P extends ProductType>(productType: P) {
-  return useMutation({ mutationFn: (body: PurchaseBody<P>) => postValidate(purchase(productType, body)) })
+  const calls: BuyCalls<P> = buyCalls[productType]
+  return useMutation({ mutationFn: (body: PurchaseBody<P>) => calls.validate(body) })
 }
 
 export function useBuy<P extends ProductType>(productType: P) {
   const qc = useQueryClient()
+  const calls: BuyCalls<P> = buyCalls[productType]
   return useMutation({
-    mutationFn: (body: PurchaseBody<P>) => postBuy(purchase(productType, body)),
+    mutationFn: (body: PurchaseBody<P>) => calls.buy(body),
     onSuccess: (p) => qc.setQueryData(processQuery(p.paymentProcessId).queryKey, p),
   })
 }
@@ -157,7 +149,7 @@ export function useBuy<P extends ProductType>(productType: P) {
 export function useContinue(productType: ProductType) {
   const qc = useQueryClient()
   return useMutation({
-    mutationFn: (id: string) => postContinue(productType, id),
+    mutationFn: (id: string) => buyCalls[productType].continue(id),
     onSuccess: (p) => {
       qc.setQueryData(processQuery(p.paymentProcessId).queryKey, p)
       void qc.invalidateQueries({ queryKey: paymentKeys.key('pending') })

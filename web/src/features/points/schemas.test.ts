@@ -30,6 +30,8 @@ describe('forms', () => {
   it('requires nominee in Latin letters, currency and one of its amounts', () => {
     const s = saleSchema(t, { JPY: [1000, 3000], SGD: [1000] })
     expect(s.safeParse({ nominee: 'Hanako Yamada', currencyCode: 'JPY', amount: '3000' }).success).toBe(true)
+    // what it gives is the purchase's fields as the API takes them
+    expect(s.parse({ nominee: ' Hanako   Yamada ', currencyCode: 'JPY', amount: '3000' })).toEqual({ nominee: 'Hanako Yamada', currencyCode: 'JPY', amount: 3000 })
     const bad = s.safeParse({ nominee: '山田', currencyCode: 'JPY', amount: '1234' })
     expect(Object.fromEntries((bad.error?.issues ?? []).map((i) => [i.path[0], i.message]))).toEqual({ nominee: 'validation.nominee', amount: 'validation.amount' })
     expect(s.safeParse({ nominee: 'A', currencyCode: '', amount: '' }).success).toBe(false)

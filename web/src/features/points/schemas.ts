@@ -1,6 +1,7 @@
 /** The points forms' zod schemas (the same rules as the server's); messages from the "points" catalogue. */
 import { z } from 'zod'
 import { isDate } from '@/i18n/dateInput'
+import type { ProductFields } from '@/features/payment'
 import { CURRENCIES, MAX_TEXT, type T } from './rules'
 
 export function searchSchema(t: T) {
@@ -35,17 +36,34 @@ export function exchangeSchema(t: T) {
 }
 export type ExchangeForm = z.infer<ReturnType<typeof exchangeSchema>>
 
-/** Purchase: nominee (Latin letters), currency unit and amount are required. */
+/**
+ * Purchase: nominee (Latin letters), currency unit and amount are required.
+ * The form's fields are text (the amount is a select's value); what the
+ * schema gives is the purchase's own fields as the API takes them: the
+ * nominee's spaces folded, the amount a number.
+ */
 export function saleSchema(t: T, amounts: Record<string, number[]>) {
   return z
     .object({
-      nominee: required(t).refine((s) => /^[A-Za-z][A-Za-z .'-]*$/.test(s), { message: t('validation.nominee') }),
+      nominee: required(t)
+        .refine((s) => /^[A-Za-z][A-Za-z .'-]*$/.test(s), { message: t('validation.nominee') })
+        .transform((s) => s.replace(/\s+/g, ' ')),
       currencyCode: z.string().min(1, { message: t('validation.required') }),
-      amount: z.string().min(1, { message: t('validation.required') }),
+      amount: z
+        .string()
+        .min(1, { message: t('validation.required') })
+        .transform((s) => Number(s)),
     })
     .superRefine((v, ctx) => {
-      if (v.currencyCode && v.amount && !(amounts[v.currencyCode] ?? []).includes(Number(v.amount)))
+      if (v.currencyCode && !(amounts[v.currencyCode] ?? []).includes(v.amount))
         ctx.addIssue({ code: 'custom', path: ['amount'], message: t('validation.amount') })
-    })
+    }) satisfies z.ZodType<ProductFields<'peachpoints'>, SaleInput>
 }
-export type SaleForm = z.infer<ReturnType<typeof saleSchema>>
+/** The sale form as typed (every field text). */
+export interface SaleInput {
+  nominee: string
+  currencyCode: string
+  amount: string
+}
+/** The sale form as checked: the points' purchase fields. */
+export type SaleForm = z.output<ReturnType<typeof saleSchema>>

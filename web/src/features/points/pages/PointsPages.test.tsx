@@ -217,7 +217,7 @@ describe('points sale', () => {
   })
 
   it('"Start again" (?again) brings back the inputs sent to payment', async () => {
-    sessionStorage.setItem('points-sale-form', JSON.stringify({ nominee: 'TARO PEACH', currencyCode: 'JPY', amount: '5000' }))
+    sessionStorage.setItem('points-sale-form', JSON.stringify({ nominee: 'TARO PEACH', currencyCode: 'JPY', amount: 5000 }))
     stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'POST /api/peachpoints/buy/preapply': options })
     renderApp('/points/sale?again=1&lang=en')
     const nominee = (await screen.findByLabelText(/^Nominee/)) as HTMLInputElement

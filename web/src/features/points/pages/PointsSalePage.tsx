@@ -11,7 +11,7 @@ import { useModals } from '@/app/modals/modalContext'
 import { PaymentPanel, PendingPaymentsNotice } from '@/features/payment'
 import { useSalePreapply } from '../api'
 import { CURRENCIES } from '../rules'
-import { saleSchema, type SaleForm } from '../schemas'
+import { saleSchema, type SaleForm, type SaleInput } from '../schemas'
 import { PointsNav } from '../components/PointsNav'
 import '../points.css'
 import { PageHeader } from '@/components/PageHeader'
@@ -20,11 +20,13 @@ import { useSession } from '@/app/session/SessionProvider'
 /** The last form sent to payment, kept for "Start again" after a failed payment (?again). */
 const SAVED_KEY = 'points-sale-form'
 
-function savedForm(search: string): SaleForm | null {
+function savedForm(search: string): SaleInput | null {
   if (!new URLSearchParams(search).has('again')) return null
   try {
-    const v = JSON.parse(globalThis.sessionStorage?.getItem(SAVED_KEY) ?? 'null') as SaleForm | null
-    return v && typeof v.nominee === 'string' && typeof v.currencyCode === 'string' && typeof v.amount === 'string' ? v : null
+    const v = JSON.parse(globalThis.sessionStorage?.getItem(SAVED_KEY) ?? 'null') as Partial<SaleForm> | null
+    return v && typeof v.nominee === 'string' && typeof v.currencyCode === 'string' && typeof v.amount === 'number'
+      ? { nominee: v.nominee, currencyCode: v.currencyCode, amount: String(v.amount) }
+      : null
   } catch {
     return null
   }
@@ -65,7 +67,7 @@ export default function PointsSalePage() {
     setValue,
     formState: { errors },
     getValues,
-  } = useForm<SaleForm>({
+  } = useForm<SaleInput, unknown, SaleForm>({
     resolver: zodResolver(schema),
     defaultValues: restored ?? { nominee: nomineeOf(user), currencyCode: lang === 'jp' ? 'JPY' : '', amount: '' },
   })
@@ -80,8 +82,7 @@ export default function PointsSalePage() {
   const currency = useWatch({ control, name: 'currencyCode' })
   const labels = { nominee: t('sale.nominee'), currencyCode: t('sale.currency'), amount: t('sale.amount') }
   const onNext = handleSubmit(
-    (f) => {
-      const form = { ...f, nominee: f.nominee.trim().replace(/\s+/g, ' ') }
+    (form) => {
       try {
         globalThis.sessionStorage?.setItem(SAVED_KEY, JSON.stringify(form))
       } catch {
@@ -123,8 +124,8 @@ export default function PointsSalePage() {
           <PaymentPanel
             productType="peachpoints"
             currency={ready.currencyCode}
-            amount={Number(ready.amount)}
-            productFields={{ nominee: ready.nominee, currencyCode: ready.currencyCode, amount: Number(ready.amount) }}
+            amount={ready.amount}
+            productFields={ready}
             onValidationErrors={(e) => {
               setReady(null)
               applyValidationErrors(setError, e, ['nominee', 'currencyCode', 'amount'])
