@@ -16,9 +16,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -81,7 +78,7 @@ func run(args []string) error {
 	fs.IntVar(&o.conns, "c", 8, "wrk connections")
 	fs.IntVar(&o.threads, "t", 1, "wrk threads")
 	fs.DurationVar(&o.dur, "d", 5*time.Second, "duration of each wrk run")
-	pg := fs.String("pg", envOr("MEMBERS_TEST_PG", "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"), "PostgreSQL server (empty: skip)")
+	pg := loadgen.PostgresFlag(fs)
 	out := fs.String("out", "BENCHMARKS.md", "report file")
 	only := fs.String("engines", "sqlite,postgres", "the engines to measure")
 	serveDSN := fs.String("serve", "", "internal: serve the app on this database and print its address")
@@ -125,10 +122,6 @@ func run(args []string) error {
 	return write(*out, results, o, conditions)
 }
 
-func openApp(ctx context.Context, dsn string) (*app.App, error) {
-	return app.Open(ctx, app.Options{DSN: dsn, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})
-}
-
 func bench(ctx context.Context, engine string, o options) ([]measure, error) {
 	var out []measure
 	var prev *loadgen.Seeded
@@ -150,7 +143,7 @@ func bench(ctx context.Context, engine string, o options) ([]measure, error) {
 			return nil, err
 		}
 		prev = &db
-		open := func() (*app.App, error) { return openApp(ctx, db.DSN) }
+		open := func() (*app.App, error) { return loadgen.OpenQuiet(ctx, db.DSN) }
 		now := time.Now()
 		tokens, plan, err := prepare(ctx, open, stepMembers, o.sessions, now)
 		if err != nil {
@@ -261,26 +254,18 @@ func serve(dsn string) error {
 	}
 	// as `members serve` does by default (--go-memory-limit)
 	app.SetGoMemoryLimit(app.DefaultGoMemoryLimitMiB)
-	a, err := openApp(ctx, dsn)
+	a, err := loadgen.OpenQuiet(ctx, dsn)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
-	h, feats, err := a.Server(ctx, app.Config{Revision: "bench"})
+	base, stopServer, err := loadgen.ServeApp(ctx, a)
 	if err != nil {
 		return err
 	}
-	defer feats.Close()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return err
-	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
-	fmt.Println(ln.Addr().String())
-	go func() { <-ctx.Done(); _ = srv.Close() }()
-	if err := srv.Serve(ln); err != http.ErrServerClosed {
-		return err
-	}
+	defer stopServer()
+	fmt.Println(strings.TrimPrefix(base, "http://"))
+	<-ctx.Done()
 	return nil
 }
 
@@ -386,11 +371,4 @@ func write(path string, ms []measure, o options, conditions string) error {
 	}
 	fmt.Print(b.String() + "\n")
 	return loadgen.WriteSection(path, "bookings", b.String())
-}
-
-func envOr(k, def string) string {
-	if v := os.Getenv(k); v != "" {
-		return v
-	}
-	return def
 }

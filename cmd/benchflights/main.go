@@ -25,9 +25,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -125,13 +122,9 @@ func run(args []string) error {
 	return loadgen.WriteSection(o.out, "flights", report)
 }
 
-func openApp(ctx context.Context, dsn string) (*app.App, error) {
-	return app.Open(ctx, app.Options{DSN: dsn, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-}
-
 func bench(ctx context.Context, o options) (figures, error) {
 	conditions := loadgen.Machine()
-	a, err := openApp(ctx, o.dsn)
+	a, err := loadgen.OpenQuiet(ctx, o.dsn)
 	if err != nil {
 		return figures{}, err
 	}
@@ -153,7 +146,7 @@ func bench(ctx context.Context, o options) (figures, error) {
 	if err != nil {
 		return figures{}, err
 	}
-	base, stopServer, err := startServer(ctx, a)
+	base, stopServer, err := loadgen.ServeApp(ctx, a)
 	if err != nil {
 		return figures{}, err
 	}
@@ -163,7 +156,7 @@ func bench(ctx context.Context, o options) (figures, error) {
 	}
 
 	// The sender: a second instance whose clock is past the coalescing window.
-	sender, err := openApp(ctx, o.dsn)
+	sender, err := loadgen.OpenQuiet(ctx, o.dsn)
 	if err != nil {
 		return figures{}, err
 	}
@@ -251,22 +244,6 @@ func futureFlights(ctx context.Context, a *app.App, n int) ([]flight, error) {
 		return nil, fmt.Errorf("no future flights in the database")
 	}
 	return out, nil
-}
-
-// startServer serves the whole app of a on a port of its own.
-func startServer(ctx context.Context, a *app.App) (string, func(), error) {
-	h, feats, err := a.Server(ctx, app.Config{Revision: "bench"})
-	if err != nil {
-		return "", nil, err
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		feats.Close()
-		return "", nil, err
-	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	return "http://" + ln.Addr().String(), func() { _ = srv.Close(); feats.Close() }, nil
 }
 
 // checkSession fails early when the session check does not accept a

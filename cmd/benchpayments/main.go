@@ -15,15 +15,12 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -101,7 +98,7 @@ func run(args []string) error {
 	fs.IntVar(&o.buyers, "buyers", 64, "concurrent buyers (members)")
 	fs.DurationVar(&o.dur, "d", 15*time.Second, "duration of the load")
 	fs.StringVar(&o.bin, "bin", "bin/members", "the server binary")
-	pg := fs.String("pg", envOr("MEMBERS_TEST_PG", "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"), "PostgreSQL server (empty: skip)")
+	pg := loadgen.PostgresFlag(fs)
 	out := fs.String("out", "BENCHMARKS.md", "report file")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the server to FILE.<engine>")
 	fs.BoolVar(&o.cluster, "cluster", true, "with PostgreSQL: also two instances behind nginx (deploy/; needs nginx), the gateway on its own")
@@ -131,7 +128,7 @@ func run(args []string) error {
 	}
 	results = append(results, r)
 	if *pg != "" {
-		if dsn, err := pgSchema(*pg, "bench_payments"); err == nil {
+		if dsn, err := loadgen.FreshSchema(*pg, "bench_payments"); err == nil {
 			r, err := bench("postgres", dsn, o)
 			if err != nil {
 				return err
@@ -151,28 +148,6 @@ func run(args []string) error {
 		}
 	}
 	return write(*out, results, o)
-}
-
-func pgSchema(base, schema string) (string, error) {
-	db, err := sql.Open("pgx", base)
-	if err != nil {
-		return "", err
-	}
-	defer db.Close()
-	if _, err := db.Exec("DROP SCHEMA IF EXISTS " + schema + " CASCADE"); err != nil {
-		return "", err
-	}
-	if _, err := db.Exec("CREATE SCHEMA " + schema); err != nil {
-		return "", err
-	}
-	u, err := url.Parse(base)
-	if err != nil {
-		return "", err
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String(), nil
 }
 
 // prepare makes the members and their sessions directly in the database.
@@ -203,15 +178,6 @@ func prepare(ctx context.Context, dsn string, n int) ([]string, error) {
 		tokens = append(tokens, tok)
 	}
 	return tokens, nil
-}
-
-func freeAddr() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer ln.Close()
-	return ln.Addr().String(), nil
 }
 
 // client is one member's browser.
@@ -257,7 +223,7 @@ func bench(engine, dsn string, o options) (result, error) {
 	if err != nil {
 		return result{}, fmt.Errorf("%s: prepare: %w", engine, err)
 	}
-	addr, err := freeAddr()
+	addr, err := loadgen.FreeAddr()
 	if err != nil {
 		return result{}, err
 	}
@@ -301,11 +267,11 @@ func benchCluster(pg, dir string, o options) (*result, error) {
 		}
 		nginx = "/usr/sbin/nginx"
 	}
-	dsn, err := pgSchema(pg, "bench_payments_cluster")
+	dsn, err := loadgen.FreshSchema(pg, "bench_payments_cluster")
 	if err != nil {
 		return nil, err
 	}
-	gwDSN, err := pgSchema(pg, "bench_payments_cluster_gateway")
+	gwDSN, err := loadgen.FreshSchema(pg, "bench_payments_cluster_gateway")
 	if err != nil {
 		return nil, err
 	}
@@ -541,11 +507,4 @@ func write(path string, rs []result, o options) error {
 		}
 	}
 	return loadgen.WriteSection(path, "payments", b.String())
-}
-
-func envOr(k, def string) string {
-	if v := os.Getenv(k); v != "" {
-		return v
-	}
-	return def
 }

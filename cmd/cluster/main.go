@@ -20,6 +20,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"members/deploy"
+	"members/internal/loadgen"
 )
 
 func main() {
@@ -31,7 +32,7 @@ func main() {
 
 func run() error {
 	bin := flag.String("bin", "bin/members", "the members binary (make build)")
-	pg := flag.String("pg", envOr("MEMBERS_TEST_PG", "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"), "PostgreSQL server (env MEMBERS_TEST_PG)")
+	pg := loadgen.PostgresFlag(flag.CommandLine)
 	schema := flag.String("schema", "cluster", "schema of the members database; the gateway's is SCHEMA_gateway")
 	listen := flag.String("addr", "127.0.0.1:8088", "nginx's listen address")
 	dir := flag.String("dir", "", "folder of nginx's prefix and the logs (empty: a new temporary folder)")
@@ -99,11 +100,4 @@ func schemaDSN(server, schema string) (string, error) {
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
 	return u.String(), nil
-}
-
-func envOr(key, def string) string {
-	if v := os.Getenv(key); v != "" {
-		return v
-	}
-	return def
 }

@@ -6,14 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
-	"members/internal/app"
 	"members/internal/demo"
 	"members/internal/store"
 )
@@ -69,13 +67,9 @@ func writeMark(ctx context.Context, db *store.DB, rows, members int, at time.Tim
 	return err
 }
 
-func openQuiet(ctx context.Context, dsn string) (*app.App, error) {
-	return app.Open(ctx, app.Options{DSN: dsn, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-}
-
 // usable reports whether the database at dsn holds the wanted seed.
 func usable(ctx context.Context, dsn string, rows, members int) (time.Time, bool) {
-	a, err := openQuiet(ctx, dsn)
+	a, err := OpenQuiet(ctx, dsn)
 	if err != nil {
 		return time.Time{}, false
 	}
@@ -104,7 +98,7 @@ func usable(ctx context.Context, dsn string, rows, members int) (time.Time, bool
 // seedInto fills the database at dsn up to rows reservations over members,
 // starting from what it holds, and marks it.
 func seedInto(ctx context.Context, dsn string, members, rows int, now time.Time, log func(string)) error {
-	a, err := openQuiet(ctx, dsn)
+	a, err := OpenQuiet(ctx, dsn)
 	if err != nil {
 		return err
 	}
