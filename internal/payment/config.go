@@ -1,0 +1,69 @@
+package payment
+
+import (
+	"time"
+
+	"members/internal/mail"
+)
+
+// Config tunes the engine.
+type Config struct {
+	// ReturnBase prefixes the return URL the gateway sends the member back
+	// to (the site's public URL; empty keeps it relative to the gateway's
+	// origin, right when the gateway is mounted in the same server).
+	ReturnBase string
+	// OpenFor is how long an unpaid process stays open (30 minutes).
+	OpenFor time.Duration
+	// Lease is how long a worker or a request owns a process.
+	Lease time.Duration
+	// Poll is how often an open process waiting for the member's step is
+	// checked at the gateway when no webhook came.
+	Poll time.Duration
+	// Retry is the wait before reconciling a call whose outcome is unknown.
+	Retry time.Duration
+	// WebhookSecret signs the gateway's webhooks. PreviousWebhookSecrets
+	// still verify during a change of secret (the gateway signs with the
+	// new one as soon as it has it).
+	WebhookSecret          []byte
+	PreviousWebhookSecrets [][]byte
+	// WebhookTolerance is how far a webhook's timestamp may be off.
+	WebhookTolerance time.Duration
+	// ReconcileEvery is how often the reconciliation job runs (one hour),
+	// over the processes changed in the last ReconcileWindow (two days);
+	// ReconcileLease bounds one run's hold of the job (ten minutes).
+	ReconcileEvery  time.Duration
+	ReconcileWindow time.Duration
+	ReconcileLease  time.Duration
+	// Mailer and MailTemplates send the slip of a convenience-store / ATM
+	// / net-banking payment to the member when the gateway issues it (nil:
+	// no mail).
+	Mailer        Mailer
+	MailTemplates *mail.Templates
+}
+
+func (c *Config) defaults() {
+	if c.OpenFor == 0 {
+		c.OpenFor = 30 * time.Minute
+	}
+	if c.Lease == 0 {
+		c.Lease = time.Minute
+	}
+	if c.Poll == 0 {
+		c.Poll = 30 * time.Second
+	}
+	if c.Retry == 0 {
+		c.Retry = 3 * time.Second
+	}
+	if c.WebhookTolerance == 0 {
+		c.WebhookTolerance = 5 * time.Minute
+	}
+	if c.ReconcileEvery == 0 {
+		c.ReconcileEvery = time.Hour
+	}
+	if c.ReconcileWindow == 0 {
+		c.ReconcileWindow = 48 * time.Hour
+	}
+	if c.ReconcileLease == 0 {
+		c.ReconcileLease = 10 * time.Minute
+	}
+}
