@@ -17,10 +17,11 @@ import (
 const flightsUsage = `usage: members flights <command> [flags]
 
 commands:
-  event  --flight MM123 --date 2026-12-01 --kind KIND [--departure HH:MM] [--arrival HH:MM]
+  event  --flight MM123 --date 2026-12-01 --kind KIND [--departure TIME] [--arrival TIME]
          [--gate G] [--terminal T] [--diverted-to AIRPORT]
          apply a flight event as the operator; KIND is delay, cancellation, gate,
-         time_change, diversion or on_time; times are local at the airport;
+         time_change, diversion or on_time; a TIME is HH:MM on the flight's date
+         or "YYYY-MM-DD HH:MM" (a delay past midnight), local at the airport;
          prints the event id and how many bookings it touched
   show   --flight MM123 --date 2026-12-01
          the flight's state and its events
@@ -40,8 +41,8 @@ func flightsCmd(ctx context.Context, args []string, stdout, stderr io.Writer, lo
 	switch args[0] {
 	case "event":
 		fs.StringVar(&in.Kind, "kind", "", "delay | cancellation | gate | time_change | diversion | on_time (required)")
-		fs.StringVar(&in.Departure, "departure", "", "new departure HH:MM, local at the origin (delay, time_change)")
-		fs.StringVar(&in.Arrival, "arrival", "", "new arrival HH:MM, local at the destination (delay, time_change)")
+		fs.StringVar(&in.Departure, "departure", "", "new departure HH:MM or \"YYYY-MM-DD HH:MM\", local at the origin (delay, time_change)")
+		fs.StringVar(&in.Arrival, "arrival", "", "new arrival HH:MM or \"YYYY-MM-DD HH:MM\", local at the destination (delay, time_change)")
 		fs.StringVar(&in.Gate, "gate", "", "departure gate")
 		fs.StringVar(&in.Terminal, "terminal", "", "departure terminal")
 		fs.StringVar(&in.DivertedTo, "diverted-to", "", "airport code the flight is diverted to (diversion)")

@@ -44,4 +44,18 @@ func TestFlightsCommands(t *testing.T) {
 		!strings.Contains(err.Error(), "--departure") {
 		t.Fatalf("delay without a time: %v", err)
 	}
+	// A delay to before the schedule is refused; past midnight it is written with its date.
+	if _, _, err := call(t, "flights", "event", "--flight", "MM001", "--date", date, "--kind", "delay", "--departure", "00:30", "--db", dsn); err == nil ||
+		!strings.Contains(err.Error(), "--departure") || !strings.Contains(err.Error(), "after the scheduled") {
+		t.Fatalf("delay to before the schedule: %v", err)
+	}
+	next := time.UnixMilli(dep).In(booking.JST).AddDate(0, 0, 1).Format(booking.DateLayout)
+	if out, _, err := call(t, "flights", "event", "--flight", "MM001", "--date", date, "--kind", "delay", "--departure", next+" 00:30", "--db", dsn); err != nil ||
+		!strings.Contains(out, "applied") {
+		t.Fatalf("delay past midnight = %q, %v", out, err)
+	}
+	if out, _, err := call(t, "flights", "show", "--flight", "MM001", "--date", date, "--db", dsn); err != nil ||
+		!strings.Contains(out, "estimated   "+next+" 00:30 +09:00") {
+		t.Fatalf("flights show after a delay past midnight = %q, %v", out, err)
+	}
 }

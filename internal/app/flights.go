@@ -127,10 +127,13 @@ func (m *flightMailer) SendFlightChange(ctx context.Context, cm flightops.Change
 	if len(cm.To.PNRs) == 1 {
 		q.Set("pnr", cm.To.PNRs[0])
 	}
+	args := []any{"flight", st.Flight, "date", i18n.FormatISODate(lang, st.Date), "origin", origin, "destination", dest}
+	// The mail opens with what happened (a cancellation is not "a change").
+	args = append(args, "what", t("what."+what), "lead", t("lead."+what, args...))
 	msg, err := m.tpl.Standard("flight_change", lang, cm.To.Email, mail.Data{Given: cm.To.Firstname, Family: cm.To.Lastname, Details: details,
 		URL:         strings.TrimRight(m.publicURL, "/") + "/bookings?" + q.Encode(),
 		Unsubscribe: &mail.Action{Label: m.cat.T(lang, "notify.mail.unsubscribe"), URL: m.settings.UnsubscribeURL(cm.MemberID, notify.FlightChanges)},
-		Args:        []any{"flight", st.Flight, "date", i18n.FormatISODate(lang, st.Date), "origin", origin, "destination", dest, "what", t("what." + what)}})
+		Args:        args})
 	if err != nil {
 		return fmt.Errorf("flight change mail: %w", err)
 	}

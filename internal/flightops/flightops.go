@@ -142,6 +142,10 @@ func (ev Event) Validate() error {
 		if ev.Arrival != nil && !ev.Arrival.After(*ev.Departure) {
 			return bad("arrival", "must be after the departure")
 		}
+	case KindCancellation:
+		if ev.Gate != "" || ev.Terminal != "" {
+			return bad("gate", "a cancelled flight has no gate or terminal")
+		}
 	case KindGate:
 		if ev.Gate == "" && ev.Terminal == "" {
 			return bad("gate", "a gate or a terminal is required for gate")
@@ -221,6 +225,12 @@ func (s State) IsCancelled() bool { return s.FlightStatus == booking.FlightCance
 // state. It reports whether anything changed; s.Sequence counts changes.
 func (s State) Apply(ev Event) (State, bool, error) {
 	at := ev.OccurredAt
+	if err := s.refuses(ev); err != nil {
+		return s, false, err
+	}
+	if s.IsCancelled() && cancelledIgnores(ev) {
+		return s, false, nil // older than the cancellation: history, not applied
+	}
 	next := s
 	changed := false
 	if ev.Kind != KindGate && ev.Kind != KindDiversion && at.After(s.TimesAt) {
@@ -275,6 +285,33 @@ func (s State) Apply(ev Event) (State, bool, error) {
 	next.LastKind = ev.Kind
 	next.Sequence++
 	return next, true, nil
+}
+
+// refuses is the reason an event cannot be, whatever the order of
+// arrival: a delay departing at or before the schedule (it would move the
+// flight earlier), and, on a flight whose cancellation is in force, a
+// delay, a gate or terminal or a diversion newer than the cancellation (a
+// time change or back on time reinstates the flight and may come).
+func (s State) refuses(ev Event) error {
+	if ev.Kind == KindDelay && ev.Departure != nil && !ev.Departure.After(s.DepartAt) {
+		return bad("departure", "a delay departs after the scheduled "+
+			s.DepartAt.In(booking.AirportZone(s.Origin)).Format("2006-01-02 15:04 -07:00")+"; an earlier departure is a time change")
+	}
+	if s.IsCancelled() && cancelledIgnores(ev) && ev.OccurredAt.After(s.TimesAt) {
+		return bad("kind", "the flight is cancelled: a "+string(ev.Kind)+" cannot apply to it (a time_change or on_time reinstates it first)")
+	}
+	return nil
+}
+
+// cancelledIgnores reports an event that means nothing for a cancelled
+// flight: a delay, a diversion, or a gate or terminal without a new
+// schedule.
+func cancelledIgnores(ev Event) bool {
+	switch ev.Kind {
+	case KindDelay, KindDiversion, KindGate:
+		return true
+	}
+	return false
 }
 
 // SegmentUpdate is what the flight's state writes onto each booking

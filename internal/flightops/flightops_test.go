@@ -1,6 +1,7 @@
 package flightops
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"time"
@@ -132,5 +133,135 @@ func TestVerify(t *testing.T) {
 	}
 	if err := Verify(nil, Sign(nil, now, body), body, now); !errors.Is(err, ErrBadSignature) {
 		t.Errorf("empty secret accepted: %v", err)
+	}
+}
+
+func TestApplyRefusesWhatCannotBe(t *testing.T) {
+	dep, arr := at("2026-11-22T23:30:00Z"), at("2026-11-23T01:20:00Z") // KIX 08:30 → 10:20 JST
+	fresh := NewState(Flight{Flight: "MM171", Date: "2026-11-23", Origin: "KIX", Destination: "CTS", DepartAt: dep, ArrivalAt: arr}, dep)
+	ev := func(id string, kind Kind, occurred string) Event {
+		return Event{ID: id, Flight: "MM171", Date: "2026-11-23", Kind: kind, OccurredAt: at(occurred)}
+	}
+	cancelled, _, err := fresh.Apply(ev("c", KindCancellation, "2026-11-22T20:00:00Z"))
+	if err != nil || !cancelled.IsCancelled() {
+		t.Fatalf("cancellation: %+v %v", cancelled, err)
+	}
+	early := ev("d-early", KindDelay, "2026-11-22T19:00:00Z")
+	early.Departure = ptr(at("2026-11-22T15:30:00Z")) // 00:30 JST: thirteen hours before the schedule
+	same := ev("d-same", KindDelay, "2026-11-22T19:00:00Z")
+	same.Departure = ptr(dep)
+	gateAfter := ev("g", KindGate, "2026-11-22T21:00:00Z")
+	gateAfter.Gate = "5"
+	delayAfter := ev("d", KindDelay, "2026-11-22T21:00:00Z")
+	delayAfter.Departure = ptr(dep.Add(time.Hour))
+	divertAfter := ev("v", KindDiversion, "2026-11-22T21:00:00Z")
+	divertAfter.DivertedTo = "KIX"
+	for name, c := range map[string]struct {
+		st    State
+		ev    Event
+		field string
+	}{
+		"delay before the schedule":       {fresh, early, "departure"},
+		"delay to the schedule itself":    {fresh, same, "departure"},
+		"gate on a cancelled flight":      {cancelled, gateAfter, "kind"},
+		"delay of a cancelled flight":     {cancelled, delayAfter, "kind"},
+		"diversion of a cancelled flight": {cancelled, divertAfter, "kind"},
+	} {
+		got, changed, err := c.st.Apply(c.ev)
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Field != c.field || changed || got.Sequence != c.st.Sequence || got.Gate != c.st.Gate {
+			t.Errorf("%s: %+v changed=%v err=%v, want a %s error and nothing changed", name, got, changed, err, c.field)
+		}
+	}
+	// A gate change older than the cancellation is history: not applied, not an error.
+	gateBefore := ev("g0", KindGate, "2026-11-22T19:00:00Z")
+	gateBefore.Gate = "5"
+	if got, changed, err := cancelled.Apply(gateBefore); err != nil || changed || got.Gate != "" {
+		t.Errorf("older gate on a cancelled flight: %+v %v %v", got, changed, err)
+	}
+	// A cancellation names no gate.
+	cg := ev("cg", KindCancellation, "2026-11-22T21:00:00Z")
+	cg.Gate = "5"
+	if err := cg.Validate(); err == nil {
+		t.Error("a cancellation with a gate was accepted")
+	}
+	// A time change reinstates the flight; a gate change may follow it.
+	tc := ev("t", KindTimeChange, "2026-11-22T22:00:00Z")
+	tc.Departure = ptr(dep.Add(time.Hour))
+	st, _, err := cancelled.Apply(tc)
+	if err != nil || st.IsCancelled() {
+		t.Fatalf("reinstated: %+v %v", st, err)
+	}
+	g2 := ev("g2", KindGate, "2026-11-22T22:30:00Z")
+	g2.Gate = "7"
+	if st, changed, err := st.Apply(g2); err != nil || !changed || st.Gate != "7" {
+		t.Fatalf("gate after reinstatement: %+v %v", st, err)
+	}
+}
+
+// flightStore is a Store of one flight held in memory: Apply runs merge as
+// the database's store does and keeps the result only without an error.
+type flightStore struct {
+	f      Flight
+	st     State
+	events []Event
+}
+
+func (s *flightStore) Apply(_ context.Context, ev Event, _ string, merge func(State) (State, bool, error), _ func(State) time.Time) (Result, error) {
+	if len(s.events) == 0 {
+		s.st = NewState(s.f, ev.OccurredAt)
+	}
+	next, changed, err := merge(s.st)
+	if err != nil {
+		return Result{}, err
+	}
+	s.events = append(s.events, ev)
+	s.st = next
+	outcome := OutcomeStale
+	if changed {
+		outcome = OutcomeApplied
+	}
+	return Result{EventID: ev.ID, Outcome: outcome, Bookings: 1}, nil
+}
+
+func (s *flightStore) Flight(context.Context, string, string) (Flight, error) { return s.f, nil }
+
+func (s *flightStore) State(context.Context, string, string) (State, bool, []Recorded, error) {
+	return s.st, len(s.events) > 0, nil, nil
+}
+
+func TestApplyOperatorTimes(t *testing.T) {
+	f := Flight{Flight: "MM171", Date: "2026-11-23", Origin: "KIX", Destination: "CTS",
+		DepartAt: at("2026-11-22T23:30:00Z"), ArrivalAt: at("2026-11-23T01:20:00Z")} // 08:30 → 10:20 JST
+	now := func() time.Time { return at("2026-11-22T20:00:00Z") }
+	for name, c := range map[string]struct {
+		in       OperatorEvent
+		dep, arr string // RFC 3339; empty: refused
+	}{
+		"delay past midnight with its date": {OperatorEvent{Departure: "2026-11-24 00:30"}, "2026-11-23T15:30:00Z", "2026-11-23T17:20:00Z"},
+		"the date written with a T":         {OperatorEvent{Departure: "2026-11-23T23:45", Arrival: "01:35"}, "2026-11-23T14:45:00Z", "2026-11-23T16:35:00Z"},
+		"an arrival with its date":          {OperatorEvent{Departure: "23:45", Arrival: "2026-11-24 01:35"}, "2026-11-23T14:45:00Z", "2026-11-23T16:35:00Z"},
+		"a clock alone is on the date":      {OperatorEvent{Departure: "09:40"}, "2026-11-23T00:40:00Z", "2026-11-23T02:30:00Z"},
+		"00:30 on the date is before 08:30": {OperatorEvent{Departure: "00:30"}, "", ""},
+		"not a time":                        {OperatorEvent{Departure: "tomorrow"}, "", ""},
+	} {
+		st := &flightStore{f: f}
+		in := c.in
+		in.Flight, in.Date, in.Kind = "MM171", "2026-11-23", "delay"
+		res, err := NewService(st, now).ApplyOperator(context.Background(), in)
+		if c.dep == "" {
+			var fe *FieldError
+			if !errors.As(err, &fe) || fe.Field != "departure" || len(st.events) != 0 {
+				t.Errorf("%s: %+v %v, want a departure error and nothing stored", name, res, err)
+			}
+			continue
+		}
+		if err != nil || res.Outcome != OutcomeApplied {
+			t.Errorf("%s: %+v %v", name, res, err)
+			continue
+		}
+		if !st.st.EstimatedDepartAt.Equal(at(c.dep)) || !st.st.EstimatedArrivalAt.Equal(at(c.arr)) {
+			t.Errorf("%s: estimated %v → %v, want %s → %s", name, st.st.EstimatedDepartAt, st.st.EstimatedArrivalAt, c.dep, c.arr)
+		}
 	}
 }

@@ -81,7 +81,10 @@ func (s *Service) Apply(ctx context.Context, ev Event, source string) (Result, e
 // the origin (departure) and destination (arrival) airports.
 type OperatorEvent struct {
 	Flight, Date, Kind string
-	Departure, Arrival string // HH:MM local; empty: none
+	// Departure and Arrival are local clock times, HH:MM (on the flight's
+	// date; an arrival before the departure is the next day) or
+	// YYYY-MM-DD HH:MM (a delay past midnight); empty: none.
+	Departure, Arrival string
 	Gate, Terminal     string
 	DivertedTo         string
 }
@@ -105,7 +108,7 @@ func (s *Service) ApplyOperator(ctx context.Context, in OperatorEvent) (Result, 
 		if in.Departure != "" {
 			dep, err := localClock(ev.Date, in.Departure, f.Origin)
 			if err != nil {
-				return Result{}, bad("departure", "HH:MM, local time at "+f.Origin)
+				return Result{}, bad("departure", "HH:MM or YYYY-MM-DD HH:MM, local time at "+f.Origin)
 			}
 			ev.Departure = &dep
 		}
@@ -116,9 +119,9 @@ func (s *Service) ApplyOperator(ctx context.Context, in OperatorEvent) (Result, 
 			}
 			arr, err := localClock(from.In(booking.AirportZone(f.Destination)).Format(booking.DateLayout), in.Arrival, f.Destination)
 			if err != nil {
-				return Result{}, bad("arrival", "HH:MM, local time at "+f.Destination)
+				return Result{}, bad("arrival", "HH:MM or YYYY-MM-DD HH:MM, local time at "+f.Destination)
 			}
-			for !arr.After(from) { // an arrival clock before the departure is the next day
+			for !hasDate(in.Arrival) && !arr.After(from) { // an arrival clock before the departure is the next day
 				arr = arr.Add(24 * time.Hour)
 			}
 			ev.Arrival = &arr
@@ -127,10 +130,18 @@ func (s *Service) ApplyOperator(ctx context.Context, in OperatorEvent) (Result, 
 	return s.Apply(ctx, ev, SourceOperator)
 }
 
-// localClock is HH:MM on date at airport, as an instant.
-func localClock(date, hhmm, airport string) (time.Time, error) {
-	return time.ParseInLocation(booking.DateLayout+" 15:04", date+" "+strings.TrimSpace(hhmm), booking.AirportZone(airport))
+// localClock is a local time at airport as an instant: HH:MM on date, or
+// a date and time of its own ("2026-12-02 00:30" or "2026-12-02T00:30").
+func localClock(date, clock, airport string) (time.Time, error) {
+	clock = strings.TrimSpace(clock)
+	if hasDate(clock) {
+		return time.ParseInLocation(booking.DateLayout+" 15:04", strings.Replace(clock, "T", " ", 1), booking.AirportZone(airport))
+	}
+	return time.ParseInLocation(booking.DateLayout+" 15:04", date+" "+clock, booking.AirportZone(airport))
 }
+
+// hasDate reports an operator's time written with its date.
+func hasDate(clock string) bool { return len(strings.TrimSpace(clock)) > len("15:04") }
 
 // Show returns a flight's state and events.
 func (s *Service) Show(ctx context.Context, flight, date string) (State, bool, []Recorded, error) {

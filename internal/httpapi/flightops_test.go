@@ -145,6 +145,8 @@ func TestFlightEventsFeed(t *testing.T) {
 			{"bad time", app.DemoOpsSecret, now, eventJSON("x7", "delay", "2026-11-20T05:00:00Z", `,"departure":"10:40"`), 400, "malformed"},
 			{"delay without time", app.DemoOpsSecret, now, eventJSON("x8", "delay", "2026-11-20T05:00:00Z", ""), 400, "invalid"},
 			{"unknown kind", app.DemoOpsSecret, now, eventJSON("x9", "boarding", "2026-11-20T05:00:00Z", ""), 400, "invalid"},
+			{"delay to before the schedule", app.DemoOpsSecret, now, eventJSON("x10", "delay", "2026-11-20T06:00:00Z", `,"departure":"2026-11-30T00:30:00+09:00"`), 400, "invalid"},
+			{"cancellation with a gate", app.DemoOpsSecret, now, eventJSON("x11", "cancellation", "2026-11-20T06:00:00Z", `,"gate":"5"`), 400, "invalid"},
 		}
 		for _, c := range refusals {
 			status, m := postEvent(t, e, c.secret, c.at, c.body)
@@ -157,6 +159,22 @@ func TestFlightEventsFeed(t *testing.T) {
 		}
 		if seg := firstSegment(t, member); seg["flightStatus"] != "ON_TIME" || seg["departDateTime"] != "2026-11-30T09:05:00+09:00" {
 			t.Errorf("a refused event changed the segment: %v", seg)
+		}
+
+		// A cancelled flight takes no gate change: refused, nothing stored.
+		if status, m := postEvent(t, e, app.DemoOpsSecret, now, eventJSON("ev-5", "cancellation", "2026-11-20T06:10:00Z", "")); status != http.StatusOK {
+			t.Fatalf("cancellation: %d %v", status, m)
+		}
+		before = countEvents(t, e)
+		status, m = postEvent(t, e, app.DemoOpsSecret, now, eventJSON("x12", "gate", "2026-11-20T06:20:00Z", `,"gate":"5"`))
+		if status != http.StatusBadRequest || m["error"] != "invalid" || !strings.Contains(fmt.Sprint(m["message"]), "cancelled") {
+			t.Errorf("gate on a cancelled flight: %d %v", status, m)
+		}
+		if n := countEvents(t, e); n != before {
+			t.Errorf("the refused gate change was stored: %d, was %d", n, before)
+		}
+		if seg := firstSegment(t, member); seg["flightStatus"] != "CANCELLED" || seg["originGate"] == "5" {
+			t.Errorf("the refused gate change reached the segment: %v", seg)
 		}
 	})
 }
@@ -392,8 +410,19 @@ func TestFlightEventsMail(t *testing.T) {
 		if n := sendBoth(); n != 1 {
 			t.Fatalf("cancellation mails: %d", n)
 		}
-		if mails := flightMails(t, e); len(mails) != 2 || !strings.Contains(mails[0].subject+mails[1].subject, "欠航") {
+		mails = flightMails(t, e)
+		if len(mails) != 2 {
 			t.Fatalf("cancellation mail: %+v", mails)
+		}
+		// Each mail opens with what happened: a cancellation is not "a change".
+		for _, m := range mails {
+			lead := "MM001便は遅延しています"
+			if strings.Contains(m.subject, "欠航") {
+				lead = "MM001便は欠航となりました"
+			}
+			if !strings.Contains(m.text, lead) || strings.Contains(m.text, "変更がありました") {
+				t.Errorf("mail %q not worded by its kind: %s", m.subject, m.text)
+			}
 		}
 
 		// No mail for a cancelled segment (HND-OKA, in 40 days) nor a flown
