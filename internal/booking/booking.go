@@ -110,16 +110,44 @@ func (s Segment) WillNotDepart() bool {
 func (s Segment) IsIrregular() bool { return s.IsDelayed() || s.WillNotDepart() }
 
 // Flown reports whether the member flew the segment: not cancelled, the
-// flight not cancelled or suspended, and departed (an actual departure, or
-// a scheduled one in the past).
+// flight not cancelled or suspended, and departed (Departed: a delayed
+// flight still on the ground is not flown).
 func (s Segment) Flown(now time.Time) bool {
 	if s.IsCancelled() || s.WillNotDepart() {
 		return false
 	}
-	if s.ActualDepartAt != nil {
-		return !s.ActualDepartAt.After(now)
+	return s.Departed(now)
+}
+
+// Departed reports whether the flight has left: its status says so, or
+// its actual, estimated or (without either) scheduled departure is past.
+func (s Segment) Departed(now time.Time) bool {
+	switch s.FlightStatus {
+	case FlightDepartedWithDelay, FlightDeparted, FlightArrived:
+		return true
 	}
-	return s.IsPast(now)
+	dep := s.DepartAt
+	switch {
+	case s.ActualDepartAt != nil:
+		dep = *s.ActualDepartAt
+	case s.EstimatedDepartAt != nil:
+		dep = *s.EstimatedDepartAt
+	}
+	return !dep.After(now)
+}
+
+// Delay is how late the flight left (or is expected to leave): the actual,
+// else the estimated departure against the schedule; zero when neither is
+// later.
+func (s Segment) Delay() time.Duration {
+	dep := s.ActualDepartAt
+	if dep == nil {
+		dep = s.EstimatedDepartAt
+	}
+	if dep == nil || !dep.After(s.DepartAt) {
+		return 0
+	}
+	return dep.Sub(s.DepartAt)
 }
 
 // FirstDepartAt is the scheduled departure of the first segment (zero

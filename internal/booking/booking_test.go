@@ -104,12 +104,22 @@ func TestSegmentAndReservationRules(t *testing.T) {
 	}
 	// Certificates: boarding for flown, delay for delayed, cancellation for cancelled.
 	flown := seg("CONFIRMED", booking.FlightArrived, now.Add(-time.Hour))
-	delayed := seg("CONFIRMED", booking.FlightNotYetDepartedWithDelay, now.Add(time.Hour))
+	// A delayed flight gets its delay certificate once it has left: not
+	// while the delay is an estimate of a flight still on the ground.
+	delayed := seg("CONFIRMED", booking.FlightNotYetDepartedWithDelay, now.Add(-2*time.Hour))
+	late := now.Add(-time.Hour)
+	delayed.EstimatedDepartAt = &late
+	waiting := seg("CONFIRMED", booking.FlightNotYetDepartedWithDelay, now.Add(-time.Hour))
+	later := now.Add(2 * time.Hour)
+	waiting.EstimatedDepartAt = &later
+	departedLate := seg("CONFIRMED", booking.FlightDepartedWithDelay, now.Add(-3*time.Hour))
+	left := now.Add(-time.Hour)
+	departedLate.ActualDepartAt = &left
 	canc := seg("cancelled", "", now.Add(-time.Hour))
 	for _, tt := range []struct {
 		s    booking.Segment
 		want string
-	}{{flown, "boarding"}, {delayed, "delay"}, {canc, "cancellation"}, {seg("CONFIRMED", "", now.Add(time.Hour)), ""}} {
+	}{{flown, "boarding"}, {delayed, "boarding,delay"}, {waiting, ""}, {departedLate, "boarding,delay"}, {canc, "cancellation"}, {seg("CONFIRMED", "", now.Add(time.Hour)), ""}} {
 		if got := strings.Join(tt.s.Certificates(now), ","); got != tt.want {
 			t.Errorf("certificates = %q, want %q", got, tt.want)
 		}

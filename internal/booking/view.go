@@ -79,14 +79,15 @@ const (
 )
 
 // Certificates lists the certificates that apply to a segment: boarding
-// for a flown one, delay for a delayed one, cancellation for a cancelled
-// segment or a flight that will not depart.
+// for a flown one, delay for a delayed one once it has departed (before,
+// the delay is only an estimate), cancellation for a cancelled segment or a
+// flight that will not depart.
 func (s Segment) Certificates(now time.Time) []string {
 	out := []string{}
 	if s.Flown(now) {
 		out = append(out, CertBoarding)
 	}
-	if s.IsDelayed() {
+	if s.IsDelayed() && s.Departed(now) && s.Delay() > 0 {
 		out = append(out, CertDelay)
 	}
 	if s.IsCancelled() || s.WillNotDepart() {

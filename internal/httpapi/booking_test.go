@@ -323,12 +323,13 @@ func TestBookingDocumentsAndActions(t *testing.T) {
 			{"/api/reservations/" + demo.DemoPNRFuture + "/itinerary", 200},
 			{"/api/reservations/" + demo.DemoPNRFuture + "/receipt?addressee=" + url.QueryEscape("Yamada Trading Co., Ltd."), 200},
 			{"/api/reservations/" + demo.DemoPNRPast + "/1/boarding_certificate", 200},
-			{"/api/reservations/" + demo.DemoPNRDelayed + "/1/delay_certificate", 200},
+			{"/api/reservations/" + demo.DemoPNRPast + "/2/delay_certificate", 200}, // left 50 minutes late
 			{"/api/reservations/" + demo.DemoPNRSegCanc + "/1/cancellation_certificate", 200},
 			{"/api/reservations/" + demo.DemoPNRFlightCanc + "/1/cancellation_certificate", 200},
 			// Certificates that do not apply.
 			{"/api/reservations/" + demo.DemoPNRFuture + "/1/boarding_certificate", 404},
 			{"/api/reservations/" + demo.DemoPNRFuture + "/1/delay_certificate", 404},
+			{"/api/reservations/" + demo.DemoPNRDelayed + "/1/delay_certificate", 404}, // delayed, not yet departed
 			{"/api/reservations/" + demo.DemoPNRFuture + "/1/cancellation_certificate", 404},
 			{"/api/reservations/" + demo.DemoPNRSegCanc + "/1/boarding_certificate", 404},
 			{"/api/reservations/" + demo.DemoPNRFuture + "/9/widgets/hotel", 404},

@@ -210,11 +210,7 @@ func (x *doc) certificate(d booking.Document) {
 		if s.ActualDepartAt != nil {
 			dep, label = s.ActualDepartAt, "booking.pdf.actual"
 		}
-		minutes := 0
-		if dep != nil {
-			minutes = int(dep.Sub(s.DepartAt).Minutes())
-		}
-		args = append(args, "minutes", strconv.Itoa(minutes))
+		args = append(args, "delay", x.delay(s.Delay()))
 		x.y += 16
 		x.para(margin, 11, content, x.t("booking.pdf.cert."+key, args...))
 		x.y += 6
@@ -229,6 +225,16 @@ func (x *doc) certificate(d booking.Document) {
 	x.passengers(d)
 	x.flights([]booking.Segment{s}, d.IssuedAt)
 	x.footer()
+}
+
+// delay is a delay in hours and minutes ("15 h 15 min"), as the pages
+// write a flight's duration.
+func (x *doc) delay(d time.Duration) string {
+	m := int(d.Round(time.Minute).Minutes())
+	if m < 60 {
+		return x.t("booking.pdf.delay_m", "minutes", strconv.Itoa(m))
+	}
+	return x.t("booking.pdf.delay_hm", "hours", strconv.Itoa(m/60), "minutes", strconv.Itoa(m%60))
 }
 
 // localDate is the airport-local calendar date, written as on the pages (i18n.FormatDate).

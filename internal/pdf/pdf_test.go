@@ -79,8 +79,10 @@ func TestDocumentsText(t *testing.T) {
 		{i18n.JP, booking.Document{Kind: booking.DocReceipt, Addressee: "山田商事株式会社"}, []string{"領収書", "山田商事株式会社 様", "38,760円"}},
 		{i18n.TH, booking.Document{Kind: booking.DocReceipt, Addressee: "บริษัท ยามาดะ"}, []string{"ใบเสร็จรับเงิน", "บริษัท ยามาดะ", "JPY 38,760"}},
 		{i18n.EN, booking.Document{Kind: booking.DocBoarding, Segment: &seg0}, []string{"Boarding certificate", "boarded flight MM801"}},
-		{i18n.JP, booking.Document{Kind: booking.DocDelay, Segment: &seg0}, []string{"遅延証明書", "70 分遅延"}},
-		{i18n.TH, booking.Document{Kind: booking.DocDelay, Segment: &seg0}, []string{"หนังสือรับรองเที่ยวบินล่าช้า", "70 นาที"}},
+		// The delay in hours and minutes, not raw minutes.
+		{i18n.EN, booking.Document{Kind: booking.DocDelay, Segment: &seg0}, []string{"Delay certificate", "departed 1 h 10 min late"}},
+		{i18n.JP, booking.Document{Kind: booking.DocDelay, Segment: &seg0}, []string{"遅延証明書", "1時間10分遅れて出発"}},
+		{i18n.TH, booking.Document{Kind: booking.DocDelay, Segment: &seg0}, []string{"หนังสือรับรองเที่ยวบินล่าช้า", "1 ชม. 10 นาที"}},
 		{i18n.EN, booking.Document{Kind: booking.DocCancellation, Segment: &seg1}, []string{"Cancellation certificate", "was cancelled"}},
 	}
 	for _, tt := range tests {
