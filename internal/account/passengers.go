@@ -33,6 +33,7 @@ type PassengerInput struct {
 func (s *Service) ValidatePassenger(in PassengerInput) (Passenger, validate.Errors) {
 	in.Firstname, in.Lastname = strings.TrimSpace(in.Firstname), strings.TrimSpace(in.Lastname)
 	in.Email = strings.TrimSpace(in.Email)
+	in.Tel = CleanTel(in.Tel)
 	e := validate.Errors{}
 	checkName(e, "lastname", in.Lastname)
 	checkName(e, "firstname", in.Firstname)

@@ -195,6 +195,7 @@ type ProfileSaved struct {
 func (s *Service) UpdateProfile(ctx context.Context, memberID string, in ProfileInput, lang i18n.Lang) (ProfileSaved, error) {
 	in.Email = strings.TrimSpace(in.Email)
 	in.Firstname, in.Lastname = strings.TrimSpace(in.Firstname), strings.TrimSpace(in.Lastname)
+	in.Tel = CleanTel(in.Tel)
 	m, err := s.member(ctx, memberID)
 	if err != nil {
 		return ProfileSaved{}, err

@@ -87,10 +87,35 @@ func checkBirth(e validate.Errors, field, v string, now time.Time, minAge int) (
 	return d, !e.Has(field)
 }
 
-// checkTel: 8 to 11 digits only, not starting with 00 or +. required
-// makes a blank value an error; otherwise a blank value passes.
+// telSeparators are what members type between the groups of a phone
+// number: hyphens and dashes (ASCII, full-width, Unicode), spaces (ASCII,
+// full-width, no-break), dots and the brackets around an area code.
+var telSeparators = strings.NewReplacer(
+	"-", "", "\u2010", "", "\u2011", "", "\u2012", "", "\u2013", "", "\u2014", "", "\u2212", "", "\uff0d", "", "\u30fc", "",
+	" ", "", "\u00a0", "", "\u3000", "", "\t", "",
+	".", "", "(", "", ")", "", "\uff08", "", "\uff09", "",
+)
+
+// CleanTel returns a phone number as it is stored: the separators a member
+// types (090-1234-5678, 090 1234 5678, (03) 1234-5678) removed and
+// full-width digits made ASCII. What is left is checked by the tel rule;
+// a + or any other character stays, so the rule still refuses it.
+func CleanTel(v string) string {
+	v = telSeparators.Replace(strings.TrimSpace(v))
+	return strings.Map(func(r rune) rune {
+		if r >= '０' && r <= '９' {
+			return '0' + (r - '０')
+		}
+		return r
+	}, v)
+}
+
+// checkTel: 8 to 11 digits only, not starting with 00 or +, once cleaned
+// (CleanTel; the callers store the cleaned number). required makes a blank
+// value an error; otherwise a blank value passes.
 func checkTel(e validate.Errors, field, v string, required bool) {
-	if strings.TrimSpace(v) == "" {
+	v = CleanTel(v)
+	if v == "" {
 		if required {
 			e.Add(field, "validation.required")
 		}

@@ -171,7 +171,7 @@ func TestUpdateUser(t *testing.T) {
 			{"tel required", "tel", "", "This field is required."},
 			{"tel 00", "tel", "0012345678", "Do not begin the phone number with 00 or +."},
 			{"tel plus", "tel", "+8112345678", "Do not begin the phone number with 00 or +."},
-			{"tel hyphen", "tel", "03-1234-5678", "Enter digits only, without symbols or hyphens."},
+			{"tel letters", "tel", "03-1234-567a", "Enter the phone number in digits; hyphens and spaces may separate them."},
 			{"tel 7 digits", "tel", "0312345", "Enter 8 to 11 digits."},
 			{"tel 12 digits", "tel", "031234567890", "Enter 8 to 11 digits."},
 			{"email required", "email", "", "This field is required."},
@@ -206,9 +206,16 @@ func TestUpdateUser(t *testing.T) {
 				t.Errorf("%v refused: %s", ok, r.Body)
 			}
 		}
+		// A number typed with hyphens and spaces is accepted and stored cleaned.
+		if r := c.Do(http.MethodPut, "/api/user", with(validProfile(), "tel", " 090-1234 5678 ")); r.Status != http.StatusOK {
+			t.Fatalf("hyphenated tel refused: %s", r.Body)
+		}
+		if got := c.Get("/api/user").Map(t)["tel"]; got != "09012345678" {
+			t.Errorf("tel stored as %q, want 09012345678", got)
+		}
 		// Messages follow X-Lang.
 		c.Lang = "jp"
-		if got := fieldError(t, c.Do(http.MethodPut, "/api/user", with(validProfile(), "tel", "03-1234")), "tel"); got != "記号やハイフンを含めず、数字のみで入力してください。" {
+		if got := fieldError(t, c.Do(http.MethodPut, "/api/user", with(validProfile(), "tel", "03-1234-abcd")), "tel"); got != "電話番号は数字で入力してください（ハイフンとスペースは使えます）。" {
 			t.Errorf("jp tel message %q", got)
 		}
 		// A refused change changes nothing.

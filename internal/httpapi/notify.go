@@ -25,7 +25,7 @@ func NewNotifyHandlers(s *Server, svc *notify.Service) *NotifyHandlers {
 func notificationSettings(st notify.Settings) notifyapi.NotificationSettings {
 	return notifyapi.NotificationSettings{
 		FlightChanges: st.FlightChanges, PointsReminders: st.PointsReminders, SecurityAlerts: true,
-		MailLang: notifyapi.NotificationSettingsMailLang(st.MailLang),
+		MailLang: notifyapi.NotificationSettingsMailLang(st.MailLang), MailLangChosen: st.MailLangChosen,
 	}
 }
 

@@ -37,7 +37,7 @@ func TestNotificationSettings(t *testing.T) {
 		if r.Status != http.StatusOK {
 			t.Fatalf("get: %d %s", r.Status, r.Body)
 		}
-		want := map[string]any{"flightChanges": true, "pointsReminders": true, "securityAlerts": true, "mailLang": "en"}
+		want := map[string]any{"flightChanges": true, "pointsReminders": true, "securityAlerts": true, "mailLang": "en", "mailLangChosen": false}
 		if got := r.Map(t); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("defaults %v, want %v", got, want)
 		}
@@ -46,7 +46,7 @@ func TestNotificationSettings(t *testing.T) {
 		if r.Status != http.StatusOK || r.Map(t)["flightChanges"] != false || r.Map(t)["mailLang"] != "jp" {
 			t.Fatalf("put: %d %s", r.Status, r.Body)
 		}
-		saved := map[string]any{"flightChanges": false, "pointsReminders": true, "securityAlerts": true, "mailLang": "jp"}
+		saved := map[string]any{"flightChanges": false, "pointsReminders": true, "securityAlerts": true, "mailLang": "jp", "mailLangChosen": true}
 		if got := c.Get(settingsPath).Map(t); fmt.Sprint(got) != fmt.Sprint(saved) {
 			t.Fatalf("after put %v", got)
 		}
@@ -56,7 +56,6 @@ func TestNotificationSettings(t *testing.T) {
 			body        map[string]any
 		}{
 			{"unknown language", "mailLang", settingsBody(true, true, "fr")},
-			{"no language", "mailLang", settingsBody(true, true, "")},
 			{"security off", "securityAlerts", map[string]any{"flightChanges": true, "pointsReminders": true, "securityAlerts": false, "mailLang": "en"}},
 			{"switch missing", "pointsReminders", map[string]any{"flightChanges": true, "mailLang": "en"}},
 			{"unknown field", "emailMagazine", map[string]any{"flightChanges": true, "pointsReminders": true, "mailLang": "en", "emailMagazine": true}},
@@ -96,8 +95,16 @@ func TestNotificationSettings(t *testing.T) {
 
 		var ex dataExport
 		c.Get("/api/me/export").JSON(t, &ex)
-		if got := fmt.Sprint(ex.Parts["notificationSettings"]); got != fmt.Sprint(saved) {
+		exported := with(saved)
+		delete(exported, "mailLangChosen") // the export holds the settings, not the page's state
+		if got := fmt.Sprint(ex.Parts["notificationSettings"]); got != fmt.Sprint(exported) {
 			t.Errorf("export: %s", got)
+		}
+
+		// The language can go back to "same as the site": the account's language.
+		r = c.Do(http.MethodPut, settingsPath, settingsBody(false, true, ""))
+		if got := r.Map(t); r.Status != http.StatusOK || got["mailLang"] != "en" || got["mailLangChosen"] != false {
+			t.Errorf("back to the site's language: %d %s", r.Status, r.Body)
 		}
 
 		if err := store.NewPrivacyStore(env.App.DB).Erase(t.Context(), demo.Member1, env.Clock.Now()); err != nil {

@@ -54,6 +54,9 @@ type Settings struct {
 	// MailLang is the language of every mail to the member: the one the
 	// member chose, else the account's language.
 	MailLang i18n.Lang
+	// MailLangChosen is false while the mails follow the account's
+	// language ("same as the site"), true once the member chose one.
+	MailLangChosen bool
 }
 
 // Allows reports whether a mail of kind goes to the member.
@@ -85,6 +88,7 @@ func (st Stored) Apply() Settings {
 		s.FlightChanges, s.PointsReminders = st.FlightChanges, st.PointsReminders
 	}
 	lang, ok := i18n.Parse(st.MailLang)
+	s.MailLangChosen = ok
 	if !ok {
 		if lang, ok = i18n.Parse(st.AccountLang); !ok {
 			lang = i18n.Default
@@ -161,12 +165,14 @@ func (s *Service) Get(ctx context.Context, memberID string) (Settings, error) {
 }
 
 // Update checks and stores the member's settings: the mail language must
-// be one of the eight, security alerts cannot be switched off.
+// be one of the eight, or "" for none chosen (the mails follow the
+// account's language again, "same as the site"); security alerts cannot be
+// switched off.
 func (s *Service) Update(ctx context.Context, memberID string, in Input) (Settings, error) {
 	errs := validate.Errors{}
 	errs.Check("flightChanges", in.FlightChanges != nil, "validation.required")
 	errs.Check("pointsReminders", in.PointsReminders != nil, "validation.required")
-	if errs.Required("mailLang", in.MailLang) {
+	if in.MailLang != "" {
 		_, ok := i18n.Parse(in.MailLang)
 		errs.Check("mailLang", ok, "notify.validation.mail_lang")
 	}

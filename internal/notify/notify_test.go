@@ -66,9 +66,9 @@ func TestApply(t *testing.T) {
 		want Settings
 	}{
 		{"nothing saved", Stored{AccountLang: "th"}, Settings{FlightChanges: true, PointsReminders: true, MailLang: i18n.Lang("th")}},
-		{"saved, no language", Stored{Saved: true, FlightChanges: false, PointsReminders: true, AccountLang: "kr"}, Settings{false, true, i18n.Lang("kr")}},
-		{"language chosen", Stored{Saved: true, FlightChanges: true, MailLang: "jp", AccountLang: "en"}, Settings{true, false, i18n.Lang("jp")}},
-		{"bad account language", Stored{AccountLang: "xx"}, Settings{true, true, i18n.Default}},
+		{"saved, no language", Stored{Saved: true, FlightChanges: false, PointsReminders: true, AccountLang: "kr"}, Settings{false, true, i18n.Lang("kr"), false}},
+		{"language chosen", Stored{Saved: true, FlightChanges: true, MailLang: "jp", AccountLang: "en"}, Settings{true, false, i18n.Lang("jp"), true}},
+		{"bad account language", Stored{AccountLang: "xx"}, Settings{true, true, i18n.Default, false}},
 	} {
 		if got := tc.in.Apply(); got != tc.want {
 			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
@@ -169,6 +169,10 @@ func TestUpdateRules(t *testing.T) {
 	}
 	if got, _ := s.Get(ctx, "m1"); got.MailLang != "hk" || !got.FlightChanges {
 		t.Errorf("last valid change not kept: %+v", got)
+	}
+	// "" goes back to the account's language (same as the site).
+	if got, err := s.Update(ctx, "m1", Input{FlightChanges: &yes, PointsReminders: &yes, MailLang: ""}); err != nil || got.MailLang != "en" || got.MailLangChosen {
+		t.Errorf("back to the site's language: %+v %v", got, err)
 	}
 	if _, err := s.Update(ctx, "nobody", Input{FlightChanges: &yes, PointsReminders: &yes, MailLang: "jp"}); err == nil {
 		t.Error("unknown member updated")

@@ -19,9 +19,9 @@ test("an invalid phone shows the field error in en and jp; fixed, the profile sa
   // Saved countries are shown selected (the lists load before the form).
   assert.equal(await page.getByLabel("Country/region").inputValue(), "JP");
   assert.equal(await page.getByLabel("Nationality").inputValue(), "JP");
-  await tel.fill("03-1234");
+  await tel.fill("03-12a4");
   await page.getByRole("button", { name: "Save", exact: true }).click();
-  await page.getByText("Enter digits only, without symbols or hyphens.").first().waitFor();
+  await page.getByText("Enter the phone number in digits; hyphens and spaces may separate them.").first().waitFor();
   assert.equal(await tel.getAttribute("aria-invalid"), "true");
 
   await page.goto(`${env.server.url}/account?lang=jp`);
@@ -36,10 +36,12 @@ test("an invalid phone shows the field error in en and jp; fixed, the profile sa
   await screenshot(page, "account-error-desktop-jp");
 
   await page.goto(`${env.server.url}/account?lang=en`);
-  await page.getByLabel("Phone number").fill("0312345678");
+  // Typed with a hyphen and a space, as members do: accepted, and stored cleaned.
+  await page.getByLabel("Phone number").fill("03 1234-5678");
   await page.getByLabel("Street address").fill("2-1 Rinku Orai");
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await page.getByText(/^Saved/).first().waitFor();
+  assert.equal(await page.getByLabel("Phone number").inputValue(), "0312345678");
   const res = await page.request.get(`${env.server.url}/api/user`);
   const user = await res.json();
   assert.equal(user.tel, "0312345678");
@@ -139,8 +141,8 @@ test("screenshots of account and passengers at 375 px and 1280 px", async () => 
 
 test("the online-shop link on the account page: status, linking, the way to the shop (en and jp, 375 and 1280 px)", async () => {
   const texts = {
-    en: { title: "Online shop", not: "Not linked", linked: "Linked", button: "Link to the online shop", go: "Go to the online shop" },
-    jp: { title: "オンラインショップ", not: "未連携", linked: "連携済み", button: "オンラインショップと連携する", go: "オンラインショップへ" },
+    en: { title: "Online shop", not: "Not linked", linked: "Linked", button: "Link to the online shop", go: "Go to Peach Aviation's online shop (opens shop.example.com, a separate site)" },
+    jp: { title: "オンラインショップ", not: "未連携", linked: "連携済み", button: "オンラインショップと連携する", go: "Peach Aviationのオンラインショップへ （別サイト shop.example.com が開きます）" },
   };
   let first = true;
   for (const [lang, tx] of Object.entries(texts)) {

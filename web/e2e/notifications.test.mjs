@@ -44,7 +44,9 @@ test("a changed notification setting is kept after a reload", async () => {
   assert.equal(await security.isChecked(), true);
   assert.equal(await security.isDisabled(), true);
   await page.getByText("Always on: they protect your account, so they cannot be switched off.").waitFor();
-  assert.equal(await lang.inputValue(), "en");
+  // Until the member chooses, the mails follow the site's language.
+  assert.equal(await lang.inputValue(), "");
+  assert.equal(await lang.locator("option:checked").textContent(), "Same as the site");
 
   await flight.uncheck();
   await lang.selectOption("jp");
@@ -58,7 +60,21 @@ test("a changed notification setting is kept after a reload", async () => {
   assert.equal(await page.getByLabel("Language of e-mails").inputValue(), "jp");
   // The server holds it too.
   const res = await page.request.get(`${env.server.url}/api/user/notification_settings`);
-  assert.deepEqual(await res.json(), { flightChanges: false, pointsReminders: true, securityAlerts: true, mailLang: "jp" });
+  assert.deepEqual(await res.json(), { flightChanges: false, pointsReminders: true, securityAlerts: true, mailLang: "jp", mailLangChosen: true });
+
+  // And back to "same as the site".
+  await page.getByLabel("Language of e-mails").selectOption({ label: "Same as the site" });
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("status").getByText("Your notification settings are saved.").waitFor();
+  await page.reload();
+  await page.getByRole("heading", { level: 1, name: "Notifications" }).waitFor();
+  assert.equal(await page.getByLabel("Language of e-mails").inputValue(), "");
+  const back = await (await page.request.get(`${env.server.url}/api/user/notification_settings`)).json();
+  assert.deepEqual(back, { flightChanges: false, pointsReminders: true, securityAlerts: true, mailLang: "en", mailLangChosen: false });
+  // Japanese again, as the unsubscribe test below expects.
+  await page.getByLabel("Language of e-mails").selectOption("jp");
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("status").getByText("Your notification settings are saved.").waitFor();
   await context.close();
 });
 

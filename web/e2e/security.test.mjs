@@ -200,7 +200,7 @@ test("no Content-Security-Policy violation while logging in and using the forms"
   await page.goto(`${env.server.url}/account?lang=en`);
   await page.getByLabel(/^Phone number/).fill("03-12");
   await page.getByRole("button", { name: "Save" }).first().click();
-  await page.getByText("Enter digits only, without symbols or hyphens.").first().waitFor();
+  await page.getByText("Enter 8 to 11 digits.").first().waitFor();
   await page.goto(`${env.server.url}/bookings?lang=en`);
   await page.getByRole("heading", { level: 1 }).waitFor();
   assert.deepEqual(violations, []);

@@ -34,7 +34,7 @@ test("sessions on two devices, a new-device mail, signing the other device out",
   await phone.getByText("この端末").waitFor();
   await screenshot(phone, "security-centre-phone-jp");
 
-  await sessions.getByRole("button", { name: /End the session on Safari 17/ }).click();
+  await sessions.getByRole("button", { name: /^End session: Safari 17/ }).click();
   await sessions.getByText("No other device is logged in.").waitFor();
   // The phone's next call finds no session: the app sends it to the login page.
   await phone.goto(`${env.server.url}/security?lang=en`);

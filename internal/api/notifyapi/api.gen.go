@@ -60,6 +60,9 @@ type NotificationSettings struct {
 	// MailLang the language of every mail to the member
 	MailLang NotificationSettingsMailLang `json:"mailLang"`
 
+	// MailLangChosen false while the mails follow the account's language (same as the site), true once the member chose one
+	MailLangChosen bool `json:"mailLangChosen"`
+
 	// PointsReminders reminders of points vouchers about to expire
 	PointsReminders bool `json:"pointsReminders"`
 
@@ -74,7 +77,7 @@ type NotificationSettingsMailLang string
 type NotificationSettingsUpdate struct {
 	FlightChanges bool `json:"flightChanges"`
 
-	// MailLang one of jp en sg kr cn tw hk th
+	// MailLang one of jp en sg kr cn tw hk th, or empty: the mails follow the account's language again (same as the site)
 	MailLang        string `json:"mailLang"`
 	PointsReminders bool   `json:"pointsReminders"`
 

@@ -1979,7 +1979,8 @@ export interface paths {
         get: operations["getNotificationSettings"];
         /**
          * Saves the member's notification settings.
-         * @description mailLang must be one of jp en sg kr cn tw hk th; securityAlerts, when
+         * @description mailLang must be one of jp en sg kr cn tw hk th, or "" to go back
+         *     to the account's language (same as the site); securityAlerts, when
          *     sent, must be true (400 otherwise: security alerts cannot be switched
          *     off).
          */
@@ -3046,13 +3047,15 @@ export interface components {
              * @enum {string}
              */
             mailLang: "jp" | "en" | "sg" | "kr" | "cn" | "tw" | "hk" | "th";
+            /** @description false while the mails follow the account's language (same as the site), true once the member chose one */
+            mailLangChosen: boolean;
         };
         NotificationSettingsUpdate: {
             flightChanges: boolean;
             pointsReminders: boolean;
             /** @description when sent, must be true */
             securityAlerts?: boolean;
-            /** @description one of jp en sg kr cn tw hk th */
+            /** @description one of jp en sg kr cn tw hk th, or empty: the mails follow the account's language again (same as the site) */
             mailLang: string;
         };
     };

@@ -26,6 +26,10 @@ describe('login page', () => {
     fireEvent.input(screen.getByLabelText(/Password/), { target: { value: 'wrong' } })
     fireEvent.click(screen.getByRole('button', { name: 'Log in' }))
     await screen.findByText('Login failed. Please check your e-mail address and password.')
+    // A wrong password gives the focus back to the password field, selected.
+    const password = screen.getByLabelText(/Password/) as HTMLInputElement
+    await waitFor(() => expect(document.activeElement).toBe(password))
+    expect([password.selectionStart, password.selectionEnd]).toEqual([0, 5])
     fireEvent.input(screen.getByLabelText(/Password/), { target: { value: '' } })
     fireEvent.click(screen.getByRole('button', { name: 'Log in' }))
     await waitFor(() => expect(screen.queryByText('Login failed. Please check your e-mail address and password.')).toBeNull())

@@ -65,6 +65,7 @@ export default function LoginPage() {
     register,
     handleSubmit,
     setError,
+    setFocus,
     formState: { errors, isSubmitting },
   } = useForm<LoginForm>({ resolver, defaultValues: { email: '', password: '' } })
 
@@ -78,6 +79,10 @@ export default function LoginPage() {
       if (handleServerValidation(e, setError, labels, modals)) return
       if (e instanceof ApiError && (e.status === 401 || e.status === 429)) {
         setFailure(e.serverMessage ?? t('login.failed'))
+        // The pressed button was disabled while the form was sent, which
+        // left the focus on nothing: it goes back to the password, selected,
+        // to be typed again (the alert above is read out on its own).
+        if (e.status === 401) setFocus('password', { shouldSelect: true })
         return
       }
       // A server or network error: the spec's "Login failed because an error has occurred. Please retry."

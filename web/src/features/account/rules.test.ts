@@ -29,8 +29,10 @@ describe('account rules', () => {
 
   it.each([
     ['12345678', null], ['12345678901', null], ['1234567', 'telLength'], ['123456789012', 'telLength'],
-    ['0012345678', 'telPrefix'], ['+8112345678', 'telPrefix'], ['090-1234-5678', 'telDigits'], ['', 'required'],
-    ['０９０１２３４５６７８', 'telDigits'],
+    ['0012345678', 'telPrefix'], ['+8112345678', 'telPrefix'], ['', 'required'],
+    // Separators a member types are cleaned, as the server does (CleanTel).
+    ['090-1234-5678', null], [' 090 1234 5678 ', null], ['(03) 1234-5678', null], ['０９０－１２３４－５６７８', null],
+    ['０９０１２３４５６７８', null], ['090-1234-567a', 'telDigits'], ['+81 90-1234-5678', 'telPrefix'], ['090-1234-5678-9', 'telLength'],
   ])('tel %s → %s', (v, want) => expect(key(checkTel(v))).toBe(want))
 
   it('tel is optional for passengers', () => expect(checkTel('', false)).toBeNull())

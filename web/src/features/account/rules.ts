@@ -75,8 +75,21 @@ export function checkBirth(v: string, now: Date = new Date(), minAge = MEMBER_MI
   return null
 }
 
-export function checkTel(v: string, required = true): RuleError {
-  if (!v.trim()) return required ? req : null
+/**
+ * A phone number as it is stored: the separators a member types (hyphens,
+ * dashes, spaces, dots, brackets; ASCII or full-width) removed and
+ * full-width digits made ASCII. The server cleans the same way (CleanTel).
+ */
+export function cleanTel(v: string): string {
+  return v
+    .trim()
+    .replace(/[-\u2010-\u2014\u2212\uff0d\u30fc \u00a0\u3000\t.()\uff08\uff09]/g, '')
+    .replace(/[\uff10-\uff19]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0))
+}
+
+export function checkTel(raw: string, required = true): RuleError {
+  const v = cleanTel(raw)
+  if (!v) return required ? req : null
   if (v.startsWith('+') || v.startsWith('00')) return { key: 'telPrefix' }
   if (!/^[0-9]+$/.test(v)) return { key: 'telDigits' }
   if (v.length < TEL_MIN || v.length > TEL_MAX) return { key: 'telLength', args: { min: TEL_MIN, max: TEL_MAX } }

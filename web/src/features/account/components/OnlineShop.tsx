@@ -1,6 +1,7 @@
 import { useTranslation, useLang } from '@/i18n/translation'
 import { useToast } from '@/app/toast'
-import { onlineShopUrl } from '@/app/externalLinks'
+import { ONLINE_SHOP_URL, onlineShopUrl } from '@/app/externalLinks'
+import { AIRLINE_NAME } from '@/brand'
 import { useRegisterOnlineShop, type User } from '../api'
 
 /**
@@ -25,8 +26,11 @@ export function OnlineShopSection({ user }: { user: User }) {
       <p>{linked ? t('onlineShop.linkedText') : t('onlineShop.text')}</p>
       <div className="actions">
         {linked ? (
-          <a className="button button--secondary" href={onlineShopUrl(lang)}>
-            {t('onlineShop.open')}
+          // The link names the shop and says that it leaves this site
+          // (WCAG 3.2.5 advice): both in its visible text, so in its name too.
+          <a className="button button--secondary online-shop__link" href={onlineShopUrl(lang)} rel="noopener">
+            <span>{t('onlineShop.open', { airline: AIRLINE_NAME })}</span>{' '}
+            <span className="online-shop__site">{t('onlineShop.otherSite', { host: new URL(ONLINE_SHOP_URL).host })}</span>
           </a>
         ) : (
           <button type="button" className="button button--primary" disabled={link.isPending}

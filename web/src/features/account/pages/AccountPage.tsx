@@ -10,7 +10,7 @@ import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
 import { countriesQuery, emailChangeQuery, lookupPostalCode, mailSuggestion, useChangePassword, useUpdateUser, useUser, userQuery, type Country, type User, type UserUpdate } from '../api'
 import type { PasswordForm, ProfileForm } from '../schemas'
-import { isEmailChange } from '../rules'
+import { cleanTel, isEmailChange } from '../rules'
 import { lazyResolver } from '@/components/lazyResolver'
 import { SelectField } from '@/components/SelectField'
 import { PassportFields } from '../components/PassportFields'
@@ -95,7 +95,7 @@ export function ProfileSection({ user, countries }: { user: User; countries: Cou
     (values) => {
       setMailSent(null)
       const { currentPassword, ...profile } = values
-      const body: UserUpdate = { ...profile, gender: values.gender as UserUpdate["gender"] }
+      const body: UserUpdate = { ...profile, tel: cleanTel(values.tel), gender: values.gender as UserUpdate["gender"] }
       if (isEmailChange(user.email, values.email)) body.currentPassword = currentPassword
       save.mutate(body, {
         onSuccess: (r) => {
@@ -149,7 +149,7 @@ export function ProfileSection({ user, countries }: { user: User; countries: Cou
               </p>
             )}
           </div>
-          <Field label={t('fields.tel')} type="tel" inputMode="numeric" required hint={t('hints.tel')} registration={register('tel')} error={errors.tel} />
+          <Field label={t('fields.tel')} type="tel" inputMode="tel" required hint={t('hints.tel')} registration={register('tel')} error={errors.tel} />
           <SelectField label={t('fields.addressCountry')} required registration={register('addressCountryCode')} error={errors.addressCountryCode}
             options={countryOptions} placeholder={t('select')} />
           {/* "Find address" sits beside the postal code it reads. */}

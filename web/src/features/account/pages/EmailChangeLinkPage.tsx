@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react'
 import { useParams } from 'react-router'
 import { useTranslation } from '@/i18n/translation'
 import { AppLink } from '@/app/routing/AppLink'
+import { PageHeader } from '@/components/PageHeader'
 import { ApiError } from '@/api/errors'
 import { useEmailChangeLink } from '../api'
 
@@ -25,8 +26,8 @@ export default function EmailChangeLinkPage({ kind }: { kind: 'confirm' | 'undo'
   const invalid = follow.error instanceof ApiError && follow.error.status === 404
   return (
     <div className="page email-change-page">
-      {/* Once done the heading says what happened, not what to do. */}
-      <h1>{follow.isSuccess ? t(`emailChange.${kind}DoneTitle`) : t(`emailChange.${kind}Title`)}</h1>
+      {/* Once done the heading (and the tab's title) says what happened, not what to do. */}
+      <PageHeader title={follow.isSuccess ? t(`emailChange.${kind}DoneTitle`) : t(`emailChange.${kind}Title`)} />
       {follow.isPending || follow.isIdle ? <p>{t('loading')}</p> : null}
       {follow.isSuccess && (
         <>

@@ -15,11 +15,12 @@ import { SelectField } from '@/components/SelectField'
 interface NotificationsForm {
   flightChanges: boolean
   pointsReminders: boolean
-  mailLang: NotificationSettings['mailLang']
+  /** '' while the mails follow the account's language ("same as the site"). */
+  mailLang: NotificationSettings['mailLang'] | ''
 }
 
 const toForm = (s: NotificationSettings): NotificationsForm => ({
-  flightChanges: s.flightChanges, pointsReminders: s.pointsReminders, mailLang: s.mailLang,
+  flightChanges: s.flightChanges, pointsReminders: s.pointsReminders, mailLang: s.mailLangChosen ? s.mailLang : '',
 })
 
 /** /account/notifications: which mails the member gets, and their language. */
@@ -65,7 +66,7 @@ export default function NotificationsPage() {
             </Kind>
           </fieldset>
           <SelectField label={labels.mailLang} required registration={register('mailLang', { onChange: () => setSaved(false) })} error={errors.mailLang}
-            options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))} />
+            placeholder={t('notifications.mailLangSite')} options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))} />
           <p className="field__hint notifications-page__lang-hint">{t('notifications.mailLangHint')}</p>
           <button type="submit" className="button button--primary" disabled={save.isPending}>{t('account.save')}</button>
           {saved && <p role="status" className="notice notice--ok">{t('notifications.saved')}</p>}

@@ -137,7 +137,7 @@ export function PassengerFormSection({ passenger, countries, onDone, onCancel }:
         <SelectField label={t('fields.gender')} required registration={register('gender')} error={errors.gender} placeholder={t('select')}
           options={[{ value: 'male', label: t('gender.male') }, { value: 'female', label: t('gender.female') }]} />
         <DateField label={t('fields.birth')} required registration={register('birth')} error={errors.birth} />
-        <Field label={t('fields.tel')} type="tel" inputMode="numeric" hint={t('hints.tel')} registration={register('tel')} error={errors.tel} />
+        <Field label={t('fields.tel')} type="tel" inputMode="tel" hint={t('hints.tel')} registration={register('tel')} error={errors.tel} />
         <Field label={t('fields.email')} type="email" maxLength={100} registration={register('email')} error={errors.email} />
         <PassportFields register={register} errors={errors} countries={countryOptions} />
         <div className="button-row">

@@ -23,11 +23,12 @@ describe('account pages', () => {
     })
     renderApp('/account?lang=en')
     const tel = await screen.findByLabelText(/^Phone number/)
-    fireEvent.change(tel, { target: { value: '03-1234' } })
+    fireEvent.change(tel, { target: { value: '03-12a4' } })
     fireEvent.click(await screen.findByRole('button', { name: 'Save' }))
-    expect(await screen.findAllByText('Enter digits only, without symbols or hyphens.')).not.toHaveLength(0)
+    expect(await screen.findAllByText('Enter the phone number in digits; hyphens and spaces may separate them.')).not.toHaveLength(0)
     await screen.findByText('input error', { exact: false }).catch(() => undefined)
-    fireEvent.change(tel, { target: { value: '0312345678' } })
+    // Hyphens and spaces are accepted and the number is sent cleaned.
+    fireEvent.change(tel, { target: { value: '03 1234-5678' } })
     fireEvent.click(screen.getByRole('button', { name: 'Save' }))
     await screen.findByText('Saved, but the notification e-mail may not have been sent.')
     expect(body.tel).toBe('0312345678')
@@ -99,6 +100,26 @@ describe('account pages', () => {
     expect(screen.queryByText('Please try to log in again')).toBeNull()
   })
 
+  it('password form: after a wrong current password the focus is back on that field', async () => {
+    stubFetch({
+      'GET /api/session/info': MEMBER_SESSION, 'GET /api/user': user, 'GET /api/masters/countries': countries,
+      'PUT /api/user/password': json({ validationErrors: { passwordOld: ['The current password is not correct.'] } }, 400),
+    })
+    renderApp('/account?lang=en')
+    const old = await screen.findByLabelText(/^Current password/)
+    fireEvent.change(old, { target: { value: 'Wrong123' } })
+    fireEvent.change(screen.getByLabelText(/^New password/), { target: { value: 'Abcd1234' } })
+    fireEvent.change(screen.getByLabelText(/^Re-enter new password/), { target: { value: 'Abcd1234' } })
+    const submit = screen.getAllByRole('button', { name: 'Change password' })[0]
+    submit.focus()
+    fireEvent.click(submit)
+    const dialog = await screen.findByRole('alertdialog', { name: 'Input error' })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'OK' }))
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull())
+    await waitFor(() => expect(document.activeElement).toBe(old))
+    expect(old.getAttribute('aria-invalid')).toBe('true')
+  })
+
   it('password form: re-entered password must match', async () => {
     stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/user': user, 'GET /api/masters/countries': countries })
     renderApp('/account?lang=en')
@@ -115,6 +136,19 @@ describe('account pages', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Your new e-mail address is confirmed' })).toBeTruthy()
     expect(screen.getByText('Your e-mail address is now new@example.com.')).toBeTruthy()
     expect(screen.queryByText('Confirm your new e-mail address')).toBeNull()
+    // The browser tab names the page, not only the product.
+    await waitFor(() => expect(document.title).toBe('Your new e-mail address is confirmed | Peach Members'))
+  })
+
+  it.each([
+    ['confirm', 'en', 'Confirm your new e-mail address'],
+    ['undo', 'jp', 'メールアドレス変更の取り消し'],
+    ['undo', 'th', 'ยกเลิกการเปลี่ยนที่อยู่อีเมล'],
+  ])('e-mail change link (%s, %s): the page has its own title while it works', async (kind, lang, title) => {
+    stubFetch({ [`POST /api/email_change/${kind}`]: () => new Promise<Response>(() => undefined) })
+    renderApp(`/email-change/${kind}/tok123?lang=${lang}`)
+    await screen.findByRole('heading', { level: 1, name: title })
+    await waitFor(() => expect(document.title.startsWith(`${title} | `)).toBe(true))
   })
 
   it("passengers: a name is written in the language's order (family name first in Japanese)", async () => {
@@ -176,10 +210,11 @@ describe('account pages', () => {
     renderApp('/account?lang=en')
     const section = await screen.findByRole('region', { name: /Online shop/ })
     expect(within(section).getByTestId('online-shop-status').textContent).toBe('Not linked')
-    expect(within(section).queryByRole('link', { name: 'Go to the online shop' })).toBeNull()
+    expect(within(section).queryByRole('link', { name: /online shop/ })).toBeNull()
     fireEvent.click(within(section).getByRole('button', { name: 'Link to the online shop' }))
     await waitFor(() => expect(api.called('POST /api/external_services/online_shop/register')).toBe(1))
-    const link = await within(section).findByRole('link', { name: 'Go to the online shop' })
+    // The link says whose shop it is and that it opens another site.
+    const link = await within(section).findByRole('link', { name: "Go to Peach Aviation's online shop (opens shop.example.com, a separate site)" })
     expect(link.getAttribute('href')).toBe('https://shop.example.com/?lang=en')
     expect(within(section).getByTestId('online-shop-status').textContent).toBe('Linked')
   })
@@ -192,7 +227,7 @@ describe('account pages', () => {
     renderApp('/account?lang=jp')
     const section = await screen.findByRole('region', { name: /オンラインショップ/ })
     expect(within(section).getByTestId('online-shop-status').textContent).toBe('連携済み')
-    expect(within(section).getByRole('link', { name: 'オンラインショップへ' }).getAttribute('href')).toBe('https://shop.example.com/?lang=jp')
+    expect(within(section).getByRole('link', { name: 'Peach Aviationのオンラインショップへ （別サイト shop.example.com が開きます）' }).getAttribute('href')).toBe('https://shop.example.com/?lang=jp')
     expect(within(section).queryByRole('button')).toBeNull()
   })
 

@@ -1,4 +1,5 @@
 import '../security.css'
+import { useState } from 'react'
 import { useTranslation } from '@/i18n/translation'
 import { ConfirmDialog } from '@/components/Dialog'
 import { AppLink } from '@/app/routing/AppLink'
@@ -43,6 +44,53 @@ function useDeviceLabel() {
   }
 }
 
+/** Sessions shown before "Show more" (the current one is always among them). */
+export const SESSIONS_SHOWN = 5
+/** Events shown at first, and how many more each "Show more" adds. */
+export const EVENTS_PAGE = 10
+
+/**
+ * The first `shown` of a list, growing by `page` on request: a member who
+ * signs in often still gets a short page (newest first), and the rest is
+ * one press away. A button, not a link: nothing is loaded.
+ */
+function useFolded<T>(list: readonly T[], first: number, page: number) {
+  const [shown, setShown] = useState(first)
+  const rest = Math.max(0, list.length - shown)
+  return {
+    visible: list.slice(0, shown),
+    rest,
+    next: Math.min(rest, page),
+    more: () => setShown((n) => n + page),
+    fewer: shown > first ? () => setShown(first) : undefined,
+  }
+}
+
+/** The current session first, then the others by their last activity, newest first. */
+function bySessionOrder(a: SecuritySession, b: SecuritySession) {
+  if (a.current !== b.current) return a.current ? -1 : 1
+  return b.lastActivityAt.localeCompare(a.lastActivityAt)
+}
+
+function FoldButtons({ rest, next, more, fewer, moreKey }: { rest: number; next: number; more: () => void; fewer?: () => void; moreKey: string }) {
+  const { t } = useTranslation('security')
+  if (rest === 0 && !fewer) return null
+  return (
+    <div className="button-row fold-buttons">
+      {rest > 0 && (
+        <button type="button" className="button button--small" onClick={more}>
+          {t(moreKey, { count: next })}
+        </button>
+      )}
+      {fewer && (
+        <button type="button" className="button button--small button--ghost" onClick={fewer}>
+          {t('centre.fewer')}
+        </button>
+      )}
+    </div>
+  )
+}
+
 function Sessions() {
   const { t } = useTranslation('security')
   const modals = useModals()
@@ -63,6 +111,8 @@ function Sessions() {
     ))
 
   const others = (sessions.data ?? []).filter((s) => !s.current).length
+  const ordered = [...(sessions.data ?? [])].sort(bySessionOrder)
+  const fold = useFolded(ordered, SESSIONS_SHOWN, SESSIONS_SHOWN)
   return (
     <section className="card" aria-labelledby="sessions-title" aria-busy={sessions.isFetching}>
       <h2 id="sessions-title">{t('centre.sessionsTitle')}</h2>
@@ -75,7 +125,7 @@ function Sessions() {
       ) : (
         <>
           <ul className="session-list">
-            {sessions.data.map((s: SecuritySession) => (
+            {fold.visible.map((s: SecuritySession) => (
               <li key={s.id} className={`session${s.current ? ' session--current' : ''}`}>
                 <div className="session__main">
                   <strong>{device(s.device)}</strong>
@@ -105,6 +155,7 @@ function Sessions() {
               </li>
             ))}
           </ul>
+          <FoldButtons {...fold} moreKey="centre.moreSessions" />
           {others > 0 ? (
             <button type="button" className="button button--secondary" onClick={confirmAll} disabled={end.isPending}>
               {t('centre.endAll')}
@@ -122,6 +173,9 @@ function Events() {
   const { t } = useTranslation('security')
   const events = useSecurityEvents()
   const device = useDeviceLabel()
+  // Newest first (the server sends them so; sorted again, so the page never depends on it).
+  const ordered = [...(events.data ?? [])].sort((a, b) => b.at.localeCompare(a.at))
+  const fold = useFolded(ordered, EVENTS_PAGE, EVENTS_PAGE * 2)
   return (
     <section className="card" aria-labelledby="events-title">
       <h2 id="events-title">{t('centre.eventsTitle')}</h2>
@@ -132,11 +186,12 @@ function Events() {
         <p className="form__error" role="alert">
           {t('centre.loadError')}
         </p>
-      ) : events.data.length === 0 ? (
+      ) : ordered.length === 0 ? (
         <p>{t('centre.noEvents')}</p>
       ) : (
+        <>
         <ol className="event-list">
-          {events.data.map((e, i) => (
+          {fold.visible.map((e, i) => (
             <li key={`${e.at}-${i}`} className={`event event--${e.kind}`}>
               <span className="event__what">{t(`centre.event.${e.kind}`)}</span>
               <span className="event__when"><JapanTime value={e.at} /></span>
@@ -149,6 +204,8 @@ function Events() {
             </li>
           ))}
         </ol>
+        <FoldButtons {...fold} moreKey="centre.moreEvents" />
+        </>
       )}
     </section>
   )
