@@ -64,7 +64,7 @@ describe('security centre', () => {
       at: new Date(Date.UTC(2026, 10, 1, 0, 0) + i * 3600_000).toISOString(), // oldest first: the page sorts
       clientAddress: '', device: { browser: '', os: '', kind: 'unknown' },
     }))
-    stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/security/sessions': { sessions }, 'GET /api/security/events': { events } })
+    stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/security/sessions': json({ sessions }), 'GET /api/security/events': json({ events }) })
     renderApp('/security?lang=en')
     const list = await screen.findByRole('region', { name: "Where you're logged in" }, { timeout: 20000 })
     let items = await within(list).findAllByRole('listitem')
@@ -94,8 +94,8 @@ describe('security centre', () => {
   it('jp: the per-session button is not the header\'s 「ログアウト」, and its name holds its label', async () => {
     stubFetch({
       'GET /api/session/info': MEMBER_SESSION,
-      'GET /api/security/sessions': { sessions: [session('a1', true, 'Chrome 131', 'Windows', 'desktop'), session('b2', false, 'Safari 17', 'iOS', 'mobile')] },
-      'GET /api/security/events': { events: [] },
+      'GET /api/security/sessions': json({ sessions: [session('a1', true, 'Chrome 131', 'Windows', 'desktop'), session('b2', false, 'Safari 17', 'iOS', 'mobile')] }),
+      'GET /api/security/events': json({ events: [] }),
     })
     renderApp('/security?lang=jp')
     const button = await screen.findByRole('button', { name: /^セッションを終了：Safari 17/ }, { timeout: 20000 })
