@@ -40,7 +40,7 @@ func (a *App) wirePoints(_ context.Context, cfg Config, f *Features, engine *pay
 	})
 	// The purchase: the payment engine sells vouchers through the product
 	// and grants them at settlement.
-	engine.Register(svc.Product())
+	engine.Register(svc.Sale())
 	f.Background = append(f.Background, func(ctx context.Context) {
 		svc.RunReminders(ctx, pointsReminderEvery, func(err error) { a.Logger.Warn("points reminders", "err", err) })
 	})

@@ -198,7 +198,7 @@ func TestPurchaseGrant(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := svc.Product()
+		p := svc.Sale()
 		ctx := t.Context()
 		if p.Type() != "peachpoints" {
 			t.Fatal(p.Type())
@@ -220,6 +220,10 @@ func TestPurchaseGrant(t *testing.T) {
 		o, err := p.Quote(ctx, demo.Member1, "jp", purchaseInput(t, `{"nominee":"  hanako   yamada ","currencyCode":"sgd","amount":5000}`))
 		if err != nil || o.Amount != 5000 || o.Currency != "SGD" || !strings.Contains(string(o.Details), `"nominee":"hanako yamada"`) {
 			t.Fatalf("quote: %+v %v", o, err)
+		}
+		// the amount and currency are the order's, stored once (not again in the details)
+		if strings.Contains(string(o.Details), "amount") || strings.Contains(string(o.Details), "SGD") {
+			t.Errorf("details repeat the order: %s", o.Details)
 		}
 		g := payment.Grant{ProcessID: "proc-1", MemberID: demo.Member1, Lang: "en", Order: o, SettledAt: env.Clock.Now()}
 		var granted payment.Granted
@@ -269,6 +273,22 @@ func TestPurchaseGrant(t *testing.T) {
 		_ = env.App.DB.QueryRow(`SELECT COUNT(*) FROM point_vouchers WHERE payment_process_id = 'proc-1'`).Scan(&n)
 		if n != 1 {
 			t.Errorf("%d vouchers for one process", n)
+		}
+		// A process recorded by an earlier release kept the amount and
+		// currency in its details too: its grant reads them from the order.
+		old := payment.Grant{ProcessID: "proc-old", MemberID: demo.Member1, SettledAt: env.Clock.Now(), Order: payment.Order{
+			Amount: 3000, Currency: "JPY", Details: []byte(`{"nominee":"TARO PEACH","currencyCode":"JPY","amount":3000}`)}}
+		var oldGranted payment.Granted
+		if err := env.App.DB.Tx(ctx, func(tx *sql.Tx) error {
+			var err error
+			oldGranted, err = p.Grant(ctx, store.UnitOfWork(tx), old)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		var oldGoods points.Goods
+		if err := json.Unmarshal(oldGranted.Goods, &oldGoods); err != nil || oldGoods.IssuedCurrencyAmount != 3000 || oldGoods.CurrencyCode != "JPY" || oldGoods.IssuedName != "TARO PEACH" {
+			t.Errorf("an earlier release's process: %s %v", oldGranted.Goods, err)
 		}
 		// A grant rolled back with its transaction leaves nothing.
 		_ = env.App.DB.Tx(ctx, func(tx *sql.Tx) error {

@@ -33,24 +33,25 @@ var PurchaseAmounts = map[string][]int64{
 // payment does not say (vouchers recorded before the method was kept).
 const PaymentMethodDefault = "creditCard"
 
-// Product is the points purchase as a payment.Product.
-type Product struct{ svc *Service }
+// Sale is the points purchase as a payment.Product (the unlimited and
+// coupon passes' are each a Sale too).
+type Sale struct{ svc *Service }
 
 var (
-	_ payment.Product  = (*Product)(nil)
-	_ payment.Notifier = (*Product)(nil)
-	_ payment.Offerer  = (*Product)(nil)
+	_ payment.Product  = (*Sale)(nil)
+	_ payment.Notifier = (*Sale)(nil)
+	_ payment.Offerer  = (*Sale)(nil)
 )
 
-// Product returns the points purchase for the payment engine.
-func (s *Service) Product() *Product { return &Product{svc: s} }
+// Sale returns the points purchase for the payment engine.
+func (s *Service) Sale() *Sale { return &Sale{svc: s} }
 
 // Type is "peachpoints".
-func (p *Product) Type() string { return ProductType }
+func (p *Sale) Type() string { return ProductType }
 
 // Offers lists the currencies and face values on sale, in the points'
 // currency order: the same for every member (no per-member limit).
-func (p *Product) Offers(context.Context, string) ([]payment.CurrencyAmounts, error) {
+func (p *Sale) Offers(context.Context, string) ([]payment.CurrencyAmounts, error) {
 	out := make([]payment.CurrencyAmounts, 0, len(Currencies))
 	for _, c := range Currencies {
 		out = append(out, payment.CurrencyAmounts{Currency: c, Amounts: slices.Clone(PurchaseAmounts[c])})
@@ -87,7 +88,7 @@ func CheckPurchase(in PurchaseInput) (PurchaseInput, validate.Errors) {
 }
 
 // Quote checks the purchase fields (a PurchaseInput) and prices the voucher.
-func (p *Product) Quote(ctx context.Context, memberID, lang string, fields any) (payment.Order, error) {
+func (p *Sale) Quote(ctx context.Context, memberID, lang string, fields any) (payment.Order, error) {
 	in, err := payment.FieldsOf[PurchaseInput](ProductType, fields)
 	if err != nil {
 		return payment.Order{}, err
@@ -96,7 +97,9 @@ func (p *Product) Quote(ctx context.Context, memberID, lang string, fields any) 
 	if !errs.Empty() {
 		return payment.Order{}, apperr.FromFields(errs)
 	}
-	details, err := json.Marshal(in)
+	// The order's amount and currency are the voucher's face value: the
+	// details keep only what the order does not (the amount is stored once).
+	details, err := json.Marshal(saleDetails{Nominee: in.Nominee})
 	if err != nil {
 		return payment.Order{}, fmt.Errorf("quote: %w", err)
 	}
@@ -105,6 +108,13 @@ func (p *Product) Quote(ctx context.Context, memberID, lang string, fields any) 
 		Amount: in.Amount, Currency: in.CurrencyCode, Details: details,
 		Description: p.svc.catalog.T(l, "points.purchase.description", "currency", in.CurrencyCode),
 	}, nil
+}
+
+// saleDetails are the purchase's fields the order does not hold already.
+// A process recorded before held the amount and currency here too; they
+// are read from the order now (the same values).
+type saleDetails struct {
+	Nominee string `json:"nominee"`
 }
 
 // Goods is the sale record shown in the status answers.
@@ -130,7 +140,7 @@ type Secret struct {
 // tens of milliseconds out of SQLite's write lock before).
 type preparedPin struct{ pin, hash string }
 
-func (p *Product) newPin() (preparedPin, error) {
+func (p *Sale) newPin() (preparedPin, error) {
 	pin := NewPin()
 	h, err := p.svc.hasher.Hash(pin)
 	if err != nil {
@@ -140,17 +150,18 @@ func (p *Product) newPin() (preparedPin, error) {
 }
 
 // Prepare hashes the new voucher's pin outside the settlement transaction.
-func (p *Product) Prepare(_ context.Context, _ payment.Grant) (any, error) { return p.newPin() }
+func (p *Sale) Prepare(_ context.Context, _ payment.Grant) (any, error) { return p.newPin() }
 
 // Grant issues the voucher in the settlement transaction. The voucher row
 // carries the process id under a UNIQUE constraint: a second grant for the
 // same process fails instead of issuing twice.
-func (p *Product) Grant(ctx context.Context, tx payment.Tx, g payment.Grant) (payment.Granted, error) {
-	var in PurchaseInput
+func (p *Sale) Grant(ctx context.Context, tx payment.Tx, g payment.Grant) (payment.Granted, error) {
+	var in saleDetails
 	if err := json.Unmarshal(g.Order.Details, &in); err != nil {
 		return payment.Granted{}, fmt.Errorf("grant points: details: %w", err)
 	}
-	v := newVoucher(g.MemberID, in.CurrencyCode, in.Amount, SourcePurchase, g.SettledAt)
+	// a voucher's face value is what was paid for it, in its currency
+	v := newVoucher(g.MemberID, g.Order.Currency, g.Order.Amount, SourcePurchase, g.SettledAt)
 	v.PaymentProcessID, v.IssuedName = g.ProcessID, in.Nominee
 	v.PaymentAmount, v.PaymentMethod = g.Order.Amount, g.PaymentMethod
 	if v.PaymentMethod == "" {
@@ -178,7 +189,7 @@ func (p *Product) Grant(ctx context.Context, tx payment.Tx, g payment.Grant) (pa
 }
 
 // Notify mails the member the new voucher's number and PIN.
-func (p *Product) Notify(ctx context.Context, g payment.Grant, granted payment.Granted) error {
+func (p *Sale) Notify(ctx context.Context, g payment.Grant, granted payment.Granted) error {
 	var goods Goods
 	var sec Secret
 	if err := json.Unmarshal(granted.Goods, &goods); err != nil {
