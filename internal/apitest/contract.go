@@ -124,11 +124,11 @@ func CheckContract(req *http.Request, status int, header http.Header, body []byt
 }
 
 // anyOperation are the statuses every operation may answer without
-// documenting them: transport-level refusals of the body and the recover
-// middleware's 500.
+// documenting them: transport-level refusals of the body, the recover
+// middleware's 500 and the 503 of a database outage (Retry-After).
 var anyOperation = map[int]bool{
 	http.StatusRequestEntityTooLarge: true, http.StatusUnsupportedMediaType: true,
-	http.StatusInternalServerError: true,
+	http.StatusInternalServerError: true, http.StatusServiceUnavailable: true,
 }
 
 // genericError checks the body of an error answer outside the described

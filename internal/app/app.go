@@ -220,7 +220,7 @@ func (a *App) Server(ctx context.Context, cfg Config) (http.Handler, *Features, 
 		Revision: cfg.Revision, CSRFSecret: csrfSecret, WebApp: webapp.FS(), SecureCookies: cfg.SecureCookies,
 		TrustedProxies: cfg.TrustedProxies, ConnectOrigins: connectOrigins(cfg),
 		Now: a.DB.Now, Features: feats.Mounts, AnonymousPaths: feats.Anonymous, RootMounts: feats.RootMounts,
-		Observe: observe,
+		Observe: observe, Unavailable: a.DB.Unavailable,
 	})
 	return h, feats, nil
 }
@@ -274,5 +274,7 @@ func (a *App) newMetrics(reg *prometheus.Registry) *ops.Metrics {
 	for name, db := range a.DB.Pools() {
 		pools = append(pools, ops.Pool{Name: name, DB: db})
 	}
-	return ops.NewMetrics(reg, pools, store.NewOpsSnapshot(a.DB), a.DB.Now)
+	m := ops.NewMetrics(reg, pools, store.NewOpsSnapshot(a.DB), a.DB.Now)
+	ops.RegisterWriteFailures(reg, a.DB.StorageFailures)
+	return m
 }

@@ -132,6 +132,10 @@ var statusOf = map[apperr.Code]int{
 	apperr.Internal:        http.StatusInternalServerError,
 }
 
+// RetryAfterUnavailable is the Retry-After, in seconds, of an answer the
+// database's outage made (a PostgreSQL restart takes a few seconds).
+const RetryAfterUnavailable = 3
+
 // StatusClientClosedRequest is the status logged for a request whose
 // client went away before the answer (nginx's 499): nothing is sent.
 const StatusClientClosedRequest = 499
@@ -158,6 +162,14 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	e := apperr.As(err)
+	if (e == nil || e.Code == apperr.Internal) && s.Unavailable != nil && s.Unavailable(err) {
+		// A database restart or a full disk: the same request a moment
+		// later may well succeed, so say so (a proxy or the app retries).
+		s.Logger.Warn("database unavailable", "request_id", RequestID(r.Context()), "err", err)
+		w.Header().Set("Retry-After", strconv.Itoa(RetryAfterUnavailable))
+		s.writeMessage(w, r, http.StatusServiceUnavailable, "error.try_again_shortly")
+		return
+	}
 	if e == nil || e.Code == apperr.Internal {
 		if e != nil && e.Expected {
 			s.Logger.Info("error key answered", "request_id", RequestID(r.Context()), "error_key", e.ErrorKey, "err", err)

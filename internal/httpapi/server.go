@@ -58,6 +58,10 @@ type Deps struct {
 	// pattern that served it ("" when none), method, status and duration
 	// (the metrics).
 	Observe func(route, method string, code int, d time.Duration)
+	// Unavailable, when set, reports whether a handler's error is the
+	// database being unreachable or out of space: answered 503 with
+	// Retry-After (a moment's wait, then the same request again), not 500.
+	Unavailable func(err error) bool
 }
 
 // Server holds the dependencies of the handlers.

@@ -17,6 +17,10 @@ type Database interface {
 	// MigrationsCurrent reports whether every migration of this build is
 	// applied.
 	MigrationsCurrent(ctx context.Context) (bool, error)
+	// WritesFailing reports whether the database refused a write for
+	// lack of space a short while ago (a full disk answers pings and
+	// reads, and refuses every purchase).
+	WritesFailing(ctx context.Context) bool
 }
 
 // Health answers the liveness and readiness probes.
@@ -50,6 +54,7 @@ var (
 	ErrDraining          = errors.New("draining")
 	ErrDatabase          = errors.New("database unreachable")
 	ErrMigrationsPending = errors.New("migrations pending")
+	ErrWritesFailing     = errors.New("database writes failing")
 )
 
 // Ready reports why the instance should not get traffic, or nil.
@@ -72,12 +77,15 @@ func (h *Health) Ready(ctx context.Context) error {
 		}
 		h.current.Store(true)
 	}
+	if h.db.WritesFailing(ctx) {
+		return ErrWritesFailing
+	}
 	return nil
 }
 
 // Mount adds GET /healthz (the process answers: always 200) and GET
 // /readyz (200, or 503 with the reason: draining, database unreachable,
-// migrations pending) to mux. Neither needs a session nor reveals more
+// migrations pending, database writes failing) to mux. Neither needs a session nor reveals more
 // than the reason.
 func (h *Health) Mount(mux *http.ServeMux) {
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {

@@ -14,7 +14,10 @@ type fakeDB struct {
 	current bool
 	migErr  error
 	checks  int
+	failing bool
 }
+
+func (f *fakeDB) WritesFailing(context.Context) bool { return f.failing }
 
 func (f *fakeDB) PingContext(context.Context) error { return f.pingErr }
 func (f *fakeDB) MigrationsCurrent(context.Context) (bool, error) {
@@ -35,6 +38,7 @@ func TestReadiness(t *testing.T) {
 		{"migrations pending", fakeDB{current: false}, false, 503, "migrations pending"},
 		{"migrations unreadable", fakeDB{migErr: errors.New("relation missing")}, false, 503, "database unreachable"},
 		{"draining", fakeDB{current: true}, true, 503, "draining"},
+		{"writes failing", fakeDB{current: true, failing: true}, false, 503, "database writes failing"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

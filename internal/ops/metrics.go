@@ -100,6 +100,16 @@ func NewMetrics(reg *prometheus.Registry, pools []Pool, snap Snapshot, now func(
 	return m
 }
 
+// RegisterWriteFailures adds members_database_write_failures_total, the
+// writes this instance's database refused for lack of space (a full disk),
+// read from count at each scrape.
+func RegisterWriteFailures(reg prometheus.Registerer, count func() int64) {
+	reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "members_database_write_failures_total",
+		Help: "Writes the database refused for lack of space (disk full, I/O error) on this instance.",
+	}, func() float64 { return float64(count()) }))
+}
+
 // Handler serves the metrics of reg in Prometheus's text format.
 func Handler(reg prometheus.Gatherer) http.Handler {
 	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{})

@@ -68,6 +68,8 @@ type DB struct {
 	// behind write transactions (docs/speed.md, "Server": the read pool).
 	// It is the main pool for an in-memory SQLite database.
 	reads *sql.DB
+	// faults remembers writes refused for lack of space (faults.go).
+	faults *faults
 }
 
 // Open connects to dsn: "sqlite:<path>" (or a bare path) or "postgres://…".
@@ -126,7 +128,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		}
 		return nil, fmt.Errorf("connect to %s database: %w", engine, err)
 	}
-	out := &DB{DB: db, Engine: engine, Now: time.Now, reads: reads}
+	out := &DB{DB: db, Engine: engine, Now: time.Now, reads: reads, faults: &faults{}}
 	if reads == nil {
 		out.reads = db
 	}
@@ -293,9 +295,11 @@ func (db *DB) Tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	}
 	if err := fn(tx); err != nil {
 		_ = tx.Rollback()
+		db.note(err)
 		return err
 	}
 	if err := tx.Commit(); err != nil {
+		db.note(err)
 		return fmt.Errorf("commit: %w", Translate(err))
 	}
 	return nil

@@ -4,7 +4,8 @@
  * - waits for the origin-access admission and refuses calls when not admitted,
  * - adds X-Lang, X-Revision and, on every non-GET, the session's X-Csrf-Token (api/csrf.ts),
  * - gives up after 600000 ms,
- * - reports a server revision different from ours and a 403 to the shell (src/api/events.ts).
+ * - reports a server revision different from ours and a 403 to the shell (src/api/events.ts),
+ * - sends a GET the server answered 503 with Retry-After (a database restart) once more, after that wait.
  *
  * Features do not call `api` from components: they wrap each call in a
  * queryOptions/mutation hook (see src/api/platform.ts for the pattern).
@@ -83,12 +84,40 @@ async function csrfRefused(res: Response): Promise<boolean> {
   }
 }
 
+/** The longest wait before a GET answered 503 is sent again, whatever its Retry-After says. */
+export const UNAVAILABLE_RETRY_MAX_MS = 5_000
+
+/**
+ * How long to wait before sending an idempotent call once more, or undefined
+ * when it should not be: a GET (or HEAD) the server answered 503 with
+ * Retry-After (a database outage, internal/httpapi: a moment's wait, then
+ * the same request again). Retry-After in seconds, at most 5 s.
+ */
+export function unavailableRetryDelay(method: string, res: Response): number | undefined {
+  if (res.status !== 503 || (method !== 'GET' && method !== 'HEAD')) return undefined
+  const after = res.headers.get('Retry-After')
+  if (after === null) return undefined
+  const seconds = Number(after)
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds * 1000, UNAVAILABLE_RETRY_MAX_MS) : 1000
+}
+
+function sleep(ms: number, signal: AbortSignal | null): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms)
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer)
+      resolve()
+    }, { once: true })
+  })
+}
+
 /**
  * Fetch through the global fetch at call time (so tests can stub it) with
  * the request timeout. A call refused for its CSRF token is sent once more
  * with a fresh token. A waiting-room block whose reason says the access
  * token expired or was not given drops the cached admission, asks again and,
- * when admitted, sends the request once more.
+ * when admitted, sends the request once more. A GET answered 503 with
+ * Retry-After is sent once more after that wait (unavailableRetryDelay).
  */
 async function timedFetch(input: Request, init?: RequestInit): Promise<Response> {
   const send = (req: Request) => {
@@ -108,7 +137,12 @@ async function timedFetch(input: Request, init?: RequestInit): Promise<Response>
     again.headers.set('X-Csrf-Token', token)
     return send(again)
   }
-  if (!(await waitingRoomReason(res))) return res
+  if (!(await waitingRoomReason(res))) {
+    const delay = unavailableRetryDelay(input.method, res)
+    if (delay === undefined) return res
+    await sleep(delay, input.signal)
+    return send(again)
+  }
   forgetOriginAccess()
   const state = await checkOriginAccess()
   if (!isAdmitted(state)) {

@@ -23,6 +23,15 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The server could not answer for a moment (503: the database restarting, a
+ * full disk): the member is told to try again in a moment, not of a system
+ * error. A GET was already sent twice (api/client.ts).
+ */
+export function isTryAgainShortly(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 503
+}
+
 /** 400 with {validationErrors: {field: [message]}}. */
 export class ValidationError extends ApiError {
   readonly validationErrors: ValidationErrors

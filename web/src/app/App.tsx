@@ -1,7 +1,8 @@
 import { useEffect, type ReactNode } from 'react'
 import { BrowserRouter } from 'react-router'
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
-import { TranslationProvider } from '@/i18n/translation'
+import { TranslationProvider, useTranslation } from '@/i18n/translation'
+import { isTryAgainShortly } from '@/api/errors'
 import type { i18n as I18n } from 'i18next'
 import { createI18n } from '@/i18n/i18n'
 import { initialLanguage, readStoredLang, storeLang } from '@/i18n/languages'
@@ -84,7 +85,8 @@ function Shell({ children }: { children: ReactNode }) {
 
 function QueryErrorToasts({ sink }: { sink: QueryErrorSink }) {
   const toast = useToast()
-  useEffect(() => sink.connect(() => toast.showError()), [sink, toast])
+  const { t } = useTranslation()
+  useEffect(() => sink.connect((e) => toast.showError(isTryAgainShortly(e) ? t('error.tryAgainShortly') : undefined)), [sink, toast, t])
   return null
 }
 

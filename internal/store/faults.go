@@ -1,0 +1,123 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"io"
+	"net"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// Fault is what a failed statement says of the database itself, apart
+// from the statement: nothing, the database cannot be reached, or it
+// cannot store more (disk full).
+type Fault int
+
+// The faults FaultOf tells apart.
+const (
+	NoFault     Fault = iota
+	Unreachable       // no connection: refused, reset, closed, the server starting or shutting down
+	Full              // the database refused a write for lack of space (disk full, quota, I/O error)
+)
+
+// FaultOf classifies err, a statement's error on either engine.
+func FaultOf(err error) Fault {
+	if err == nil {
+		return NoFault
+	}
+	var sqErr *sqlite.Error
+	if errors.As(err, &sqErr) {
+		switch sqErr.Code() & 0xff { // the primary code of an extended one
+		case sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR:
+			return Full
+		case sqlite3.SQLITE_CANTOPEN:
+			return Unreachable
+		}
+		return NoFault
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch {
+		case pgErr.Code == "53100", pgErr.Code == "58030": // disk_full, io_error
+			return Full
+		case strings.HasPrefix(pgErr.Code, "08"), // connection exception
+			pgErr.Code == "57P01", pgErr.Code == "57P02", pgErr.Code == "57P03", // shutting down, crash, starting up
+			pgErr.Code == "53300": // too many connections
+			return Unreachable
+		}
+		return NoFault
+	}
+	var connectErr *pgconn.ConnectError
+	var netErr *net.OpError
+	switch {
+	case errors.As(err, &connectErr), errors.As(err, &netErr),
+		errors.Is(err, driver.ErrBadConn), errors.Is(err, sql.ErrConnDone),
+		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),
+		errors.Is(err, io.ErrUnexpectedEOF):
+		return Unreachable
+	}
+	// database/sql's and pgx's own words for a pool or connection closed
+	// under the statement (their errors are not exported)
+	msg := err.Error()
+	for _, s := range []string{"sql: database is closed", "conn closed", "connection reset by peer", "unexpected EOF"} {
+		if strings.Contains(msg, s) {
+			return Unreachable
+		}
+	}
+	return NoFault
+}
+
+// faults remembers the writes the database refused for lack of space, for
+// readiness and the metrics (WritesFailing, StorageFailures).
+type faults struct {
+	lastFull atomic.Int64 // unix nanoseconds of the last refusal, wall clock
+	full     atomic.Int64 // refusals since start
+}
+
+// writeFailureWindow is how long after a refused write readiness says so.
+const writeFailureWindow = 30 * time.Second
+
+// Unavailable reports whether err is the database being unreachable or
+// out of space (an answer worth retrying in a moment: 503), and remembers
+// a refusal for lack of space.
+func (db *DB) Unavailable(err error) bool {
+	switch FaultOf(err) {
+	case Full:
+		db.noteFull()
+		return true
+	case Unreachable:
+		return true
+	}
+	return false
+}
+
+func (db *DB) noteFull() {
+	db.faults.full.Add(1)
+	db.faults.lastFull.Store(time.Now().UnixNano())
+}
+
+// note records err's fault, if it has one (the writes of DB.Tx).
+func (db *DB) note(err error) {
+	if FaultOf(err) == Full {
+		db.noteFull()
+	}
+}
+
+// WritesFailing reports whether a write was refused for lack of space
+// within the last 30 seconds (readiness: docs/operations.md).
+func (db *DB) WritesFailing(context.Context) bool {
+	last := db.faults.lastFull.Load()
+	return last != 0 && time.Since(time.Unix(0, last)) < writeFailureWindow
+}
+
+// StorageFailures counts the writes refused for lack of space since start.
+func (db *DB) StorageFailures() int64 { return db.faults.full.Load() }
