@@ -24,11 +24,27 @@ describe('the booking search in the address', () => {
     expect(paramsForSearch(params, form, 1).has('page')).toBe(false)
   })
 
-  it('reads a field left out of a named search as empty, and an unknown status or order as the default', () => {
+  it('reads a field left out of a named search as its default, and an unknown status or order as the default', () => {
     const s = searchFromParams(new URLSearchParams('bookingDateFrom=2026-01-01&bookingDateTo=2026-02-01&status=x&order=y&page=zz'), now)
     expect(s).toEqual({
-      form: { pnr: '', airportCode: '', bookingDateFrom: '2026-01-01', bookingDateTo: '2026-02-01', departDateFrom: '', departDateTo: '', status: 'ACTIVE', order: 'asc' },
+      form: { ...searchDefaults(now), bookingDateFrom: '2026-01-01', bookingDateTo: '2026-02-01' },
       page: 1,
     })
+    expect(searchFromParams(new URLSearchParams('lang=en&airportCode=KIX'), now).form).toEqual({ ...searchDefaults(now), airportCode: 'KIX' })
+  })
+
+  it('reads a mailed link naming only a booking as a whole search for it, wherever its dates fall', () => {
+    // The flight change mail's "Change or refund your booking": /bookings?lang=en&pnr=HNK7Q2.
+    const s = searchFromParams(new URLSearchParams('lang=en&pnr=HNK7Q2'), now)
+    expect(s.form).toEqual({
+      pnr: 'HNK7Q2', airportCode: '', bookingDateFrom: '2012-01-01', bookingDateTo: '2026-11-24', departDateFrom: '', departDateTo: '', status: 'all', order: 'asc',
+    })
+  })
+
+  it('keeps a date the member emptied empty when read back', () => {
+    const form = { ...searchDefaults(now), departDateFrom: '' }
+    const params = paramsForSearch(new URLSearchParams('lang=en'), form)
+    expect(params.get('departDateFrom')).toBe('')
+    expect(searchFromParams(params, now).form).toEqual(form)
   })
 })

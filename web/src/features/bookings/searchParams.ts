@@ -4,10 +4,14 @@
  * Back returns to the previous search and a reload or a shared link shows
  * the same one. An address without any of these parameters is the default
  * search (its dates move with today, so they are not written until the
- * member searches); with one of them, a missing field is an empty one.
+ * member searches). A field missing from an address that names others is
+ * its default, so a mailed link naming only a booking (`?pnr=HNK7Q2`) is a
+ * whole search: that booking wherever its dates fall (booked from 2012 to
+ * today, any departure, any status). A field the member emptied is written
+ * empty (`departDateFrom=`), so it reads back empty, not as the default.
  * Other parameters of the address (lang) are kept.
  */
-import { searchDefaults, type SearchForm } from './searchForm'
+import { EARLIEST_DATE, searchDefaults, type SearchForm } from './searchForm'
 import type { ReservationQuery } from './api'
 
 const FIELDS = ['pnr', 'airportCode', 'bookingDateFrom', 'bookingDateTo', 'departDateFrom', 'departDateTo', 'status', 'order'] as const satisfies readonly (keyof SearchForm)[]
@@ -24,8 +28,12 @@ export function searchFromParams(params: URLSearchParams, now: Date = new Date()
   const page = Math.max(1, Math.floor(Number(params.get(PAGE) ?? '1')) || 1)
   // ?page=2 alone is a page of the default search.
   if (!FIELDS.some((f) => params.has(f))) return { form: defaults, page }
-  const text = (f: (typeof FIELDS)[number]) => params.get(f) ?? ''
-  const status = params.get('status') === 'all' ? 'all' : 'ACTIVE'
+  // A booking named alone is looked for wherever its dates fall.
+  const base: SearchForm = params.get('pnr')?.trim()
+    ? { ...defaults, bookingDateFrom: EARLIEST_DATE, departDateFrom: '', status: 'all' }
+    : defaults
+  const text = (f: (typeof FIELDS)[number]) => params.get(f) ?? base[f]
+  const status = params.has('status') ? (params.get('status') === 'all' ? 'all' : 'ACTIVE') : base.status
   const order = params.get('order') === 'desc' ? 'desc' : 'asc'
   return {
     form: {
@@ -42,14 +50,17 @@ export function searchFromParams(params: URLSearchParams, now: Date = new Date()
   }
 }
 
-/** The address's parameters for a search: the ones it had (lang) and the condition, empty fields left out, page from 2 on. */
+/** Fields whose default is not empty: written even when the member emptied them, so the address keeps the emptiness. */
+const WRITTEN_EMPTY: readonly (typeof FIELDS)[number][] = ['bookingDateFrom', 'bookingDateTo', 'departDateFrom']
+
+/** The address's parameters for a search: the ones it had (lang) and the condition, empty fields left out (but those with a default), page from 2 on. */
 export function paramsForSearch(current: URLSearchParams, form: SearchForm, page = 1): URLSearchParams {
   const next = new URLSearchParams(current)
   for (const f of FIELDS) next.delete(f)
   next.delete(PAGE)
   for (const f of FIELDS) {
     const v = f === 'pnr' ? form.pnr.trim() : form[f]
-    if (v) next.set(f, v)
+    if (v || WRITTEN_EMPTY.includes(f)) next.set(f, v)
   }
   if (page > 1) next.set(PAGE, String(page))
   return next
