@@ -47,8 +47,11 @@ type SearchInput struct {
 	Page               int    // 1-based; 0 means 1
 	PerPage            int    // 0 means DefaultPerPage
 	WithFlightStatus   bool
-	TimeZone           string // zone of the date parameters; empty: Japan time
-	Form               string // "search" from the booking management page
+	// Changed keeps the bookings with a flight changed by the airline that
+	// has not left yet (the home page's list of disrupted trips).
+	Changed  bool
+	TimeZone string // zone of the date parameters; empty: Japan time
+	Form     string // "search" from the booking management page
 }
 
 // Query is a validated search for the store. Instant bounds are half-open
@@ -66,9 +69,13 @@ type Query struct {
 	// ActiveAt, when set, keeps bookings that are not cancelled and whose
 	// last flight departs after it (status ACTIVE: future flights only).
 	ActiveAt *time.Time
-	Desc     bool
-	Limit    int
-	Offset   int
+	// ChangedAt, when set, keeps bookings with a segment (not cancelled)
+	// whose flight the airline changed and whose departure, estimated or
+	// scheduled, is after it.
+	ChangedAt *time.Time
+	Desc      bool
+	Limit     int
+	Offset    int
 }
 
 // ParseSearch validates in and builds the store query for memberID.
@@ -103,6 +110,10 @@ func ParseSearch(memberID string, in SearchInput, now time.Time) (Query, SearchO
 	case "all":
 	default:
 		errs.Add("status", "booking.validation.choice")
+	}
+	if in.Changed {
+		t := now
+		q.ChangedAt = &t
 	}
 	switch strings.ToLower(strings.TrimSpace(in.Order)) {
 	case "", OrderAsc:

@@ -218,6 +218,9 @@ func validUntil(q Query, page Page, now time.Time) time.Time {
 			if g.ActualDepartAt != nil {
 				next(*g.ActualDepartAt)
 			}
+			if g.EstimatedDepartAt != nil {
+				next(*g.EstimatedDepartAt)
+			}
 		}
 	}
 	return until

@@ -46,6 +46,9 @@ func (h *BookingHandlers) SearchReservations(w http.ResponseWriter, r *http.Requ
 	if p.WithFlightStatus != nil {
 		in.WithFlightStatus = *p.WithFlightStatus
 	}
+	if p.Changed != nil {
+		in.Changed = *p.Changed
+	}
 	memberID, lang := member(r), Lang(r)
 	key := memberID + "\x00" + string(lang) + "\x00" + r.URL.RawQuery
 	if e, ok := h.search.get(key); ok {

@@ -440,3 +440,50 @@ func TestFlightEventsMail(t *testing.T) {
 		}
 	})
 }
+
+// The home page's list of disrupted trips (changed=true): every booking
+// with a flight the airline changed that has not left, whatever its date;
+// none before a change, and not a flight changed but already flown.
+func TestChangedBookingsSearch(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		e := apitest.New(t, engine)
+		member := e.Member(t)
+		changed := func() []string {
+			t.Helper()
+			r := member.Get("/api/reservations?changed=true&status=all&perPage=50&withFlightStatus=true")
+			if r.Status != http.StatusOK {
+				t.Fatalf("changed search: %d %s", r.Status, r.Body)
+			}
+			var pnrs []string
+			for _, x := range r.Map(t)["reservations"].([]any) {
+				pnrs = append(pnrs, x.(map[string]any)["pnr"].(string))
+			}
+			return pnrs
+		}
+		if got := changed(); len(got) != 0 {
+			t.Fatalf("changed before any event: %v", got)
+		}
+		// CTS4EF: MM171 KIX-CTS sixty days out, far beyond the five nearest.
+		date := e.Clock.Now().In(booking.JST).AddDate(0, 0, 60).Format(booking.DateLayout)
+		occurred := e.Clock.Now().UTC().Format(time.RFC3339)
+		body := []byte(fmt.Sprintf(`{"id":"far-delay","flight":"MM171","date":%q,"kind":"delay","occurredAt":%q,"departure":"%sT23:45:00+09:00"}`, date, occurred, date))
+		if status, m := postEvent(t, e, app.DemoOpsSecret, e.Clock.Now(), body); status != http.StatusOK || m["outcome"] != "applied" {
+			t.Fatalf("delay of MM171: %d %v", status, m)
+		}
+		// MM071 (HKG6GH) flew five days ago: a change to it is no disruption to come.
+		past := e.Clock.Now().In(booking.JST).AddDate(0, 0, -5).Format(booking.DateLayout)
+		body = []byte(fmt.Sprintf(`{"id":"past-gate","flight":"MM071","date":%q,"kind":"gate","occurredAt":%q,"gate":"9"}`, past, occurred))
+		if status, m := postEvent(t, e, app.DemoOpsSecret, e.Clock.Now(), body); status != http.StatusOK {
+			t.Fatalf("gate of MM071: %d %v", status, m)
+		}
+		if got := changed(); len(got) != 1 || got[0] != "CTS4EF" {
+			t.Fatalf("changed = %v, want [CTS4EF]", got)
+		}
+		// Once the delayed flight has left, it is no longer listed.
+		e.Clock.Advance(61 * 24 * time.Hour)
+		member = e.Member(t) // the session ended meanwhile
+		if got := changed(); len(got) != 0 {
+			t.Fatalf("changed after the flight left: %v", got)
+		}
+	})
+}

@@ -48,6 +48,10 @@ func searchWhere(q booking.Query) (string, []any) {
 	if q.ActiveAt != nil {
 		b.WriteString(` AND r.last_depart_at > ` + arg(q.ActiveAt.UnixMilli()) + ` AND r.status_code <> 'CANCELLED'`)
 	}
+	if q.ChangedAt != nil {
+		b.WriteString(` AND EXISTS (SELECT 1 FROM reservation_segments s WHERE s.reservation_id = r.id AND s.change_seq > 0` +
+			` AND UPPER(s.status_code) <> 'CANCELLED' AND COALESCE(s.estimated_depart_at, s.depart_at) > ` + arg(q.ChangedAt.UnixMilli()) + `)`)
+	}
 	if q.AirportCode != "" {
 		p := arg(q.AirportCode)
 		b.WriteString(` AND EXISTS (SELECT 1 FROM reservation_segments s WHERE s.reservation_id = r.id AND (s.origin_airport_code = ` + p + ` OR s.destination_airport_code = ` + p + `))`)

@@ -59,7 +59,10 @@ test("a signed delay and a schedule change show on home and on the bookings page
   const homeCard = page.getByRole("article", { name: /HNK7Q2/ });
   await homeCard.waitFor();
   const homeOut = homeCard.locator('[data-segment-key="1"]');
-  await homeOut.getByText("Estimated 10:40").waitFor();
+  // The delay's time is the main one, the schedule struck through beside it.
+  await homeOut.locator(".flight__time--late", { hasText: "10:40" }).first().waitFor();
+  assert.equal(await homeOut.locator(".flight__time").first().textContent(), "Departure 10:40");
+  assert.equal(await homeOut.locator("s.flight__was").first().textContent(), "Scheduled 08:30");
   assert.match(await homeOut.getAttribute("class"), /flight--irregular/);
   await homeOut.getByText("Gate 31").waitFor();
   assert.equal(await homeCard.locator('[data-segment-key="2"]').getByText("Changed by the airline: was 13:45").count(), 1);
@@ -68,7 +71,7 @@ test("a signed delay and a schedule change show on home and on the bookings page
   // The bookings page shows the same.
   await page.goto(`${env.server.url}/bookings?lang=en`);
   const card = page.getByRole("article", { name: /HNK7Q2/ });
-  await card.locator('[data-segment-key="1"]').getByText("Estimated 10:40").waitFor();
+  await card.locator('[data-segment-key="1"] .flight__time--late', { hasText: "10:40" }).first().waitFor();
   const backRow = card.locator('[data-segment-key="2"]');
   await backRow.getByText("Changed by the airline: was 13:45").waitFor();
   assert.equal(await backRow.locator(".flight__time").first().textContent(), "Departure 15:05");

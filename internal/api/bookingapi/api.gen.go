@@ -301,8 +301,12 @@ type SearchReservationsParams struct {
 	Page               *int                            `form:"page,omitempty" json:"page,omitempty"`
 	PerPage            *int                            `form:"perPage,omitempty" json:"perPage,omitempty"`
 	WithFlightStatus   *bool                           `form:"withFlightStatus,omitempty" json:"withFlightStatus,omitempty"`
-	TimeZone           *string                         `form:"timeZone,omitempty" json:"timeZone,omitempty"`
-	Form               *SearchReservationsParamsForm   `form:"form,omitempty" json:"form,omitempty"`
+
+	// Changed true keeps only bookings with a flight the airline changed (delay, cancellation, time change,
+	// diversion, gate) that has not yet left, whatever its date: the home page lists them first.
+	Changed  *bool                         `form:"changed,omitempty" json:"changed,omitempty"`
+	TimeZone *string                       `form:"timeZone,omitempty" json:"timeZone,omitempty"`
+	Form     *SearchReservationsParamsForm `form:"form,omitempty" json:"form,omitempty"`
 }
 
 // SearchReservationsParamsStatus defines parameters for SearchReservations.
@@ -576,6 +580,19 @@ func (siw *ServerInterfaceWrapper) SearchReservations(w http.ResponseWriter, r *
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "withFlightStatus"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "withFlightStatus", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "changed" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "changed", query, &params.Changed, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "changed"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "changed", Err: err})
 		}
 		return
 	}

@@ -3142,6 +3142,11 @@ export interface operations {
                 page?: number;
                 perPage?: number;
                 withFlightStatus?: boolean;
+                /**
+                 * @description true keeps only bookings with a flight the airline changed (delay, cancellation, time change,
+                 *     diversion, gate) that has not yet left, whatever its date: the home page lists them first.
+                 */
+                changed?: boolean;
                 timeZone?: string;
                 form?: "search";
             };

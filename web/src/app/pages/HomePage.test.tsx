@@ -31,7 +31,7 @@ describe('home page', () => {
     expect(screen.getByRole('heading', { level: 2, name: 'Your upcoming flights' })).toBeTruthy()
   })
 
-  it('holds the placeholder until the pass panel has its passes too (it sits above the flights)', async () => {
+  it('holds the placeholder until the pass panel has its passes too (it shows with the flights)', async () => {
     let answer: (r: Response) => void = () => {}
     const pending = new Promise<Response>((resolve) => (answer = resolve))
     stubFetch({
@@ -51,6 +51,41 @@ describe('home page', () => {
     await screen.findByRole('navigation', { name: 'Shortcuts' })
     expect(document.querySelector('.home__placeholder')).toBeNull()
     expect(screen.getByRole('heading', { level: 2, name: 'Your passes' })).toBeTruthy()
+  })
+
+  it('shows first, above the nearest flights, every booking the airline changed, whatever its date', async () => {
+    const seg = (flight: string, dep: string, extra: object = {}) => ({
+      key: '1', statusCode: 'CONFIRMED', status: 'Confirmed', flight, flightNumber: flight.slice(2), isShowHotelLink: false,
+      originAirportCode: 'KIX', originAirport: 'Osaka (Kansai)', originTerminal: '1', originGate: '', destinationAirportCode: 'CTS',
+      destinationAirport: 'Sapporo (New Chitose)', destinationTerminal: '1', departDateTime: `${dep}T08:30:00+09:00`, arrivalDateTime: `${dep}T10:20:00+09:00`,
+      flightStatus: 'ON_TIME', flightStatusLabel: 'On time', isCancelled: false, isPast: false, isIrregular: false, certificates: [], ...extra,
+    })
+    const res = (pnr: string, s: object) => ({ pnr, bookingDate: '2026-10-06', statusCode: 'CONFIRMED', status: 'Confirmed', isOutdated: false, passengers: [], segments: [s] })
+    const near = ['NEAR1A', 'NEAR2B', 'NEAR3C', 'NEAR4D', 'NEAR5E'].map((p, i) => res(p, seg('MM00' + i, `2026-12-0${i + 1}`)))
+    const far = res('CTS4EF', seg('MM171', '2027-01-27', {
+      estimatedDepartDateTime: '2027-01-27T23:45:00+09:00', estimatedArrivalDateTime: '2027-01-28T01:35:00+09:00',
+      flightStatus: 'NOT_YET_DEPARTED_WITH_DELAY', flightStatusLabel: 'Delayed', isIrregular: true,
+      flightChange: { kind: 'delay', sequence: 1, previousDepartDateTime: '2027-01-27T08:30:00+09:00', previousArrivalDateTime: '2027-01-27T10:20:00+09:00' },
+    }))
+    const asked: string[] = []
+    stubFetch({
+      'GET /api/session/info': MEMBER_SESSION,
+      'GET /api/reservations': ({ url }) => {
+        asked.push(url.search)
+        const list = url.searchParams.get('changed') === 'true' ? [far] : near
+        return json({ reservations: list, perPage: 5, currentPage: 1, total: list.length, totalPages: 1 })
+      },
+    })
+    renderApp('/?lang=en')
+    const section = await screen.findByRole('region', { name: 'Your upcoming flights' })
+    await waitFor(() => expect(within(section).getAllByRole('article')).toHaveLength(6))
+    const cards = within(section).getAllByRole('article').map((a) => a.getAttribute('aria-label') ?? a.textContent ?? '')
+    expect(cards[0]).toMatch(/CTS4EF/)
+    expect(cards[1]).toMatch(/NEAR1A/)
+    expect(asked.some((q) => q.includes('changed=true') && !q.includes('lastDepartDateFrom'))).toBe(true)
+    // The flights come before the shortcuts and the other panels.
+    const nav = screen.getByRole('navigation', { name: 'Shortcuts' })
+    expect(section.compareDocumentPosition(nav) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
   })
 
   it('shows the banner on its target page only, with a relative link kept in the app', async () => {

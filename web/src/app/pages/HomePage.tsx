@@ -43,10 +43,11 @@ export default function HomePage() {
       {!ready && <div className="home__placeholder" aria-busy="true" />}
       {/* rendered from the start (one fetch per list), shown when ready */}
       <div hidden={!ready}>
+        {/* The member's flights first: on a phone the next trip (or a disrupted one) is the first thing seen. */}
+        <RecentBookingsSlot />
         <TopicBanner />
         <PendingPaymentsNotice />
         <PassStatusSlot />
-        <RecentBookingsSlot />
         <nav aria-label={t('home.shortcuts')}>
           <ul className="tiles">
             {TILES.map((tile) => (

@@ -1,5 +1,5 @@
 import { RecentBookings } from '@/features/bookings/components/RecentBookings'
-import { useRecentReservations } from '@/features/bookings/api'
+import { useChangedReservations, useRecentReservations } from '@/features/bookings/api'
 import { todayJST } from '@/features/bookings/searchForm'
 
 /** SLOT for the bookings feature: the home page's recent bookings list. */
@@ -7,8 +7,9 @@ export function RecentBookingsSlot() {
   return <RecentBookings />
 }
 
-/** Whether the recent bookings have arrived or a first attempt failed (the same query, shared through the cache). */
+/** Whether the recent and the changed bookings have arrived or a first attempt failed (the same queries, shared through the cache). */
 export function useRecentBookingsSettled(): boolean {
   const q = useRecentReservations(todayJST())
-  return !q.isPending || q.failureCount > 0
+  const changed = useChangedReservations()
+  return (!q.isPending || q.failureCount > 0) && (!changed.isPending || changed.failureCount > 0)
 }

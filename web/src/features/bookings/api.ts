@@ -34,6 +34,7 @@ export interface ReservationQuery {
   withFlightStatus?: boolean
   timeZone?: string
   form?: 'search'
+  changed?: boolean
 }
 
 /** Drops empty strings so the server sees "not given". */
@@ -102,6 +103,20 @@ export function useReservationSearch(first?: ReservationQuery) {
     return () => inflight.current?.abort()
   }, [submit])
   return { ...state, submit }
+}
+
+/**
+ * The home page's disrupted trips: every booking with a flight the airline
+ * changed that has not left yet, whatever its date (changed=true), nearest first.
+ */
+export const changedQuery: ReservationQuery = { changed: true, status: 'all', perPage: 50, page: 1, order: 'asc', withFlightStatus: true, timeZone: '+09:00' }
+
+export function useChangedReservations() {
+  return useQuery({
+    queryKey: bookingKeys.key('changed'),
+    queryFn: ({ signal }) => searchReservations(changedQuery, signal),
+    meta: { silent: true },
+  })
 }
 
 /** The home page's recent list: from today, ACTIVE, 5, ascending, with flight status. */

@@ -23,8 +23,12 @@ export function SegmentRow({ segment: s }: { segment: Segment }) {
   ]
     .filter(Boolean)
     .join(' ')
-  const minutes = durationMinutes(s.departDateTime, s.arrivalDateTime)
   const estimated = !s.actualDepartDateTime ? s.estimatedDepartDateTime : undefined
+  // A delay shows as the airline apps do: the new times large, the schedule struck through beside them.
+  const dep = estimated ?? s.departDateTime
+  const arr = estimated ? (s.estimatedArrivalDateTime ?? s.arrivalDateTime) : s.arrivalDateTime
+  const minutes = durationMinutes(dep, arr)
+  const day = localDate(s.departDateTime)
   return (
     <li className={classes} data-segment-key={s.key}>
       <div className="flight__top">
@@ -38,10 +42,14 @@ export function SegmentRow({ segment: s }: { segment: Segment }) {
       </div>
       <div className="flight__route">
         <div className="flight__end">
-          <time className="flight__time" dateTime={s.departDateTime}>
-            <span className="visually-hidden">{t('segment.departure')} </span>
-            {localTime(s.departDateTime)}
-          </time>
+          <span className="flight__times">
+            <time className={`flight__time${estimated ? ' flight__time--late' : ''}`} dateTime={dep}>
+              <span className="visually-hidden">{t('segment.departure')} </span>
+              {localTime(dep)}
+              <DayShift from={day} to={localDate(dep)} />
+            </time>
+            {estimated && <Scheduled at={s.departDateTime} day={day} />}
+          </span>
           <span className="flight__code" translate="no">
             {s.originAirportCode}
           </span>
@@ -54,11 +62,14 @@ export function SegmentRow({ segment: s }: { segment: Segment }) {
           )}
         </div>
         <div className="flight__end flight__end--arrival">
-          <time className="flight__time" dateTime={s.arrivalDateTime}>
-            <span className="visually-hidden">{t('segment.arrival')} </span>
-            {localTime(s.arrivalDateTime)}
-            {localDate(s.arrivalDateTime) !== localDate(s.departDateTime) && <sup className="flight__plus">{t('segment.nextDay')}</sup>}
-          </time>
+          <span className="flight__times">
+            {estimated && <Scheduled at={s.arrivalDateTime} day={day} />}
+            <time className={`flight__time${estimated ? ' flight__time--late' : ''}`} dateTime={arr}>
+              <span className="visually-hidden">{t('segment.arrival')} </span>
+              {localTime(arr)}
+              <DayShift from={day} to={localDate(arr)} />
+            </time>
+          </span>
           <span className="flight__code" translate="no">
             {s.destinationAirportCode}
           </span>
@@ -66,18 +77,9 @@ export function SegmentRow({ segment: s }: { segment: Segment }) {
           <Where terminal={s.destinationTerminal} />
         </div>
       </div>
-      {(estimated || s.actualDepartDateTime) && (
-        <p className={`flight__live ${estimated ? 'flight__live--late' : ''}`}>
-          {estimated && (
-            <>
-              {t('segment.estimated')} <time dateTime={estimated}>{localTime(estimated)}</time>
-            </>
-          )}
-          {s.actualDepartDateTime && (
-            <>
-              {t('segment.actual')} <time dateTime={s.actualDepartDateTime}>{localTime(s.actualDepartDateTime)}</time>
-            </>
-          )}
+      {s.actualDepartDateTime && (
+        <p className="flight__live">
+          {t('segment.actual')} <time dateTime={s.actualDepartDateTime}>{localTime(s.actualDepartDateTime)}</time>
         </p>
       )}
       <FlightChangeNote segment={s} />
@@ -85,10 +87,36 @@ export function SegmentRow({ segment: s }: { segment: Segment }) {
   )
 }
 
+/** "+1" beside a time on the day after the flight's date (its days counted; nothing on the same day). */
+function DayShift({ from, to }: { from: string; to: string }) {
+  const { t } = useTranslation('bookings')
+  const days = Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000)
+  if (!days) return null
+  const shown = days > 0 ? `+${days}` : String(days)
+  return (
+    <sup className="flight__plus">
+      <span aria-hidden="true">{shown}</span>
+      <span className="visually-hidden"> ({days === 1 ? t('segment.nextDay') : shown})</span>
+    </sup>
+  )
+}
+
+/** A scheduled time replaced by a delay's estimate: struck through beside the new one. */
+function Scheduled({ at, day }: { at: string; day: string }) {
+  const { t } = useTranslation('bookings')
+  return (
+    <s className="flight__was">
+      <span className="visually-hidden">{t('segment.scheduled')} </span>
+      <time dateTime={at}>{localTime(at)}</time>
+      <DayShift from={day} to={localDate(at)} />
+    </s>
+  )
+}
+
 /**
  * What the airline changed on the flight: the time before a schedule
  * change, a cancellation, a diversion, a new gate. A delay shows its new
- * time as the estimate above.
+ * times as the main ones above, the schedule struck through.
  */
 function FlightChangeNote({ segment: s }: { segment: Segment }) {
   const { t } = useTranslation('bookings')
