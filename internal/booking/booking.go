@@ -7,6 +7,7 @@
 package booking
 
 import (
+	"fmt"
 	"strings"
 	"time"
 )
@@ -134,6 +135,43 @@ func (s Segment) Departed(now time.Time) bool {
 		dep = *s.EstimatedDepartAt
 	}
 	return !dep.After(now)
+}
+
+// ShownTimes are the times a member is shown for the segment: while a
+// delayed flight has not left, its estimated departure and arrival (the
+// arrival moved by as much as the departure when the estimate has none),
+// with late true; otherwise the schedule.
+func (s Segment) ShownTimes() (dep, arr time.Time, late bool) {
+	if s.ActualDepartAt != nil || s.EstimatedDepartAt == nil || s.IsCancelled() || s.WillNotDepart() || !s.EstimatedDepartAt.After(s.DepartAt) {
+		return s.DepartAt, s.ArrivalAt, false
+	}
+	dep = *s.EstimatedDepartAt
+	arr = s.ArrivalAt.Add(dep.Sub(s.DepartAt))
+	if s.EstimatedArrivalAt != nil {
+		arr = *s.EstimatedArrivalAt
+	}
+	return dep, arr, true
+}
+
+// DayShift is how many calendar days t, local at airport, falls after the
+// flight's scheduled departure date local at its origin: 1 for a delay or
+// an arrival past midnight ("+1").
+func (s Segment) DayShift(t time.Time, airport string) int {
+	day := func(t time.Time, airport string) time.Time {
+		y, m, d := t.In(AirportZone(airport)).Date()
+		return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	}
+	return int(day(t, airport).Sub(day(s.DepartAt, s.OriginAirportCode)).Hours() / 24)
+}
+
+// Clock is t's local time at airport, "15:04", with "+1" (the days) when it
+// falls after the flight's date.
+func (s Segment) Clock(t time.Time, airport string) string {
+	c := t.In(AirportZone(airport)).Format("15:04")
+	if n := s.DayShift(t, airport); n > 0 {
+		c += fmt.Sprintf(" +%d", n)
+	}
+	return c
 }
 
 // Delay is how late the flight left (or is expected to leave): the actual,

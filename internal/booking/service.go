@@ -450,6 +450,14 @@ func (s *Service) SendItinerary(ctx context.Context, memberID, pnr string, lang 
 		dep := seg.DepartAt.In(AirportZone(seg.OriginAirportCode))
 		line := fmt.Sprintf("%s %s-%s %s %s", seg.Flight, seg.OriginAirportCode, seg.DestinationAirportCode,
 			i18n.FormatDate(lang, dep, false), dep.Format("15:04"))
+		// A delay: the new times first, the schedule beside them.
+		if nd, na, late := seg.ShownTimes(); late {
+			line = fmt.Sprintf("%s %s-%s %s %s", seg.Flight, seg.OriginAirportCode, seg.DestinationAirportCode,
+				i18n.FormatDate(lang, dep, false), s.catalog.T(lang, "booking.itinerary.delayed",
+					"status", s.catalog.T(lang, "booking.flight_status."+strings.ToLower(seg.FlightStatus)),
+					"new", seg.Clock(nd, seg.OriginAirportCode)+" → "+seg.Clock(na, seg.DestinationAirportCode),
+					"old", seg.Clock(seg.DepartAt, seg.OriginAirportCode)+" → "+seg.Clock(seg.ArrivalAt, seg.DestinationAirportCode)))
+		}
 		if seg.IsCancelled() {
 			line += " (" + s.catalog.T(lang, "booking.status.cancelled") + ")"
 		}

@@ -487,3 +487,29 @@ func TestChangedBookingsSearch(t *testing.T) {
 		}
 	})
 }
+
+// The itinerary mail printed after a delay gives the new times first, with
+// "+1" past midnight, and the schedule beside them (its PDF: internal/pdf).
+func TestItineraryMailAfterDelay(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		e := apitest.New(t, engine)
+		member := e.Member(t)
+		date := e.Clock.Now().In(booking.JST).AddDate(0, 0, 60).Format(booking.DateLayout)
+		body := []byte(fmt.Sprintf(`{"id":"mail-delay","flight":"MM171","date":%q,"kind":"delay","occurredAt":%q,"departure":"%sT23:45:00+09:00"}`,
+			date, e.Clock.Now().UTC().Format(time.RFC3339), date))
+		if status, m := postEvent(t, e, app.DemoOpsSecret, e.Clock.Now(), body); status != http.StatusOK {
+			t.Fatalf("delay: %d %v", status, m)
+		}
+		if r := member.Do(http.MethodPost, "/api/reservations/CTS4EF/sendmail", nil); r.Status != http.StatusOK {
+			t.Fatalf("sendmail = %d %s", r.Status, r.Body)
+		}
+		var text string
+		if err := e.App.DB.QueryRow(`SELECT text_body FROM mail_outbox WHERE kind = 'itinerary'`).Scan(&text); err != nil {
+			t.Fatal(err)
+		}
+		// MM171 KIX 07:05 → CTS 09:10, delayed to 23:45: lands 01:50 the next day.
+		if want := "now 23:45 → 01:50 +1 (scheduled 07:05 → 09:10)"; !strings.Contains(text, want) {
+			t.Fatalf("itinerary mail lacks %q:\n%s", want, text)
+		}
+	})
+}

@@ -119,13 +119,15 @@ func (x *doc) flights(segs []booking.Segment, now time.Time) {
 	x.y += 5
 	x.rule()
 	for _, s := range segs {
-		x.need(44)
+		x.need(56)
 		top := x.y
 		x.y = top + 15
 		x.text(cols[0], x.y, 10, s.Flight)
 		x.text(cols[1], x.y, 10, booking.AirportName(s.OriginAirportCode, x.lang)+" ("+s.OriginAirportCode+")")
-		x.text(cols[2], x.y, 10, x.localDate(s.DepartAt, s.OriginAirportCode))
-		x.text(cols[3], x.y, 10, x.localDate(s.ArrivalAt, s.DestinationAirportCode))
+		// A delay, as on the pages: the new times in red, the schedule struck through below them.
+		dep, arr, late := s.ShownTimes()
+		x.text(cols[2], x.y, 10, x.localDate(dep, s.OriginAirportCode))
+		x.text(cols[3], x.y, 10, x.localDate(arr, s.DestinationAirportCode))
 		status, red := x.segmentStatus(s, now)
 		if red {
 			x.gp.SetTextColor(200, 0, 0)
@@ -136,8 +138,17 @@ func (x *doc) flights(segs []booking.Segment, now time.Time) {
 		x.gp.SetTextColor(0, 0, 0)
 		x.y += 14
 		x.text(cols[1], x.y, 10, "→ "+booking.AirportName(s.DestinationAirportCode, x.lang)+" ("+s.DestinationAirportCode+")")
-		x.text(cols[2], x.y, 10, localClock(s.DepartAt, s.OriginAirportCode))
-		x.text(cols[3], x.y, 10, localClock(s.ArrivalAt, s.DestinationAirportCode))
+		if late {
+			x.gp.SetTextColor(200, 0, 0)
+		}
+		x.text(cols[2], x.y, 10, shownClock(s, dep, s.OriginAirportCode))
+		x.text(cols[3], x.y, 10, shownClock(s, arr, s.DestinationAirportCode))
+		x.gp.SetTextColor(0, 0, 0)
+		if late {
+			x.y += 12
+			x.struck(cols[2], x.y, 9, shownClock(s, s.DepartAt, s.OriginAirportCode))
+			x.struck(cols[3], x.y, 9, shownClock(s, s.ArrivalAt, s.DestinationAirportCode))
+		}
 		if s.OriginTerminal != "" || s.OriginGate != "" {
 			x.y += 12
 			t := x.t("booking.pdf.terminal") + " " + nonEmpty(s.OriginTerminal)
@@ -240,6 +251,25 @@ func (x *doc) delay(d time.Duration) string {
 // localDate is the airport-local calendar date, written as on the pages (i18n.FormatDate).
 func (x *doc) localDate(t time.Time, airport string) string {
 	return i18n.FormatDate(x.lang, t.In(booking.AirportZone(airport)), false)
+}
+
+// shownClock is a segment's local time with its UTC offset and "+1" when
+// it falls after the flight's date ("01:35 +1 (UTC+09:00)").
+func shownClock(s booking.Segment, t time.Time, airport string) string {
+	c := s.Clock(t, airport)
+	return c + t.In(booking.AirportZone(airport)).Format(" (UTC-07:00)")
+}
+
+// struck writes s in grey with a line through it: a time that no longer holds.
+func (x *doc) struck(px, py, size float64, s string) {
+	x.gp.SetTextColor(110, 110, 110)
+	x.text(px, py, size, s)
+	x.gp.SetTextColor(0, 0, 0)
+	x.gp.SetStrokeColor(110, 110, 110)
+	x.gp.SetLineWidth(0.7)
+	mid := py - size*0.3
+	x.gp.Line(px, mid, px+x.width(s, size), mid)
+	x.gp.SetStrokeColor(0, 0, 0)
 }
 
 // localClock is the local time with its UTC offset ("08:30 UTC+09:00").

@@ -169,3 +169,39 @@ func TestDocumentsFormatsAndIssuer(t *testing.T) {
 		}
 	}
 }
+
+// A delayed flight's itinerary, printed after the change: the new times
+// (with "+1" past midnight) first, the scheduled ones beside them, as on the
+// pages; the flight's own row only, in three languages.
+func TestItineraryShowsDelay(t *testing.T) {
+	cat, err := i18n.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := pdf.New(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 20, 6, 0, 0, 0, time.UTC)
+	dep := time.Date(2027, 1, 26, 23, 30, 0, 0, time.UTC) // KIX 08:30 on the 27th
+	est, estArr := dep.Add(15*time.Hour+15*time.Minute), dep.Add(17*time.Hour+5*time.Minute) // 23:45, then CTS 01:35 on the 28th
+	res := booking.Reservation{PNR: "CTS4EF", BookedAt: now, StatusCode: booking.StatusConfirmed, Currency: "JPY", TotalAmount: 8490,
+		Passengers: []booking.Passenger{{Lastname: "YAMADA", Firstname: "HANAKO", PassengerType: "ADULT"}},
+		Segments: []booking.Segment{{Key: "1", StatusCode: "CONFIRMED", Flight: "MM171", FlightNumber: "171", OriginAirportCode: "KIX", DestinationAirportCode: "CTS",
+			DepartAt: dep, ArrivalAt: dep.Add(110 * time.Minute), EstimatedDepartAt: &est, EstimatedArrivalAt: &estArr, FlightStatus: booking.FlightNotYetDepartedWithDelay}}}
+	for lang, date := range map[i18n.Lang]string{i18n.EN: "Jan 27, 2027", i18n.JP: "2027年1月27日", i18n.TH: "27 ม.ค. 2570"} {
+		b, err := r.Render(booking.Document{Kind: booking.DocItinerary, Lang: lang, Reservation: res, IssuedAt: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		flat := strings.Join(strings.Fields(pdftotext(t, b)), " ")
+		for _, want := range []string{date, "23:45 (UTC+09:00)", "01:35 +1 (UTC+09:00)", "08:30 (UTC+09:00)", "10:20 (UTC+09:00)"} {
+			if !strings.Contains(flat, want) {
+				t.Errorf("%s itinerary lacks %q:\n%s", lang, want, flat)
+			}
+		}
+		if i, j := strings.Index(flat, "23:45"), strings.Index(flat, "08:30"); i < 0 || j < i {
+			t.Errorf("%s: the new departure does not come before the scheduled one: %s", lang, flat)
+		}
+	}
+}
