@@ -183,7 +183,7 @@ func TestItineraryShowsDelay(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 20, 6, 0, 0, 0, time.UTC)
-	dep := time.Date(2027, 1, 26, 23, 30, 0, 0, time.UTC) // KIX 08:30 on the 27th
+	dep := time.Date(2027, 1, 26, 23, 30, 0, 0, time.UTC)                                    // KIX 08:30 on the 27th
 	est, estArr := dep.Add(15*time.Hour+15*time.Minute), dep.Add(17*time.Hour+5*time.Minute) // 23:45, then CTS 01:35 on the 28th
 	res := booking.Reservation{PNR: "CTS4EF", BookedAt: now, StatusCode: booking.StatusConfirmed, Currency: "JPY", TotalAmount: 8490,
 		Passengers: []booking.Passenger{{Lastname: "YAMADA", Firstname: "HANAKO", PassengerType: "ADULT"}},
