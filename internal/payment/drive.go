@@ -68,7 +68,7 @@ func (e *Engine) Continue(ctx context.Context, memberID, productType, id string)
 	if !moved {
 		return e.reload(ctx, p.ID)
 	}
-	p.Status, p.ExpiresAt = Pending, expires
+	p.Status, p.ExpiresAt, p.LeaseUntil = Pending, expires, time.UnixMilli(now.Add(e.cfg.Lease).UnixMilli())
 	if p = e.drive(ctx, p, true); p.Status == Settled {
 		// settled: p is the row as the settlement wrote it (or as read
 		// back after another caller's), so there is nothing to read again
@@ -106,7 +106,10 @@ func (e *Engine) drive(ctx context.Context, p Process, fresh bool) Process {
 		next = p.ExpiresAt
 	}
 	if err := e.store.Update(ctx, p.ID, Changes{ReleaseLease: true, NextCheckAt: &next}, e.now()); err != nil {
+		// the database is gone for a moment: the background work gives
+		// the lease back once it answers again (leases.go)
 		e.log.Warn("payment: release lease", "process", p.ID, "err", err)
+		e.leaseNotReturned(p.ID, p.LeaseUntil)
 	}
 	return p
 }

@@ -24,12 +24,19 @@ type Engine struct {
 
 	mu       sync.RWMutex
 	products map[string]Product
+
+	// unreturned are the leases this instance could not give back (the
+	// database refused the release): process id → the lease's end
+	// (leases.go).
+	unreturnedMu sync.Mutex
+	unreturned   map[string]time.Time
 }
 
 // NewEngine returns an engine without products.
 func NewEngine(s Store, gw Gateway, cfg Config, now func() time.Time, log *slog.Logger) *Engine {
 	cfg.defaults()
-	return &Engine{store: s, audit: s, gw: gw, cfg: cfg, now: now, log: log, owner: "w" + randomID(), products: map[string]Product{}}
+	return &Engine{store: s, audit: s, gw: gw, cfg: cfg, now: now, log: log, owner: "w" + randomID(), products: map[string]Product{},
+		unreturned: map[string]time.Time{}}
 }
 
 func randomID() string {

@@ -43,6 +43,7 @@ func (e *Engine) ReleaseLeases(ctx context.Context) (int64, error) {
 // processes it handled.
 func (e *Engine) RunOnce(ctx context.Context) (int, error) {
 	n := 0
+	e.returnLeases(ctx)
 	for {
 		now := e.now()
 		ps, err := e.store.ClaimDue(ctx, e.owner, now, now.Add(e.cfg.Lease), 32)
