@@ -81,7 +81,9 @@ func TestStorageGrowthPerPurchase(t *testing.T) {
 			names = append(names, k)
 		}
 	}
-	sort.Slice(names, func(i, j int) bool { return perAfter[names[i]]-perBefore[names[i]] > perAfter[names[j]]-perBefore[names[j]] })
+	sort.Slice(names, func(i, j int) bool {
+		return perAfter[names[i]]-perBefore[names[i]] > perAfter[names[j]]-perBefore[names[j]]
+	})
 	for _, k := range names {
 		t.Logf("  %-48s %6d bytes a purchase", k, (perAfter[k]-perBefore[k])/n)
 	}
