@@ -31,10 +31,14 @@ $(WEB_DIST): $(WEB_SRC) $(REVISION_STAMP) web/node_modules/.package-lock.json
 	@cd web && VITE_REVISION=$(REVISION) npm run --silent build > ../bin/web-build.log 2>&1 || { cat ../bin/web-build.log; exit 1; }
 	@grep -iE 'warn|\(!\)|first load of' bin/web-build.log | sed -e 's/^\[plugin [^]]*\] //' -e 's/:$$//' -e 's/^/web: /' || true
 
-build: bin/members
+build: bin/members bin/stripefake
 bin/members: $(GO_SRC) $(WEB_DIST) $(REVISION_STAMP)
 	@echo "go: building bin/members"
 	@go build -ldflags "$(GO_LDFLAGS)" -o bin/members ./cmd/members
+
+# The Stripe stand-in of the browser tests in Stripe mode (not linked into bin/members).
+bin/stripefake: $(GO_SRC)
+	@go build -o bin/stripefake ./cmd/stripefake
 
 # The server prints the address and the demo logins last, once it answers.
 # LOG_REQUESTS=on shows the request log (quiet in demo mode).

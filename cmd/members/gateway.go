@@ -53,7 +53,26 @@ func gatewayFlags(fs *flag.FlagSet, cfg *app.Config) (webhookPrevious *string) {
 	fs.DurationVar(&cfg.GatewaySlow, "gateway-slow", 30*time.Second, "in-process sandbox: how long card 0119's authorise answer is held back")
 	fs.DurationVar(&cfg.GatewayExpireAfter, "gateway-expire-after", 30*time.Minute, "in-process sandbox: how long an unpaid payment waits for its customer step")
 	fs.DurationVar(&cfg.GatewayTimeout, "gateway-timeout", 10*time.Second, "how long the payment engine waits for one gateway call before it reconciles by a status query")
+	fs.StringVar(&cfg.Gateway, "gateway", envOr("MEMBERS_GATEWAY", ""),
+		"the payment gateway: empty for the sandbox protocol (--gateway-url, or the in-process sandbox), stripe for Stripe with the --stripe-* keys (env MEMBERS_GATEWAY)")
+	stripeFlags(fs, &cfg.Stripe)
 	return webhookPrevious
+}
+
+// stripeFlags adds the Stripe keys (flags or environment, never the
+// database) and the API URL of tests.
+func stripeFlags(fs *flag.FlagSet, s *app.StripeConfig) {
+	fs.StringVar(&s.SecretKey, "stripe-secret-key", envOr("MEMBERS_STRIPE_SECRET_KEY", ""),
+		"--gateway stripe: the secret (sk_…) or restricted (rk_…) key (env MEMBERS_STRIPE_SECRET_KEY)")
+	fs.StringVar(&s.PublishableKey, "stripe-publishable-key", envOr("MEMBERS_STRIPE_PUBLISHABLE_KEY", ""),
+		"--gateway stripe: the publishable key (pk_…) Stripe.js uses in the browser (env MEMBERS_STRIPE_PUBLISHABLE_KEY)")
+	fs.StringVar(&s.WebhookSecret, "stripe-webhook-secret", envOr("MEMBERS_STRIPE_WEBHOOK_SECRET", ""),
+		"--gateway stripe: the signing secret (whsec_…) of the endpoint /webhooks/stripe (env MEMBERS_STRIPE_WEBHOOK_SECRET)")
+	fs.Func("stripe-webhook-secret-previous", "--gateway stripe, during a rotation: the previous signing secret(s), comma-separated (env MEMBERS_STRIPE_WEBHOOK_SECRET_PREVIOUS)",
+		func(v string) error { s.WebhookSecretPrevious = splitList(v); return nil })
+	s.WebhookSecretPrevious = splitList(envOr("MEMBERS_STRIPE_WEBHOOK_SECRET_PREVIOUS", ""))
+	fs.StringVar(&s.APIURL, "stripe-api-url", envOr("MEMBERS_STRIPE_API_URL", ""),
+		"--gateway stripe, tests only: Stripe's API at this URL instead of https://api.stripe.com (stripe-mock, cmd/stripefake) (env MEMBERS_STRIPE_API_URL)")
 }
 
 // selfURL is the URL at which a server listening on addr reaches itself:

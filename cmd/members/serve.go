@@ -327,6 +327,18 @@ func startCPUProfile(path string) (func(), error) {
 // outside gateway needs its key and webhook secret.
 func checkGateway(cfg *app.Config, webhookPrevious string) error {
 	cfg.GatewayWebhookSecretPrevious = splitList(webhookPrevious)
+	switch cfg.Gateway {
+	case "", "ndhk", "sandbox":
+		cfg.Gateway = ""
+	case app.GatewayStripe:
+		if cfg.GatewayURL != "" || cfg.GatewaySandbox {
+			return errors.New("--gateway stripe with --gateway-url or --gateway-sandbox: choose one gateway")
+		}
+		_, err := app.CheckStripe(*cfg)
+		return err
+	default:
+		return fmt.Errorf("--gateway: %q is not a gateway (empty for the sandbox protocol, or stripe)", cfg.Gateway)
+	}
 	switch {
 	case cfg.GatewayURL == "" && !cfg.Demo && !cfg.GatewaySandbox:
 		return errors.New("no payment gateway: give --gateway-url, --gateway-key and --gateway-webhook-secret (env MEMBERS_GATEWAY_URL, …), or --gateway-sandbox for the test gateway whose cards pay without money")
@@ -366,7 +378,12 @@ func checkKeys(cfg app.Config) error {
 // startWarnings logs what a production start should not run with: secrets
 // kept in the database, and the sandbox gateway on a public site.
 func startWarnings(logger *slog.Logger, cfg app.Config) {
-	sandbox := cfg.GatewayURL == ""
+	sandbox := cfg.GatewayURL == "" && cfg.Gateway == ""
+	if cfg.Gateway == app.GatewayStripe {
+		if warning, _ := app.CheckStripe(cfg); warning != "" {
+			logger.Warn(warning, "publicURL", cfg.PublicURL)
+		}
+	}
 	if app.SandboxExposed(cfg) {
 		logger.Warn("SANDBOX GATEWAY ON A PUBLIC SITE: its test cards pay without money, every purchase is free; give --gateway-url for a real gateway (docs/gateways.md)",
 			"publicURL", cfg.PublicURL)

@@ -83,6 +83,11 @@ type Config struct {
 	PaymentGateway payment.Gateway
 	// GatewayTimeout bounds each call to the gateway (zero: 10 s).
 	GatewayTimeout time.Duration
+	// Gateway chooses the payment gateway: "" for the sandbox protocol
+	// (the in-process sandbox, or GatewayURL), GatewayStripe for Stripe
+	// with the keys in Stripe.
+	Gateway string
+	Stripe  StripeConfig
 	// PasskeyRPID is the WebAuthn relying party id (--passkey-rp-id);
 	// empty: the host of PublicURL. PasskeyOrigins are the origins a
 	// passkey ceremony may come from (--passkey-origins); empty: the
@@ -219,6 +224,7 @@ func (a *App) Server(ctx context.Context, cfg Config) (http.Handler, *Features, 
 		Logger: a.Logger, Catalog: a.Catalog, Auth: a.Auth, Platform: a.Platform, Countries: a.Countries,
 		Revision: cfg.Revision, CSRFSecret: csrfSecret, WebApp: webapp.FS(), SecureCookies: cfg.SecureCookies,
 		TrustedProxies: cfg.TrustedProxies, ConnectOrigins: connectOrigins(cfg),
+		ScriptOrigins: scriptOrigins(cfg), FrameOrigins: frameOrigins(cfg),
 		Now: a.DB.Now, Features: feats.Mounts, AnonymousPaths: feats.Anonymous, RootMounts: feats.RootMounts,
 		Observe: observe, Unavailable: a.DB.Unavailable,
 	})
@@ -259,8 +265,11 @@ func (a *App) Housekeeping(ctx context.Context) {
 }
 
 // connectOrigins are the outside origins the web app talks to: an outside
-// payment gateway (the sandbox is on this site).
+// payment gateway (the sandbox is on this site), or Stripe's API.
 func connectOrigins(cfg Config) []string {
+	if cfg.Gateway == GatewayStripe {
+		return StripeConnectOrigins
+	}
 	if o := httpapi.Origin(cfg.GatewayURL); o != "" {
 		return []string{o}
 	}

@@ -27,6 +27,8 @@ type GatewayConn struct {
 	// Sandbox is the in-process sandbox gateway when cfg.GatewayURL is
 	// empty (nil when an outside gateway is configured).
 	Sandbox *gateway.Gateway
+	// Stripe: the gateway is Stripe (cfg.Stripe), not the sandbox protocol.
+	Stripe bool
 }
 
 // DefaultServerURL is where the server reaches itself when cfg.ServerURL
@@ -38,19 +40,24 @@ const DefaultServerURL = "http://127.0.0.1:8080"
 // give goods away to anyone who reaches it, so the server warns at start
 // and on every payment.
 func SandboxExposed(cfg Config) bool {
-	if cfg.GatewayURL != "" || cfg.PublicURL == "" {
+	if cfg.GatewayURL != "" || cfg.Gateway == GatewayStripe || cfg.PublicURL == "" {
 		return false
 	}
-	u, err := url.Parse(cfg.PublicURL)
+	return !loopbackURL(cfg.PublicURL)
+}
+
+// loopbackURL reports whether raw names localhost or a loopback address.
+func loopbackURL(raw string) bool {
+	u, err := url.Parse(raw)
 	if err != nil {
-		return true
+		return false
 	}
 	host := u.Hostname()
 	if strings.EqualFold(host, "localhost") {
-		return false
+		return true
 	}
 	ip, err := netip.ParseAddr(host)
-	return err != nil || !ip.IsLoopback()
+	return err == nil && ip.IsLoopback()
 }
 
 // WebhookPath is where the members server receives the gateway's webhooks.
@@ -63,6 +70,11 @@ const WebhookPath = "/webhooks/gateway"
 // expiry) as a Background job. It returns how to reach the gateway either
 // way (and records it in a.Gateway).
 func (a *App) wireGateway(ctx context.Context, cfg Config, f *Features) (GatewayConn, error) {
+	if cfg.Gateway == GatewayStripe {
+		// Stripe is reached by its adapter (wirePayments); no sandbox
+		a.Gateway = GatewayConn{Stripe: true}
+		return a.Gateway, nil
+	}
 	if cfg.GatewayURL != "" {
 		a.Gateway = GatewayConn{URL: strings.TrimRight(cfg.GatewayURL, "/"), Key: cfg.GatewayKey, WebhookSecret: cfg.GatewayWebhookSecret,
 			PreviousWebhookSecrets: cfg.GatewayWebhookSecretPrevious}

@@ -13,6 +13,7 @@ import (
 	"members/internal/httpapi"
 	"members/internal/payment"
 	"members/internal/store"
+	"members/internal/stripe"
 )
 
 // payments are what the payment wiring hands on: the engine the products
@@ -41,8 +42,15 @@ func (a *App) wirePayments(ctx context.Context, cfg Config, f *Features, conn Ga
 	if timeout == 0 {
 		timeout = 10 * time.Second
 	}
+	st := store.NewPaymentStore(a.DB)
 	gw := cfg.PaymentGateway
-	if gw == nil {
+	var stripeGW *stripe.Gateway
+	switch {
+	case gw != nil:
+	case conn.Stripe:
+		stripeGW = a.stripeGateway(cfg, st, timeout)
+		gw = stripeGW
+	default:
 		gw = payment.NewHTTPGateway(conn.URL, conn.Key, timeout)
 	}
 	gw = crashPoint(gw, conn.Sandbox != nil, a.Logger)
@@ -53,7 +61,6 @@ func (a *App) wirePayments(ctx context.Context, cfg Config, f *Features, conn Ga
 			previous = append(previous, []byte(p))
 		}
 	}
-	st := store.NewPaymentStore(a.DB)
 	mailer, err := a.Mailer(cfg)
 	if err != nil {
 		return payments{}, err
@@ -66,16 +73,20 @@ func (a *App) wirePayments(ctx context.Context, cfg Config, f *Features, conn Ga
 		// the slip of a konbini / ATM / net-banking payment is mailed
 		Mailer: mailer, MailTemplates: a.MailTemplates,
 	}, a.DB.Now, a.Logger)
-	cards := payment.NewCards(st, gw, mailer, a.MailTemplates, a.DB.Now, a.Logger)
+	cards := payment.NewCards(st, gw, mailer, a.MailTemplates, a.DB.Now, a.Logger).WithReturnBase(publicURL)
 	f.Mounts = append(f.Mounts, func(s *httpapi.Server, mux *http.ServeMux) {
 		paymentapi.HandlerWithOptions(httpapi.NewPaymentHandlers(s, engine, cards), paymentapi.StdHTTPServerOptions{
 			BaseRouter: mux, ErrorHandlerFunc: s.ParamError,
 		})
 	})
-	webhook := httpapi.PaymentWebhook(engine, a.Logger)
-	f.RootMounts = append(f.RootMounts, func(root *http.ServeMux) {
-		root.Handle("POST "+WebhookPath, webhook)
-	})
+	if stripeGW != nil {
+		a.mountStripeWebhooks(cfg, f, stripeGW, engine, cards)
+	} else {
+		webhook := httpapi.PaymentWebhook(engine, a.Logger)
+		f.RootMounts = append(f.RootMounts, func(root *http.ServeMux) {
+			root.Handle("POST "+WebhookPath, webhook)
+		})
+	}
 	f.Background = append(f.Background, engine.Run)
 	f.Release = append(f.Release, func(ctx context.Context) error {
 		_, err := engine.ReleaseLeases(ctx)

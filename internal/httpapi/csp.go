@@ -43,8 +43,13 @@ func (s *Server) csp(ctx context.Context) string {
 		}
 	}
 	connect := append(append([]string{}, scripts...), s.ConnectOrigins...)
+	scripts = append(scripts, s.ScriptOrigins...)
+	frames := ""
+	if len(s.FrameOrigins) > 0 {
+		frames = "frame-src " + sources(s.FrameOrigins) + "; "
+	}
 	s.cspCache.policy = "default-src 'self'; script-src " + sources(scripts) + "; style-src 'self' 'unsafe-inline'; " +
-		"img-src 'self' data: https:; connect-src " + sources(connect) + "; object-src 'none'; " +
+		"img-src 'self' data: https:; connect-src " + sources(connect) + "; " + frames + "object-src 'none'; " +
 		"frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
 	s.cspCache.builtAt = time.Now()
 	return s.cspCache.policy

@@ -54,6 +54,13 @@ func (h *PaymentHandlers) RegisterCreditCard(w http.ResponseWriter, r *http.Requ
 	h.reply(w, r, res, err)
 }
 
+// CompleteCreditCardRegistration saves the card of a registration whose
+// check needed the member (Stripe's 3-D Secure), once the member is back.
+func (h *PaymentHandlers) CompleteCreditCardRegistration(w http.ResponseWriter, r *http.Request, setupID string) {
+	res, err := h.cards.CompleteSetup(r.Context(), member(r), Lang(r), setupID)
+	h.reply(w, r, res, err)
+}
+
 // DeleteCreditCard answers 200 when the confirmation mail was sent and 204
 // when it was not.
 func (h *PaymentHandlers) DeleteCreditCard(w http.ResponseWriter, r *http.Request, token string, p paymentapi.DeleteCreditCardParams) {

@@ -40,6 +40,11 @@ type Deps struct {
 	// ConnectOrigins are outside origins the web app calls (an outside
 	// payment gateway's tokenisation), added to the CSP's connect-src.
 	ConnectOrigins []string
+	// ScriptOrigins and FrameOrigins are outside origins of scripts and
+	// frames the web app loads (Stripe.js in Stripe mode), added to the
+	// CSP's script-src and frame-src.
+	ScriptOrigins []string
+	FrameOrigins  []string
 	// TrustedProxies are the peers whose X-Forwarded-For / Forwarded
 	// headers name the client (empty: the TCP peer is the client).
 	TrustedProxies []netip.Prefix

@@ -20,6 +20,26 @@ type Availability struct {
 	RegisterCreditCard []string `json:"registerCreditCard"`
 	OtherPayment       []string `json:"otherPayment"`
 	ConvenienceStore   bool     `json:"convenienceStore"`
+	// Gateway names the configured gateway ("ndhk" for the sandbox,
+	// "stripe"); PublishableKey is Stripe's publishable key for the
+	// browser (empty for other gateways).
+	Gateway        string `json:"gateway"`
+	PublishableKey string `json:"publishableKey,omitempty"`
+}
+
+// availability is what the configured gateway offers for currency.
+func (e *Engine) availability(currency string) Availability {
+	return GatewayAvailability(e.gw, currency)
+}
+
+// GatewayAvailability is AvailabilityFor narrowed by gw (an Offering).
+func GatewayAvailability(gw Gateway, currency string) Availability {
+	a := AvailabilityFor(currency)
+	a.Gateway = gw.Name()
+	if o, ok := gw.(Offering); ok {
+		a = o.Offer(currency, a)
+	}
+	return a
 }
 
 // AvailabilityFor answers for a currency. Every product sells the same

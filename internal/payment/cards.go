@@ -143,15 +143,22 @@ type SavedCardView struct {
 	ExpirationDate string `json:"expirationDate"`
 	Currency       string `json:"currency"`
 	IsValid        bool   `json:"isValid"`
-	Gateway        string `json:"gateway"`
-	HolderName     string `json:"holderName"`
+	// Usable is whether the card may pay: valid and held by the
+	// configured gateway (a card saved with another gateway is shown, not
+	// offered).
+	Usable     bool   `json:"usable"`
+	Gateway    string `json:"gateway"`
+	HolderName string `json:"holderName"`
 }
 
-func (c SavedCard) view(now time.Time) SavedCardView {
+// view is the card on the wire; a card of another gateway than the
+// configured one (gateway) is neither valid nor usable.
+func (c SavedCard) view(now time.Time, gateway string) SavedCardView {
+	valid := CardValid(c.ExpirationDate, now) && c.Gateway == gateway
 	return SavedCardView{
 		Token: c.Token, CardNumber: "**** **** **** " + c.Last4, Brand: c.Brand,
 		CreditCardType: CreditCardType(c.Brand, c.Currency), ExpirationDate: c.ExpirationDate,
-		Currency: c.Currency, IsValid: CardValid(c.ExpirationDate, now), Gateway: c.Gateway, HolderName: c.HolderName,
+		Currency: c.Currency, IsValid: valid, Usable: valid, Gateway: c.Gateway, HolderName: c.HolderName,
 	}
 }
 
@@ -195,11 +202,21 @@ type Cards struct {
 	templates *mail.Templates
 	now       func() time.Time
 	log       *slog.Logger
+	// returnBase is the site's public URL, where a gateway sends the
+	// member back after a card check's customer step (CardSetup).
+	returnBase string
 }
 
 // NewCards returns the saved-cards service.
 func NewCards(s CardStore, gw Gateway, m Mailer, t *mail.Templates, now func() time.Time, log *slog.Logger) *Cards {
 	return &Cards{store: s, gw: gw, mailer: m, templates: t, now: now, log: log}
+}
+
+// WithReturnBase sets the site's public URL a gateway returns the member
+// to after a card check's customer step (3-D Secure).
+func (c *Cards) WithReturnBase(u string) *Cards {
+	c.returnBase = strings.TrimRight(u, "/")
+	return c
 }
 
 // CardList is the answer of GET /api/cc.
@@ -217,7 +234,7 @@ func (c *Cards) List(ctx context.Context, memberID string) (CardList, error) {
 	now := c.now()
 	out := CardList{Creditcards: make([]SavedCardView, 0, len(cs))}
 	for _, x := range cs {
-		out.Creditcards = append(out.Creditcards, x.view(now))
+		out.Creditcards = append(out.Creditcards, x.view(now, c.gw.Name()))
 	}
 	return out, nil
 }
@@ -233,6 +250,12 @@ type RegisterInput struct {
 type Registered struct {
 	Creditcard SavedCardView `json:"creditcard"`
 	MailSent   bool          `json:"mailSent"`
+	// Status "requires_action": the check needs the member (3-D Secure)
+	// at NextAction's page, which returns to /payment-methods?setup=SetupID;
+	// the card is saved by CompleteSetup then. Empty: saved.
+	Status     string      `json:"status,omitempty"`
+	SetupID    string      `json:"setupId,omitempty"`
+	NextAction *NextAction `json:"nextAction,omitempty"`
 }
 
 // maxCardsPerMember bounds the saved cards (a list page, not a vault).
@@ -292,6 +315,9 @@ func (c *Cards) Register(ctx context.Context, memberID string, lang i18n.Lang, i
 		errs.Add("token", "payment.card.too_many", "max", maxCardsPerMember)
 		return Registered{}, apperr.FromFields(errs)
 	}
+	if setup, ok := c.gw.(CardSetup); ok {
+		return c.setup(ctx, setup, lang, card)
+	}
 	refusal, err := verifyRefusal(ctx, c.gw, in.Gateway, in.Token)
 	if err != nil {
 		return Registered{}, fmt.Errorf("cards: register: verify: %w", err)
@@ -304,7 +330,120 @@ func (c *Cards) Register(ctx context.Context, memberID string, lang i18n.Lang, i
 		return Registered{}, fmt.Errorf("cards: register: %w", err)
 	}
 	sent := c.mail(ctx, memberID, lang, "card_registered", card)
-	return Registered{Creditcard: card.view(now), MailSent: sent}, nil
+	return Registered{Creditcard: card.view(now, c.gw.Name()), MailSent: sent}, nil
+}
+
+// setup checks a card with a gateway whose check may need the member
+// (CardSetup): saved at once when the check succeeded, refused with the
+// issuer's reason, or handed back with the member's page.
+func (c *Cards) setup(ctx context.Context, gw CardSetup, lang i18n.Lang, card SavedCard) (Registered, error) {
+	res, err := gw.SetupCard(ctx, "cs_"+card.Gateway+"_"+card.MemberID+"_"+card.Token+"_"+card.Currency, CardSetupInput{
+		MemberID: card.MemberID, Token: card.Token, Scope: card.Currency, ReturnURL: c.returnBase + "/payment-methods",
+	})
+	if errors.Is(err, ErrUnknownToken) {
+		errs := validate.Errors{}
+		errs.Add("token", "payment.card.token_unknown")
+		return Registered{}, apperr.FromFields(errs)
+	}
+	if err != nil {
+		return Registered{}, fmt.Errorf("cards: register: setup: %w", err)
+	}
+	return c.afterSetup(ctx, lang, card, res)
+}
+
+// afterSetup answers a card check by its outcome.
+func (c *Cards) afterSetup(ctx context.Context, lang i18n.Lang, card SavedCard, res CardSetupResult) (Registered, error) {
+	switch res.Status {
+	case VerifySucceeded:
+		if res.Token != "" {
+			// the gateway may keep the card under an id of its own
+			card.Token = res.Token
+		}
+		if err := c.store.AddCard(ctx, card); err != nil {
+			return Registered{}, fmt.Errorf("cards: register: %w", err)
+		}
+		sent := c.mail(ctx, card.MemberID, lang, "card_registered", card)
+		return Registered{Creditcard: card.view(c.now(), c.gw.Name()), MailSent: sent}, nil
+	case VerifyRequiresAction, VerifyPending:
+		return Registered{Creditcard: card.view(c.now(), c.gw.Name()), Status: VerifyRequiresAction,
+			SetupID: res.SetupID, NextAction: res.NextAction}, nil
+	}
+	errs := validate.Errors{}
+	errs.Add("token", refusalKey(res.FailureCode))
+	return Registered{}, apperr.FromFields(errs)
+}
+
+// ErrSetupPending is a card check whose member step is not done yet.
+var ErrSetupPending = apperr.New(apperr.Conflict, "payment.card.setup_pending")
+
+// CompleteSetup saves the card of a check that needed the member, once
+// the member is back: the check as the gateway reports it decides (saved,
+// refused with the reason, or 409 while still pending). Another member's
+// check is a 404; a card saved already answers as saved.
+func (c *Cards) CompleteSetup(ctx context.Context, memberID string, lang i18n.Lang, setupID string) (Registered, error) {
+	setup, ok := c.gw.(CardSetup)
+	if !ok || setupID == "" || len(setupID) > 100 {
+		return Registered{}, apperr.ErrNotFound
+	}
+	res, err := setup.CardSetupStatus(ctx, setupID)
+	if errors.Is(err, ErrUnknownToken) || (err == nil && res.MemberID != memberID) {
+		return Registered{}, apperr.ErrNotFound
+	}
+	if err != nil {
+		return Registered{}, fmt.Errorf("cards: complete setup: %w", err)
+	}
+	if existing, err := c.store.Card(ctx, c.gw.Name(), res.Token); err == nil {
+		if existing.MemberID != memberID {
+			return Registered{}, apperr.ErrNotFound
+		}
+		return Registered{Creditcard: existing.view(c.now(), c.gw.Name())}, nil
+	}
+	if res.Status == VerifyRequiresAction || res.Status == VerifyPending {
+		return Registered{}, ErrSetupPending
+	}
+	if res.Status != VerifySucceeded {
+		return c.afterSetup(ctx, lang, SavedCard{}, res)
+	}
+	tok, err := c.gw.Token(ctx, res.Token)
+	if err != nil {
+		return Registered{}, fmt.Errorf("cards: complete setup: %w", err)
+	}
+	card := SavedCard{
+		MemberID: memberID, Gateway: c.gw.Name(), Token: res.Token, Brand: tok.Brand, Last4: tok.Last4,
+		ExpirationDate: tok.ExpirationDate, HolderName: tok.HolderName, Currency: res.Scope, CreatedAt: c.now(),
+	}
+	cs, err := c.store.Cards(ctx, memberID)
+	if err != nil {
+		return Registered{}, fmt.Errorf("cards: complete setup: %w", err)
+	}
+	if dup, found := SameCard(cs, card); found {
+		errs := validate.Errors{}
+		errs.Add("token", "payment.card.duplicate", "brand", brandLabel(dup.Brand), "last4", dup.Last4)
+		return Registered{}, apperr.FromFields(errs)
+	}
+	return c.afterSetup(ctx, lang, card, res)
+}
+
+// SetupSucceeded saves the card of a check that succeeded at the gateway
+// (its webhook), for a member who never came back to complete it; a card
+// saved already, or a check not succeeded, changes nothing.
+func (c *Cards) SetupSucceeded(ctx context.Context, setupID string) error {
+	setup, ok := c.gw.(CardSetup)
+	if !ok {
+		return nil
+	}
+	res, err := setup.CardSetupStatus(ctx, setupID)
+	if errors.Is(err, ErrUnknownToken) || (err == nil && (res.Status != VerifySucceeded || res.MemberID == "")) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("cards: setup event: %w", err)
+	}
+	_, err = c.CompleteSetup(ctx, res.MemberID, i18n.Default, setupID)
+	if apperr.As(err) != nil {
+		return nil // refused (a duplicate, too many cards): nothing to save
+	}
+	return err
 }
 
 // SameCard finds the saved card that c repeats: the same token, or the
@@ -337,13 +476,18 @@ func verifyRefusal(ctx context.Context, gw Gateway, gateway, token string) (stri
 	if v.Status == VerifySucceeded {
 		return "", nil
 	}
-	switch v.FailureCode {
+	return refusalKey(v.FailureCode), nil
+}
+
+// refusalKey is the member's message for a card check the issuer refused.
+func refusalKey(code string) string {
+	switch code {
 	case "card_declined":
-		return "payment.card.declined", nil
+		return "payment.card.declined"
 	case "expired_card":
-		return "payment.card.expired_at_issuer", nil
+		return "payment.card.expired_at_issuer"
 	}
-	return "payment.card.not_verified", nil
+	return "payment.card.not_verified"
 }
 
 // Delete forgets a member's card at the gateway and here; it reports

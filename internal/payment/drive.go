@@ -167,7 +167,7 @@ func (e *Engine) createRequest(p *Process) CreatePayment {
 	}
 	return CreatePayment{
 		Amount: p.Amount, Currency: p.Currency, Method: method, Token: p.Card.Token,
-		Description: p.Description, Reference: p.ID,
+		Description: p.Description, Reference: p.ID, MemberID: p.MemberID, SaveCard: p.SaveCard,
 		ReturnURL: strings.TrimRight(e.cfg.ReturnBase, "/") + "/payment/" + p.ProductType + "/" + p.ID + "/result",
 	}
 }

@@ -60,9 +60,54 @@ type CardVerification struct {
 
 // Verification outcomes.
 const (
-	VerifySucceeded = "succeeded"
-	VerifyFailed    = "failed"
+	VerifySucceeded      = "succeeded"
+	VerifyFailed         = "failed"
+	VerifyRequiresAction = "requires_action"
+	VerifyPending        = "pending"
 )
+
+// Offering is a gateway that cannot take every method or brand the
+// product sells (Stripe: no Rakuten Pay, d払い or Pay-easy): it narrows
+// what the member is offered, and may add what the browser needs to
+// reach it (a publishable key).
+type Offering interface {
+	Offer(currency string, a Availability) Availability
+}
+
+// CardSetup is a gateway whose check of a card before it is saved may
+// need the member (3-D Secure): Stripe's SetupIntent. The check keeps
+// who asked and for which scope, so its completion after the member's
+// step needs nothing kept here.
+type CardSetup interface {
+	// SetupCard checks token for memberID under key; a check that needs
+	// the member answers VerifyRequiresAction with the page to send the
+	// member to (returnURL gets the setup id appended as "setup").
+	SetupCard(ctx context.Context, key string, in CardSetupInput) (CardSetupResult, error)
+	// CardSetupStatus reads a check by its id (ErrUnknownToken when the
+	// gateway does not know it).
+	CardSetupStatus(ctx context.Context, setupID string) (CardSetupResult, error)
+}
+
+// CardSetupInput is a card check to start.
+type CardSetupInput struct {
+	MemberID  string
+	Token     string
+	Scope     string
+	ReturnURL string
+}
+
+// CardSetupResult is a card check as the gateway reports it: Status one
+// of the Verify* outcomes, with the failure code of a refusal or the
+// member's page of a check that needs the member.
+type CardSetupResult struct {
+	SetupID     string
+	MemberID    string
+	Token       string
+	Scope       string
+	Status      string
+	FailureCode string
+	NextAction  *NextAction
+}
 
 // CreatePayment is a payment to create at the gateway.
 type CreatePayment struct {
@@ -73,6 +118,11 @@ type CreatePayment struct {
 	Description string `json:"description"`
 	Reference   string `json:"reference"`
 	ReturnURL   string `json:"returnUrl"`
+	// MemberID and SaveCard are for gateways that keep saved cards per
+	// customer (Stripe): the customer to charge a saved card on, and a new
+	// card to keep for later. The sandbox's wire format does not carry them.
+	MemberID string `json:"-"`
+	SaveCard bool   `json:"-"`
 }
 
 // Gateway payment statuses (docs/gateways.md).
@@ -120,6 +170,9 @@ type Slip struct {
 	ConfirmationNumber string `json:"confirmationNumber,omitempty"`
 	InstitutionNumber  string `json:"institutionNumber,omitempty"`
 	CustomerNumber     string `json:"customerNumber,omitempty"`
+	// PaymentCodes are the payment code per convenience-store chain
+	// (Stripe's konbini: familymart, lawson, ministop, seicomart).
+	PaymentCodes map[string]string `json:"paymentCodes,omitempty"`
 }
 
 var (

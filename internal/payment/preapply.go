@@ -62,7 +62,7 @@ func (e *Engine) Preapply(ctx context.Context, memberID, productType string) (Pr
 			continue
 		}
 		res.Currencies = append(res.Currencies, Offer{
-			CurrencyCode: c.Currency, Amounts: append([]int64(nil), c.Amounts...), Availability: AvailabilityFor(c.Currency),
+			CurrencyCode: c.Currency, Amounts: append([]int64(nil), c.Amounts...), Availability: e.availability(c.Currency),
 		})
 	}
 	return res, nil

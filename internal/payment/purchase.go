@@ -74,7 +74,7 @@ func (e *Engine) check(ctx context.Context, memberID string, lang i18n.Lang, pro
 			"payment.request_id.format")
 	}
 	if errs.Required("paymentMethod", f.PaymentMethod) {
-		avail := AvailabilityFor(order.Currency)
+		avail := e.availability(order.Currency)
 		switch f.PaymentMethod {
 		case MethodCreditCard:
 			if errs.Required("creditCardToken", f.CreditCardToken) && qerr == nil {
@@ -163,7 +163,7 @@ func (e *Engine) checkCard(ctx context.Context, memberID, currency string, c *ch
 		errs.Add("creditCardToken", "payment.card.expired")
 		return nil
 	}
-	errs.Check("creditCardToken", AvailabilityFor(currency).brandAllowed(c.card.Brand), "payment.card.brand")
+	errs.Check("creditCardToken", e.availability(currency).brandAllowed(c.card.Brand), "payment.card.brand")
 	return nil
 }
 

@@ -82,5 +82,5 @@ func (e *Engine) Availability(currency, productType string) (Availability, error
 			return Availability{}, err
 		}
 	}
-	return AvailabilityFor(currency), nil
+	return e.availability(currency), nil
 }

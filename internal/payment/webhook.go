@@ -66,7 +66,18 @@ func (e *Engine) HandleWebhook(ctx context.Context, body []byte, signature strin
 		return err
 	}
 	var ev Event
-	if err := json.Unmarshal(body, &ev); err != nil || ev.ID == "" || len(ev.ID) > 100 {
+	if err := json.Unmarshal(body, &ev); err != nil {
+		return apperr.New(apperr.Invalid, "error.bad_request")
+	}
+	return e.HandleEvent(ctx, ev)
+}
+
+// HandleEvent takes one verified gateway event as a hint, as
+// HandleWebhook does (a gateway adapter that verifies its provider's own
+// signatures, Stripe's, hands its events here): the event's claim is the
+// payment as the event states it, with Reference the process id.
+func (e *Engine) HandleEvent(ctx context.Context, ev Event) error {
+	if ev.ID == "" || len(ev.ID) > 100 {
 		return apperr.New(apperr.Invalid, "error.bad_request")
 	}
 	seen, err := e.store.SeenEvent(ctx, ev.ID)

@@ -104,6 +104,21 @@ func (e CreditCardCurrency) Valid() bool {
 	}
 }
 
+// Defines values for CreditCardRegisteredStatus.
+const (
+	RequiresAction CreditCardRegisteredStatus = "requires_action"
+)
+
+// Valid indicates whether the value is a known member of the CreditCardRegisteredStatus enum.
+func (e CreditCardRegisteredStatus) Valid() bool {
+	switch e {
+	case RequiresAction:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PaymentFieldsOtherPaymentType.
 const (
 	PaymentFieldsOtherPaymentTypeAlipay     PaymentFieldsOtherPaymentType = "alipay"
@@ -400,9 +415,12 @@ type CreditCard struct {
 	Gateway        string `json:"gateway"`
 	HolderName     string `json:"holderName"`
 
-	// IsValid false once the card has expired
+	// IsValid false once the card has expired, or when another gateway than the configured one holds it
 	IsValid bool   `json:"isValid"`
 	Token   string `json:"token"`
+
+	// Usable whether the card may pay: valid and held by the configured gateway (always sent by the server)
+	Usable *bool `json:"usable,omitempty"`
 }
 
 // CreditCardBrand defines model for CreditCard.Brand.
@@ -428,9 +446,19 @@ type CreditCardRegister struct {
 
 // CreditCardRegistered defines model for CreditCardRegistered.
 type CreditCardRegistered struct {
-	Creditcard CreditCard `json:"creditcard"`
-	MailSent   bool       `json:"mailSent"`
+	Creditcard CreditCard         `json:"creditcard"`
+	MailSent   bool               `json:"mailSent"`
+	NextAction *PaymentNextAction `json:"nextAction,omitempty"`
+
+	// SetupId the check to complete after the member's step
+	SetupId *string `json:"setupId,omitempty"`
+
+	// Status present when the card is not saved yet: the member's step comes first
+	Status *CreditCardRegisteredStatus `json:"status,omitempty"`
 }
+
+// CreditCardRegisteredStatus present when the card is not saved yet: the member's step comes first
+type CreditCardRegisteredStatus string
 
 // Error defines model for Error.
 type Error struct {
@@ -440,9 +468,15 @@ type Error struct {
 
 // PaymentAvailability defines model for PaymentAvailability.
 type PaymentAvailability struct {
-	ConvenienceStore   bool     `json:"convenienceStore"`
-	CreditCard         []string `json:"creditCard"`
-	OtherPayment       []string `json:"otherPayment"`
+	ConvenienceStore bool     `json:"convenienceStore"`
+	CreditCard       []string `json:"creditCard"`
+
+	// Gateway the configured gateway: ndhk (the sandbox) or stripe
+	Gateway      *string  `json:"gateway,omitempty"`
+	OtherPayment []string `json:"otherPayment"`
+
+	// PublishableKey Stripe's publishable key for Stripe.js (only when gateway is stripe)
+	PublishableKey     *string  `json:"publishableKey,omitempty"`
 	RegisterCreditCard []string `json:"registerCreditCard"`
 }
 
@@ -543,6 +577,9 @@ type PaymentSlip struct {
 
 	// InstitutionNumber Pay-easy institution number (ATM, internet banking)
 	InstitutionNumber *string `json:"institutionNumber,omitempty"`
+
+	// PaymentCodes the payment code per convenience-store chain (Stripe's konbini: familymart, lawson, ministop, seicomart)
+	PaymentCodes *map[string]string `json:"paymentCodes,omitempty"`
 
 	// ReceiptNumber the convenience store's receipt number
 	ReceiptNumber *string `json:"receiptNumber,omitempty"`
@@ -747,6 +784,9 @@ type ServerInterface interface {
 	// RegisterCreditCard Saves a card the browser tokenised at the gateway (card data never reaches /api).
 	// (POST /api/cc/register)
 	RegisterCreditCard(w http.ResponseWriter, r *http.Request)
+	// CompleteCreditCardRegistration Saves the card of a registration whose check needed the member (3-D Secure), once the member is back.
+	// (POST /api/cc/register/{setupId}/complete)
+	CompleteCreditCardRegistration(w http.ResponseWriter, r *http.Request, setupId string)
 	// DeleteCreditCard Deletes a saved card at the gateway and here.
 	// (DELETE /api/cc/{token})
 	DeleteCreditCard(w http.ResponseWriter, r *http.Request, token string, params DeleteCreditCardParams)
@@ -845,6 +885,32 @@ func (siw *ServerInterfaceWrapper) RegisterCreditCard(w http.ResponseWriter, r *
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.RegisterCreditCard(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CompleteCreditCardRegistration operation middleware
+func (siw *ServerInterfaceWrapper) CompleteCreditCardRegistration(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "setupId" -------------
+	var setupId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "setupId", r.PathValue("setupId"), &setupId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "setupId", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CompleteCreditCardRegistration(w, r, setupId)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1391,6 +1457,7 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/payment_availability", wrapper.GetPaymentAvailability)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/cc", wrapper.ListCreditCards)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/cc/register", wrapper.RegisterCreditCard)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/cc/register/{setupId}/complete", wrapper.CompleteCreditCardRegistration)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/cc/pending", wrapper.GetPendingPayment)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/payments/pending", wrapper.ListPendingPayments)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/payments/{paymentProcessId}/cancel", wrapper.CancelPendingPayment)

@@ -831,6 +831,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/cc/register/{setupId}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                setupId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Saves the card of a registration whose check needed the member (3-D Secure), once the member is back.
+         * @description The check as the gateway reports it decides: 200 saved (a repeat
+         *     answers the saved card), 400 refused with the issuer's reason as a
+         *     registration's refusal, 409 while the member's step is not done.
+         *     Another member's check is 404.
+         */
+        post: operations["completeCreditCardRegistration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cc/pending": {
         parameters: {
             query?: never;
@@ -2386,6 +2411,10 @@ export interface components {
             registerCreditCard: string[];
             otherPayment: string[];
             convenienceStore: boolean;
+            /** @description the configured gateway: ndhk (the sandbox) or stripe */
+            gateway?: string;
+            /** @description Stripe's publishable key for Stripe.js (only when gateway is stripe) */
+            publishableKey?: string;
         };
         CreditCard: {
             token: string;
@@ -2399,8 +2428,10 @@ export interface components {
             expirationDate: string;
             /** @enum {string} */
             currency: "JPY" | "NON_JPY" | "ALL";
-            /** @description false once the card has expired */
+            /** @description false once the card has expired, or when another gateway than the configured one holds it */
             isValid: boolean;
+            /** @description whether the card may pay: valid and held by the configured gateway (always sent by the server) */
+            usable?: boolean;
             gateway: string;
             holderName: string;
         };
@@ -2415,6 +2446,14 @@ export interface components {
         CreditCardRegistered: {
             creditcard: components["schemas"]["CreditCard"];
             mailSent: boolean;
+            /**
+             * @description present when the card is not saved yet: the member's step comes first
+             * @enum {string}
+             */
+            status?: "requires_action";
+            /** @description the check to complete after the member's step */
+            setupId?: string;
+            nextAction?: components["schemas"]["PaymentNextAction"];
         };
         PaymentPending: {
             pending: boolean;
@@ -2433,6 +2472,10 @@ export interface components {
             institutionNumber?: string;
             /** @description Pay-easy customer number */
             customerNumber?: string;
+            /** @description the payment code per convenience-store chain (Stripe's konbini: familymart, lawson, ministop, seicomart) */
+            paymentCodes?: {
+                [key: string]: string;
+            };
         };
         PendingPayment: {
             paymentProcessId: string;
@@ -4372,7 +4415,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description saved (mailSent says whether the confirmation mail went out) */
+            /**
+             * @description saved (mailSent says whether the confirmation mail went out); or,
+             *     with status requires_action (Stripe: the card's 3-D Secure), not
+             *     saved yet: the member goes to nextAction.url, comes back to
+             *     /payment-methods?setup=<setupId>, and the page calls
+             *     …/register/{setupId}/complete
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4384,6 +4433,32 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    completeCreditCardRegistration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                setupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditCardRegistered"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Error"];
         };
     };
     getPendingPayment: {

@@ -1,0 +1,291 @@
+package httpapi_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"members/internal/apitest"
+	"members/internal/app"
+	"members/internal/store"
+	"members/internal/stripe/stripefake"
+)
+
+const testWebhookSecret = "whsec_test_members"
+
+// stripeEnv is a server in Stripe mode over the stateful stand-in (Stripe
+// cannot be reached from the tests), which sends its signed webhooks to
+// the server's /webhooks/stripe.
+type stripeEnv struct {
+	*payEnv
+	fake *stripefake.Fake
+}
+
+func newStripeEnv(t *testing.T, engine store.Engine) *stripeEnv {
+	t.Helper()
+	fake := stripefake.New(stripefake.Options{})
+	api := httptest.NewServer(fake)
+	t.Cleanup(api.Close)
+	env := newPayEnv(t, engine, func(c *app.Config) {
+		c.Gateway = app.GatewayStripe
+		c.Stripe = app.StripeConfig{SecretKey: "sk_test_members", PublishableKey: "pk_test_members",
+			WebhookSecret: testWebhookSecret, APIURL: api.URL}
+	})
+	fake.SetWebhook(env.Server.URL+"/webhooks/stripe", testWebhookSecret)
+	t.Cleanup(fake.Wait)
+	return &stripeEnv{payEnv: env, fake: fake}
+}
+
+// waitStatus polls a process until it reaches want (the webhook arrives
+// in the background) or fails after a few seconds.
+func waitStatus(t *testing.T, c *apitest.Client, id, want string) process {
+	t.Helper()
+	var p process
+	for range 100 {
+		if p = status(t, c, id); p.Status == want {
+			return p
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("process %s: status %s, want %s", id, p.Status, want)
+	return p
+}
+
+func TestStripeAvailabilityAndCSP(t *testing.T) {
+	env := newStripeEnv(t, store.SQLite)
+	c := env.Member(t)
+	for _, tc := range []struct {
+		currency string
+		other    []string
+		konbini  bool
+	}{
+		{"JPY", []string{"paypay"}, true},
+		{"CNY", []string{"wechat", "alipay"}, false},
+		{"KRW", []string{}, false},
+	} {
+		var a struct {
+			OtherPayment     []string `json:"otherPayment"`
+			ConvenienceStore bool     `json:"convenienceStore"`
+			Gateway          string   `json:"gateway"`
+			PublishableKey   string   `json:"publishableKey"`
+			CreditCard       []string `json:"creditCard"`
+		}
+		c.Get("/api/payment_availability?currency="+tc.currency).JSON(t, &a)
+		if a.Gateway != "stripe" || a.PublishableKey != "pk_test_members" {
+			t.Errorf("%s: gateway %q key %q", tc.currency, a.Gateway, a.PublishableKey)
+		}
+		if strings.Join(a.OtherPayment, ",") != strings.Join(tc.other, ",") || a.ConvenienceStore != tc.konbini {
+			t.Errorf("%s: other %v konbini %v, want %v %v", tc.currency, a.OtherPayment, a.ConvenienceStore, tc.other, tc.konbini)
+		}
+		if len(a.CreditCard) != 6 {
+			t.Errorf("%s: brands %v", tc.currency, a.CreditCard)
+		}
+	}
+	// a method Stripe does not take is refused at buy, not only hidden
+	body := map[string]any{"amount": 3000, "currencyCode": "JPY", "paymentMethod": "otherPayment",
+		"otherPaymentType": "rakuten_pay", "requestId": newRequestID()}
+	if r := c.Do(http.MethodPost, "/api/peachpoints/buy", body); r.Status != http.StatusBadRequest {
+		t.Errorf("rakuten_pay on Stripe: %d %s", r.Status, r.Body)
+	}
+	csp := c.Get("/").Header.Get("Content-Security-Policy")
+	for _, want := range []string{"script-src 'self' https://js.stripe.com;", "frame-src 'self' https://js.stripe.com https://hooks.stripe.com;",
+		"connect-src 'self' https://api.stripe.com;"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("CSP %q lacks %q", csp, want)
+		}
+	}
+}
+
+func TestStripeCardRegistration(t *testing.T) {
+	env := newStripeEnv(t, store.SQLite)
+	c := env.Member(t)
+	// the demo member's cards were saved with the sandbox: shown, not usable
+	var list struct {
+		Creditcards []struct {
+			Token, Gateway string
+			IsValid        bool `json:"isValid"`
+			Usable         bool `json:"usable"`
+		}
+	}
+	c.Get("/api/cc").JSON(t, &list)
+	before := len(list.Creditcards)
+	for _, card := range list.Creditcards {
+		if card.Gateway != "stripe" && (card.Usable || card.IsValid) {
+			t.Errorf("a %s card is usable in Stripe mode", card.Gateway)
+		}
+	}
+
+	var reg struct {
+		Creditcard struct{ Token, Gateway, Brand string }
+		Status     string
+		SetupID    string `json:"setupId"`
+		NextAction *struct{ Type, URL string }
+	}
+	r := c.Do(http.MethodPost, "/api/cc/register", map[string]any{"token": "pm_card_visa", "gateway": "stripe", "currency": "JPY"})
+	r.JSON(t, &reg)
+	if r.Status != 200 || reg.Status != "" || reg.Creditcard.Gateway != "stripe" || reg.Creditcard.Brand != "visa" ||
+		!strings.HasPrefix(reg.Creditcard.Token, "pm_") || reg.Creditcard.Token == "pm_card_visa" {
+		t.Fatalf("register: %d %s", r.Status, r.Body)
+	}
+	saved := reg.Creditcard.Token
+
+	// declined at the check: refused with the reason, not saved
+	for token, msg := range map[string]string{
+		"pm_card_chargeDeclined":            "declined",
+		"pm_card_chargeDeclinedExpiredCard": "expired",
+	} {
+		r := c.Do(http.MethodPost, "/api/cc/register", map[string]any{"token": token, "gateway": "stripe", "currency": "JPY"})
+		if r.Status != http.StatusBadRequest || !strings.Contains(strings.ToLower(string(r.Body)), msg) {
+			t.Errorf("%s: %d %s", token, r.Status, r.Body)
+		}
+	}
+
+	// 3-D Secure: a customer step, then the completion saves the card
+	r = c.Do(http.MethodPost, "/api/cc/register", map[string]any{"token": "pm_card_threeDSecureRequired", "gateway": "stripe", "currency": "NON_JPY"})
+	reg.Status, reg.SetupID, reg.NextAction = "", "", nil
+	r.JSON(t, &reg)
+	if reg.Status != "requires_action" || !strings.HasPrefix(reg.SetupID, "seti_") || reg.NextAction == nil || reg.NextAction.URL == "" {
+		t.Fatalf("3DS register: %s", r.Body)
+	}
+	if r := c.Do(http.MethodPost, "/api/cc/register/"+reg.SetupID+"/complete", nil); r.Status != http.StatusConflict {
+		t.Errorf("complete before the step: %d %s", r.Status, r.Body)
+	}
+	if r := env.Member2(t).Do(http.MethodPost, "/api/cc/register/"+reg.SetupID+"/complete", nil); r.Status != http.StatusNotFound {
+		t.Errorf("another member's setup: %d", r.Status)
+	}
+	back, ok := env.fake.Step(reg.SetupID, true)
+	if !ok || !strings.Contains(back, "/payment-methods?setup="+reg.SetupID) {
+		t.Fatalf("return page %q", back)
+	}
+	for range 2 { // a repeat answers the saved card
+		if r := c.Do(http.MethodPost, "/api/cc/register/"+reg.SetupID+"/complete", nil); r.Status != 200 {
+			t.Fatalf("complete: %d %s", r.Status, r.Body)
+		}
+	}
+	c.Get("/api/cc").JSON(t, &list)
+	if len(list.Creditcards) != before+2 {
+		t.Fatalf("cards %d, want %d", len(list.Creditcards), before+2)
+	}
+	// a failed challenge is refused on completion
+	r = c.Do(http.MethodPost, "/api/cc/register", map[string]any{"token": "pm_card_threeDSecureRequired", "gateway": "stripe", "currency": "JPY"})
+	r.JSON(t, &reg)
+	env.fake.Step(reg.SetupID, false)
+	if r := c.Do(http.MethodPost, "/api/cc/register/"+reg.SetupID+"/complete", nil); r.Status != http.StatusBadRequest {
+		t.Errorf("failed challenge: %d %s", r.Status, r.Body)
+	}
+
+	// delete detaches the PaymentMethod at Stripe
+	if r := c.Do(http.MethodDelete, "/api/cc/"+saved+"?gateway=stripe", nil); r.Status != 200 && r.Status != 204 {
+		t.Fatalf("delete: %d %s", r.Status, r.Body)
+	}
+	if n := env.fake.Calls("POST /v1/payment_methods/{id}/detach"); n != 1 {
+		t.Errorf("detach calls %d", n)
+	}
+	// one customer for the member, however many cards
+	if n := env.fake.Calls("POST /v1/customers"); n != 1 {
+		t.Errorf("customers created %d", n)
+	}
+}
+
+func TestStripePurchases(t *testing.T) {
+	env := newStripeEnv(t, store.SQLite)
+	c := env.Member(t)
+
+	// a card that needs nothing more: settled in the continue
+	p := buy(t, c, cardBody("pm_card_visa", 3000))
+	if got := cont(t, c, p.PaymentProcessID); got.Status != "settled" || env.goodsRows(t, p.PaymentProcessID) != 1 {
+		t.Fatalf("card: %+v", got)
+	}
+	pi := env.gatewayPaymentID(t, p.PaymentProcessID)
+	// a partial refund, then the rest; the same reason twice refunds once
+	ctx := context.Background()
+	member := env.memberID(t, p.PaymentProcessID)
+	for _, step := range []struct {
+		reason string
+		amount int64
+	}{{"fee", 1000}, {"fee", 1000}, {"rest", 2000}} {
+		if err := env.App.Payments.Refund(ctx, member, p.PaymentProcessID, step.amount, step.reason); err != nil {
+			t.Fatalf("refund %s: %v", step.reason, err)
+		}
+	}
+	if st, _, refunded, _ := env.fake.PaymentIntent(pi); st != "succeeded" || refunded != 3000 {
+		t.Errorf("refunded %d at Stripe", refunded)
+	}
+	if n := env.fake.Calls("POST /v1/refunds"); n != 2 {
+		t.Errorf("refund calls %d, want 2", n)
+	}
+
+	// declined: failed with the member's reason
+	p = buy(t, c, cardBody("pm_card_chargeDeclinedInsufficientFunds", 3000))
+	if got := cont(t, c, p.PaymentProcessID); got.Status != "failed" || got.FailureCode != "insufficient_funds" {
+		t.Fatalf("declined: %+v", got)
+	}
+
+	// 3-D Secure: the member's step, returning to the result page
+	p = buy(t, c, cardBody("pm_card_threeDSecureRequired", 3000))
+	got := cont(t, c, p.PaymentProcessID)
+	if got.Status != "pending" || got.NextAction == nil || !strings.Contains(got.NextAction.URL, "/fake/step/pi_") {
+		t.Fatalf("3DS: %+v", got)
+	}
+	back, _ := env.fake.Step(env.gatewayPaymentID(t, p.PaymentProcessID), true)
+	if !strings.Contains(back, "/payment/peachpoints/"+p.PaymentProcessID+"/result") {
+		t.Errorf("return page %q", back)
+	}
+	waitStatus(t, c, p.PaymentProcessID, "settled")
+
+	// konbini: a slip with the payment code per store, paid days later
+	body := map[string]any{"amount": 5000, "currencyCode": "JPY", "paymentMethod": "convenienceStore", "requestId": newRequestID()}
+	p = buy(t, c, body)
+	if got := cont(t, c, p.PaymentProcessID); got.Status != "pending" {
+		t.Fatalf("konbini: %+v", got)
+	}
+	var pending struct {
+		Payments []struct {
+			PayURL    string `json:"payUrl"`
+			ExpiresAt time.Time
+			Slip      struct {
+				ConfirmationNumber string            `json:"confirmationNumber"`
+				PaymentCodes       map[string]string `json:"paymentCodes"`
+			}
+		}
+	}
+	c.Get("/api/payments/pending").JSON(t, &pending)
+	if len(pending.Payments) != 1 || pending.Payments[0].Slip.ConfirmationNumber == "" || len(pending.Payments[0].Slip.PaymentCodes) != 4 ||
+		pending.Payments[0].ExpiresAt.Before(env.Clock.Now().Add(48*time.Hour)) || pending.Payments[0].PayURL == "" {
+		t.Fatalf("slip: %+v", pending)
+	}
+	env.fake.Step(env.gatewayPaymentID(t, p.PaymentProcessID), true) // paid at the shop: the webhook settles
+	waitStatus(t, c, p.PaymentProcessID, "settled")
+
+	// PayPay: a redirect, approved
+	body = map[string]any{"amount": 2000, "currencyCode": "JPY", "paymentMethod": "otherPayment", "otherPaymentType": "paypay", "requestId": newRequestID()}
+	p = buy(t, c, body)
+	if got := cont(t, c, p.PaymentProcessID); got.Status != "pending" || got.NextAction == nil {
+		t.Fatalf("paypay: %+v", got)
+	}
+	env.fake.Step(env.gatewayPaymentID(t, p.PaymentProcessID), true)
+	waitStatus(t, c, p.PaymentProcessID, "settled")
+
+	// cancel of a payment waiting for its customer
+	p = buy(t, c, map[string]any{"amount": 2000, "currencyCode": "JPY", "paymentMethod": "otherPayment", "otherPaymentType": "paypay", "requestId": newRequestID()})
+	cont(t, c, p.PaymentProcessID)
+	if r := c.Do(http.MethodPost, "/api/payments/"+p.PaymentProcessID+"/cancel", nil); r.Status != 200 {
+		t.Fatalf("cancel: %d %s", r.Status, r.Body)
+	}
+	if st, _, _, _ := env.fake.PaymentIntent(env.gatewayPaymentID(t, p.PaymentProcessID)); st != "canceled" {
+		t.Errorf("cancelled at Stripe: %s", st)
+	}
+}
+
+// memberID is the member of a process.
+func (e *payEnv) memberID(t *testing.T, processID string) string {
+	t.Helper()
+	var id string
+	if err := e.App.DB.QueryRow(`SELECT member_id FROM payment_processes WHERE id = $1`, processID).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}

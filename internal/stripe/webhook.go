@@ -1,0 +1,165 @@
+package stripe
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	sapi "github.com/stripe/stripe-go/v84"
+	"github.com/stripe/stripe-go/v84/webhook"
+
+	"members/internal/apperr"
+	"members/internal/payment"
+)
+
+// WebhookPath is where Stripe sends its events.
+const WebhookPath = "/webhooks/stripe"
+
+// Tolerance is how old a signed event may be.
+const Tolerance = 5 * time.Minute
+
+// Events are the events the endpoint takes (configured in Stripe's
+// dashboard, docs/payments.md).
+var Events = []string{
+	"payment_intent.succeeded", "payment_intent.payment_failed", "payment_intent.canceled",
+	"payment_intent.processing", "payment_intent.requires_action", "payment_intent.amount_capturable_updated",
+	"charge.refunded", "setup_intent.succeeded", "setup_intent.setup_failed",
+}
+
+// Hints is what takes a verified event: the engine (payment.Engine).
+type Hints interface {
+	HandleEvent(ctx context.Context, ev payment.Event) error
+}
+
+// SetupHints saves the card of a check that succeeded while its member
+// never came back (payment.Cards).
+type SetupHints interface {
+	SetupSucceeded(ctx context.Context, setupID string) error
+}
+
+// Webhooks receives Stripe's events at WebhookPath.
+type Webhooks struct {
+	gw      *Gateway
+	hints   Hints
+	setups  SetupHints
+	secrets []string
+	log     *slog.Logger
+}
+
+// NewWebhooks returns the receiver; secrets are the current signing
+// secret, then the previous one during a rotation.
+func NewWebhooks(gw *Gateway, hints Hints, setups SetupHints, secrets []string, log *slog.Logger) *Webhooks {
+	var s []string
+	for _, x := range secrets {
+		if x != "" {
+			s = append(s, x)
+		}
+	}
+	return &Webhooks{gw: gw, hints: hints, setups: setups, secrets: s, log: log}
+}
+
+// ErrBadSignature is an event no secret signed within the tolerance.
+var ErrBadSignature = errors.New("stripe: webhook signature")
+
+// Verify checks Stripe-Signature over body with each secret in turn
+// (webhook.ConstructEvent's check, 5-minute tolerance). The API version
+// of the event is not checked: the account's version decides it.
+func (w *Webhooks) Verify(body []byte, header string) (sapi.Event, error) {
+	for _, s := range w.secrets {
+		ev, err := webhook.ConstructEventWithOptions(body, header, s, webhook.ConstructEventOptions{
+			Tolerance: Tolerance, IgnoreAPIVersionMismatch: true,
+		})
+		if err == nil {
+			return ev, nil
+		}
+	}
+	return sapi.Event{}, ErrBadSignature
+}
+
+// Handle takes one verified event as a hint. A PaymentIntent's event is
+// the engine's: its claim (the PaymentIntent as the event states it) is
+// checked against the PaymentIntent read from Stripe and against the
+// process (amount, currency, metadata.reference), and only Stripe's own
+// record is applied; a difference is the engine's discrepancy alert. A
+// refund's event names its PaymentIntent, which is read. A SetupIntent
+// that succeeded saves its card. Other events are acknowledged.
+func (w *Webhooks) Handle(ctx context.Context, ev sapi.Event) error {
+	var claim payment.GatewayPayment
+	switch {
+	case strings.HasPrefix(string(ev.Type), "payment_intent."):
+		var pi sapi.PaymentIntent
+		if err := json.Unmarshal(ev.Data.Raw, &pi); err != nil || pi.ID == "" {
+			return apperr.New(apperr.Invalid, "error.bad_request")
+		}
+		claim = Payment(&pi)
+	case ev.Type == "charge.refunded":
+		var ch sapi.Charge
+		if err := json.Unmarshal(ev.Data.Raw, &ch); err != nil || ch.PaymentIntent == nil {
+			return apperr.New(apperr.Invalid, "error.bad_request")
+		}
+		gp, err := w.gw.Payment(ctx, ch.PaymentIntent.ID)
+		if errors.Is(err, payment.ErrUnknownToken) {
+			w.log.Warn("stripe: refund event for an unknown payment", "event", ev.ID)
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		claim = gp
+	case ev.Type == "setup_intent.succeeded":
+		var si sapi.SetupIntent
+		if err := json.Unmarshal(ev.Data.Raw, &si); err != nil || si.ID == "" {
+			return apperr.New(apperr.Invalid, "error.bad_request")
+		}
+		if w.setups == nil {
+			return nil
+		}
+		return w.setups.SetupSucceeded(ctx, si.ID)
+	default:
+		// setup_intent.setup_failed and the rest: the member sees the
+		// refusal on return; nothing is kept
+		return nil
+	}
+	e := payment.Event{ID: ev.ID, Type: string(ev.Type), Created: ev.Created}
+	e.Data.Payment = claim
+	return w.hints.HandleEvent(ctx, e)
+}
+
+// ServeHTTP answers Stripe: 200 handled or ignored, 400 a bad signature
+// or body (Stripe shows it and retries), 409 a process busy this instant
+// and 503 anything else (Stripe retries).
+func (w *Webhooks) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(rw, r.Body, 256<<10))
+	rw.Header().Set("Content-Type", "application/json")
+	if err != nil {
+		rw.WriteHeader(http.StatusBadRequest)
+		_, _ = rw.Write([]byte(`{"message":"bad request"}`))
+		return
+	}
+	ev, err := w.Verify(body, r.Header.Get("Stripe-Signature"))
+	if err == nil {
+		err = w.Handle(r.Context(), ev)
+	}
+	switch {
+	case err == nil:
+		_, _ = rw.Write([]byte(`{"received":true}`))
+	case errors.Is(err, ErrBadSignature):
+		rw.WriteHeader(http.StatusBadRequest)
+		_, _ = rw.Write([]byte(`{"message":"bad signature"}`))
+	case errors.Is(err, payment.ErrBusy):
+		rw.WriteHeader(http.StatusConflict)
+		_, _ = rw.Write([]byte(`{"message":"busy, send again later"}`))
+	case apperr.CodeOf(err) == apperr.Invalid:
+		rw.WriteHeader(http.StatusBadRequest)
+		_, _ = rw.Write([]byte(`{"message":"bad request"}`))
+	default:
+		w.log.Warn("stripe: webhook not handled", "event", ev.ID, "err", err)
+		rw.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = rw.Write([]byte(`{"message":"try again"}`))
+	}
+}
