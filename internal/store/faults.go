@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
-	"io"
 	"net"
 	"strings"
 	"sync/atomic"
@@ -60,15 +59,15 @@ func FaultOf(err error) Fault {
 	var netErr *net.OpError
 	switch {
 	case errors.As(err, &connectErr), errors.As(err, &netErr),
-		errors.Is(err, driver.ErrBadConn), errors.Is(err, sql.ErrConnDone),
-		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),
-		errors.Is(err, io.ErrUnexpectedEOF):
+		errors.Is(err, driver.ErrBadConn), errors.Is(err, sql.ErrConnDone), errors.Is(err, pgconn.ErrConnClosed),
+		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
 		return Unreachable
 	}
-	// database/sql's and pgx's own words for a pool or connection closed
-	// under the statement (their errors are not exported)
+	// database/sql's word for a pool closed under the statement, and
+	// pgx's for a connection that broke mid-statement (PostgreSQL killed:
+	// an unexpected EOF), whose error types are not exported
 	msg := err.Error()
-	for _, s := range []string{"sql: database is closed", "conn closed", "connection reset by peer", "unexpected EOF"} {
+	for _, s := range []string{"sql: database is closed", "failed to receive message", "connection reset by peer"} {
 		if strings.Contains(msg, s) {
 			return Unreachable
 		}
