@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,9 +12,11 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"members/internal/app"
 	"members/internal/gateway"
 	"members/internal/payment"
 	"members/internal/store"
+	"members/internal/stripe"
 )
 
 // exitCode is an error that ends the program with its own exit status
@@ -52,6 +55,9 @@ func gatewayReconcile(ctx context.Context, args []string, stdout, stderr io.Writ
 	key := fs.String("gateway-key", envOr("MEMBERS_GATEWAY_KEY", ""), "the gateway's secret key (env MEMBERS_GATEWAY_KEY)")
 	gwDSN := fs.String("gateway-db", envOr("MEMBERS_GATEWAY_DB", ""), "the sandbox's own database, when it has one (env MEMBERS_GATEWAY_DB)")
 	timeout := fs.Duration("gateway-timeout", 10*time.Second, "how long to wait for one gateway call")
+	gw := fs.String("gateway", envOr("MEMBERS_GATEWAY", ""), "stripe: compare with Stripe's PaymentIntents (--stripe-secret-key, env MEMBERS_STRIPE_SECRET_KEY) (env MEMBERS_GATEWAY)")
+	var sc app.StripeConfig
+	stripeFlags(fs, &sc)
 	if err := parse(fs, args, stderr); err != nil {
 		return err
 	}
@@ -60,8 +66,17 @@ func gatewayReconcile(ctx context.Context, args []string, stdout, stderr io.Writ
 		return err
 	}
 	defer db.Close()
+	var through payment.Gateway
 	base, secret := *url, *key
-	if base == "" {
+	switch {
+	case *gw == app.GatewayStripe:
+		if sc.SecretKey == "" {
+			return errors.New("gateway reconcile --gateway stripe needs --stripe-secret-key (env MEMBERS_STRIPE_SECRET_KEY)")
+		}
+		through = stripe.New(stripe.Config{SecretKey: sc.SecretKey, APIURL: sc.APIURL, Timeout: *timeout, Logger: logger})
+	case *gw != "" && *gw != "ndhk" && *gw != "sandbox":
+		return fmt.Errorf("--gateway: %q is not a gateway (empty for the sandbox protocol, or stripe)", *gw)
+	case base == "":
 		// The sandbox answers from its tables: serve its API on a loopback
 		// port for the length of the command and read it as the server does.
 		gdb := db
@@ -86,8 +101,10 @@ func gatewayReconcile(ctx context.Context, args []string, stdout, stderr io.Writ
 		defer srv.Close()
 		base, secret = selfURL(ln.Addr())+g.BasePath(), g.Keys().SecretKey
 	}
-	engine := payment.NewEngine(store.NewPaymentStore(db), payment.NewHTTPGateway(base, secret, *timeout),
-		payment.Config{}, db.Now, logger)
+	if through == nil {
+		through = payment.NewHTTPGateway(base, secret, *timeout)
+	}
+	engine := payment.NewEngine(store.NewPaymentStore(db), through, payment.Config{}, db.Now, logger)
 	var from time.Time
 	if *since > 0 {
 		from = db.Now().Add(-*since)

@@ -1,12 +1,16 @@
 package httpapi_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stripe/stripe-go/v84/webhook"
 
 	"members/internal/apitest"
 	"members/internal/app"
@@ -21,10 +25,11 @@ const testWebhookSecret = "whsec_test_members"
 // the server's /webhooks/stripe.
 type stripeEnv struct {
 	*payEnv
-	fake *stripefake.Fake
+	fake    *stripefake.Fake
+	fakeURL string
 }
 
-func newStripeEnv(t *testing.T, engine store.Engine) *stripeEnv {
+func newStripeEnv(t *testing.T, engine store.Engine, cfg ...func(*app.Config)) *stripeEnv {
 	t.Helper()
 	fake := stripefake.New(stripefake.Options{})
 	api := httptest.NewServer(fake)
@@ -33,10 +38,13 @@ func newStripeEnv(t *testing.T, engine store.Engine) *stripeEnv {
 		c.Gateway = app.GatewayStripe
 		c.Stripe = app.StripeConfig{SecretKey: "sk_test_members", PublishableKey: "pk_test_members",
 			WebhookSecret: testWebhookSecret, APIURL: api.URL}
+		for _, f := range cfg {
+			f(c)
+		}
 	})
 	fake.SetWebhook(env.Server.URL+"/webhooks/stripe", testWebhookSecret)
 	t.Cleanup(fake.Wait)
-	return &stripeEnv{payEnv: env, fake: fake}
+	return &stripeEnv{payEnv: env, fake: fake, fakeURL: api.URL}
 }
 
 // waitStatus polls a process until it reaches want (the webhook arrives
@@ -288,4 +296,114 @@ func (e *payEnv) memberID(t *testing.T, processID string) string {
 		t.Fatal(err)
 	}
 	return id
+}
+
+// postStripeEvent signs an event the way Stripe does (stripe-go's
+// webhook.GenerateTestSignedPayload) with secret at ts and posts it.
+func (e *stripeEnv) postStripeEvent(t *testing.T, id, typ string, object any, secret string, ts time.Time) int {
+	t.Helper()
+	payload, err := json.Marshal(map[string]any{"id": id, "object": "event", "type": typ, "created": ts.Unix(),
+		"api_version": "2025-10-29.clover", "livemode": false, "data": map[string]any{"object": object}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	signed := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: secret, Timestamp: ts})
+	req, _ := http.NewRequest(http.MethodPost, e.Server.URL+"/webhooks/stripe", bytes.NewReader(payload))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Stripe-Signature", signed.Header)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = res.Body.Close()
+	return res.StatusCode
+}
+
+// stripePI is a PaymentIntent as Stripe's API answers it (the stand-in's).
+func (e *stripeEnv) stripePI(t *testing.T, id string) map[string]any {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, e.fakeURL+"/v1/payment_intents/"+id, nil)
+	req.Header.Set("Authorization", "Bearer sk_test_members")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var o map[string]any
+	if err := json.NewDecoder(res.Body).Decode(&o); err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+func (e *stripeEnv) discrepancies(t *testing.T, processID string) int {
+	t.Helper()
+	var n int
+	if err := e.App.DB.QueryRow(`SELECT COUNT(*) FROM payment_discrepancies WHERE process_id = $1`, processID).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// Stripe's webhooks are verified with its signature (current and previous
+// secret, five minutes' tolerance), handled once per event id, and taken
+// as hints: the PaymentIntent is read from Stripe, and a claim that
+// differs from it (a forged amount under a real signature) settles
+// nothing and is recorded as a discrepancy.
+func TestStripeWebhooks(t *testing.T) {
+	env := newStripeEnv(t, store.SQLite, func(c *app.Config) { c.Stripe.WebhookSecretPrevious = []string{"whsec_test_old"} })
+	env.fake.SetWebhook("", "") // the test sends the events itself
+	c := env.Member(t)
+	p := buy(t, c, cardBody("pm_card_threeDSecureRequired", 3000))
+	cont(t, c, p.PaymentProcessID)
+	pi := env.gatewayPaymentID(t, p.PaymentProcessID)
+	env.fake.Step(pi, true) // paid at Stripe; no event sent yet
+	paid := env.stripePI(t, pi)
+	now := time.Now()
+
+	if got := env.postStripeEvent(t, "evt_wrong", "payment_intent.succeeded", paid, "whsec_wrong", now); got != http.StatusBadRequest {
+		t.Errorf("wrong secret: %d", got)
+	}
+	if got := env.postStripeEvent(t, "evt_stale", "payment_intent.succeeded", paid, testWebhookSecret, now.Add(-6*time.Minute)); got != http.StatusBadRequest {
+		t.Errorf("stale timestamp: %d", got)
+	}
+	forged := map[string]any{}
+	for k, v := range paid {
+		forged[k] = v
+	}
+	forged["amount"] = 1
+	if got := env.postStripeEvent(t, "evt_forged", "payment_intent.succeeded", forged, testWebhookSecret, now); got != 200 {
+		t.Errorf("forged amount: %d", got)
+	}
+	if st := status(t, c, p.PaymentProcessID).Status; st != "pending" || env.goodsRows(t, p.PaymentProcessID) != 0 {
+		t.Fatalf("forged amount acted on: %s", st)
+	}
+	if n := env.discrepancies(t, p.PaymentProcessID); n != 1 {
+		t.Errorf("discrepancies %d, want 1", n)
+	}
+	// the real event, signed with the previous secret during a rotation
+	if got := env.postStripeEvent(t, "evt_paid", "payment_intent.succeeded", paid, "whsec_test_old", now); got != 200 {
+		t.Fatalf("real event: %d", got)
+	}
+	if st := status(t, c, p.PaymentProcessID).Status; st != "settled" || env.goodsRows(t, p.PaymentProcessID) != 1 {
+		t.Fatalf("after the real event: %s", st)
+	}
+	reads := env.fake.Calls("GET /v1/payment_intents/{id}")
+	if got := env.postStripeEvent(t, "evt_paid", "payment_intent.succeeded", paid, testWebhookSecret, now); got != 200 {
+		t.Errorf("replay: %d", got)
+	}
+	if env.fake.Calls("GET /v1/payment_intents/{id}") != reads || env.goodsRows(t, p.PaymentProcessID) != 1 {
+		t.Error("a replayed event id was handled again")
+	}
+	// a refund's event names its PaymentIntent, which is read
+	if err := env.App.Payments.Refund(context.Background(), env.memberID(t, p.PaymentProcessID), p.PaymentProcessID, 1000, "fee"); err != nil {
+		t.Fatal(err)
+	}
+	charge := map[string]any{"id": "ch_x", "object": "charge", "amount": 3000, "amount_refunded": 1000, "payment_intent": pi}
+	if got := env.postStripeEvent(t, "evt_refund", "charge.refunded", charge, testWebhookSecret, now); got != 200 {
+		t.Errorf("refund event: %d", got)
+	}
+	if n := env.discrepancies(t, p.PaymentProcessID); n != 1 {
+		t.Errorf("discrepancies after the refund event %d, want 1", n)
+	}
 }
