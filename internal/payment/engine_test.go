@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +19,8 @@ import (
 	"members/internal/i18n"
 	"members/internal/payment"
 	"members/internal/store"
+	"members/internal/stripe"
+	"members/internal/stripe/stripefake"
 	"members/internal/validate"
 )
 
@@ -196,6 +199,7 @@ type goodsFields struct{ Amount int64 }
 // its grant refuse (the goods may not be had after all).
 type goods struct {
 	db     *store.DB
+	st     *store.PaymentStore
 	mu     sync.Mutex
 	grants int
 	refuse bool
@@ -265,18 +269,26 @@ func newRig(t *testing.T, engine store.Engine) *rig {
 // newRigWith is newRig with the engine's configuration.
 func newRigWith(t *testing.T, engine store.Engine, cfg payment.Config) *rig {
 	t.Helper()
+	gw := newFakeGateway()
+	r := newRigOn(t, engine, cfg, gw)
+	r.gw = gw
+	return r
+}
+
+// newRigOn is an engine over gw (the scripted gateway, or a real adapter).
+func newRigOn(t *testing.T, engine store.Engine, cfg payment.Config, gw payment.Gateway) *rig {
+	t.Helper()
 	env := apitest.New(t, engine)
 	db := env.App.DB
 	if _, err := db.Exec(`CREATE TABLE test_goods (process_id TEXT NOT NULL UNIQUE, amount BIGINT NOT NULL)`); err != nil {
 		t.Fatal(err)
 	}
 	st := store.NewPaymentStore(db)
-	gw := newFakeGateway()
 	clock := env.Clock
 	e := payment.NewEngine(st, gw, cfg, clock.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	g := &goods{db: db}
+	g := &goods{db: db, st: st}
 	e.Register(g)
-	return &rig{e: e, st: st, gw: gw, goods: g, clock: clock}
+	return &rig{e: e, st: st, goods: g, clock: clock}
 }
 
 var reqN struct {
@@ -764,8 +776,38 @@ func TestWebhookOnSettledProcess(t *testing.T) {
 func TestBuyRaces(t *testing.T) {
 	t.Parallel()
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
-		ctx := context.Background()
 		r := newRig(t, engine)
+		buyRaces(t, r.e, r.goods, card)
+	})
+}
+
+// TestBuyRacesOverStripe is TestBuyRaces with the Stripe adapter in place
+// of the sandbox, over the stateful Stripe stand-in.
+func TestBuyRacesOverStripe(t *testing.T) {
+	t.Parallel()
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		fake := stripefake.New(stripefake.Options{})
+		api := httptest.NewServer(fake)
+		t.Cleanup(api.Close)
+		gw := stripe.New(stripe.Config{SecretKey: "sk_test_races", APIURL: api.URL})
+		r := newRigOn(t, engine, payment.Config{}, gw)
+		buyRaces(t, r.e, r.goods, func(amount int64) payment.Purchase {
+			p := card(amount)
+			p.Payment.CreditCardToken = "pm_card_visa"
+			return p
+		})
+		// the 32 continues made one PaymentIntent, confirmed once
+		if c, f := fake.Calls("POST /v1/payment_intents"), fake.Calls("POST /v1/payment_intents/{id}/confirm"); c != 1 || f != 1 {
+			t.Errorf("%d PaymentIntents created, %d confirmed; want 1, 1", c, f)
+		}
+	})
+}
+
+func buyRaces(t *testing.T, e *payment.Engine, goods *goods, card func(int64) payment.Purchase) {
+	t.Helper()
+	ctx := context.Background()
+	r := &rig{e: e, st: goods.st, goods: goods}
+	{
 		const clicks = 32
 		at := func(n int, fn func(i int)) {
 			var wg sync.WaitGroup
@@ -812,5 +854,5 @@ func TestBuyRaces(t *testing.T) {
 			demo.Member1).Scan(&open); err != nil || open != 1 {
 			t.Errorf("%d open orders (%v), want 1", open, err)
 		}
-	})
+	}
 }
