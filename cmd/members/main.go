@@ -25,6 +25,8 @@ commands:
   serve       run the server (--addr, --db, --demo, --smtp, --trusted-proxies, --secure-cookies,
               --gateway-url or --gateway-sandbox, --metrics-addr, --shutdown-grace; serve -h)
   migrate     apply database migrations and exit (--db)
+  backup      copy a live SQLite database and check the copy: backup --db sqlite:PATH --out FILE
+              (PostgreSQL: pg_dump -Fc; docs/operations.md)
   admin       operator settings: admin help
   mail        the mail outbox: mail list | mail show ID
   seed-bench  fill a database for benchmarks: seed-bench --reservations N
@@ -67,6 +69,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return serve(ctx, rest, stdout, stderr, logger)
 	case "migrate":
 		return migrate(ctx, rest, stdout, stderr, logger)
+	case "backup":
+		return backupCmd(ctx, rest, stdout, stderr, logger)
 	case "admin":
 		return admin(ctx, rest, stdout, stderr, logger)
 	case "mail":

@@ -49,6 +49,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	memLimit := fs.String("go-memory-limit", envOr("MEMBERS_GO_MEMORY_LIMIT", strconv.Itoa(app.DefaultGoMemoryLimitMiB)), "soft limit of the Go runtime's memory in MiB, 0 for none (env MEMBERS_GO_MEMORY_LIMIT; GOMEMLIMIT wins when set); SQLite's memory is outside it (docs/speed.md)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the server to this file until it shuts down (benchmarks: make bench)")
 	metricsAddr := fs.String("metrics-addr", envOr("MEMBERS_METRICS_ADDR", ""), "listen address of the Prometheus metrics at /metrics, apart from the site's (env MEMBERS_METRICS_ADDR); empty: off (docs/operations.md)")
+	retentionFlag := fs.String("mail-retention", envOr("MEMBERS_MAIL_RETENTION", "720h"), "how long sent mails stay in the outbox before the worker deletes them, e.g. 720h for 30 days (env MEMBERS_MAIL_RETENTION)")
 	graceFlag := fs.String("shutdown-grace", envOr("MEMBERS_SHUTDOWN_GRACE", "20s"), "on SIGTERM or Ctrl-C: how long requests in flight may take to finish before the server exits, e.g. 20s (env MEMBERS_SHUTDOWN_GRACE)")
 	reminderDays := fs.String("points-reminder-days", envOr("MEMBERS_POINTS_REMINDER_DAYS", "30,7"), "days before expiry at which the points reminder mail goes out, comma-separated; empty: none (env MEMBERS_POINTS_REMINDER_DAYS)")
 	if err := parse(fs, args, stderr); err != nil {
@@ -65,6 +66,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	grace, err := time.ParseDuration(strings.TrimSpace(*graceFlag))
 	if err != nil || grace <= 0 {
 		return fmt.Errorf("--shutdown-grace: %q is not a duration such as 20s", *graceFlag)
+	}
+	if cfg.MailRetention, err = time.ParseDuration(strings.TrimSpace(*retentionFlag)); err != nil || cfg.MailRetention <= 0 {
+		return fmt.Errorf("--mail-retention: %q is not a duration such as 720h", *retentionFlag)
 	}
 	mib, err := strconv.Atoi(strings.TrimSpace(*memLimit))
 	if err != nil || mib < 0 {

@@ -153,9 +153,11 @@ func (s *Service) requestEmailChange(ctx context.Context, m Member, newEmail, pa
 	hours := []any{"hours", int(EmailChangeLinkLifetime.Hours()), "days", int(EmailChangeUndoLifetime.Hours() / 24)}
 	sent := s.notify(ctx, KindEmailChangeConfirm, lang, newEmail, mail.Data{
 		Given: m.Firstname, Family: m.Lastname, Args: append([]any{"email", newEmail}, hours...), URL: link("confirm", confirm),
+		Secrets: []string{url.PathEscape(confirm)},
 	})
 	sent = s.notify(ctx, KindEmailChangeNotice, lang, m.Email, mail.Data{
 		Given: m.Firstname, Family: m.Lastname, Args: append([]any{"email", newEmail}, hours...), URL: link("undo", undo),
+		Secrets: []string{url.PathEscape(undo)},
 	}) && sent
 	return PendingEmail{Email: newEmail, ExpiresAt: c.ExpiresAt}, sent, nil
 }

@@ -89,6 +89,7 @@ func (s *Service) sendResetLink(ctx context.Context, email string, lang i18n.Lan
 	link := s.PublicURL + "/reset-password/" + url.PathEscape(token) + "?lang=" + string(lang)
 	s.notify(ctx, mail.KindPasswordReset, lang, m.Email, mail.Data{
 		Given: m.Firstname, Family: m.Lastname, Args: []any{"minutes", int(ResetLinkLifetime.Minutes())}, URL: link,
+		Secrets: []string{url.PathEscape(token)},
 	})
 	return nil
 }

@@ -81,5 +81,10 @@ func (a *App) Mailer(cfg Config) (*mail.Mailer, error) {
 		tr, from = s, f
 	}
 	a.mailer = mail.New(observedOutbox{store.NewMailOutbox(a.DB), a.metrics}, tr, from, a.DB.Now, a.Logger)
+	retention := cfg.MailRetention
+	if retention == 0 {
+		retention = mail.DefaultRetention
+	}
+	a.mailer.KeepSent(retention, store.NewJobs(a.DB), "mail-"+store.NewID())
 	return a.mailer, nil
 }

@@ -97,6 +97,9 @@ type Config struct {
 	// PointsReminderDays are the days before expiry at which the points
 	// reminder mail goes out (nil: DefaultPointsReminderDays).
 	PointsReminderDays []int
+	// MailRetention is how long sent mails stay in the outbox before the
+	// worker purges them (--mail-retention; zero: mail.DefaultRetention).
+	MailRetention time.Duration
 	// PinKey is the key of the keyed hash of server-generated secrets
 	// (voucher PINs, exchange-code passwords): base64 of at least 32 bytes,
 	// kept outside the database (--pin-key, env MEMBERS_PIN_KEY). Empty:

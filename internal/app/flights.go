@@ -133,7 +133,8 @@ func (m *flightMailer) SendFlightChange(ctx context.Context, cm flightops.Change
 	msg, err := m.tpl.Standard("flight_change", lang, cm.To.Email, mail.Data{Given: cm.To.Firstname, Family: cm.To.Lastname, Details: details,
 		URL:         strings.TrimRight(m.publicURL, "/") + "/bookings?" + q.Encode(),
 		Unsubscribe: &mail.Action{Label: m.cat.T(lang, "notify.mail.unsubscribe"), URL: m.settings.UnsubscribeURL(cm.MemberID, notify.FlightChanges)},
-		Args:        args})
+		Args:        args,
+		Secrets:     []string{m.settings.UnsubscribeSecret(cm.MemberID, notify.FlightChanges)}})
 	if err != nil {
 		return fmt.Errorf("flight change mail: %w", err)
 	}

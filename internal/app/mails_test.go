@@ -39,8 +39,10 @@ func (o *memOutbox) MarkAttempt(context.Context, string, int, mail.Status, time.
 func (o *memOutbox) Claim(context.Context, time.Time, time.Time, int) ([]mail.Stored, error) {
 	return nil, nil
 }
-func (o *memOutbox) List(context.Context, int) ([]mail.Stored, error) { return nil, nil }
-func (o *memOutbox) Get(context.Context, string) (mail.Stored, error) { return mail.Stored{}, nil }
+func (o *memOutbox) List(context.Context, int) ([]mail.Stored, error)    { return nil, nil }
+func (o *memOutbox) Get(context.Context, string) (mail.Stored, error)    { return mail.Stored{}, nil }
+func (o *memOutbox) PurgeSent(context.Context, time.Time) (int64, error) { return 0, nil }
+func (o *memOutbox) Forget(context.Context) error                        { return nil }
 
 func (o *memOutbox) last(t *testing.T) mail.Message {
 	t.Helper()

@@ -95,8 +95,12 @@ func (m *pointsMailer) SendPoints(ctx context.Context, pm points.Mail) error {
 	data := mail.Data{Given: pm.To.Firstname, Family: pm.To.Lastname, Details: details,
 		Args: []any{"days", pm.Days, "days_left", m.cat.TN(lang, "mail.points.days_left", pm.Days),
 			"amount", points.FormatMoney(v.Balance, v.Currency, lang), "date", i18n.FormatISODate(lang, v.ExpireDate)}}
+	if pm.Pin != "" {
+		data.Secrets = append(data.Secrets, pm.Pin)
+	}
 	if pm.Kind == "reminder" {
 		data.Unsubscribe = &mail.Action{Label: m.cat.T(lang, "notify.mail.unsubscribe"), URL: m.settings.UnsubscribeURL(pm.To.MemberID, notify.PointsReminders)}
+		data.Secrets = append(data.Secrets, m.settings.UnsubscribeSecret(pm.To.MemberID, notify.PointsReminders))
 	}
 	msg, err := m.tpl.Standard("points_"+pm.Kind, lang, pm.To.Email, data)
 	if err != nil {

@@ -33,6 +33,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"members/internal/i18n"
@@ -58,6 +59,11 @@ type Message struct {
 	// Headers are extra header fields (List-Unsubscribe on the optional
 	// mails), kept in the outbox with the message.
 	Headers map[string]string
+	// Secrets are values in the message (a voucher PIN, the token of a
+	// single-use link) that the outbox keeps only until the message is
+	// sent or given up (Seal): never in the log, and not in `members mail
+	// show` after sending.
+	Secrets []string
 }
 
 // Status of a stored message.
@@ -99,7 +105,35 @@ type Outbox interface {
 	List(ctx context.Context, limit int) ([]Stored, error)
 	// Get returns ErrNotFound when there is no message with id.
 	Get(ctx context.Context, id string) (Stored, error)
+	// PurgeSent deletes the messages sent and made before before.
+	PurgeSent(ctx context.Context, before time.Time) (int64, error)
+	// Forget makes the secrets deleted so far unreadable in the
+	// database's files too (its log), when the engine keeps them there.
+	Forget(ctx context.Context) error
 }
+
+// Leases let one instance at a time run a periodic job (store.Jobs).
+type Leases interface {
+	// ClaimJob leases the job when its lease is free and its run is due.
+	ClaimJob(ctx context.Context, name, owner string, now, until time.Time) (bool, error)
+	// FinishJob releases the lease and sets the next run.
+	FinishJob(ctx context.Context, name, owner string, now, next time.Time) error
+}
+
+// DefaultRetention is how long sent messages are kept (--mail-retention).
+const DefaultRetention = 30 * 24 * time.Hour
+
+// RetentionJob is the lease name of the purge of old sent messages.
+const RetentionJob = "mail-retention"
+
+// Retention of sent messages: the worker tries the purge's lease every
+// retentionTry and the instance that gets it purges, then sets the next
+// run retentionEvery later.
+const (
+	retentionTry   = 5 * time.Minute
+	retentionEvery = time.Hour
+	retentionLease = 10 * time.Minute
+)
 
 // Transport delivers a message (SMTP in production).
 type Transport interface {
@@ -142,12 +176,27 @@ type Mailer struct {
 	logger    *slog.Logger
 	// PollEvery is the worker's interval.
 	PollEvery time.Duration
+
+	// retention of sent messages (KeepSent); zero: kept
+	retention time.Duration
+	leases    Leases
+	owner     string
+	nextTry   time.Time
+	// forget counts the messages whose secrets went since the last
+	// Outbox.Forget that finished.
+	forget atomic.Int64
 }
 
 // New returns a mailer. transport may be nil (no SMTP: messages are held
 // in the outbox).
 func New(outbox Outbox, transport Transport, from string, now func() time.Time, logger *slog.Logger) *Mailer {
 	return &Mailer{outbox: outbox, transport: transport, from: from, now: now, logger: logger, PollEvery: 30 * time.Second}
+}
+
+// KeepSent makes the worker delete sent messages older than retention,
+// on one instance at a time (leases, under owner, this instance's name).
+func (m *Mailer) KeepSent(retention time.Duration, leases Leases, owner string) {
+	m.retention, m.leases, m.owner = retention, leases, owner
 }
 
 // Outbox returns the mailer's outbox (for the CLI and tests).
@@ -184,6 +233,8 @@ func (m *Mailer) attempt(ctx context.Context, s Stored) error {
 	if err == nil {
 		if merr := m.outbox.MarkSent(ctx, s.ID, now); merr != nil {
 			m.logger.Warn("mail: mark sent", "id", s.ID, "err", merr)
+		} else if len(s.Secrets) > 0 {
+			m.forget.Add(1)
 		}
 		return nil
 	}
@@ -194,6 +245,8 @@ func (m *Mailer) attempt(ctx context.Context, s Stored) error {
 	}
 	if merr := m.outbox.MarkAttempt(ctx, s.ID, attempts, status, now.Add(Backoff(attempts)), err.Error()); merr != nil {
 		m.logger.Warn("mail: record attempt", "id", s.ID, "err", merr)
+	} else if status == Failed && len(s.Secrets) > 0 {
+		m.forget.Add(1)
 	}
 	m.logger.Warn("mail: delivery failed", "id", s.ID, "attempts", attempts, "err", err)
 	return err
@@ -219,6 +272,44 @@ func (m *Mailer) DeliverDue(ctx context.Context) (int, error) {
 	return n, nil
 }
 
+// ForgetSent has the outbox make the secrets of the messages sent or given
+// up since its last call unreadable in the database's files
+// (Outbox.Forget); nothing when there were none.
+func (m *Mailer) ForgetSent(ctx context.Context) error {
+	n := m.forget.Load()
+	if n == 0 {
+		return nil
+	}
+	if err := m.outbox.Forget(ctx); err != nil {
+		return err
+	}
+	m.forget.Add(-n)
+	return nil
+}
+
+// PurgeDue deletes the sent messages older than the retention when this
+// instance gets the purge's lease and its run is due (hourly), and
+// returns how many went. Without KeepSent it does nothing.
+func (m *Mailer) PurgeDue(ctx context.Context) (int64, error) {
+	now := m.now()
+	if m.retention <= 0 || m.leases == nil || now.Before(m.nextTry) {
+		return 0, nil
+	}
+	m.nextTry = now.Add(retentionTry)
+	ok, err := m.leases.ClaimJob(ctx, RetentionJob, m.owner, now, now.Add(retentionLease))
+	if err != nil || !ok {
+		return 0, err
+	}
+	n, err := m.outbox.PurgeSent(ctx, now.Add(-m.retention))
+	if ferr := m.leases.FinishJob(ctx, RetentionJob, m.owner, m.now(), now.Add(retentionEvery)); ferr != nil && err == nil {
+		err = ferr
+	}
+	if n > 0 {
+		m.logger.Info("mail: purged sent mails past their retention", "count", n, "retention", m.retention.String())
+	}
+	return n, err
+}
+
 // Run is the delivery worker: it retries pending messages until ctx ends.
 func (m *Mailer) Run(ctx context.Context) {
 	if m.transport == nil {
@@ -229,6 +320,12 @@ func (m *Mailer) Run(ctx context.Context) {
 	for {
 		if _, err := m.DeliverDue(ctx); err != nil && ctx.Err() == nil {
 			m.logger.Warn("mail: worker", "err", err)
+		}
+		if err := m.ForgetSent(ctx); err != nil && ctx.Err() == nil {
+			m.logger.Warn("mail: worker", "err", err)
+		}
+		if _, err := m.PurgeDue(ctx); err != nil && ctx.Err() == nil {
+			m.logger.Warn("mail: retention", "err", err)
 		}
 		select {
 		case <-ctx.Done():

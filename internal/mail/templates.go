@@ -50,6 +50,9 @@ type Data struct {
 	URL           string
 	// Unsubscribe, on an optional mail, is its one-click unsubscribe link.
 	Unsubscribe *Action
+	// Secrets are values of the mail the outbox forgets once it is sent
+	// (Message.Secrets): a PIN in Details, the token in URL.
+	Secrets []string
 }
 
 // Templates renders mails in the eight languages.
@@ -133,7 +136,9 @@ func (t *Templates) Standard(kind string, lang i18n.Lang, to string, d Data) (Me
 	if d.URL != "" {
 		c.Action = &Action{Label: t.cat.T(lang, "mail."+kind+".action", args...), URL: d.URL}
 	}
-	return t.Compose(kind, lang, to, c)
+	m, err := t.Compose(kind, lang, to, c)
+	m.Secrets = d.Secrets
+	return m, err
 }
 
 // Compose renders content into a message (text and HTML parts).

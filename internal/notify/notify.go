@@ -229,6 +229,13 @@ func sign(key []byte, memberID string, k Kind) string {
 	return base64.RawURLEncoding.EncodeToString(h.Sum(nil))
 }
 
+// UnsubscribeSecret is the signature in UnsubscribeURL: a mail that
+// carries the link names it among its secrets (mail.Data.Secrets), so the
+// outbox keeps it only until the mail is sent.
+func (s *Service) UnsubscribeSecret(memberID string, k Kind) string {
+	return sign(s.keys[0], memberID, k)
+}
+
 // UnsubscribeURL is the signed one-click link that switches kind off for
 // the member. It does not expire: a mail may be read months later.
 func (s *Service) UnsubscribeURL(memberID string, k Kind) string {

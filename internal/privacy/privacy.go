@@ -262,6 +262,7 @@ func (s *Service) RequestDeletion(ctx context.Context, memberID string, in Delet
 	link := s.d.PublicURL + "/delete-account/" + token + "?" + url.Values{"lang": {string(lang)}}.Encode()
 	msg, err := s.d.Templates.Standard(KindDeletion, lang, m.Email, mail.Data{
 		Given: m.Given, Family: m.Family, URL: link, Args: []any{"minutes", int(DeletionTTL.Minutes())},
+		Secrets: []string{token},
 	})
 	if err != nil {
 		return RequestResult{}, fmt.Errorf("deletion mail: %w", err)

@@ -65,7 +65,9 @@ func SearchViewsDown(ctx context.Context, db *DB) error {
 	if db.Engine == Postgres {
 		down = searchViewsPostgresDown
 	}
-	for _, s := range append(down, `DELETE FROM goose_db_version WHERE version_id = 220`) {
+	// 00244 rewrote 00220's SQLite triggers: a database from before 00220
+	// has neither.
+	for _, s := range append(down, `DELETE FROM goose_db_version WHERE version_id IN (220, 244)`) {
 		if _, err := db.ExecContext(ctx, s); err != nil {
 			return fmt.Errorf("%s: %w", s, err)
 		}

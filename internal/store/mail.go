@@ -23,7 +23,19 @@ var _ mail.Outbox = (*MailOutbox)(nil)
 const outboxCols = `id, created_at, kind, to_addr, lang, subject, text_body, html_body, attachments,
 	status, attempts, next_attempt_at, last_error, sent_at, headers`
 
+// outboxSelect reads a stored mail with the secrets it still has
+// (mail_secrets, 00245); scanOutbox puts them back into its text.
+const outboxSelect = `SELECT o.id, o.created_at, o.kind, o.to_addr, o.lang, o.subject, o.text_body, o.html_body, o.attachments,
+	o.status, o.attempts, o.next_attempt_at, o.last_error, o.sent_at, o.headers, COALESCE(s.secrets, '')
+	FROM mail_outbox o LEFT JOIN mail_secrets s ON s.mail_id = o.id`
+
+// Add stores m with its secrets (m.Secrets) apart from its text
+// (mail.Seal), in one transaction.
 func (o *MailOutbox) Add(ctx context.Context, m mail.Message, status mail.Status, now time.Time) (string, error) {
+	m, secrets, err := mail.Seal(m)
+	if err != nil {
+		return "", fmt.Errorf("outbox: %w", err)
+	}
 	att := m.Attachments
 	if att == nil {
 		att = []mail.Attachment{}
@@ -41,39 +53,132 @@ func (o *MailOutbox) Add(ctx context.Context, m mail.Message, status mail.Status
 		return "", fmt.Errorf("outbox: encode headers: %w", err)
 	}
 	id := NewID()
-	_, err = o.db.ExecContext(ctx, `INSERT INTO mail_outbox (`+outboxCols+`)
+	err = o.tx(ctx, "insert", func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO mail_outbox (`+outboxCols+`)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, $11, '', NULL, $12)`,
-		id, now.UnixMilli(), m.Kind, m.To, string(m.Lang), m.Subject, m.Text, m.HTML, string(b), string(status), now.UnixMilli(), string(h))
+			id, now.UnixMilli(), m.Kind, m.To, string(m.Lang), m.Subject, m.Text, m.HTML, string(b), string(status), now.UnixMilli(), string(h)); err != nil {
+			return Translate(err)
+		}
+		if len(secrets) == 0 {
+			return nil
+		}
+		v, err := json.Marshal(secrets)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO mail_secrets (mail_id, secrets) VALUES ($1, $2)`, id, string(v))
+		return err
+	})
 	if err != nil {
-		return "", fmt.Errorf("outbox: insert: %w", Translate(err))
+		return "", err
 	}
 	return id, nil
 }
 
-func (o *MailOutbox) MarkSent(ctx context.Context, id string, at time.Time) error {
-	_, err := o.db.ExecContext(ctx, `UPDATE mail_outbox SET status = $1, sent_at = $2, last_error = '' WHERE id = $3`,
-		string(mail.Sent), at.UnixMilli(), id)
+// tx runs fn in a transaction; what names the step in the error.
+func (o *MailOutbox) tx(ctx context.Context, what string, fn func(*sql.Tx) error) error {
+	tx, err := o.db.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("outbox: mark sent: %w", err)
+		return fmt.Errorf("outbox: %s: %w", what, err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return fmt.Errorf("outbox: %s: %w", what, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("outbox: %s: %w", what, err)
 	}
 	return nil
+}
+
+// forgetSecrets deletes the secrets of mail id, in the transaction that
+// records its delivery or its giving up.
+func forgetSecrets(ctx context.Context, tx *sql.Tx, id string) error {
+	_, err := tx.ExecContext(ctx, `DELETE FROM mail_secrets WHERE mail_id = $1`, id)
+	return err
+}
+
+func (o *MailOutbox) MarkSent(ctx context.Context, id string, at time.Time) error {
+	return o.tx(ctx, "mark sent", func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE mail_outbox SET status = $1, sent_at = $2, last_error = '' WHERE id = $3`,
+			string(mail.Sent), at.UnixMilli(), id); err != nil {
+			return err
+		}
+		return forgetSecrets(ctx, tx, id)
+	})
 }
 
 func (o *MailOutbox) MarkAttempt(ctx context.Context, id string, attempts int, status mail.Status, next time.Time, lastErr string) error {
 	if len(lastErr) > 500 {
 		lastErr = lastErr[:500]
 	}
-	_, err := o.db.ExecContext(ctx, `UPDATE mail_outbox SET attempts = $1, status = $2, next_attempt_at = $3, last_error = $4 WHERE id = $5`,
-		attempts, string(status), next.UnixMilli(), lastErr, id)
+	return o.tx(ctx, "mark attempt", func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE mail_outbox SET attempts = $1, status = $2, next_attempt_at = $3, last_error = $4 WHERE id = $5`,
+			attempts, string(status), next.UnixMilli(), lastErr, id); err != nil {
+			return err
+		}
+		if status == mail.Failed { // given up: its secrets go
+			return forgetSecrets(ctx, tx, id)
+		}
+		return nil
+	})
+}
+
+// PurgeSent deletes the mails sent and made before before, 500 a
+// statement (SQLite's write lock is never held long), and returns how
+// many went.
+func (o *MailOutbox) PurgeSent(ctx context.Context, before time.Time) (int64, error) {
+	var total int64
+	for {
+		res, err := o.db.ExecContext(ctx, `DELETE FROM mail_outbox WHERE id IN
+			(SELECT id FROM mail_outbox WHERE created_at < $1 AND status = $2 LIMIT 500)`, before.UnixMilli(), string(mail.Sent))
+		if err != nil {
+			return total, fmt.Errorf("outbox: purge sent: %w", err)
+		}
+		n, _ := res.RowsAffected()
+		total += n
+		if n < 500 {
+			return total, nil
+		}
+	}
+}
+
+// Forget makes the secrets deleted so far unreadable in the database's
+// files too. Deleted rows are overwritten with zeros on SQLite
+// (secure_delete, store.go), but the write-ahead log still holds the
+// pages as they were before; a checkpoint that empties the log
+// (TRUNCATE) ends that. It waits at most a second for readers and
+// writers: when they keep it from finishing it returns an error and the
+// mailer tries again on its next pass. PostgreSQL's dead rows and WAL
+// segments are VACUUM's and the archive's (docs/operations.md).
+func (o *MailOutbox) Forget(ctx context.Context) error {
+	if o.db.Engine != SQLite {
+		return nil
+	}
+	conn, err := o.db.Conn(ctx)
 	if err != nil {
-		return fmt.Errorf("outbox: mark attempt: %w", err)
+		return fmt.Errorf("outbox: forget: %w", err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA busy_timeout = 1000`); err != nil {
+		return fmt.Errorf("outbox: forget: %w", err)
+	}
+	defer func() {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf(`PRAGMA busy_timeout = %d`, sqliteBusyTimeoutMs))
+	}()
+	var busy, logPages, done int
+	if err := conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logPages, &done); err != nil {
+		return fmt.Errorf("outbox: forget: checkpoint: %w", err)
+	}
+	if busy != 0 {
+		return errors.New("outbox: forget: the checkpoint was kept from finishing (busy); next pass")
 	}
 	return nil
 }
 
 func (o *MailOutbox) Claim(ctx context.Context, now, leaseUntil time.Time, limit int) ([]mail.Stored, error) {
-	rows, err := o.db.QueryContext(ctx, `SELECT `+outboxCols+` FROM mail_outbox
-		WHERE status = $1 AND next_attempt_at <= $2 ORDER BY next_attempt_at LIMIT $3`,
+	rows, err := o.db.QueryContext(ctx, outboxSelect+`
+		WHERE o.status = $1 AND o.next_attempt_at <= $2 ORDER BY o.next_attempt_at LIMIT $3`,
 		string(mail.Pending), now.UnixMilli(), limit)
 	if err != nil {
 		return nil, fmt.Errorf("outbox: due: %w", err)
@@ -99,7 +204,7 @@ func (o *MailOutbox) Claim(ctx context.Context, now, leaseUntil time.Time, limit
 }
 
 func (o *MailOutbox) List(ctx context.Context, limit int) ([]mail.Stored, error) {
-	rows, err := o.db.QueryContext(ctx, `SELECT `+outboxCols+` FROM mail_outbox ORDER BY created_at DESC, id LIMIT $1`, limit)
+	rows, err := o.db.QueryContext(ctx, outboxSelect+` ORDER BY o.created_at DESC, o.id LIMIT $1`, limit)
 	if err != nil {
 		return nil, fmt.Errorf("outbox: list: %w", err)
 	}
@@ -107,7 +212,7 @@ func (o *MailOutbox) List(ctx context.Context, limit int) ([]mail.Stored, error)
 }
 
 func (o *MailOutbox) Get(ctx context.Context, id string) (mail.Stored, error) {
-	rows, err := o.db.QueryContext(ctx, `SELECT `+outboxCols+` FROM mail_outbox WHERE id = $1`, id)
+	rows, err := o.db.QueryContext(ctx, outboxSelect+` WHERE o.id = $1`, id)
 	if err != nil {
 		return mail.Stored{}, fmt.Errorf("outbox: get: %w", err)
 	}
@@ -130,10 +235,10 @@ func scanOutbox(rows *sql.Rows) ([]mail.Stored, error) {
 			created, next       int64
 			sent                sql.NullInt64
 			lang, status, attch string
-			hdr                 string
+			hdr, secrets        string
 		)
 		if err := rows.Scan(&s.ID, &created, &s.Kind, &s.To, &lang, &s.Subject, &s.Text, &s.HTML, &attch,
-			&status, &s.Attempts, &next, &s.LastError, &sent, &hdr); err != nil {
+			&status, &s.Attempts, &next, &s.LastError, &sent, &hdr, &secrets); err != nil {
 			return nil, fmt.Errorf("outbox: scan: %w", err)
 		}
 		if err := json.Unmarshal([]byte(hdr), &s.Headers); err != nil {
@@ -144,6 +249,16 @@ func scanOutbox(rows *sql.Rows) ([]mail.Stored, error) {
 		}
 		if err := json.Unmarshal([]byte(attch), &s.Attachments); err != nil {
 			return nil, fmt.Errorf("outbox: decode attachments of %s: %w", s.ID, err)
+		}
+		if secrets != "" {
+			var list []mail.Secret
+			if err := json.Unmarshal([]byte(secrets), &list); err != nil {
+				return nil, fmt.Errorf("outbox: decode secrets of %s: %w", s.ID, err)
+			}
+			s.Message = mail.Unseal(s.Message, list)
+			for _, x := range list {
+				s.Secrets = append(s.Secrets, x.Value)
+			}
 		}
 		s.Lang, s.Status = i18n.Lang(lang), mail.Status(status)
 		s.CreatedAt, s.NextAttemptAt = time.UnixMilli(created).UTC(), time.UnixMilli(next).UTC()

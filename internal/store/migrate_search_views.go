@@ -44,23 +44,16 @@ var addSearchViewColumns = []string{
 	`ALTER TABLE reservations ADD COLUMN passengers_view TEXT`,
 }
 
-// searchViewsSQLite: a trigger for each write to each table; an update
+// searchViewsSQLite: a trigger for each write to each table
+// (viewTriggersSQLite; 00244 rewrote them for SQLite 3.40); an update
 // that moves a row to another reservation rebuilds both bookings' views.
 // A reservation deleted with its rows (ON DELETE CASCADE) is gone before
 // its view would be rebuilt: the UPDATE finds no row.
 func searchViewsSQLite() []string {
 	out := append([]string{}, addSearchViewColumns...)
-	for _, t := range []struct{ table, column, view string }{
-		{"reservation_segments", "segments_view", segmentsViewSQL(SQLite, "reservations.id")},
-		{"reservation_passengers", "passengers_view", passengersViewSQL(SQLite, "reservations.id")},
-	} {
-		set := `UPDATE reservations SET ` + t.column + ` = ` + t.view + ` WHERE id `
-		out = append(out,
-			`CREATE TRIGGER `+t.table+`_view_ins AFTER INSERT ON `+t.table+` BEGIN `+set+`= NEW.reservation_id; END`,
-			`CREATE TRIGGER `+t.table+`_view_upd AFTER UPDATE ON `+t.table+` BEGIN `+set+`IN (OLD.reservation_id, NEW.reservation_id); END`,
-			`CREATE TRIGGER `+t.table+`_view_del AFTER DELETE ON `+t.table+` BEGIN `+set+`= OLD.reservation_id; END`,
-		)
-	}
+	out = append(out, viewTriggersSQLite(
+		func(id string) string { return segmentsViewSQL(SQLite, id) },
+		func(id string) string { return passengersViewSQL(SQLite, id) })...)
 	// the bookings written before this migration, in one pass (each row
 	// updated once: every update also bumps its member's version)
 	out = append(out, `UPDATE reservations SET segments_view = `+segmentsViewSQL(SQLite, "reservations.id")+

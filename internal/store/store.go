@@ -135,6 +135,10 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	return out, nil
 }
 
+// sqliteBusyTimeoutMs is how long a statement waits for SQLite's write
+// lock before it fails.
+const sqliteBusyTimeoutMs = 10000
+
 // openSQLite opens a pool of conns connections to the SQLite database at
 // path; readOnly pools refuse every write (query_only).
 func openSQLite(path string, conns int, readOnly bool) (*sql.DB, error) {
@@ -145,7 +149,12 @@ func openSQLite(path string, conns int, readOnly bool) (*sql.DB, error) {
 	// is process-wide, makes SQLite give back cache pages before its whole
 	// heap passes the budget. Pages beyond it come from the operating
 	// system's file cache, which is shared by every connection and process.
-	for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", "busy_timeout(10000)", "synchronous(NORMAL)",
+	//
+	// secure_delete overwrites what a statement deletes with zeros, in the
+	// table's page and in pages it frees: a mail's secrets, once deleted
+	// (mail.go), are gone from the database file, not left in free space.
+	for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", fmt.Sprintf("busy_timeout(%d)", sqliteBusyTimeoutMs), "synchronous(NORMAL)",
+		"secure_delete(1)",
 		fmt.Sprintf("cache_size(-%d)", sqliteCacheBudgetKiB/(sqliteMaxConns+sqliteReadConns)), "temp_store(MEMORY)",
 		fmt.Sprintf("soft_heap_limit(%d)", sqliteHeapLimitKiB*1024)} {
 		q.Add("_pragma", p)
@@ -279,7 +288,7 @@ func (db *DB) migrations(ctx context.Context, lock bool) (*goose.Provider, error
 	// lower number can land after a higher one was applied: apply it
 	// then, instead of refusing to start (the migrations are independent).
 	opts = append(opts, goose.WithGoMigrations(bookingsVersionMigration(db.Engine), searchViewsMigration(db.Engine),
-		bookingTriggersMigration(db.Engine)), goose.WithAllowOutofOrder(true))
+		bookingTriggersMigration(db.Engine), viewsSQLite340Migration(db.Engine)), goose.WithAllowOutofOrder(true))
 	p, err := goose.NewProvider(dialect, db.DB, mustSub(migrations, "migrations"), opts...)
 	if err != nil {
 		return nil, fmt.Errorf("migrate: %w", err)

@@ -1,0 +1,186 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"members/internal/apitest"
+	"members/internal/app"
+	"members/internal/mail"
+	"members/internal/mail/mailtest"
+	"members/internal/store"
+)
+
+var pinLine = regexp.MustCompile(`PIN\D{0,20}(\d{8})`)
+
+// A mail's secrets (the PIN of a bought voucher, the token of a password
+// reset link, the token of an account deletion link) are stored only
+// until SMTP has the mail: then nothing in the database holds them, not
+// the outbox, not the free space of the SQLite file, not its write-ahead
+// log; not the server's log either, and `members mail show` (the
+// outbox's Get) shows the mail without them.
+func TestMailSecretsAreGoneOnceSent(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		srv := mailtest.Start(t)
+		env := apitest.New(t, engine, func(c *app.Config) { c.SMTPURL = srv.URL() })
+		pe := &payEnv{Env: env}
+		c := env.Member(t)
+		c.Lang = "en"
+		text := func(r mailtest.Received) string {
+			d := r.Decode(t)
+			return string(d.Parts["text/plain"])
+		}
+		waitNew := func(before int) mailtest.Received {
+			t.Helper()
+			for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+				if msgs := srv.Messages(); len(msgs) > before {
+					return msgs[len(msgs)-1]
+				}
+			}
+			t.Fatal("no mail")
+			return mailtest.Received{}
+		}
+
+		// A points purchase: its mail carries the voucher's PIN.
+		n := len(srv.Messages())
+		tok := pe.tokenize(t, "4242424242424242", "123")
+		p := buy(t, c, map[string]any{"nominee": "Hanako Yamada", "currencyCode": "SGD", "amount": 5000, "paymentMethod": "creditCard",
+			"creditCardToken": tok["token"], "requestId": newRequestID()})
+		done := cont(t, c, p.PaymentProcessID)
+		for i := 0; done.Status == "pending" && i < 50; i++ {
+			time.Sleep(100 * time.Millisecond)
+			done = status(t, c, p.PaymentProcessID)
+		}
+		if done.Status != "settled" {
+			t.Fatalf("purchase: %+v", done)
+		}
+		status(t, c, p.PaymentProcessID) // the PIN is shown once, then the process forgets it
+		m := pinLine.FindStringSubmatch(text(waitNew(n)))
+		if m == nil {
+			t.Fatal("no PIN in the points mail")
+		}
+		pin := m[1]
+
+		// A password reset link.
+		n = len(srv.Messages())
+		if r := env.Client(t).Do(http.MethodPost, "/api/user/reset_password", map[string]string{"email": apitest.DemoEmail}); r.Status != http.StatusNoContent {
+			t.Fatalf("reset: %d %s", r.Status, r.Body)
+		}
+		m = resetLink.FindStringSubmatch(text(waitNew(n)))
+		if m == nil {
+			t.Fatal("no reset link")
+		}
+		reset := m[1]
+
+		// An account deletion link.
+		n = len(srv.Messages())
+		if r := c.Do(http.MethodPost, "/api/me/deletion", map[string]string{"password": apitest.DemoPassword}); r.Status != http.StatusOK {
+			t.Fatalf("deletion: %d %s", r.Status, r.Body)
+		}
+		m = deletionLink.FindStringSubmatch(text(waitNew(n)))
+		if m == nil {
+			t.Fatal("no deletion link")
+		}
+		deletion := m[1]
+		secrets := map[string]string{"PIN": pin, "reset token": reset, "deletion token": deletion}
+
+		ctx := context.Background()
+		mailer, err := env.App.Mailer(app.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The outbox shows the mails sent, without their secrets.
+		list, err := mailer.Outbox().List(ctx, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kinds := map[string]bool{}
+		for _, s := range list {
+			kinds[s.Kind] = true
+			shown, err := mailer.Outbox().Get(ctx, s.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all := shown.Subject + shown.Text + shown.HTML + strings.Join(mapValues(shown.Headers), " ")
+			for what, v := range secrets {
+				if strings.Contains(all, v) {
+					t.Errorf("mail show of the %s mail (%s) has the %s", s.Kind, s.Status, what)
+				}
+			}
+			if s.Kind == "points_issued" && (s.Status != mail.Sent || !strings.Contains(shown.Text, "[removed after sending ")) {
+				t.Errorf("points mail %s: %q", s.Status, shown.Text)
+			}
+		}
+		if !kinds["points_issued"] || !kinds[mail.KindPasswordReset] || !kinds["account_deletion"] {
+			t.Fatalf("mails in the outbox: %v", kinds)
+		}
+		// The worker's pass after sending (Mailer.Run does it every
+		// PollEvery) empties SQLite's write-ahead log.
+		if err := mailer.ForgetSent(ctx); err != nil {
+			t.Fatal(err)
+		}
+		for what, v := range secrets {
+			if strings.Contains(env.Log.String(), v) {
+				t.Errorf("the server's log has the %s", what)
+			}
+		}
+		if engine == store.SQLite {
+			path := strings.TrimPrefix(env.DSN(), "sqlite:")
+			for _, f := range []string{path, path + "-wal"} {
+				b, err := os.ReadFile(f)
+				if err != nil && !os.IsNotExist(err) {
+					t.Fatal(err)
+				}
+				for what, v := range secrets {
+					if bytes.Contains(b, []byte(v)) {
+						t.Errorf("%s holds the %s", f, what)
+					}
+				}
+			}
+			return
+		}
+		// PostgreSQL: every row of every table of the schema, as text.
+		rows, err := env.App.DB.QueryContext(ctx, `SELECT table_name FROM information_schema.tables
+			WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tables []string
+		for rows.Next() {
+			var name string
+			if err := rows.Scan(&name); err != nil {
+				t.Fatal(err)
+			}
+			tables = append(tables, name)
+		}
+		rows.Close()
+		if len(tables) < 30 {
+			t.Fatalf("only %d tables", len(tables))
+		}
+		for _, table := range tables {
+			var dump string
+			if err := env.App.DB.QueryRowContext(ctx, `SELECT COALESCE(string_agg(t::text, E'\n'), '') FROM `+table+` t`).Scan(&dump); err != nil {
+				t.Fatalf("%s: %v", table, err)
+			}
+			for what, v := range secrets {
+				if strings.Contains(dump, v) {
+					t.Errorf("table %s holds the %s", table, what)
+				}
+			}
+		}
+	})
+}
+
+func mapValues(m map[string]string) []string {
+	var out []string
+	for _, v := range m {
+		out = append(out, v)
+	}
+	return out
+}
