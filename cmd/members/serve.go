@@ -345,7 +345,7 @@ func checkGateway(cfg *app.Config, webhookPrevious string) error {
 	}
 	switch {
 	case cfg.GatewayURL == "" && !cfg.Demo && !cfg.GatewaySandbox:
-		return errors.New("no payment gateway: give --gateway-url, --gateway-key and --gateway-webhook-secret (env MEMBERS_GATEWAY_URL, …), or --gateway-sandbox for the test gateway whose cards pay without money")
+		return errors.New("no payment gateway: give --gateway-url, --gateway-key and --gateway-webhook-secret (env MEMBERS_GATEWAY_URL, …), --gateway stripe with the --stripe-* keys (env MEMBERS_GATEWAY=stripe, MEMBERS_STRIPE_*), or --gateway-sandbox for the test gateway whose cards pay without money")
 	case cfg.GatewayURL != "" && (cfg.GatewayKey == "" || cfg.GatewayWebhookSecret == ""):
 		return errors.New("--gateway-url needs --gateway-key and --gateway-webhook-secret (env MEMBERS_GATEWAY_KEY, MEMBERS_GATEWAY_WEBHOOK_SECRET)")
 	case cfg.GatewayURL != "" && cfg.GatewaySandbox:
