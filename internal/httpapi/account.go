@@ -159,7 +159,7 @@ func (h *accountHandlers) LookupPostalCode(w http.ResponseWriter, r *http.Reques
 		h.WriteError(w, r, apperr.New(apperr.NotFound, "account.postal_not_found"))
 		return
 	}
-	h.WriteJSON(w, http.StatusOK, a)
+	h.WriteJSON(w, http.StatusOK, a.In(string(Lang(r))))
 }
 
 func (h *accountHandlers) GetMailSuggests(w http.ResponseWriter, r *http.Request, p accountapi.GetMailSuggestsParams) {

@@ -538,12 +538,20 @@ func TestPostalCodeAndMailSuggests(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		env := apitest.New(t, engine)
 		c := env.Member(t)
+		c.Lang = "jp"
 		r := c.Get("/api/postal_code_address?country=JP&zip=5490001")
 		if r.Status != http.StatusOK {
 			t.Fatalf("postal = %d %s", r.Status, r.Body)
 		}
 		if a := r.Map(t); a["prefecture"] != "大阪府" || a["city"] != "泉佐野市" || a["street"] != "泉州空港北" {
 			t.Errorf("address %v", a)
+		}
+		// An English or Thai page gets no kanji: the prefecture in Latin letters, nothing else.
+		for _, lang := range []string{"en", "th"} {
+			c.Lang = lang
+			if a := c.Get("/api/postal_code_address?country=JP&zip=5490001").Map(t); a["prefecture"] != "Osaka" || a["city"] != "" || a["street"] != "" {
+				t.Errorf("%s address %v", lang, a)
+			}
 		}
 		for _, q := range []string{"country=JP&zip=0000000", "country=KR&zip=04524", "country=JP&zip=abc"} {
 			if r := c.Get("/api/postal_code_address?" + q); r.Status != http.StatusNotFound {
@@ -552,6 +560,21 @@ func TestPostalCodeAndMailSuggests(t *testing.T) {
 		}
 		if r := c.Get("/api/postal_code_address?country=JP"); r.Status != http.StatusBadRequest {
 			t.Errorf("missing zip = %d", r.Status)
+		}
+		// Asked quietly (the web app's X-Quiet-Errors), the expected refusals
+		// come as 200 with the real status beside them, so the browser logs
+		// nothing; the body is the same. Other statuses are left alone.
+		plain := c.Get("/api/postal_code_address?country=JP&zip=0000000")
+		quiet := c.Do(http.MethodGet, "/api/postal_code_address?country=JP&zip=0000000", nil, "X-Quiet-Errors", "1")
+		if quiet.Status != http.StatusOK || quiet.Header.Get("X-Status") != "404" || string(quiet.Body) != string(plain.Body) {
+			t.Errorf("quiet 404: %d %q %s", quiet.Status, quiet.Header.Get("X-Status"), quiet.Body)
+		}
+		q400 := c.Do(http.MethodPut, "/api/user", with(validProfile(), "tel", "03-12a4"), "X-Quiet-Errors", "1")
+		if q400.Status != http.StatusOK || q400.Header.Get("X-Status") != "400" || !strings.Contains(string(q400.Body), `"validationErrors"`) {
+			t.Errorf("quiet 400: %d %q %s", q400.Status, q400.Header.Get("X-Status"), q400.Body)
+		}
+		if ok := c.Do(http.MethodGet, "/api/postal_code_address?country=JP&zip=5490001", nil, "X-Quiet-Errors", "1"); ok.Status != http.StatusOK || ok.Header.Get("X-Status") != "" {
+			t.Errorf("quiet found: %d %q", ok.Status, ok.Header.Get("X-Status"))
 		}
 		s := c.Get("/api/masters/mailSuggests?email=hanako@gmial.com").Map(t)
 		if s["suggestion"] != "hanako@gmail.com" || len(s["domains"].([]any)) == 0 {
@@ -564,6 +587,10 @@ func TestPostalCodeAndMailSuggests(t *testing.T) {
 		for _, p := range []string{"/api/postal_code_address?country=JP&zip=5490001", "/api/masters/mailSuggests"} {
 			if r := anon.Get(p); r.Status != http.StatusForbidden {
 				t.Errorf("%s anonymous = %d", p, r.Status)
+			}
+			// A 403 is no member's input: never quiet.
+			if r := anon.Do(http.MethodGet, p, nil, "X-Quiet-Errors", "1"); r.Status != http.StatusForbidden || r.Header.Get("X-Status") != "" {
+				t.Errorf("%s anonymous, quiet = %d", p, r.Status)
 			}
 		}
 	})

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 
 	"members/internal/apperr"
@@ -203,3 +204,57 @@ func anonLogID(anon string) string {
 	sum := sha256.Sum256([]byte("log:" + anon))
 	return hex.EncodeToString(sum[:8])
 }
+
+// QuietErrorsHeader is the request header with which the web app asks for
+// its expected refusals (400 field errors, 404 not found) as 200 answers
+// carrying the real status in StatusHeader: a browser logs every 4xx of a
+// fetch in the console ("Failed to load resource"), and a member's typo or
+// an unknown postal code is no error of the page. Without the header every
+// caller gets the real status.
+const (
+	QuietErrorsHeader = "X-Quiet-Errors"
+	StatusHeader      = "X-Status"
+)
+
+// quietStatuses are the answers that are expected outcomes of a member's input.
+var quietStatuses = map[int]bool{http.StatusBadRequest: true, http.StatusNotFound: true}
+
+// withQuietErrors answers an API call that sent QuietErrorsHeader and got
+// a quiet status with 200 and StatusHeader. It wraps everything else, so
+// the request log and the metrics keep the real status.
+func withQuietErrors(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get(QuietErrorsHeader) != "1" || !strings.HasPrefix(r.URL.Path, "/api/") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Add("Vary", QuietErrorsHeader)
+		next.ServeHTTP(&quietWriter{ResponseWriter: w}, r)
+	})
+}
+
+type quietWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (w *quietWriter) WriteHeader(code int) {
+	if w.wrote {
+		return
+	}
+	w.wrote = true
+	if quietStatuses[code] {
+		w.Header().Set(StatusHeader, strconv.Itoa(code))
+		code = http.StatusOK
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *quietWriter) Write(b []byte) (int, error) {
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *quietWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

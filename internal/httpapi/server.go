@@ -123,7 +123,7 @@ func New(d Deps) http.Handler {
 	if d.Observe != nil {
 		h = s.withObserve(root, api, h)
 	}
-	return h
+	return withQuietErrors(h)
 }
 
 // withObserve tells Deps.Observe of each answer with the pattern that

@@ -173,3 +173,48 @@ test("the online-shop link on the account page: status, linking, the way to the 
     }
   }
 });
+
+test("postal lookup in the page's language and only into empty fields; expected refusals log nothing in the console", async () => {
+  for (const [lang, viewport, texts] of [
+    ["th", VIEWPORTS.phone, { state: "จังหวัดและเมือง", street: "ที่อยู่", find: "ค้นหาที่อยู่", notFound: "ไม่พบที่อยู่สำหรับรหัสไปรษณีย์นี้", old: "รหัสผ่านปัจจุบัน", change: /เปลี่ยนรหัสผ่าน/ }],
+    ["en", VIEWPORTS.desktop, { state: "State/prefecture and city", street: "Street address", find: "Find address", notFound: "No address was found for this postal code.", old: "Current password", change: /^Change password$/ }],
+    ["jp", VIEWPORTS.phone, { state: "都道府県・市区町村", street: "番地・建物名", find: "住所を検索", notFound: null, old: "現在のパスワード", change: /パスワードを変更する/ }],
+  ]) {
+    const { context, page } = await newPage(viewport);
+    const logged = [];
+    page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") logged.push(`${m.type()}: ${m.text()}`); });
+    await signIn(page, env.server.url, DEMO2, lang);
+    await page.goto(`${env.server.url}/account?lang=${lang}`);
+    const state = page.getByLabel(texts.state, { exact: false }).first();
+    await state.waitFor();
+    const street = page.locator("input[name='address1']");
+    await street.fill("2-1 Rinku Orai");
+    await state.fill("");
+    await page.locator("select[name='addressCountryCode']").selectOption("JP");
+    await page.locator("input[name='addressPostalCode']").fill("549-0001");
+    await page.getByRole("button", { name: texts.find }).click();
+    // jp: the kanji of the table; other languages: the prefecture in Latin letters. The street typed stays.
+    await page.waitForFunction((want) => document.querySelector("input[name='addressStateAndCity']")?.value === want, lang === "jp" ? "大阪府泉佐野市" : "Osaka");
+    assert.equal(await street.inputValue(), "2-1 Rinku Orai");
+    await screenshot(page, `account-postal-${lang}`);
+    if (texts.notFound) {
+      // An unknown code: the message beside the field, and no console line.
+      await page.locator("input[name='addressPostalCode']").fill("000-0000");
+      await page.getByRole("button", { name: texts.find }).click();
+      await page.getByText(texts.notFound).first().waitFor();
+    }
+    // A wrong current password: the server's 400 with its field error, and no console line.
+    await page.locator("input[name='passwordOld']").fill("Wrong1234x");
+    await page.locator("input[name='passwordNew']").fill("Abcd12345");
+    await page.locator("input[name='passwordReenter']").fill("Abcd12345");
+    await page.getByRole("button", { name: texts.change }).first().click();
+    const dialog = page.getByRole("alertdialog");
+    await dialog.waitFor();
+    await dialog.getByRole("button").last().click();
+    await page.locator("input[name='passwordOld'][aria-invalid='true']").waitFor();
+    assert.deepEqual(logged, [], `${lang}: console`);
+    const axe = await axeBuilder(page).analyze();
+    assert.deepEqual(axe.violations.map((v) => `${v.impact} ${v.id}`), [], `${lang}: axe`);
+    await context.close();
+  }
+});

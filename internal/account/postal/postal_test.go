@@ -23,3 +23,30 @@ func TestLookup(t *testing.T) {
 		}
 	}
 }
+
+func TestAddressInLanguage(t *testing.T) {
+	kix := Address{"大阪府", "泉佐野市", "泉州空港北"}
+	for _, c := range []struct {
+		lang string
+		want Address
+	}{
+		{"jp", kix}, {"cn", kix}, {"tw", kix}, {"hk", kix},
+		{"en", Address{Prefecture: "Osaka"}}, {"sg", Address{Prefecture: "Osaka"}},
+		{"kr", Address{Prefecture: "Osaka"}}, {"th", Address{Prefecture: "Osaka"}},
+	} {
+		if got := kix.In(c.lang); got != c.want {
+			t.Errorf("%s: %+v, want %+v", c.lang, got, c.want)
+		}
+	}
+	// Every prefecture of the table has its Latin name.
+	tab := New()
+	tab.once.Do(tab.load)
+	for zip, a := range tab.jp {
+		if zip == "000info" { // the table's version line
+			continue
+		}
+		if latinPrefectures[a.Prefecture] == "" {
+			t.Fatalf("%s: no Latin name for %q", zip, a.Prefecture)
+		}
+	}
+}

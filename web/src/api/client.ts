@@ -5,7 +5,9 @@
  * - adds X-Lang, X-Revision and, on every non-GET, the session's X-Csrf-Token (api/csrf.ts),
  * - gives up after 600000 ms,
  * - reports a server revision different from ours and a 403 to the shell (src/api/events.ts),
- * - sends a GET the server answered 503 with Retry-After (a database restart) once more, after that wait.
+ * - sends a GET the server answered 503 with Retry-After (a database restart) once more, after that wait,
+ * - asks for the expected refusals (400 field errors, 404) quietly (X-Quiet-Errors) and gives
+ *   the app the real status again (unquiet), so a member's typo logs nothing in the console.
  *
  * Features do not call `api` from components: they wrap each call in a
  * queryOptions/mutation hook (see src/api/platform.ts for the pattern).
@@ -47,6 +49,18 @@ export const beforeSession: Middleware = {
 
 function origin(): string {
   return typeof window !== 'undefined' ? window.location.origin : 'http://localhost'
+}
+
+/**
+ * The server answers a call sent with X-Quiet-Errors: 1 and refused with 400
+ * or 404 as 200 with X-Status (a browser logs every 4xx of a fetch in the
+ * console, and these are outcomes of the member's input, not faults).
+ * This gives the rest of the app the real status back.
+ */
+export function unquiet(response: Response): Response {
+  const real = Number(response.headers.get('X-Status'))
+  if (response.status !== 200 || !(real === 400 || real === 404)) return response
+  return new Response(response.body, { status: real, statusText: real === 400 ? 'Bad Request' : 'Not Found', headers: response.headers })
 }
 
 function commonHeaders(): Record<string, string> {
@@ -179,13 +193,15 @@ export const shellMiddleware: Middleware = {
     }
     for (const [k, v] of Object.entries(commonHeaders())) request.headers.set(k, v)
     if (!request.headers.has('Accept')) request.headers.set('Accept', 'application/json')
+    request.headers.set('X-Quiet-Errors', '1')
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       const token = await csrfTokens.current()
       if (token) request.headers.set('X-Csrf-Token', token)
     }
     return request
   },
-  async onResponse({ request, response }) {
+  async onResponse({ request, response: answer }) {
+    const response = unquiet(answer)
     // A 403 page in HTML is a content delivery network's block page: the API answers JSON.
     if (response.status === 403 && /text\/html/i.test(response.headers.get('Content-Type') ?? '')) {
       apiEvents.emit({ type: 'cdnBlocked', html: await response.clone().text() })

@@ -688,7 +688,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prefecture, city and street of a Japanese postal code (404 for other countries or unknown codes). */
+        /**
+         * Prefecture, city and street of a Japanese postal code (404 for other countries or unknown codes).
+         * @description In the request's language (X-Lang): jp, cn, tw and hk get the kanji
+         *     of Japan Post's table; en, sg, kr and th get only the prefecture in
+         *     Latin letters (city and street empty: the table has them in kanji
+         *     only). The page fills in only the fields the member left empty.
+         */
         get: operations["lookupPostalCode"];
         put?: never;
         post?: never;

@@ -115,8 +115,12 @@ export function ProfileSection({ user, countries }: { user: User; countries: Cou
       setError('addressPostalCode', { type: 'lookup', message: t('postal.notFound') })
       return
     }
-    setValue('addressStateAndCity', a.prefecture + a.city, { shouldValidate: true })
-    setValue('address1', a.street, { shouldValidate: true })
+    // Only what the member left empty: a typed street line is theirs. The
+    // server answers in the page's language (no kanji on an English or Thai
+    // page: the prefecture in Latin letters, and no street).
+    const stateAndCity = a.prefecture + a.city
+    if (stateAndCity && !getValues('addressStateAndCity').trim()) setValue('addressStateAndCity', stateAndCity, { shouldValidate: true })
+    if (a.street && !getValues('address1').trim()) setValue('address1', a.street, { shouldValidate: true })
   }
   async function checkMail() {
     setSuggestion(await mailSuggestion(getValues('email')))

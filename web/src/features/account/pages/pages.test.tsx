@@ -100,6 +100,34 @@ describe('account pages', () => {
     expect(screen.queryByText('Please try to log in again')).toBeNull()
   })
 
+  it('postal lookup fills in only the empty fields, in the page\'s language', async () => {
+    let lang = ''
+    stubFetch({
+      'GET /api/session/info': MEMBER_SESSION, 'GET /api/user': { ...user, addressStateAndCity: '', address1: '2-1 Rinku Orai' },
+      'GET /api/masters/countries': countries, 'GET /api/user/email_change': {},
+      'GET /api/postal_code_address': (req) => { lang = req.headers.get('X-Lang') ?? ''; return json({ prefecture: 'Osaka', city: '', street: '' }) },
+    })
+    renderApp('/account?lang=th')
+    const state = await screen.findByLabelText(/^จังหวัดและเมือง/) as HTMLInputElement
+    const street = screen.getByDisplayValue('2-1 Rinku Orai') as HTMLInputElement
+    fireEvent.click(screen.getByRole('button', { name: 'ค้นหาที่อยู่' }))
+    await waitFor(() => expect(state.value).toBe('Osaka'))
+    expect(lang).toBe('th')
+    expect(street.value).toBe('2-1 Rinku Orai')
+  })
+
+  it('a quiet 404 (200 with X-Status) is still "not found" to the page', async () => {
+    const api = stubFetch({
+      'GET /api/session/info': MEMBER_SESSION, 'GET /api/user': user, 'GET /api/masters/countries': countries, 'GET /api/user/email_change': {},
+      'GET /api/postal_code_address': () => new Response(JSON.stringify({ message: 'No address' }), { status: 200, headers: { 'Content-Type': 'application/json', 'X-Status': '404' } }),
+    })
+    renderApp('/account?lang=en')
+    fireEvent.click(await screen.findByRole('button', { name: 'Find address' }))
+    expect(await screen.findAllByText('No address was found for this postal code.')).not.toHaveLength(0)
+    expect(screen.getByDisplayValue('Osaka')).toBeTruthy()
+    expect(api.called('GET /api/postal_code_address')).toBe(1)
+  })
+
   it('password form: after a wrong current password the focus is back on that field', async () => {
     stubFetch({
       'GET /api/session/info': MEMBER_SESSION, 'GET /api/user': user, 'GET /api/masters/countries': countries,
