@@ -183,7 +183,7 @@ test("postal lookup in the page's language and only into empty fields; expected 
     const { context, page } = await newPage(viewport);
     const logged = [];
     page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") logged.push(`${m.type()}: ${m.text()}`); });
-    await signIn(page, env.server.url, DEMO2, lang);
+    await signIn(page, env.server.url, DEMO, lang);
     await page.goto(`${env.server.url}/account?lang=${lang}`);
     const state = page.getByLabel(texts.state, { exact: false }).first();
     await state.waitFor();
