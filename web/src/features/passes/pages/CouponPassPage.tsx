@@ -129,7 +129,9 @@ export default function CouponPassPage() {
                 <label key={k} className={`fare ${fareType === k ? 'fare--chosen' : ''}`}>
                   <input type="radio" value={k} {...form.register('fareType')} onClick={() => setTicket(null)} />
                   <span className="fare__name">{t(`plan.${k}`)}</span>
-                  <span className="fare__price"><Money amount={period.plan[k].pricePerPerson} currency={period.plan[k].currencyCode} /> {t('coupon.perPerson')}</span>
+                  <span className="fare__price fare__price--per">
+                    <span className="nowrap"><Money amount={period.plan[k].pricePerPerson} currency={period.plan[k].currencyCode} /></span> <span className="fare__per">{t('coupon.perPerson')}</span>
+                  </span>
                   <span className="pass-muted">{t(pluralKey('coupon.days', period.plan[k].availableDaysAfterFirstUse, lang), { n: period.plan[k].availableDaysAfterFirstUse })} · {t(pluralKey('coupon.uses', period.plan[k].availableNumberOfUse, lang), { n: period.plan[k].availableNumberOfUse })}</span>
                 </label>
               ))}
