@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { apiToPrintedExpiry, brandOf, cardServes, luhn, printedToApiExpiry, sortByBrand } from './rules'
+import { apiToPrintedExpiry, brandOf, cardServes, heldElsewhere, luhn, printedToApiExpiry, sortByBrand } from './rules'
 
 describe('card rules', () => {
   it('converts between the printed MM/YY and the API\'s YY/MM', () => {
@@ -27,5 +27,14 @@ describe('card rules', () => {
     expect(cardServes('NON_JPY', 'THB')).toBe(true)
     expect(cardServes('NON_JPY', 'JPY')).toBe(false)
     expect(cardServes('ALL', 'SGD')).toBe(true)
+  })
+  it('a card not usable and not expired is held by another gateway', () => {
+    const now = new Date('2026-11-28T00:00:00Z')
+    expect(heldElsewhere({ usable: false, expirationDate: '30/12' }, now)).toBe(true)
+    // not usable because it expired: the expired-card case, not this one
+    expect(heldElsewhere({ usable: false, expirationDate: '26/10' }, now)).toBe(false)
+    expect(heldElsewhere({ usable: true, expirationDate: '30/12' }, now)).toBe(false)
+    // a server that does not send usable (the sandbox before Stripe mode)
+    expect(heldElsewhere({ expirationDate: '30/12' }, now)).toBe(false)
   })
 })

@@ -76,6 +76,15 @@ export function isCardExpired(exp: string, now: Date = new Date()): boolean {
   return end === null || now >= end
 }
 
+/**
+ * A saved card held by another gateway than the configured one (saved
+ * before a change of payment service): the server marks it not usable
+ * although it has not expired. It is shown as such and never offered to pay.
+ */
+export function heldElsewhere(card: { usable?: boolean; expirationDate: string }, now: Date = new Date()): boolean {
+  return card.usable === false && !isCardExpired(card.expirationDate, now)
+}
+
 /** Card scope vs purchase currency: JPY cards pay yen, NON_JPY cards the others, ALL cards everything. */
 export function cardServes(scope: string, currency: string): boolean {
   if (scope === 'ALL') return true

@@ -5,6 +5,9 @@ import { brandOf, expiryEnd, isCardExpired, luhn, printedToApiExpiry } from './r
 /** Form messages: keys of the payment catalogue's "card.errors". */
 export type CardMessage = (key: string) => string
 
+/** A holder name as embossed: Latin letters, spaces, dots, apostrophes, hyphens. */
+const HOLDER = /^[A-Za-z][A-Za-z .'-]*$/
+
 export function cardSchema(msg: CardMessage, now: () => Date = () => new Date()) {
   return z
     .object({
@@ -31,7 +34,19 @@ export function cardSchema(msg: CardMessage, now: () => Date = () => new Date())
       else if (!/^\d+$/.test(v.cvv)) add('cvv', 'digits')
       else if (v.cvv.length !== cvvLength) add('cvv', cvvLength === 4 ? 'cvvAmex' : 'cvvLength')
       if (v.holderName.trim() === '') add('holderName', 'required')
-      else if (!/^[A-Za-z][A-Za-z .'-]*$/.test(v.holderName.trim())) add('holderName', 'latin')
+      else if (!HOLDER.test(v.holderName.trim())) add('holderName', 'latin')
     })
 }
 export type CardForm = z.infer<ReturnType<typeof cardSchema>>
+
+/** Stripe mode's card form: the card itself is in Stripe's field; ours keep the holder and the save box. */
+export function stripeCardSchema(msg: CardMessage) {
+  return z
+    .object({ holderName: z.string(), saveCard: z.boolean() })
+    .superRefine((v, ctx) => {
+      const name = v.holderName.trim()
+      if (name === '') ctx.addIssue({ code: 'custom', path: ['holderName'], message: msg('required') })
+      else if (!HOLDER.test(name)) ctx.addIssue({ code: 'custom', path: ['holderName'], message: msg('latin') })
+    })
+}
+export type StripeCardForm = z.infer<ReturnType<typeof stripeCardSchema>>

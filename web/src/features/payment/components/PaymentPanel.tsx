@@ -1,5 +1,5 @@
 import '../payment.css'
-import { useCallback, useMemo, useState } from 'react'
+import { useCallback, useMemo, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useLang, useTranslation } from '@/i18n/translation'
@@ -9,9 +9,11 @@ import { ApiError, SessionTimedOutError, ValidationError, type ValidationErrors 
 import { formatMoney } from '@/i18n/format'
 import { PendingPaymentsNotice } from './PendingPayments'
 import { purchaseBody, useAvailability, useBuy, useCards, usePendingPayment, useValidatePurchase, type PaymentFields, type ProductFields, type ProductType, type SavedCard } from '../api'
-import { cardServes, sortByBrand } from '../rules'
-import { cardSchema, type CardForm } from '../schemas'
+import { cardServes, heldElsewhere, sortByBrand } from '../rules'
+import { cardSchema, stripeCardSchema, type CardForm, type StripeCardForm } from '../schemas'
 import { TokenizeError, tokenizeCard } from '../gateway'
+import { StripeCardFields } from '../stripe/StripeCardFields'
+import { StripeCardError, type StripeCard } from '../stripe/stripeCard'
 import { CardFields } from './CardFields'
 import { CardSummary } from './CardSummary'
 import { PaymentMethodChooser, type Method } from './PaymentMethodChooser'
@@ -43,7 +45,9 @@ function newRequestId(): string {
  * Step 1 of a purchase: the payment method (saved card, new card,
  * other payment types, convenience store), validate and the tentative
  * order (buy), then the prepared page at /payment/<productType>/<id>.
- * The card number goes to the gateway from the browser; /api sees a token.
+ * The card number goes to the gateway from the browser; /api sees a token
+ * (in Stripe mode, typed into Stripe's own field: a PaymentMethod id).
+ * Cards saved with another gateway than the configured one are not offered.
  */
 export function PaymentPanel<P extends ProductType>({ productType, currency, amount, productFields, onValidationErrors, disabled }: PaymentPanelProps<P>) {
   const { t } = useTranslation('payment')
@@ -68,8 +72,12 @@ export function PaymentPanel<P extends ProductType>({ productType, currency, amo
     resolver,
     defaultValues: { cardNumber: '', expirationDate: '', cvv: '', holderName: '', saveCard: false },
   })
+  const stripeResolver = useMemo(() => zodResolver(stripeCardSchema(msg)), [msg])
+  const stripeForm = useForm<StripeCardForm>({ resolver: stripeResolver, defaultValues: { holderName: '', saveCard: false } })
+  const stripeCard = useRef<StripeCard | null>(null)
+  const stripeKey = availability.data?.gateway === 'stripe' ? (availability.data.publishableKey ?? '') : null
 
-  const usable = useMemo(() => sortByBrand((cards.data ?? []).filter((c) => cardServes(c.currency, currency))), [cards.data, currency])
+  const usable = useMemo(() => sortByBrand((cards.data ?? []).filter((c) => !heldElsewhere(c) && cardServes(c.currency, currency))), [cards.data, currency])
   const method: Method = chosen ?? (usable.find((c) => c.isValid) ? { kind: 'saved', card: usable.find((c) => c.isValid) as SavedCard } : { kind: 'new' })
   const blocked = pending.data?.pending === true
 
@@ -170,6 +178,30 @@ export function PaymentPanel<P extends ProductType>({ productType, currency, amo
     }
   })
 
+  // Stripe mode: Stripe makes a PaymentMethod of the typed card; its id goes as the token
+  async function payWithStripeCard(v: StripeCardForm) {
+    setBusy(true)
+    setPaymentErrors([])
+    try {
+      if (!stripeCard.current) throw new StripeCardError('unavailable')
+      const pm = await stripeCard.current.createPaymentMethod(v.holderName.trim())
+      await confirm({ token: pm, gateway: 'stripe' }, v.saveCard)
+    } catch (e) {
+      // incomplete: Stripe's own message is under its field
+      if (e instanceof StripeCardError) {
+        if (e.code === 'unavailable') setPaymentErrors([t('stripe.unavailable')])
+      } else modals.openError()
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  function onConfirm() {
+    if (method.kind !== 'new') void confirm()
+    else if (stripeKey !== null) void stripeForm.handleSubmit(payWithStripeCard)()
+    else void onNewCard()
+  }
+
   const loading = cards.isLoading || availability.isLoading || pending.isLoading
   return (
     <section className="payment-panel" aria-labelledby="payment-panel-title">
@@ -196,14 +228,16 @@ export function PaymentPanel<P extends ProductType>({ productType, currency, amo
             {method.kind === 'other' && <span>{t('methods.otherPayment')}: {t(`otherTypes.${method.type}`)}</span>}
             {method.kind === 'convenienceStore' && <span>{t('methods.convenienceStore')}</span>}
           </div>
-          {method.kind === 'new' && <CardFields register={form.register} errors={form.formState.errors} showSave />}
-          {method.kind === 'new' && <p className="field__hint">{t('panel.cardSecurity')}</p>}
+          {method.kind === 'new' && (stripeKey !== null
+            ? <StripeCardFields publishableKey={stripeKey} cardRef={stripeCard} register={stripeForm.register} errors={stripeForm.formState.errors} showSave />
+            : <CardFields register={form.register} errors={form.formState.errors} showSave />)}
+          {method.kind === 'new' && <p className="field__hint">{stripeKey !== null ? t('stripe.cardSecurity') : t('panel.cardSecurity')}</p>}
           {paymentErrors.map((m) => <p key={m} className="field__error" role="alert">{m}</p>)}
         </div>
       )}
       <button type="button" className="button button--primary button--block payment-panel__confirm"
         disabled={busy || blocked || loading || disabled}
-        onClick={() => (method.kind === 'new' ? void onNewCard() : void confirm())}>
+        onClick={onConfirm}>
         {busy ? t('panel.working') : t('panel.confirm')}
       </button>
     </section>

@@ -9,6 +9,9 @@ const card = (over: Partial<components['schemas']['CreditCard']>): components['s
   currency: 'JPY', isValid: true, gateway: 'ndhk', holderName: 'TARO PEACH', ...over,
 })
 
+/** The sandbox gateway's availability (the page asks which gateway takes the card). */
+const SANDBOX = { creditCard: ['visa' as const], registerCreditCard: ['visa' as const], otherPayment: [], convenienceStore: true, gateway: 'ndhk' as const }
+
 describe('stored payment methods', () => {
   it('lists in brand order and says when the delete mail was not sent (204)', async () => {
     let cards = [
@@ -54,10 +57,10 @@ describe('stored payment methods', () => {
   })
 
   it('checks the card before anything is sent to the gateway', async () => {
-    const api = stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/cc': { creditcards: [] } })
+    const api = stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/cc': { creditcards: [] }, 'GET /api/payment_availability': SANDBOX })
     renderApp('/payment-methods?lang=en')
     fireEvent.click(await screen.findByRole('button', { name: 'Register a card' }))
-    fireEvent.change(screen.getByLabelText(/^Card number/), { target: { value: '3782 822463 10005' } })
+    fireEvent.change(await screen.findByLabelText(/^Card number/), { target: { value: '3782 822463 10005' } })
     fireEvent.change(screen.getByLabelText(/^Expiry/), { target: { value: '08/33' } })
     fireEvent.change(screen.getByLabelText(/^Security code/), { target: { value: '123' } })
     fireEvent.change(screen.getByLabelText(/^Cardholder name/), { target: { value: 'TARO PEACH' } })
@@ -72,6 +75,7 @@ describe('stored payment methods', () => {
     const api = stubFetch({
       'GET /api/session/info': MEMBER_SESSION,
       'GET /api/cc': { creditcards: [] },
+      'GET /api/payment_availability': SANDBOX,
       'POST /gateway/v1/tokens': ({ body }) => {
         sent = JSON.parse(body ?? '{}') as Record<string, string>
         return json({ token: 'tok-new', gateway: 'ndhk', brand: 'visa', last4: '4242', expirationDate: '29/11', holderName: 'TARO PEACH' })
@@ -80,7 +84,7 @@ describe('stored payment methods', () => {
     })
     renderApp('/payment-methods?lang=en')
     fireEvent.click(await screen.findByRole('button', { name: 'Register a card' }))
-    const expiry = screen.getByLabelText(/^Expiry/)
+    const expiry = await screen.findByLabelText(/^Expiry/)
     expect(expiry.getAttribute('autocomplete')).toBe('cc-exp')
     expect(expiry.getAttribute('placeholder')).toBe('MM/YY')
     fireEvent.change(screen.getByLabelText(/^Card number/), { target: { value: '4242 4242 4242 4242' } })
@@ -95,6 +99,6 @@ describe('stored payment methods', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Register' }))
     const done = await screen.findByText('The card has been registered. A confirmation e-mail has been sent to your registered address.')
     expect(sent.expirationDate).toBe('29/11')
-    await waitFor(() => expect(document.activeElement).toBe(done))
+    await waitFor(() => expect(document.activeElement).toBe(done.closest('[data-testid="register-outcome"]')))
   })
 })
