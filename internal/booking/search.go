@@ -73,9 +73,13 @@ type Query struct {
 	// whose flight the airline changed and whose departure, estimated or
 	// scheduled, is after it.
 	ChangedAt *time.Time
-	Desc      bool
-	Limit     int
-	Offset    int
+	// ComingFirstAt, when set (every booking, ascending), puts the bookings
+	// with a flight still to leave after it first, nearest first, and the
+	// others after them, latest first: "All bookings" opens on the trips to come.
+	ComingFirstAt *time.Time
+	Desc          bool
+	Limit         int
+	Offset        int
 }
 
 // ParseSearch validates in and builds the store query for memberID.
@@ -108,6 +112,8 @@ func ParseSearch(memberID string, in SearchInput, now time.Time) (Query, SearchO
 		t := now
 		q.ActiveAt = &t
 	case "all":
+		t := now
+		q.ComingFirstAt = &t
 	default:
 		errs.Add("status", "booking.validation.choice")
 	}
@@ -119,6 +125,7 @@ func ParseSearch(memberID string, in SearchInput, now time.Time) (Query, SearchO
 	case "", OrderAsc:
 	case OrderDesc:
 		q.Desc = true
+		q.ComingFirstAt = nil
 	default:
 		errs.Add("order", "booking.validation.choice")
 	}

@@ -111,8 +111,14 @@ func TestBookingSearch(t *testing.T) {
 			t.Errorf("pnr filter = %v", res.pnrs())
 		}
 		res, _ = search(t, c, url.Values{"form": {"search"}, "bookingDateFrom": {"2012-01-01"}, "bookingDateTo": {jstDay(env, 0)}, "status": {"all"}, "airportCode": {"ICN"}})
-		if strings.Join(res.pnrs(), ",") != demo.DemoPNROutdated+","+demo.DemoPNRFuture {
+		if strings.Join(res.pnrs(), ",") != demo.DemoPNRFuture+","+demo.DemoPNROutdated {
 			t.Errorf("airport filter = %v", res.pnrs())
+		}
+		// "All bookings" ascending opens on the trips to come, nearest
+		// first, then the flown ones, latest first.
+		res, _ = search(t, c, url.Values{"form": {"search"}, "bookingDateFrom": {"2012-01-01"}, "bookingDateTo": {jstDay(env, 0)}, "status": {"all"}, "order": {"asc"}, "perPage": {"7"}})
+		if want := []string{demo.DemoPNRDelayed, demo.DemoPNRFuture, demo.DemoPNRFlightCanc, demo.DemoPNRSegCanc, "CTS4EF", "HKG6GH", demo.DemoPNRPast}; strings.Join(res.pnrs(), ",") != strings.Join(want, ",") {
+			t.Errorf("all asc = %v, want %v", res.pnrs(), want)
 		}
 		res, _ = search(t, c, url.Values{"form": {"search"}, "bookingDateFrom": {"2012-01-01"}, "bookingDateTo": {jstDay(env, 0)}, "status": {"all"},
 			"departDateFrom": {jstDay(env, 3)}, "departDateTo": {jstDay(env, 10)}})

@@ -63,13 +63,28 @@ func searchWhere(q booking.Query) (string, []any) {
 // SearchPageSQL that reads the page (for EXPLAIN in the benchmark).
 func SearchSQL(q booking.Query) (string, []any) {
 	where, args := searchWhere(q)
+	order, args := searchOrder(q, "r", args)
+	return `SELECT ` + reservationCols + ` FROM reservations r WHERE ` + where +
+		` ORDER BY ` + order +
+		` LIMIT ` + strconv.Itoa(q.Limit) + ` OFFSET ` + strconv.Itoa(q.Offset), args
+}
+
+// searchOrder is the ORDER BY of a search over the alias t (a table or
+// the page's rows, both with first_depart_at, last_depart_at and id): by
+// first departure, or with q.ComingFirstAt the bookings with a flight still
+// to leave first (nearest first), then the others (latest first).
+func searchOrder(q booking.Query, t string, args []any) (string, []any) {
 	dir := "ASC"
 	if q.Desc {
 		dir = "DESC"
 	}
-	return `SELECT ` + reservationCols + ` FROM reservations r WHERE ` + where +
-		` ORDER BY r.first_depart_at ` + dir + `, r.id ` + dir +
-		` LIMIT ` + strconv.Itoa(q.Limit) + ` OFFSET ` + strconv.Itoa(q.Offset), args
+	if q.ComingFirstAt == nil {
+		return t + `.first_depart_at ` + dir + `, ` + t + `.id ` + dir, args
+	}
+	args = append(args, q.ComingFirstAt.UnixMilli())
+	now := "$" + strconv.Itoa(len(args))
+	past := `CASE WHEN ` + t + `.last_depart_at > ` + now + ` THEN 0 ELSE 1 END`
+	return past + `, CASE WHEN ` + t + `.last_depart_at > ` + now + ` THEN ` + t + `.first_depart_at ELSE -` + t + `.first_depart_at END, ` + t + `.id`, args
 }
 
 func (s *BookingStore) Search(ctx context.Context, q booking.Query) ([]booking.Reservation, int, error) {
@@ -128,16 +143,14 @@ func (s *BookingStore) SearchPage(ctx context.Context, q booking.Query) (booking
 // separate statements of SearchSQL and ViewSQL.
 func SearchPageSQL(engine Engine, q booking.Query) (string, []any) {
 	where, args := searchWhere(q)
-	dir := "ASC"
-	if q.Desc {
-		dir = "DESC"
-	}
+	order, args := searchOrder(q, "r", args)
+	pageOrder, args := searchOrder(q, "p", args)
 	array, agg := "json_array", "group_concat"
 	if engine == Postgres {
 		array, agg = "json_build_array", "string_agg"
 	}
-	page := `SELECT ` + reservationCols + `, r.first_depart_at, r.segments_view, r.passengers_view FROM reservations r WHERE ` + where +
-		` ORDER BY r.first_depart_at ` + dir + `, r.id ` + dir +
+	page := `SELECT ` + reservationCols + `, r.first_depart_at, r.last_depart_at, r.segments_view, r.passengers_view FROM reservations r WHERE ` + where +
+		` ORDER BY ` + order +
 		` LIMIT ` + strconv.Itoa(q.Limit) + ` OFFSET ` + strconv.Itoa(q.Offset)
 	// A booking's entry is its columns' JSON array with the two views
 	// (JSON text already, migration 00220) spliced in before the closing
@@ -150,7 +163,7 @@ func SearchPageSQL(engine Engine, q booking.Query) (string, []any) {
 	return `WITH c AS (SELECT COUNT(*) AS n, MIN(r.last_depart_at) AS m FROM reservations r WHERE ` + where + `),
 		p AS (` + page + `)
 		SELECT COALESCE((SELECT bookings_version FROM members WHERE id = $1), -1), c.n, c.m,
-		COALESCE((SELECT '[' || ` + agg + `(` + entry + `, ',' ORDER BY p.first_depart_at ` + dir + `, p.id ` + dir + `) || ']' FROM p), '[]')
+		COALESCE((SELECT '[' || ` + agg + `(` + entry + `, ',' ORDER BY ` + pageOrder + `) || ']' FROM p), '[]')
 		FROM c`, args
 }
 

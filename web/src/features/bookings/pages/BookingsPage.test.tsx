@@ -55,6 +55,9 @@ describe('bookings page', () => {
     renderApp('/bookings?lang=en')
     const first = await screen.findByRole('article', { name: /TPE3XY/ })
     expect(within(first).getByText('Delayed (not yet departed)')).toBeTruthy()
+    // The next trip comes first, the search form after the results (on a phone the trip is seen first).
+    const searchForm = await screen.findByRole('search', { name: 'Search bookings' })
+    expect(first.compareDocumentPosition(searchForm) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
     // Documents and actions sit in one row; the certificates are in the "More" menu.
     expect(within(first).queryByRole('link', { name: /Delay certificate/ })).toBeNull()
     fireEvent.click(within(first).getByRole('button', { name: 'More' }))

@@ -22,8 +22,9 @@ import { CalendarSubscription } from '../components/CalendarSubscription'
 const PER_PAGE = 10
 
 /**
- * Booking management: "Add a booking" at the top, the search with the spec's
- * defaults, results with paging. The condition and page searched are in the
+ * Booking management: "Add a booking" at the top, the results with paging
+ * (first the spec's default search: the flights to come, nearest first),
+ * then the search form. The condition and page searched are in the
  * address (searchParams.ts): each search is a history entry, so Back shows
  * the previous search again, and a reload the same one.
  */
@@ -46,7 +47,7 @@ export default function BookingsPage() {
   // (a submit, a page) sends at once and then writes the address; a change
   // of address from outside (Back, Forward) sends the search it names.
   const searched = useRef(addressedKey)
-  const scrollToResults = () => resultsRef.current?.scrollIntoView({ block: 'start' })
+  const scrollToResults = () => resultsRef.current?.scrollIntoView?.({ block: 'start' })
   useEffect(() => {
     if (searched.current === addressedKey) return
     searched.current = addressedKey
@@ -101,7 +102,8 @@ export default function BookingsPage() {
       <div id={addPanelId} hidden={!adding}>
         {adding && <AddBooking onClose={() => setAdding(false)} onAdded={() => void submit(search.condition ?? toQuery(searchDefaults(), 1, PER_PAGE))} />}
       </div>
-      <SearchPanel key={form.key} values={addressed.form} onSearch={(form) => void searchFor({ form, page: 1 })} pending={search.pending} error={search.validation} />
+      {/* The trips first (the default search is the flights to come, nearest first), the search form after them:
+          on a phone the next trip is the first thing seen, not the form. */}
       <Results
         condition={search.condition}
         data={search.result}
@@ -113,7 +115,9 @@ export default function BookingsPage() {
           void searchFor({ form: formOfQuery(search.condition), page }).then(scrollToResults)
         }}
       />
+      {/* Shown once the first search has answered, so the results arriving above it do not push it down the screen. */}
       <div hidden={!settled}>
+        <SearchPanel key={form.key} values={addressed.form} onSearch={(form) => void searchFor({ form, page: 1 }).then(scrollToResults)} pending={search.pending} error={search.validation} />
         <CalendarSubscription />
       </div>
     </div>
