@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"members/internal/api/bookingapi"
@@ -100,14 +101,19 @@ func (a *App) bookingMailer(cfg Config) (booking.Mailer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &itineraryMailer{cat: a.Catalog, tpl: tpl, mailer: m}, nil
+	public := cfg.PublicURL
+	if public == "" {
+		public = DefaultPublicURL
+	}
+	return &itineraryMailer{cat: a.Catalog, tpl: tpl, mailer: m, publicURL: strings.TrimRight(public, "/")}, nil
 }
 
 // itineraryMailer adapts the mail package to booking.Mailer.
 type itineraryMailer struct {
-	cat    *i18n.Catalog
-	tpl    *mail.Templates
-	mailer *mail.Mailer
+	cat       *i18n.Catalog
+	tpl       *mail.Templates
+	mailer    *mail.Mailer
+	publicURL string
 }
 
 func (m *itineraryMailer) SendItinerary(ctx context.Context, im booking.ItineraryMail) error {
@@ -115,7 +121,9 @@ func (m *itineraryMailer) SendItinerary(ctx context.Context, im booking.Itinerar
 	for _, l := range im.Flights {
 		details = append(details, mail.Detail{Label: m.cat.T(im.Lang, "mail.itinerary.flights"), Value: l})
 	}
-	msg, err := m.tpl.Standard("itinerary", im.Lang, im.To.Email, mail.Data{Given: im.To.Firstname, Family: im.To.Lastname, Args: []any{"pnr", im.PNR}, Details: details})
+	// The booking on the bookings page, its flights as they are now.
+	link := m.publicURL + "/bookings?" + url.Values{"lang": {string(im.Lang)}, "pnr": {im.PNR}}.Encode()
+	msg, err := m.tpl.Standard("itinerary", im.Lang, im.To.Email, mail.Data{Given: im.To.Firstname, Family: im.To.Lastname, Args: []any{"pnr", im.PNR}, Details: details, URL: link})
 	if err != nil {
 		return fmt.Errorf("itinerary mail: %w", err)
 	}

@@ -138,11 +138,13 @@ func (x *doc) flights(segs []booking.Segment, now time.Time) {
 		x.gp.SetTextColor(0, 0, 0)
 		x.y += 14
 		x.text(cols[1], x.y, 10, "→ "+booking.AirportName(s.DestinationAirportCode, x.lang)+" ("+s.DestinationAirportCode+")")
+		size := 10.0
 		if late {
 			x.gp.SetTextColor(200, 0, 0)
+			size = 9 // "01:35 +1 (UTC+09:00)" stays in its column
 		}
-		x.text(cols[2], x.y, 10, shownClock(s, dep, s.OriginAirportCode))
-		x.text(cols[3], x.y, 10, shownClock(s, arr, s.DestinationAirportCode))
+		x.text(cols[2], x.y, size, shownClock(s, dep, s.OriginAirportCode))
+		x.text(cols[3], x.y, size, shownClock(s, arr, s.DestinationAirportCode))
 		x.gp.SetTextColor(0, 0, 0)
 		if late {
 			x.y += 12

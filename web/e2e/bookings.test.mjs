@@ -65,10 +65,12 @@ test("paging moves through the results with the last condition", async () => {
   await pager.getByText("Page 2 of 2").waitFor();
   const secondPage = await page.locator("article h3, article h2").allInnerTexts();
   assert.ok(secondPage.length > 0 && secondPage.every((h) => !firstPage.includes(h)), "page 2 shows other bookings");
-  // The condition (all statuses, earliest first) holds on both pages: flown
-  // bookings first, upcoming ones after.
-  assert.ok(firstPage.some((h) => /HIS/.test(h)), firstPage.join(", "));
-  assert.ok(secondPage.some((h) => /HNK7Q2/.test(h)), secondPage.join(", "));
+  // The condition (all bookings, ascending) holds on both pages: the trips
+  // to come first, nearest first (the delayed TPE3XY in 3 days), then the
+  // flown ones, latest first.
+  assert.match(firstPage[0], /TPE3XY/, firstPage.join(", "));
+  assert.ok(firstPage.some((h) => /HNK7Q2/.test(h)), firstPage.join(", "));
+  assert.ok(secondPage.some((h) => /HIS/.test(h)) && !secondPage.some((h) => /HNK7Q2|TPE3XY|CTS4EF/.test(h)), secondPage.join(", "));
   await screenshot(page, "bookings-page2-desktop");
   await context.close();
 });
@@ -156,7 +158,7 @@ test("the search is in the address: Back returns to the previous search, a reloa
   await page.waitForURL((u) => u.searchParams.get("status") === "all");
   await page.getByText("SIN8AB").first().waitFor();
   // Second search: one booking number.
-  await page.getByLabel("Booking number").first().fill("HNK7Q2");
+  await page.getByRole("search").getByLabel("Booking number").fill("HNK7Q2");
   await page.getByRole("button", { name: "Search", exact: true }).click();
   await page.waitForURL((u) => u.searchParams.get("pnr") === "HNK7Q2");
   await results(page).getByRole("status").filter({ hasText: /^1 booking/ }).waitFor();
@@ -167,7 +169,7 @@ test("the search is in the address: Back returns to the previous search, a reloa
   await page.goBack();
   await page.waitForURL((u) => u.pathname === "/bookings" && !u.searchParams.has("pnr") && u.searchParams.get("status") === "all");
   await page.getByText("SIN8AB").first().waitFor();
-  assert.equal(await page.getByLabel("Booking number").first().inputValue(), "");
+  assert.equal(await page.getByRole("search").getByLabel("Booking number").inputValue(), "");
   assert.equal(await page.getByLabel("All bookings").isChecked(), true);
   // Back again: the default search, still on the bookings page.
   await page.goBack();

@@ -1,0 +1,183 @@
+// Every link the product mails lands on a working page: the flight change
+// mail, the itinerary mail, the convenience-store slip mail (the pending
+// payments page), the password reset mail and the two e-mail change mails.
+// Each mail is made by the real flow, read from the real outbox with the
+// operator command (`members mail list | show`), and every link to the
+// members' area in it is opened in a browser. The page must answer, show
+// what the mail promised, and show no "Page not found" and no field error
+// (the flight change mail's button once led to "Booked from: This field is
+// required." and no booking).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { createHmac } from "node:crypto";
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { e2eSuite, signIn, login, screenshot, advanceServerClock, VIEWPORTS, DEMO, DEMO2, root } from "./harness.mjs";
+import { paymentApi } from "./paymentapi.mjs";
+
+const env = e2eSuite({ before, after }, { serverArgs: ["--test-clock"] });
+const { apiCall } = paymentApi(env);
+const bin = process.env.MEMBERS_BIN || path.join(root, "bin/members");
+const members = (...args) => execFileSync(bin, [...args, "--db", env.server.dsn], { encoding: "utf8" });
+
+/** The newest mail of a kind to an address (its text, or its HTML part), waiting for the outbox. */
+async function mailOf(kind, to, { html = false, timeoutMs = 45000 } = {}) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const row = members("mail", "list").split("\n").find((l) => l.split(/\s+/).includes(kind) && l.includes(to));
+    if (row) {
+      const id = row.split(/\s+/)[0];
+      return html ? members("mail", "show", "--html", id) : members("mail", "show", id);
+    }
+    if (Date.now() > end) throw new Error(`no ${kind} mail to ${to}:\n${members("mail", "list")}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+/** The links of a mail's text that lead into the members' area. */
+function linksOf(text) {
+  const found = text.match(/https?:\/\/[^\s<>"]+/g) ?? [];
+  return [...new Set(found.filter((u) => u.startsWith(env.server.url)))];
+}
+
+/** Opens a mailed link: it answers, and the page is no "Page not found" nor an error. */
+async function follow(page, link) {
+  const res = await page.goto(link);
+  assert.ok(res && res.status() < 400, `${link} answered ${res?.status()}`);
+  await page.getByRole("heading", { level: 1 }).first().waitFor();
+  assert.equal(await page.getByText("Page not found").count(), 0, `${link}: page not found`);
+  assert.equal(await page.getByText("This field is required.").count(), 0, `${link}: a field error`);
+  assert.equal(await page.getByText("Processing was interrupted").count(), 0, `${link}: an error toast`);
+}
+
+async function postEvent(event) {
+  const body = JSON.stringify(event);
+  const t = Math.floor(Date.now() / 1000);
+  const sig = createHmac("sha256", "demo-ops-secret").update(`${t}.${body}`).digest("hex");
+  const res = await fetch(`${env.server.url}/ops/v1/flight-events`, {
+    method: "POST", headers: { "Content-Type": "application/json", "Ops-Signature": `t=${t},v1=${sig}` }, body,
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+/** Renders a mail's HTML part in the browser, for people to look at (make screenshots). */
+async function mailScreenshot(html, name) {
+  for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+    const { context, page } = await env.newPage(viewport);
+    await page.setContent(html);
+    await screenshot(page, `${name}-${size}`);
+    await context.close();
+  }
+}
+
+test("the flight change and itinerary mails lead to the booking, with its new times", async () => {
+  const { context, page } = await env.newPage(VIEWPORTS.phone);
+  await signIn(page, env.server.url);
+  // CTS4EF: MM171 KIX 07:05 → CTS 09:10, sixty days out; delayed to 23:45.
+  const seg = (await (await page.request.get(`${env.server.url}/api/reservations/CTS4EF`, { headers: { "X-Lang": "en" } })).json()).segments[0];
+  const date = seg.departDateTime.slice(0, 10);
+  const delay = await postEvent({ id: "links-delay", flight: "MM171", date, kind: "delay", occurredAt: new Date().toISOString(), departure: `${date}T23:45:00+09:00` });
+  assert.equal(delay.status, 200, JSON.stringify(delay.body));
+  await advanceServerClock(env.server, 11 * 60); // past the ten minutes a delay's updates gather
+
+  const change = await mailOf("flight_change", DEMO.email);
+  assert.match(change, /is delayed/, "the mail says what happened");
+  const links = linksOf(change);
+  const booking = links.find((l) => /\/bookings\?/.test(l));
+  assert.ok(booking && /pnr=CTS4EF/.test(booking), `the flight change mail links to the booking:\n${change}`);
+  for (const link of links) await follow(page, link);
+  await page.goto(booking);
+  const card = page.getByRole("article", { name: /CTS4EF/ });
+  await card.waitFor();
+  assert.equal(await card.locator(".flight__time").first().textContent(), "Departure 23:45");
+  await screenshot(page, "mailedlinks-flight-change-en-phone");
+  await mailScreenshot(await mailOf("flight_change", DEMO.email, { html: true }), "mail-flight-change-en");
+
+  // The itinerary mail, printed after the change: the new times, and a link to the booking.
+  const sent = await apiCall(page, "POST", "/api/reservations/CTS4EF/sendmail");
+  assert.equal(sent.status, 200, JSON.stringify(sent.body));
+  const itinerary = await mailOf("itinerary", DEMO.email);
+  assert.match(itinerary, /now 23:45 → 01:50 \+1 \(scheduled 07:05 → 09:10\)/, itinerary);
+  const itLinks = linksOf(itinerary);
+  assert.ok(itLinks.some((l) => /\/bookings\?.*pnr=CTS4EF/.test(l)), `the itinerary mail links to the booking:\n${itinerary}`);
+  for (const link of itLinks) {
+    await follow(page, link);
+    if (/pnr=CTS4EF/.test(link)) await page.getByRole("article", { name: /CTS4EF/ }).waitFor();
+  }
+  await mailScreenshot(await mailOf("itinerary", DEMO.email, { html: true }), "mail-itinerary-en");
+  await context.close();
+});
+
+test("the slip mail leads to the pending payment and its slip", async () => {
+  const { context, page } = await env.newPage(VIEWPORTS.desktop);
+  await signIn(page, env.server.url);
+  const buy = await apiCall(page, "POST", "/api/peachpoints/buy", {
+    nominee: "TARO PEACH", currencyCode: "JPY", amount: 3000, paymentMethod: "convenienceStore", requestId: `links-slip-${Date.now()}`,
+  });
+  assert.equal(buy.status, 200, JSON.stringify(buy.body));
+  const cont = await apiCall(page, "POST", `/api/peachpoints/buy/${buy.body.paymentProcessId}/continue`);
+  assert.equal(cont.body.status, "pending");
+  const pending = await apiCall(page, "GET", "/api/payments/pending");
+  const slip = pending.body.payments[0].slip;
+
+  const text = await mailOf("payment_slip", DEMO.email);
+  const links = linksOf(text);
+  assert.ok(links.some((l) => /\/payments\/pending/.test(l)), `the slip mail links to the pending payments:\n${text}`);
+  for (const link of links) {
+    await follow(page, link);
+    if (/\/payments\/pending/.test(link)) await page.getByText(slip.receiptNumber).first().waitFor();
+  }
+  // The pending payment's own slip page, from there.
+  await page.getByRole("link", { name: "Show the payment slip" }).first().click();
+  await page.getByText(slip.receiptNumber).first().waitFor();
+  assert.equal(await page.getByText("Page not found").count(), 0);
+  await context.close();
+});
+
+test("the password reset and e-mail change mails lead to their pages", async () => {
+  // Reset: asked for without a session, the link opened in a new browser.
+  const asker = await env.newPage(VIEWPORTS.phone);
+  await asker.page.goto(`${env.server.url}/reset-password?lang=en`);
+  await asker.page.getByLabel("E-mail address").fill(DEMO2.email);
+  await asker.page.getByRole("button", { name: "Send the link" }).click();
+  await asker.page.getByText(/If the address is registered/).waitFor();
+  await asker.context.close();
+  const reset = await mailOf("password_reset", DEMO2.email);
+  const resetLinks = linksOf(reset);
+  assert.ok(resetLinks.some((l) => /\/reset-password\//.test(l)), reset);
+  const opener = await env.newPage(VIEWPORTS.phone);
+  for (const link of resetLinks) await follow(opener.page, link);
+  await opener.page.goto(resetLinks.find((l) => /\/reset-password\//.test(l)));
+  await opener.page.getByLabel(/^New password/).waitFor();
+  await opener.context.close();
+
+  // E-mail change: the confirmation to the new address, the notice (undo) to the old one.
+  const { context, page } = await env.newPage(VIEWPORTS.desktop);
+  await login(page, env.server.url, DEMO2);
+  await page.goto(`${env.server.url}/account?lang=en`);
+  const email = page.getByLabel(/^E-mail address/);
+  await email.waitFor();
+  const newAddr = "kim.links@example.com";
+  await email.fill(newAddr);
+  const profile = page.locator("section", { has: page.getByRole("heading", { name: "Profile" }) });
+  await profile.getByLabel(/^Current password/).fill(DEMO2.password);
+  await profile.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("status").filter({ hasText: `will change to ${newAddr}` }).waitFor();
+
+  const confirm = await mailOf("email_change_confirm", newAddr);
+  const confirmLink = linksOf(confirm).find((l) => /\/email-change\/confirm\//.test(l));
+  assert.ok(confirmLink, confirm);
+  const other = await env.newPage(VIEWPORTS.phone);
+  await follow(other.page, confirmLink);
+  await other.page.getByText(`Your e-mail address is now ${newAddr}.`).waitFor();
+  await other.context.close();
+
+  const notice = await mailOf("email_change_notice", DEMO2.email);
+  const noticeLinks = linksOf(notice);
+  const undo = noticeLinks.find((l) => /\/email-change\/undo\//.test(l));
+  assert.ok(undo, notice);
+  for (const link of noticeLinks.filter((l) => l !== undo)) await follow(page, link);
+  await follow(page, undo);
+  await page.getByText(/The change was undone/).waitFor();
+  await context.close();
+});
