@@ -192,6 +192,27 @@ func TestAccountDeletion(t *testing.T) {
 			t.Fatalf("confirm: %d %s", r.Status, r.Body)
 		}
 
+		// The goodbye mail confirms it, over real SMTP, in the member's language,
+		// and the outbox no longer holds the name once it is sent.
+		var bye mailtest.Decoded
+		for deadline := time.Now().Add(5 * time.Second); bye.Subject == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			for _, got := range srv.Messages() {
+				if d := got.Decode(t); d.Subject == "アカウントを削除しました" {
+					bye = d
+				}
+			}
+		}
+		if text := string(bye.Parts["text/plain"]); !strings.Contains(text, "アカウントとその情報をすべて削除しました") || !strings.Contains(text, "Yamada") || strings.Contains(text, "/delete-account/") {
+			t.Fatalf("goodbye mail: %s", text)
+		}
+		var stored string
+		if err := env.App.DB.QueryRowContext(ctx, `SELECT text_body || html_body FROM mail_outbox WHERE kind = 'account_deleted'`).Scan(&stored); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(stored, "Yamada") || strings.Contains(stored, "Hanako") {
+			t.Errorf("the outbox keeps the name: %s", stored)
+		}
+
 		// Every session has ended; the member cannot log in.
 		for _, cl := range []*apitest.Client{c, other} {
 			if r := cl.Get("/api/session"); r.Status != http.StatusForbidden {
@@ -215,18 +236,18 @@ func TestAccountDeletion(t *testing.T) {
 			t.Fatalf("member row %q %q %q %v", email, first, passport, deletedAt)
 		}
 		for q, want := range map[string]int{
-			`SELECT COUNT(*) FROM passengers WHERE member_id = $1`:                              0,
-			`SELECT COUNT(*) FROM sessions WHERE member_id = $1`:                                0,
-			`SELECT COUNT(*) FROM passkeys WHERE member_id = $1`:                                0,
-			`SELECT COUNT(*) FROM webauthn_challenges WHERE member_id = $1`:                     0,
-			`SELECT COUNT(*) FROM saved_cards WHERE member_id = $1`:                             0,
-			`SELECT COUNT(*) FROM reservations WHERE member_id = $1`:                            0,
-			`SELECT COUNT(*) FROM payment_processes WHERE member_id = $1`:                       payments,
-			`SELECT COUNT(*) FROM payment_processes WHERE member_id = $1 AND card_holder <> ''`: 0,
-			`SELECT COUNT(*) FROM coupons WHERE member_id = $1`:                                 coupons,
-			`SELECT COUNT(*) FROM coupons WHERE member_id = $1 AND purchaser_lastname <> ''`:    0,
-			`SELECT COUNT(*) FROM mail_outbox WHERE LOWER(to_addr) = 'demo@example.com'`:        0,
-			`SELECT COUNT(*) FROM reservations WHERE pnr = '` + demo.DemoPNRFuture + `'`:        1,
+			`SELECT COUNT(*) FROM passengers WHERE member_id = $1`:                                                     0,
+			`SELECT COUNT(*) FROM sessions WHERE member_id = $1`:                                                       0,
+			`SELECT COUNT(*) FROM passkeys WHERE member_id = $1`:                                                       0,
+			`SELECT COUNT(*) FROM webauthn_challenges WHERE member_id = $1`:                                            0,
+			`SELECT COUNT(*) FROM saved_cards WHERE member_id = $1`:                                                    0,
+			`SELECT COUNT(*) FROM reservations WHERE member_id = $1`:                                                   0,
+			`SELECT COUNT(*) FROM payment_processes WHERE member_id = $1`:                                              payments,
+			`SELECT COUNT(*) FROM payment_processes WHERE member_id = $1 AND card_holder <> ''`:                        0,
+			`SELECT COUNT(*) FROM coupons WHERE member_id = $1`:                                                        coupons,
+			`SELECT COUNT(*) FROM coupons WHERE member_id = $1 AND purchaser_lastname <> ''`:                           0,
+			`SELECT COUNT(*) FROM mail_outbox WHERE LOWER(to_addr) = 'demo@example.com' AND kind <> 'account_deleted'`: 0,
+			`SELECT COUNT(*) FROM reservations WHERE pnr = '` + demo.DemoPNRFuture + `'`:                               1,
 		} {
 			var n int
 			arg := []any{memberID}

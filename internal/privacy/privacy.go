@@ -223,6 +223,11 @@ type RequestResult struct {
 // mail.account_deletion.subject/body/action in security.<lang>.json).
 const KindDeletion = "account_deletion"
 
+// KindDeleted is the goodbye mail sent once the account is erased: it
+// confirms the deletion (what went, what the airline keeps without the
+// member's name) in the member's mail language.
+const KindDeleted = "account_deleted"
+
 // RequestDeletion checks the member's password (throttled) and mails a
 // single-use confirmation link valid for DeletionTTL.
 func (s *Service) RequestDeletion(ctx context.Context, memberID string, in DeletionRequest, lang i18n.Lang) (RequestResult, error) {
@@ -367,6 +372,11 @@ func (s *Service) Delete(ctx context.Context, memberID string, in Confirmation, 
 			return ErrUnconfirmedLosses
 		}
 	}
+	// Whom to say goodbye to, read before the erasure takes the address.
+	m, err := s.d.Store.Member(ctx, memberID)
+	if err != nil {
+		return fmt.Errorf("deletion member: %w", err)
+	}
 	if s.d.Cards != nil {
 		if err := s.d.Cards.ForgetAll(ctx, memberID); err != nil {
 			return fmt.Errorf("delete saved cards: %w", err)
@@ -378,7 +388,28 @@ func (s *Service) Delete(ctx context.Context, memberID string, in Confirmation, 
 		}
 		return fmt.Errorf("erase member: %w", err)
 	}
+	s.goodbye(ctx, m, notify.MailLang(m.MailLang, lang))
 	return nil
+}
+
+// goodbye mails the confirmation of a finished deletion. The account is
+// gone whatever the mail does: a failure is logged, not answered.
+func (s *Service) goodbye(ctx context.Context, m Member, lang i18n.Lang) {
+	// The name is a secret of the message: the outbox forgets it once the
+	// mail is sent, so the erased member's name is not kept there.
+	var names []string
+	for _, n := range []string{m.Given, m.Family} {
+		if n != "" {
+			names = append(names, n)
+		}
+	}
+	msg, err := s.d.Templates.Standard(KindDeleted, lang, m.Email, mail.Data{Given: m.Given, Family: m.Family, Secrets: names})
+	if err == nil {
+		err = s.d.Mailer.Send(ctx, msg)
+	}
+	if err != nil {
+		s.d.Logger.Warn("goodbye mail not sent", "err", err)
+	}
 }
 
 func newToken() (token, hash string, err error) {

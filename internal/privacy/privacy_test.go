@@ -232,3 +232,37 @@ func TestExport(t *testing.T) {
 		t.Errorf("part keys %v", keys)
 	}
 }
+
+// The goodbye mail exists in every language, with its own text (no
+// fallback to English, no catalogue key), and no link.
+func TestGoodbyeMailInEveryLanguage(t *testing.T) {
+	cat, err := i18n.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tpl, err := mail.NewTemplates(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	en, err := tpl.Standard(privacy.KindDeleted, i18n.EN, "a@example.com", mail.Data{Given: "Hanako", Family: "Yamada"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]i18n.Lang{}
+	for _, l := range i18n.Langs {
+		m, err := tpl.Standard(privacy.KindDeleted, l, "a@example.com", mail.Data{Given: "Hanako", Family: "Yamada"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Subject == "" || regexp.MustCompile(`mail\.account_deleted`).MatchString(m.Subject+m.Text) || !regexp.MustCompile(`Yamada`).MatchString(m.Text) {
+			t.Errorf("%s: %q %s", l, m.Subject, m.Text)
+		}
+		if l != i18n.EN && l != i18n.SG && m.Text == en.Text {
+			t.Errorf("%s: the English text", l)
+		}
+		if prev, dup := seen[m.Subject]; dup && !(l == i18n.SG && prev == i18n.EN) && !(l == i18n.HK && prev == i18n.TW) {
+			t.Errorf("%s: the subject of %s", l, prev)
+		}
+		seen[m.Subject] = l
+	}
+}
