@@ -20,18 +20,19 @@ import (
 // outcome unknown here), or just after the gateway answered it, at the
 // first point it reaches; it logs the point first, so a test knows
 // where the run ended. It is honoured only with the
-// in-process sandbox gateway, which moves no money.
+// in-process sandbox gateway, or Stripe at a test URL (--stripe-api-url:
+// the stand-in), neither of which moves money.
 const CrashEnv = "MEMBERS_TEST_CRASH"
 
 // crashPoint wraps gw when the environment names crash points and the
-// gateway is the sandbox; otherwise it returns gw as it is.
-func crashPoint(gw payment.Gateway, sandbox bool, log *slog.Logger) payment.Gateway {
+// gateway moves no money (testOnly); otherwise it returns gw as it is.
+func crashPoint(gw payment.Gateway, testOnly bool, log *slog.Logger) payment.Gateway {
 	env := os.Getenv(CrashEnv)
 	if env == "" {
 		return gw
 	}
 	points := map[string]bool{}
-	valid := sandbox
+	valid := testOnly
 	for _, at := range strings.Split(env, ",") {
 		when, call, _ := strings.Cut(at, "-")
 		valid = valid && (when == "before" || when == "during" || when == "after") &&
@@ -43,7 +44,39 @@ func crashPoint(gw payment.Gateway, sandbox bool, log *slog.Logger) payment.Gate
 		return gw
 	}
 	log.Warn("crash points armed: the server kills itself at the first", "points", env)
-	return crashGateway{Gateway: gw, points: points, log: log}
+	c := crashGateway{Gateway: gw, points: points, log: log}
+	if s, ok := gw.(setupGateway); ok {
+		// keep what the gateway offers and how it checks cards
+		return crashSetupGateway{crashGateway: c, offer: s, setup: s}
+	}
+	return c
+}
+
+// setupGateway is a gateway that narrows the offer and checks cards with
+// the member (Stripe).
+type setupGateway interface {
+	payment.Gateway
+	payment.Offering
+	payment.CardSetup
+}
+
+// crashSetupGateway is crashGateway over a setupGateway.
+type crashSetupGateway struct {
+	crashGateway
+	offer payment.Offering
+	setup payment.CardSetup
+}
+
+func (c crashSetupGateway) Offer(currency string, a payment.Availability) payment.Availability {
+	return c.offer.Offer(currency, a)
+}
+
+func (c crashSetupGateway) SetupCard(ctx context.Context, key string, in payment.CardSetupInput) (payment.CardSetupResult, error) {
+	return c.setup.SetupCard(ctx, key, in)
+}
+
+func (c crashSetupGateway) CardSetupStatus(ctx context.Context, setupID string) (payment.CardSetupResult, error) {
+	return c.setup.CardSetupStatus(ctx, setupID)
 }
 
 // crashGateway is the gateway with crash points armed.

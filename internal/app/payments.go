@@ -53,7 +53,7 @@ func (a *App) wirePayments(ctx context.Context, cfg Config, f *Features, conn Ga
 	default:
 		gw = payment.NewHTTPGateway(conn.URL, conn.Key, timeout)
 	}
-	gw = crashPoint(gw, conn.Sandbox != nil, a.Logger)
+	gw = crashPoint(gw, conn.Sandbox != nil || (conn.Stripe && cfg.Stripe.APIURL != ""), a.Logger)
 	secret := conn.WebhookSecret
 	var previous [][]byte
 	for _, p := range conn.PreviousWebhookSecrets {

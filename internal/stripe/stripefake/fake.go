@@ -36,6 +36,8 @@ type Options struct {
 	// PublicURL is where the member's browser reaches the stand-in's pages
 	// (empty: the Host of each request).
 	PublicURL string
+	// Slow is how late the answer for pm_card_visa_slow comes (zero: 3 s).
+	Slow time.Duration
 }
 
 // card is a test card behind a PaymentMethod id.
@@ -43,6 +45,7 @@ type card struct {
 	brand, last4 string
 	decline      string // "" pays; else the decline code
 	challenge    bool   // 3-D Secure required
+	slow         bool   // the confirmation's answer is late
 }
 
 // Cards are Stripe's test PaymentMethod ids the stand-in knows.
@@ -55,6 +58,10 @@ var Cards = map[string]card{
 	"pm_card_chargeDeclined":                  {brand: "visa", last4: "0002", decline: "generic_decline"},
 	"pm_card_chargeDeclinedInsufficientFunds": {brand: "visa", last4: "9995", decline: "insufficient_funds"},
 	"pm_card_chargeDeclinedExpiredCard":       {brand: "visa", last4: "0069", decline: "expired_card"},
+	// the stand-in's own, not Stripe's: paid, but the answer of its
+	// confirmation comes Options.Slow late (crash tests: a call whose
+	// outcome the caller does not learn)
+	"pm_card_visa_slow": {brand: "visa", last4: "0119", slow: true},
 }
 
 type obj = map[string]any
@@ -87,6 +94,8 @@ type Fake struct {
 	calls map[string]int
 	mux   *http.ServeMux
 	wg    sync.WaitGroup
+	// late is set by a handler whose answer is held back (slow card)
+	late bool
 }
 
 type reply struct {
@@ -98,6 +107,9 @@ type reply struct {
 func New(o Options) *Fake {
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.Slow == 0 {
+		o.Slow = 3 * time.Second
 	}
 	f := &Fake{opt: o, pms: map[string]*pm{}, pis: map[string]*intent{}, sis: map[string]*intent{},
 		cus: map[string]obj{}, idem: map[string]reply{}, calls: map[string]int{}, mux: http.NewServeMux()}
@@ -176,25 +188,48 @@ func (f *Fake) serveAPI(w http.ResponseWriter, r *http.Request, pattern string, 
 		w.WriteHeader(http.StatusBadRequest)
 		return
 	}
+	rep, late := f.answer(r, pattern, h)
+	if late {
+		time.Sleep(f.opt.Slow)
+	}
+	w.WriteHeader(rep.status)
+	_, _ = w.Write(rep.body)
+}
+
+// answer handles one API call under the lock: a repeated idempotency key
+// answers the first answer again.
+func (f *Fake) answer(r *http.Request, pattern string, h func(*http.Request, url.Values) (int, obj)) (reply, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls[pattern]++
 	key := r.Header.Get("Idempotency-Key")
 	if key != "" && r.Method == http.MethodPost {
 		if rep, ok := f.idem[key]; ok {
-			w.Header().Set("Idempotent-Replayed", "true")
-			w.WriteHeader(rep.status)
-			_, _ = w.Write(rep.body)
-			return
+			return rep, false
 		}
 	}
+	f.late = false
 	status, body := h(r, r.Form)
-	b := mustJSON(body)
+	rep := reply{status, mustJSON(body)}
 	if key != "" && r.Method == http.MethodPost && status < 500 {
-		f.idem[key] = reply{status, b}
+		f.idem[key] = rep
 	}
-	w.WriteHeader(status)
-	_, _ = w.Write(b)
+	return rep, f.late
+}
+
+// ByReference counts the PaymentIntents of a reference and those paid.
+func (f *Fake) ByReference(ref string) (count, succeeded int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, pi := range f.pis {
+		if pi.Metadata["reference"] == ref {
+			count++
+			if pi.Status == "succeeded" {
+				succeeded++
+			}
+		}
+	}
+	return count, succeeded
 }
 
 func mustJSON(v any) []byte {
@@ -607,6 +642,7 @@ func (f *Fake) doConfirmPI(r *http.Request, pi *intent, form url.Values) (int, o
 			f.event("payment_intent.requires_action", f.piJSON(pi, nil))
 		default:
 			f.paid(pi)
+			f.late = p.Card.slow
 		}
 	}
 	return 200, f.piJSON(pi, form)
