@@ -24,3 +24,23 @@ test("on a phone the flight duration is not covered by its arrow, in en and jp",
     await context.close();
   }
 });
+
+test("on a phone the next trip comes first: on /bookings before the search form, on home near the top", async () => {
+  const { context, page } = await env.newPage(VIEWPORTS.phone);
+  await signIn(page, env.server.url);
+  await page.goto(`${env.server.url}/bookings?lang=en`);
+  const first = page.getByRole("article").first();
+  await first.waitFor();
+  // The default search: the flights to come, nearest first (TPE3XY in three days).
+  assert.match(await first.innerText(), /TPE3XY/);
+  const card = (await first.boundingBox()).y;
+  const form = (await page.getByRole("search", { name: "Search bookings" }).boundingBox()).y;
+  assert.ok(card < form, `the first booking (y=${card}) comes before the search form (y=${form})`);
+  assert.ok(card < 812 / 2, `the first booking starts at y=${card}, in the top half of an 812 px screen`);
+  await page.goto(`${env.server.url}/?lang=en`);
+  const homeFirst = page.getByRole("region", { name: "Your upcoming flights" }).getByRole("article").first();
+  await homeFirst.waitFor();
+  const y = (await homeFirst.boundingBox()).y;
+  assert.ok(y < 812 / 2, `the first flight on home starts at y=${y}`);
+  await context.close();
+});

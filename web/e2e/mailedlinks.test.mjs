@@ -93,6 +93,29 @@ test("the flight change and itinerary mails lead to the booking, with its new ti
   await screenshot(page, "mailedlinks-flight-change-en-phone");
   await mailScreenshot(await mailOf("flight_change", DEMO.email, { html: true }), "mail-flight-change-en");
 
+  // Home: the delayed booking, sixty days out, comes first, at the top of a phone's screen.
+  await page.goto(`${env.server.url}/?lang=en`);
+  const recent = page.getByRole("region", { name: "Your upcoming flights" });
+  await recent.getByRole("article").first().waitFor();
+  assert.match(await recent.getByRole("article").first().getAttribute("aria-label") ?? await recent.getByRole("article").first().innerText(), /CTS4EF/);
+  const top = (await recent.getByRole("article").first().boundingBox()).y;
+  assert.ok(top < 400, `the first flight on home starts at y=${top}`);
+
+  // The pages the link opens, in three languages and two sizes.
+  for (const lang of ["en", "jp", "th"]) {
+    for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+      const look = await env.newPage(viewport);
+      await signIn(look.page, env.server.url, undefined, lang);
+      await look.page.goto(booking.replace("lang=en", `lang=${lang}`));
+      await look.page.getByRole("article", { name: /CTS4EF/ }).locator(".flight__time--late").first().waitFor();
+      await screenshot(look.page, `mailedlinks-booking-${lang}-${size}`);
+      await look.page.goto(`${env.server.url}/?lang=${lang}`);
+      await look.page.getByRole("article", { name: /CTS4EF/ }).waitFor();
+      await screenshot(look.page, `mailedlinks-home-${lang}-${size}`);
+      await look.context.close();
+    }
+  }
+
   // The itinerary mail, printed after the change: the new times, and a link to the booking.
   const sent = await apiCall(page, "POST", "/api/reservations/CTS4EF/sendmail");
   assert.equal(sent.status, 200, JSON.stringify(sent.body));
