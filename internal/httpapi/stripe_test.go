@@ -226,6 +226,30 @@ func TestStripePurchases(t *testing.T) {
 		t.Errorf("refund calls %d, want 2", n)
 	}
 
+	// a saved card pays on the member's customer; a new card saved with
+	// a purchase is kept for the next one
+	var reg struct{ Creditcard struct{ Token string } }
+	c.Do(http.MethodPost, "/api/cc/register", map[string]any{"token": "pm_card_jcb", "gateway": "stripe", "currency": "JPY"}).JSON(t, &reg)
+	p = buy(t, c, cardBody(reg.Creditcard.Token, 3000))
+	if got := cont(t, c, p.PaymentProcessID); got.Status != "settled" {
+		t.Fatalf("saved card: %+v", got)
+	}
+	save := cardBody("pm_card_mastercard", 3000)
+	save["saveCard"] = true
+	p = buy(t, c, save)
+	if got := cont(t, c, p.PaymentProcessID); got.Status != "settled" {
+		t.Fatalf("card saved with a purchase: %+v", got)
+	}
+	var list struct{ Creditcards []struct{ Token, Brand, Gateway string } }
+	c.Get("/api/cc").JSON(t, &list)
+	found := false
+	for _, card := range list.Creditcards {
+		found = found || (card.Brand == "mastercard" && card.Gateway == "stripe" && card.Token == "pm_card_mastercard")
+	}
+	if !found {
+		t.Errorf("the card saved with the purchase is not listed: %+v", list)
+	}
+
 	// declined: failed with the member's reason
 	p = buy(t, c, cardBody("pm_card_chargeDeclinedInsufficientFunds", 3000))
 	if got := cont(t, c, p.PaymentProcessID); got.Status != "failed" || got.FailureCode != "insufficient_funds" {
