@@ -147,6 +147,9 @@ type App struct {
 	// for tests and operator commands; the wiring hands the engine to the
 	// products itself and never reads this field.
 	Payments *payment.Engine
+	// Checkouts are the products' checkouts the purchase API buys through,
+	// recorded likewise (tests put a product of their own in one).
+	Checkouts *httpapi.Checkouts
 	// Gateway is how the server reached the payment gateway (recorded by
 	// wireGateway for the operator commands and tests; the wiring hands it
 	// on itself).

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	"members/internal/httpapi"
@@ -64,14 +65,17 @@ func (a *App) wireFeatures(ctx context.Context, cfg Config) (*Features, error) {
 		return nil, err
 	}
 
-	pts, err := a.wirePoints(ctx, cfg, f, pay.Engine)
+	pts, err := a.wirePoints(ctx, cfg, f, pay)
 	if err != nil {
 		return nil, err
 	}
 
-	coupons, err := a.wirePasses(ctx, cfg, f, pay.Engine)
+	coupons, err := a.wirePasses(ctx, cfg, f, pay)
 	if err != nil {
 		return nil, err
+	}
+	if c := pay.Checkouts; c.Points == nil || c.Pass == nil || c.Coupon == nil {
+		return nil, errors.New("app: a product sold through the payment API did not register")
 	}
 
 	if err := a.wireSecurity(ctx, cfg, f, pay, pts, coupons); err != nil {

@@ -50,13 +50,13 @@ func (a *App) NewPasses(cfg Config, refunder coupon.Refunder) (*Passes, error) {
 // wirePasses mounts the unlimited pass and the coupon pass. Their payment
 // products ("gogo_pass", "coupon_ticket") register with engine, which also
 // makes the coupon refunds.
-func (a *App) wirePasses(_ context.Context, cfg Config, f *Features, engine *payment.Engine) (*coupon.Service, error) {
-	p, err := a.NewPasses(cfg, engine)
+func (a *App) wirePasses(_ context.Context, cfg Config, f *Features, pay payments) (*coupon.Service, error) {
+	p, err := a.NewPasses(cfg, pay.Engine)
 	if err != nil {
 		return nil, err
 	}
-	engine.Register(p.Pass.Sale())
-	engine.Register(p.Coupon.Sale())
+	pay.Checkouts.Pass = payment.Register(pay.Engine, p.Pass.Sale())
+	pay.Checkouts.Coupon = payment.Register(pay.Engine, p.Coupon.Sale())
 	f.Mounts = append(f.Mounts, func(s *httpapi.Server, mux *http.ServeMux) {
 		passapi.HandlerWithOptions(httpapi.NewPassHandlers(s, p.Pass, p.Coupon), passapi.StdHTTPServerOptions{
 			BaseRouter: mux, ErrorHandlerFunc: s.ParamError,

@@ -21,6 +21,9 @@ import (
 type payments struct {
 	Engine *payment.Engine
 	Cards  *payment.Cards
+	// Checkouts are filled in by the products as they register (wirePoints,
+	// wirePasses); the purchase endpoints buy through them.
+	Checkouts *httpapi.Checkouts
 }
 
 // wirePayments builds the payment engine on the gateway conn reaches, the
@@ -73,9 +76,10 @@ func (a *App) wirePayments(ctx context.Context, cfg Config, f *Features, conn Ga
 		// the slip of a konbini / ATM / net-banking payment is mailed
 		Mailer: mailer, MailTemplates: a.MailTemplates,
 	}, a.DB.Now, a.Logger)
+	checkouts := &httpapi.Checkouts{}
 	cards := payment.NewCards(st, gw, mailer, a.MailTemplates, a.DB.Now, a.Logger).WithReturnBase(publicURL)
 	f.Mounts = append(f.Mounts, func(s *httpapi.Server, mux *http.ServeMux) {
-		paymentapi.HandlerWithOptions(httpapi.NewPaymentHandlers(s, engine, cards), paymentapi.StdHTTPServerOptions{
+		paymentapi.HandlerWithOptions(httpapi.NewPaymentHandlers(s, engine, cards, checkouts), paymentapi.StdHTTPServerOptions{
 			BaseRouter: mux, ErrorHandlerFunc: s.ParamError,
 		})
 	})
@@ -97,8 +101,8 @@ func (a *App) wirePayments(ctx context.Context, cfg Config, f *Features, conn Ga
 			return payments{}, err
 		}
 	}
-	a.Payments = engine
-	return payments{Engine: engine, Cards: cards}, nil
+	a.Payments, a.Checkouts = engine, checkouts
+	return payments{Engine: engine, Cards: cards, Checkouts: checkouts}, nil
 }
 
 // seedDemoCards gives the demo members saved cards that pay: the sandbox

@@ -28,7 +28,7 @@ const pointsReminderEvery = time.Hour
 
 // wirePoints mounts the points feature, registers its purchase with the
 // payment engine and starts its expiry reminders.
-func (a *App) wirePoints(_ context.Context, cfg Config, f *Features, engine *payment.Engine) (*points.Service, error) {
+func (a *App) wirePoints(_ context.Context, cfg Config, f *Features, pay payments) (*points.Service, error) {
 	svc, err := a.PointsService(cfg)
 	if err != nil {
 		return nil, err
@@ -40,7 +40,7 @@ func (a *App) wirePoints(_ context.Context, cfg Config, f *Features, engine *pay
 	})
 	// The purchase: the payment engine sells vouchers through the product
 	// and grants them at settlement.
-	engine.Register(svc.Sale())
+	pay.Checkouts.Points = payment.Register(pay.Engine, svc.Sale())
 	f.Background = append(f.Background, func(ctx context.Context) {
 		svc.RunReminders(ctx, pointsReminderEvery, func(err error) { a.Logger.Warn("points reminders", "err", err) })
 	})

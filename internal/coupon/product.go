@@ -13,15 +13,18 @@ import (
 type Sale struct{ s *Service }
 
 var (
-	_ payment.Product  = Sale{}
-	_ payment.Notifier = Sale{}
+	_ payment.Sale[Selection] = Sale{}
+	_ payment.Notifier        = Sale{}
 )
 
-// Sale returns the coupon's payment product ("coupon_ticket").
+// ProductType is the coupon pass's name in the payment engine and the API.
+const ProductType = "coupon_ticket"
+
+// Sale returns the coupon's payment product.
 func (s *Service) Sale() Sale { return Sale{s: s} }
 
 // Type is the product's API name.
-func (Sale) Type() string { return "coupon_ticket" }
+func (Sale) Type() string { return ProductType }
 
 // orderDetails are what Grant needs, fixed at Quote.
 type orderDetails struct {
@@ -32,11 +35,7 @@ type orderDetails struct {
 
 // Quote checks productId, periodId, fareType, additionalPassengers and the
 // terms agreement (a Selection), and prices them.
-func (p Sale) Quote(ctx context.Context, memberID, lang string, fields any) (payment.Order, error) {
-	in, err := payment.FieldsOf[Selection](p.Type(), fields)
-	if err != nil {
-		return payment.Order{}, err
-	}
+func (p Sale) Quote(ctx context.Context, memberID, lang string, in Selection) (payment.Order, error) {
 	t, err := p.s.Price(ctx, memberID, lang, in)
 	if err != nil {
 		return payment.Order{}, err

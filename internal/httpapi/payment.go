@@ -22,15 +22,27 @@ import (
 // registered with the engine is a 404.
 type PaymentHandlers struct {
 	*Server
-	engine *payment.Engine
-	cards  *payment.Cards
+	engine    *payment.Engine
+	cards     *payment.Cards
+	checkouts *Checkouts
+}
+
+// Checkouts are the products' checkouts the purchase endpoints buy
+// through, each typed by its product's fields: a body handed to the wrong
+// product does not build. The products register after the payment API is
+// wired (they are handed the engine), so the app fills these in before the
+// server is built.
+type Checkouts struct {
+	Points *payment.Checkout[points.PurchaseInput]
+	Pass   *payment.Checkout[pass.Selection]
+	Coupon *payment.Checkout[coupon.Selection]
 }
 
 var _ paymentapi.ServerInterface = (*PaymentHandlers)(nil)
 
 // NewPaymentHandlers returns the handlers of the payment API.
-func NewPaymentHandlers(s *Server, e *payment.Engine, c *payment.Cards) *PaymentHandlers {
-	return &PaymentHandlers{Server: s, engine: e, cards: c}
+func NewPaymentHandlers(s *Server, e *payment.Engine, c *payment.Cards, checkouts *Checkouts) *PaymentHandlers {
+	return &PaymentHandlers{Server: s, engine: e, cards: c, checkouts: checkouts}
 }
 
 func (h *PaymentHandlers) GetPaymentAvailability(w http.ResponseWriter, r *http.Request, p paymentapi.GetPaymentAvailabilityParams) {
@@ -106,13 +118,13 @@ func (h *PaymentHandlers) GetPaymentProcessStatus(w http.ResponseWriter, r *http
 // field's at once, a product field's together with the payment fields'
 // own errors (so on that path only, the payment fields are read again to
 // tell which side it is).
-func decodePurchase[T any](h *PaymentHandlers, w http.ResponseWriter, r *http.Request, split func(T) payment.Purchase) (payment.Purchase, bool) {
+func decodePurchase[B, P any](h *PaymentHandlers, w http.ResponseWriter, r *http.Request, split func(B) payment.Purchase[P]) (payment.Purchase[P], bool) {
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 64<<10))
 	if t := bytes.TrimLeft(b, " \t\r\n"); err != nil || len(t) == 0 || t[0] != '{' {
 		h.writeMessage(w, r, http.StatusBadRequest, "error.bad_request")
-		return payment.Purchase{}, false
+		return payment.Purchase[P]{}, false
 	}
-	var body T
+	var body B
 	err = json.Unmarshal(b, &body)
 	var typeErr *json.UnmarshalTypeError
 	switch {
@@ -120,13 +132,13 @@ func decodePurchase[T any](h *PaymentHandlers, w http.ResponseWriter, r *http.Re
 		return split(body), true
 	case !errors.As(err, &typeErr):
 		h.writeMessage(w, r, http.StatusBadRequest, "error.bad_request")
-		return payment.Purchase{}, false
+		return payment.Purchase[P]{}, false
 	}
 	var f payment.Fields
 	if perr := json.Unmarshal(b, &f); perr != nil {
-		return payment.Purchase{PaymentErr: apperr.FromDecode(perr)}, true
+		return payment.Purchase[P]{PaymentErr: apperr.FromDecode(perr)}, true
 	}
-	return payment.Purchase{Payment: f, ProductErr: apperr.FromDecode(err)}, true
+	return payment.Purchase[P]{Payment: f, ProductErr: apperr.FromDecode(err)}, true
 }
 
 // paymentFields are the engine's fields of a purchase body (each product's
@@ -141,10 +153,10 @@ func paymentFields[M, O ~string](method *M, other *O, token, gateway *string, sa
 // requestID points at its field): the generated fields are in the order of
 // their JSON names, so it is the sorted-key form the engine has always
 // hashed.
-func purchaseOf[T any](b *T, requestID **string, pay payment.Fields, product any) payment.Purchase {
+func purchaseOf[B, P any](b *B, requestID **string, pay payment.Fields, product P) payment.Purchase[P] {
 	*requestID = nil
 	canonical, _ := json.Marshal(b)
-	return payment.Purchase{Payment: pay, Product: product, Canonical: canonical}
+	return payment.Purchase[P]{Payment: pay, Product: product, Canonical: canonical}
 }
 
 // val is an optional generated field's value (its zero when absent).
@@ -156,19 +168,19 @@ func val[T any](p *T) T {
 	return *p
 }
 
-func pointsPurchase(b paymentapi.PurchasePeachpoints) payment.Purchase {
+func pointsPurchase(b paymentapi.PurchasePeachpoints) payment.Purchase[points.PurchaseInput] {
 	return purchaseOf(&b, &b.RequestId,
 		paymentFields(b.PaymentMethod, b.OtherPaymentType, b.CreditCardToken, b.CreditCardGateway, b.SaveCard, b.RequestId),
 		points.PurchaseInput{Nominee: str(b.Nominee), CurrencyCode: str(b.CurrencyCode), Amount: val(b.Amount)})
 }
 
-func passPurchase(b paymentapi.PurchaseGogoPass) payment.Purchase {
+func passPurchase(b paymentapi.PurchaseGogoPass) payment.Purchase[pass.Selection] {
 	return purchaseOf(&b, &b.RequestId,
 		paymentFields(b.PaymentMethod, b.OtherPaymentType, b.CreditCardToken, b.CreditCardGateway, b.SaveCard, b.RequestId),
 		pass.Selection{PlanID: str(b.PlanId), PeriodID: str(b.PeriodId), FareType: str(b.FareType)})
 }
 
-func couponPurchase(b paymentapi.PurchaseCouponTicket) payment.Purchase {
+func couponPurchase(b paymentapi.PurchaseCouponTicket) payment.Purchase[coupon.Selection] {
 	sel := coupon.Selection{ProductID: str(b.ProductId), PeriodID: str(b.PeriodId), FareType: str(b.FareType),
 		AgreeTerms: val(b.AgreeTerms)}
 	if b.AdditionalPassengers != nil {
@@ -185,23 +197,25 @@ func couponPurchase(b paymentapi.PurchaseCouponTicket) payment.Purchase {
 		sel)
 }
 
-// validatePurchase answers …/buy/validate for a product whose body is a T.
-func validatePurchase[T any](h *PaymentHandlers, w http.ResponseWriter, r *http.Request, product string, split func(T) payment.Purchase) {
+// validatePurchase answers …/buy/validate for a product whose body is a B
+// and whose fields are a P.
+func validatePurchase[B, P any](h *PaymentHandlers, w http.ResponseWriter, r *http.Request, c *payment.Checkout[P], split func(B) payment.Purchase[P]) {
 	pur, ok := decodePurchase(h, w, r, split)
 	if !ok {
 		return
 	}
-	res, err := h.engine.Validate(r.Context(), member(r), Lang(r), product, pur)
+	res, err := c.Validate(r.Context(), member(r), Lang(r), pur)
 	h.reply(w, r, res, err)
 }
 
-// buyPurchase answers …/buy for a product whose body is a T.
-func buyPurchase[T any](h *PaymentHandlers, w http.ResponseWriter, r *http.Request, product string, split func(T) payment.Purchase) {
+// buyPurchase answers …/buy for a product whose body is a B and whose
+// fields are a P.
+func buyPurchase[B, P any](h *PaymentHandlers, w http.ResponseWriter, r *http.Request, c *payment.Checkout[P], split func(B) payment.Purchase[P]) {
 	pur, ok := decodePurchase(h, w, r, split)
 	if !ok {
 		return
 	}
-	res, err := h.engine.Buy(r.Context(), member(r), Lang(r), product, pur)
+	res, err := c.Buy(r.Context(), member(r), Lang(r), pur)
 	h.reply(w, r, res, err)
 }
 
@@ -219,45 +233,45 @@ func (h *PaymentHandlers) status(w http.ResponseWriter, r *http.Request, product
 // 409 payment_pending while a payment of the member is pending, else the
 // currencies, amounts and ways to pay the form offers.
 func (h *PaymentHandlers) PreapplyPeachpointsPurchase(w http.ResponseWriter, r *http.Request) {
-	res, err := h.engine.Preapply(r.Context(), member(r), "peachpoints")
+	res, err := h.engine.Preapply(r.Context(), member(r), points.ProductType)
 	h.reply(w, r, res, err)
 }
 
 func (h *PaymentHandlers) ValidatePeachpointsPurchase(w http.ResponseWriter, r *http.Request) {
-	validatePurchase(h, w, r, points.ProductType, pointsPurchase)
+	validatePurchase(h, w, r, h.checkouts.Points, pointsPurchase)
 }
 func (h *PaymentHandlers) BuyPeachpoints(w http.ResponseWriter, r *http.Request) {
-	buyPurchase(h, w, r, points.ProductType, pointsPurchase)
+	buyPurchase(h, w, r, h.checkouts.Points, pointsPurchase)
 }
 func (h *PaymentHandlers) ContinuePeachpointsPurchase(w http.ResponseWriter, r *http.Request, id string) {
-	h.cont(w, r, "peachpoints", id)
+	h.cont(w, r, points.ProductType, id)
 }
 func (h *PaymentHandlers) GetPeachpointsPurchaseStatus(w http.ResponseWriter, r *http.Request, id string) {
-	h.status(w, r, "peachpoints", id)
+	h.status(w, r, points.ProductType, id)
 }
 func (h *PaymentHandlers) ValidateGogoPassPurchase(w http.ResponseWriter, r *http.Request) {
-	validatePurchase(h, w, r, "gogo_pass", passPurchase)
+	validatePurchase(h, w, r, h.checkouts.Pass, passPurchase)
 }
 func (h *PaymentHandlers) BuyGogoPass(w http.ResponseWriter, r *http.Request) {
-	buyPurchase(h, w, r, "gogo_pass", passPurchase)
+	buyPurchase(h, w, r, h.checkouts.Pass, passPurchase)
 }
 func (h *PaymentHandlers) ContinueGogoPassPurchase(w http.ResponseWriter, r *http.Request, id string) {
-	h.cont(w, r, "gogo_pass", id)
+	h.cont(w, r, pass.ProductType, id)
 }
 func (h *PaymentHandlers) GetGogoPassPurchaseStatus(w http.ResponseWriter, r *http.Request, id string) {
-	h.status(w, r, "gogo_pass", id)
+	h.status(w, r, pass.ProductType, id)
 }
 func (h *PaymentHandlers) ValidateCouponTicketPurchase(w http.ResponseWriter, r *http.Request) {
-	validatePurchase(h, w, r, "coupon_ticket", couponPurchase)
+	validatePurchase(h, w, r, h.checkouts.Coupon, couponPurchase)
 }
 func (h *PaymentHandlers) BuyCouponTicket(w http.ResponseWriter, r *http.Request) {
-	buyPurchase(h, w, r, "coupon_ticket", couponPurchase)
+	buyPurchase(h, w, r, h.checkouts.Coupon, couponPurchase)
 }
 func (h *PaymentHandlers) ContinueCouponTicketPurchase(w http.ResponseWriter, r *http.Request, id string) {
-	h.cont(w, r, "coupon_ticket", id)
+	h.cont(w, r, coupon.ProductType, id)
 }
 func (h *PaymentHandlers) GetCouponTicketPurchaseStatus(w http.ResponseWriter, r *http.Request, id string) {
-	h.status(w, r, "coupon_ticket", id)
+	h.status(w, r, coupon.ProductType, id)
 }
 
 // PaymentWebhook is the gateway's webhook receiver (POST /webhooks/gateway,

@@ -32,12 +32,8 @@ type testGoods struct {
 
 func (p *testGoods) Type() string { return p.typ }
 
-func (p *testGoods) Quote(_ context.Context, _, _ string, fields any) (payment.Order, error) {
-	// registered as "peachpoints": the edge hands it the points' fields
-	in, err := payment.FieldsOf[points.PurchaseInput](p.typ, fields)
-	if err != nil {
-		return payment.Order{}, err
-	}
+// Quote is sold as the points are: the edge hands it the points' fields.
+func (p *testGoods) Quote(_ context.Context, _, _ string, in points.PurchaseInput) (payment.Order, error) {
 	errs := validate.Errors{}
 	errs.Check("amount", in.Amount >= 1000 && in.Amount <= 100000, "validation.something")
 	if in.CurrencyCode == "" {
@@ -92,7 +88,7 @@ func newPayEnv(t *testing.T, engine store.Engine, cfg ...func(*app.Config)) *pay
 		t.Fatal(err)
 	}
 	g := &testGoods{typ: "peachpoints"}
-	env.App.Payments.Replace(g)
+	payment.Replace(env.App.Checkouts.Points, g)
 	return &payEnv{Env: env, goods: g}
 }
 

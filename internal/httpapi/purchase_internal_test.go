@@ -23,33 +23,40 @@ func TestCanonicalBodyIsTheSortedKeyForm(t *testing.T) {
 		b, _ := json.Marshal(m)
 		return string(b)
 	}
-	typed := func(body string, split func([]byte) payment.Purchase) string {
-		return string(split([]byte(body)).Canonical)
+	// split is a body's canonical form and its payment fields, whatever
+	// the product's fields' type
+	type split func([]byte) ([]byte, payment.Fields)
+	typed := func(body string, s split) string {
+		canonical, _ := s([]byte(body))
+		return string(canonical)
 	}
-	points := func(b []byte) payment.Purchase {
+	points := func(b []byte) ([]byte, payment.Fields) {
 		var v paymentapi.PurchasePeachpoints
 		if err := json.Unmarshal(b, &v); err != nil {
 			t.Fatal(err)
 		}
-		return pointsPurchase(v)
+		p := pointsPurchase(v)
+		return p.Canonical, p.Payment
 	}
-	pass := func(b []byte) payment.Purchase {
+	pass := func(b []byte) ([]byte, payment.Fields) {
 		var v paymentapi.PurchaseGogoPass
 		if err := json.Unmarshal(b, &v); err != nil {
 			t.Fatal(err)
 		}
-		return passPurchase(v)
+		p := passPurchase(v)
+		return p.Canonical, p.Payment
 	}
-	coupon := func(b []byte) payment.Purchase {
+	coupon := func(b []byte) ([]byte, payment.Fields) {
 		var v paymentapi.PurchaseCouponTicket
 		if err := json.Unmarshal(b, &v); err != nil {
 			t.Fatal(err)
 		}
-		return couponPurchase(v)
+		p := couponPurchase(v)
+		return p.Canonical, p.Payment
 	}
 	for _, c := range []struct {
 		body  string
-		split func([]byte) payment.Purchase
+		split split
 	}{
 		{`{"nominee":"Hanako Yamada","currencyCode":"JPY","amount":3000,"paymentMethod":"creditCard","creditCardToken":"tok_1","saveCard":true,"requestId":"r-1"}`, points},
 		{`{"requestId":"r-2","amount":50000,"currencyCode":"sgd","nominee":"A <b> & c","paymentMethod":"otherPayment","otherPaymentType":"paypay"}`, points},
@@ -66,7 +73,8 @@ func TestCanonicalBodyIsTheSortedKeyForm(t *testing.T) {
 		// the engine still gets the requestId the canonical form leaves out
 		var m map[string]any
 		_ = json.Unmarshal([]byte(c.body), &m)
-		if id, _ := m["requestId"].(string); c.split([]byte(c.body)).Payment.RequestID != id {
+		_, pay := c.split([]byte(c.body))
+		if id, _ := m["requestId"].(string); pay.RequestID != id {
 			t.Errorf("%s: requestId %q lost", c.body, id)
 		}
 	}

@@ -16,29 +16,28 @@ import (
 type Sale struct{ s *Service }
 
 var (
-	_ payment.Product  = Sale{}
-	_ payment.Notifier = Sale{}
+	_ payment.Sale[Selection] = Sale{}
+	_ payment.Notifier        = Sale{}
 )
 
-// Sale returns the pass's payment product ("gogo_pass").
+// ProductType is the pass's name in the payment engine and the API.
+const ProductType = "gogo_pass"
+
+// Sale returns the pass's payment product.
 func (s *Service) Sale() Sale { return Sale{s: s} }
 
 // Type is the product's API name.
-func (Sale) Type() string { return "gogo_pass" }
+func (Sale) Type() string { return ProductType }
 
 // ErrNotOnSale is a purchase while the sale is closed (or, in the lottery
 // phase, by a member who did not win that period).
 var ErrNotOnSale = apperr.New(apperr.Conflict, "pass.error.not_on_sale")
 
-// Quote checks planId, periodId and fareType (a Selection) and prices the pass. The sale
+// Quote checks planId, periodId and fareType and prices the pass. The sale
 // must be open (purchasable), outside maintenance; in the lottery phase
 // only a winner of that period may buy, inside the buying window.
-func (p Sale) Quote(ctx context.Context, memberID, lang string, fields any) (payment.Order, error) {
+func (p Sale) Quote(ctx context.Context, memberID, lang string, in Selection) (payment.Order, error) {
 	s := p.s
-	in, err := payment.FieldsOf[Selection](p.Type(), fields)
-	if err != nil {
-		return payment.Order{}, err
-	}
 	st, err := s.public(ctx)
 	if err != nil {
 		return payment.Order{}, err

@@ -45,9 +45,9 @@ func randomID() string {
 	return hex.EncodeToString(b)
 }
 
-// Register adds a product. Registering a type twice panics: it is a wiring
+// register adds a product (Register). Registering a type twice panics: it is a wiring
 // mistake found at start-up.
-func (e *Engine) Register(p Product) {
+func (e *Engine) register(p Product) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if _, ok := e.products[p.Type()]; ok {
@@ -56,9 +56,8 @@ func (e *Engine) Register(p Product) {
 	e.products[p.Type()] = p
 }
 
-// Replace registers p in place of the product of the same type (tests
-// that count grants with a product of their own).
-func (e *Engine) Replace(p Product) {
+// replace registers p in place of the product of the same type (Replace).
+func (e *Engine) replace(p Product) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.products[p.Type()] = p

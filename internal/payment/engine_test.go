@@ -207,11 +207,7 @@ type goods struct {
 
 func (p *goods) Type() string { return "test_goods" }
 
-func (p *goods) Quote(_ context.Context, _, _ string, fields any) (payment.Order, error) {
-	in, err := payment.FieldsOf[goodsFields](p.Type(), fields)
-	if err != nil {
-		return payment.Order{}, err
-	}
+func (p *goods) Quote(_ context.Context, _, _ string, in goodsFields) (payment.Order, error) {
 	if in.Amount < 100 {
 		errs := validate.Errors{}
 		errs.Add("amount", "validation.something")
@@ -253,6 +249,7 @@ func (p *goods) rows(t *testing.T, id string) int {
 
 type rig struct {
 	e     *payment.Engine
+	co    *payment.Checkout[goodsFields]
 	st    *store.PaymentStore
 	gw    *fakeGateway
 	goods *goods
@@ -287,8 +284,8 @@ func newRigOn(t *testing.T, engine store.Engine, cfg payment.Config, gw payment.
 	clock := env.Clock
 	e := payment.NewEngine(st, gw, cfg, clock.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	g := &goods{db: db, st: st}
-	e.Register(g)
-	return &rig{e: e, st: st, goods: g, clock: clock}
+	co := payment.Register(e, g)
+	return &rig{e: e, co: co, st: st, goods: g, clock: clock}
 }
 
 var reqN struct {
@@ -297,21 +294,21 @@ var reqN struct {
 }
 
 // card is a card purchase of amount under a new requestId.
-func card(amount int64) payment.Purchase {
+func card(amount int64) payment.Purchase[goodsFields] {
 	reqN.Lock()
 	reqN.n++
 	id := fmt.Sprintf("req-%d", reqN.n)
 	reqN.Unlock()
-	return payment.Purchase{
+	return payment.Purchase[goodsFields]{
 		Payment:   payment.Fields{PaymentMethod: payment.MethodCreditCard, CreditCardToken: "tok_visa", RequestID: id},
 		Product:   goodsFields{Amount: amount},
 		Canonical: []byte(fmt.Sprintf(`{"amount":%d}`, amount)),
 	}
 }
 
-func (r *rig) buy(t *testing.T, pur payment.Purchase) payment.View {
+func (r *rig) buy(t *testing.T, pur payment.Purchase[goodsFields]) payment.View {
 	t.Helper()
-	v, err := r.e.Buy(context.Background(), demo.Member1, i18n.EN, "test_goods", pur)
+	v, err := r.co.Buy(context.Background(), demo.Member1, i18n.EN, pur)
 	if err != nil {
 		t.Fatalf("buy: %v", err)
 	}
@@ -643,7 +640,7 @@ func TestBuyIdempotency(t *testing.T) {
 		}
 		changed := card(2000)
 		changed.Payment.RequestID = pur.Payment.RequestID
-		if _, err := r.e.Buy(ctx, demo.Member1, i18n.EN, "test_goods", changed); !errors.Is(err, payment.ErrRestart) {
+		if _, err := r.co.Buy(ctx, demo.Member1, i18n.EN, changed); !errors.Is(err, payment.ErrRestart) {
 			t.Fatalf("same requestId, other body: %v", err)
 		}
 		// a second window's order replaces the prepared one
@@ -660,24 +657,25 @@ func TestBuyIdempotency(t *testing.T) {
 		if _, err := r.e.Continue(ctx, demo.Member1, "test_goods", d.PaymentProcessID); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := r.e.Buy(ctx, demo.Member1, i18n.EN, "test_goods", card(1000)); !errors.Is(err, payment.ErrPending) {
+		if _, err := r.co.Buy(ctx, demo.Member1, i18n.EN, card(1000)); !errors.Is(err, payment.ErrPending) {
 			t.Fatalf("buy while a payment is pending: %v", err)
 		}
 		// the product's refusal and the payment fields' come in one 400
 		bad := card(1)
 		bad.Payment.PaymentMethod = ""
-		_, err := r.e.Validate(ctx, demo.Member2, i18n.EN, "test_goods", bad)
+		_, err := r.co.Validate(ctx, demo.Member2, i18n.EN, bad)
 		if ae := apperr.As(err); ae == nil || !ae.Fields.Has("amount") || !ae.Fields.Has("paymentMethod") {
 			t.Fatalf("validate: %v", err)
 		}
 		// a product's fields that did not decode stand for its quote
-		wrong := payment.Purchase{Payment: payment.Fields{}, ProductErr: apperr.FromDecode(&json.UnmarshalTypeError{Field: "amount"})}
-		_, err = r.e.Validate(ctx, demo.Member2, i18n.EN, "test_goods", wrong)
+		wrong := payment.Purchase[goodsFields]{Payment: payment.Fields{}, ProductErr: apperr.FromDecode(&json.UnmarshalTypeError{Field: "amount"})}
+		_, err = r.co.Validate(ctx, demo.Member2, i18n.EN, wrong)
 		if ae := apperr.As(err); ae == nil || !ae.Fields.Has("amount") || !ae.Fields.Has("paymentMethod") {
 			t.Fatalf("validate with a wrong type: %v", err)
 		}
-		// an unknown product is a 404 before anything else
-		if _, err := r.e.Validate(ctx, demo.Member2, i18n.EN, "nothing", wrong); !errors.Is(err, apperr.ErrNotFound) {
+		// an unknown product is a 404 before anything else (a product's
+		// purchases reach the engine through its own checkout only)
+		if _, err := r.e.Continue(ctx, demo.Member1, "nothing", d.PaymentProcessID); !errors.Is(err, apperr.ErrNotFound) {
 			t.Fatalf("unknown product: %v", err)
 		}
 	})
@@ -777,7 +775,7 @@ func TestBuyRaces(t *testing.T) {
 	t.Parallel()
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		r := newRig(t, engine)
-		buyRaces(t, r.e, r.goods, card)
+		buyRaces(t, r, card)
 	})
 }
 
@@ -791,7 +789,7 @@ func TestBuyRacesOverStripe(t *testing.T) {
 		t.Cleanup(api.Close)
 		gw := stripe.New(stripe.Config{SecretKey: "sk_test_races", APIURL: api.URL})
 		r := newRigOn(t, engine, payment.Config{}, gw)
-		buyRaces(t, r.e, r.goods, func(amount int64) payment.Purchase {
+		buyRaces(t, r, func(amount int64) payment.Purchase[goodsFields] {
 			p := card(amount)
 			p.Payment.CreditCardToken = "pm_card_visa"
 			return p
@@ -803,10 +801,9 @@ func TestBuyRacesOverStripe(t *testing.T) {
 	})
 }
 
-func buyRaces(t *testing.T, e *payment.Engine, goods *goods, card func(int64) payment.Purchase) {
+func buyRaces(t *testing.T, r *rig, card func(int64) payment.Purchase[goodsFields]) {
 	t.Helper()
 	ctx := context.Background()
-	r := &rig{e: e, st: goods.st, goods: goods}
 	{
 		const clicks = 32
 		at := func(n int, fn func(i int)) {
@@ -821,7 +818,7 @@ func buyRaces(t *testing.T, e *payment.Engine, goods *goods, card func(int64) pa
 		ids := make([]string, clicks)
 		errs := make([]error, clicks)
 		at(clicks, func(i int) {
-			v, err := r.e.Buy(ctx, demo.Member1, i18n.EN, "test_goods", pur)
+			v, err := r.co.Buy(ctx, demo.Member1, i18n.EN, pur)
 			ids[i], errs[i] = v.PaymentProcessID, err
 		})
 		for i := range clicks {
@@ -842,7 +839,7 @@ func buyRaces(t *testing.T, e *payment.Engine, goods *goods, card func(int64) pa
 		}
 
 		at(clicks, func(i int) {
-			_, errs[i] = r.e.Buy(ctx, demo.Member1, i18n.EN, "test_goods", card(2000))
+			_, errs[i] = r.co.Buy(ctx, demo.Member1, i18n.EN, card(2000))
 		})
 		for i, err := range errs {
 			if err != nil && !errors.Is(err, payment.ErrPending) {

@@ -41,9 +41,9 @@ func TestLeaseGivenBackAfterAFailedWrite(t *testing.T) {
 		r := newRig(t, engine)
 		st := &outageStore{PaymentStore: r.st}
 		e := payment.NewEngine(st, r.gw, payment.Config{}, r.clock.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
-		e.Register(r.goods)
+		co := payment.Register(e, r.goods)
 		ctx := context.Background()
-		v, err := e.Buy(ctx, demo.Member1, "en", "test_goods", card(5000))
+		v, err := co.Buy(ctx, demo.Member1, "en", card(5000))
 		if err != nil {
 			t.Fatal(err)
 		}

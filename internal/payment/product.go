@@ -7,19 +7,19 @@ package payment
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"time"
 )
 
 // Purchase is a purchase body decoded once, at the edge, from the
 // product's type in the API description, and split in two: the engine's
-// payment fields and the product's own, which reach the product's Quote
-// as they are. Nothing after the edge parses the body again.
-type Purchase struct {
+// payment fields and the product's own, of the product's input type T
+// (points.PurchaseInput, coupon.Selection, pass.Selection), which reach
+// the product's Quote as they are. Nothing after the edge parses the body
+// again.
+type Purchase[T any] struct {
 	Payment Fields
-	// Product is the product's fields as a value of its input type
-	// (points.PurchaseInput, coupon.Selection, pass.Selection).
-	Product any
+	// Product is the product's fields.
+	Product T
 	// Canonical is the body re-encoded from its typed value without
 	// requestId (object keys in a fixed order): its hash tells a repeated
 	// buy from a changed one under the same requestId.
@@ -33,16 +33,15 @@ type Purchase struct {
 	ProductErr error
 }
 
-// FieldsOf returns a purchase's product fields as the product's input
-// type T. Another type is a wiring mistake (an internal error, never the
-// member's).
-func FieldsOf[T any](productType string, fields any) (T, error) {
-	in, ok := fields.(T)
-	if !ok {
-		var zero T
-		return zero, fmt.Errorf("payment: %s purchase fields are %T, want %T", productType, fields, zero)
-	}
-	return in, nil
+// quoted is a purchase as the engine checks it: whatever the product's
+// input type, its Quote is bound to the product's fields (Checkout makes
+// it), so nothing recovers a type at run time.
+type quoted struct {
+	Payment    Fields
+	quote      func(ctx context.Context, memberID, lang string) (Order, error)
+	Canonical  []byte
+	PaymentErr error
+	ProductErr error
 }
 
 // Order is what a product asks the member to pay for, as priced by Quote.
@@ -85,21 +84,26 @@ type Granted struct {
 	Secret json.RawMessage
 }
 
-// Product is one kind of goods bought through the engine. The engine calls
-// Quote at validate and at buy, and Grant exactly once per process, inside
-// the transaction that records settlement, so goods and settlement commit
+// Product is one kind of goods bought through the engine, as the engine
+// keeps it: it calls Grant exactly once per process, inside the
+// transaction that records settlement, so goods and settlement commit
 // together or not at all.
 type Product interface {
 	// Type is the product's API name: "peachpoints", "gogo_pass" or "coupon_ticket".
 	Type() string
-	// Quote checks the product's fields of a purchase (Purchase.Product:
-	// a value of the product's own input type, decoded once at the edge;
-	// FieldsOf gives it typed) and prices them. Field problems are an
-	// *apperr.Error from apperr.FromFields (400).
-	Quote(ctx context.Context, memberID, lang string, fields any) (Order, error)
 	// Grant creates the goods in tx, the settlement's unit of work, by
 	// handing it to the product's own store. It must not end tx.
 	Grant(ctx context.Context, tx Tx, g Grant) (Granted, error)
+}
+
+// Sale is a product as a product package sells it: a Product whose
+// purchase fields are a T. Register ties T to the product's checkout, so a
+// product's fields handed to another product fail the build.
+type Sale[T any] interface {
+	Product
+	// Quote checks the product's fields of a purchase and prices them.
+	// Field problems are an *apperr.Error from apperr.FromFields (400).
+	Quote(ctx context.Context, memberID, lang string, in T) (Order, error)
 }
 
 // Tx is the unit of work of a settlement: what a product's grant writes

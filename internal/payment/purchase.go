@@ -44,7 +44,7 @@ type checked struct {
 
 // check validates a purchase body: the product's fields (Quote) and the
 // payment fields, all field errors together.
-func (e *Engine) check(ctx context.Context, memberID string, lang i18n.Lang, productType string, pur Purchase, needRequest bool) (checked, error) {
+func (e *Engine) check(ctx context.Context, memberID string, lang i18n.Lang, productType string, pur quoted, needRequest bool) (checked, error) {
 	prod, err := e.product(productType)
 	if err != nil {
 		return checked{}, err
@@ -57,7 +57,7 @@ func (e *Engine) check(ctx context.Context, memberID string, lang i18n.Lang, pro
 	var order Order
 	qerr := pur.ProductErr
 	if qerr == nil {
-		order, qerr = prod.Quote(ctx, memberID, string(lang), pur.Product)
+		order, qerr = pur.quote(ctx, memberID, string(lang))
 	}
 	if qerr != nil {
 		ae := apperr.As(qerr)
@@ -168,7 +168,7 @@ func (e *Engine) checkCard(ctx context.Context, memberID, currency string, c *ch
 }
 
 // Validate checks a purchase body and prices it (…/buy/validate).
-func (e *Engine) Validate(ctx context.Context, memberID string, lang i18n.Lang, productType string, pur Purchase) (Quote, error) {
+func (e *Engine) validate(ctx context.Context, memberID string, lang i18n.Lang, productType string, pur quoted) (Quote, error) {
 	c, err := e.check(ctx, memberID, lang, productType, pur, false)
 	if err != nil {
 		return Quote{}, err
@@ -198,7 +198,7 @@ func bodyHash(productType string, canonical []byte) string {
 // requestId: the same requestId with the same body answers the same
 // process. A pending process of the member blocks (ErrPending); a prepared
 // one from another window is replaced.
-func (e *Engine) Buy(ctx context.Context, memberID string, lang i18n.Lang, productType string, pur Purchase) (View, error) {
+func (e *Engine) buy(ctx context.Context, memberID string, lang i18n.Lang, productType string, pur quoted) (View, error) {
 	c, err := e.check(ctx, memberID, lang, productType, pur, true)
 	if err != nil {
 		return View{}, err

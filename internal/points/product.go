@@ -38,9 +38,9 @@ const PaymentMethodDefault = "creditCard"
 type Sale struct{ svc *Service }
 
 var (
-	_ payment.Product  = (*Sale)(nil)
-	_ payment.Notifier = (*Sale)(nil)
-	_ payment.Offerer  = (*Sale)(nil)
+	_ payment.Sale[PurchaseInput] = (*Sale)(nil)
+	_ payment.Notifier            = (*Sale)(nil)
+	_ payment.Offerer             = (*Sale)(nil)
 )
 
 // Sale returns the points purchase for the payment engine.
@@ -87,12 +87,8 @@ func CheckPurchase(in PurchaseInput) (PurchaseInput, validate.Errors) {
 	return in, errs
 }
 
-// Quote checks the purchase fields (a PurchaseInput) and prices the voucher.
-func (p *Sale) Quote(ctx context.Context, memberID, lang string, fields any) (payment.Order, error) {
-	in, err := payment.FieldsOf[PurchaseInput](ProductType, fields)
-	if err != nil {
-		return payment.Order{}, err
-	}
+// Quote checks the purchase fields and prices the voucher.
+func (p *Sale) Quote(ctx context.Context, memberID, lang string, in PurchaseInput) (payment.Order, error) {
 	in, errs := CheckPurchase(in)
 	if !errs.Empty() {
 		return payment.Order{}, apperr.FromFields(errs)
