@@ -240,7 +240,9 @@ func TestStripePurchases(t *testing.T) {
 	if got := cont(t, c, p.PaymentProcessID); got.Status != "settled" {
 		t.Fatalf("card saved with a purchase: %+v", got)
 	}
-	var list struct{ Creditcards []struct{ Token, Brand, Gateway string } }
+	var list struct {
+		Creditcards []struct{ Token, Brand, Gateway string }
+	}
 	c.Get("/api/cc").JSON(t, &list)
 	found := false
 	for _, card := range list.Creditcards {
@@ -288,6 +290,16 @@ func TestStripePurchases(t *testing.T) {
 	if len(pending.Payments) != 1 || pending.Payments[0].Slip.ConfirmationNumber == "" || len(pending.Payments[0].Slip.PaymentCodes) != 4 ||
 		pending.Payments[0].ExpiresAt.Before(env.Clock.Now().Add(48*time.Hour)) || pending.Payments[0].PayURL == "" {
 		t.Fatalf("slip: %+v", pending)
+	}
+	// the slip mail carries the confirmation number and each store's code
+	var mailText string
+	if err := env.App.DB.QueryRow(`SELECT text_body FROM mail_outbox WHERE kind = 'payment_slip' ORDER BY created_at DESC LIMIT 1`).Scan(&mailText); err != nil {
+		t.Fatalf("slip mail: %v", err)
+	}
+	slip := pending.Payments[0].Slip
+	if !strings.Contains(mailText, slip.ConfirmationNumber) || !strings.Contains(mailText, slip.PaymentCodes["lawson"]) ||
+		!strings.Contains(mailText, "Lawson payment code") {
+		t.Errorf("slip mail:\n%s", mailText)
 	}
 	env.fake.Step(env.gatewayPaymentID(t, p.PaymentProcessID), true) // paid at the shop: the webhook settles
 	waitStatus(t, c, p.PaymentProcessID, "settled")

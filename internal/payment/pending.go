@@ -204,6 +204,9 @@ func slipDetails(cat *i18n.Catalog, lang i18n.Lang, s Slip) []mail.Detail {
 	add("confirmation_number", s.ConfirmationNumber)
 	add("institution_number", s.InstitutionNumber)
 	add("customer_number", s.CustomerNumber)
+	for _, store := range []string{"familymart", "lawson", "ministop", "seicomart"} {
+		add("payment_code."+store, s.PaymentCodes[store])
+	}
 	return out
 }
 
