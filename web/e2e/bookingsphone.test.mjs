@@ -1,7 +1,8 @@
+/* global document, getComputedStyle */
 // The bookings page on a phone: each flight's duration stays clear of its line's arrowhead.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { e2eSuite, signIn, VIEWPORTS } from "./harness.mjs";
+import { e2eSuite, signIn, screenshot, VIEWPORTS } from "./harness.mjs";
 
 const env = e2eSuite({ before, after });
 
@@ -43,4 +44,34 @@ test("on a phone the next trip comes first: on /bookings before the search form,
   const y = (await homeFirst.boundingBox()).y;
   assert.ok(y < 812 / 2, `the first flight on home starts at y=${y}`);
   await context.close();
+});
+
+test("on a phone the sort select shows its whole choice, in en, jp and th", async () => {
+  for (const lang of ["en", "jp", "th"]) {
+    const { context, page } = await env.newPage(VIEWPORTS.phone);
+    await signIn(page, env.server.url, undefined, lang);
+    await page.goto(`${env.server.url}/bookings?lang=${lang}`);
+    const select = page.locator("#booking-order");
+    await select.waitFor();
+    // The longest choice, in the select's own font, plus the room of its arrow and padding.
+    const { need, have } = await select.evaluate((el) => {
+      const style = getComputedStyle(el);
+      const probe = document.createElement("span");
+      probe.style.font = style.font;
+      probe.style.whiteSpace = "nowrap";
+      probe.style.position = "absolute";
+      document.body.append(probe);
+      let widest = 0;
+      for (const o of el.options) {
+        probe.textContent = o.textContent;
+        widest = Math.max(widest, probe.getBoundingClientRect().width);
+      }
+      probe.remove();
+      const pad = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+      return { need: widest + pad + 16, have: el.getBoundingClientRect().width };
+    });
+    assert.ok(have >= need, `${lang}: the select is ${have} px wide, its longest choice needs ${need} px`);
+    await screenshot(page.locator(".search-form__grid"), `bookings-search-phone-${lang}`);
+    await context.close();
+  }
 });

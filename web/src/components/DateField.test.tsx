@@ -29,7 +29,26 @@ async function renderIn(lang: Lang) {
   return screen.getByLabelText('Day') as HTMLInputElement
 }
 
+function EmptyHarness() {
+  const f = useForm<Form>({ defaultValues: { day: '' } })
+  return <DateField label="Day" registration={f.register('day')} />
+}
+
 describe('DateField', () => {
+  it.each(['en', 'sg', 'jp', 'kr', 'cn', 'tw', 'hk', 'th'] as Lang[])('empty (%s): a format hint, not a real-looking date', async (lang) => {
+    await loadCatalogue(lang, SHELL_NAMESPACE)
+    render(
+      <TranslationProvider i18n={createI18n(lang)}>
+        <EmptyHarness />
+      </TranslationProvider>,
+    )
+    const input = screen.getByLabelText('Day') as HTMLInputElement
+    expect(input.value).toBe('')
+    expect(input.placeholder).not.toBe('')
+    // No digit (Latin, full-width or Thai): nothing a member could read as a date already entered.
+    expect(input.placeholder).not.toMatch(/[0-9０-９๐-๙]/)
+  })
+
   it('shows the default, setValue and reset the language\'s way, and keeps ISO in the form', async () => {
     const input = await renderIn('jp')
     expect(input.value).toBe('2026年3月10日')

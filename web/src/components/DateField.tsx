@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import type { FieldError, UseFormRegisterReturn } from 'react-hook-form'
 import { useLang, useTranslation } from '@/i18n/translation'
 import { FieldWrapper, useFieldIds } from './Field'
-import { dateInputExample, dateInputText, parseDateInput } from '@/i18n/dateInput'
+import { dateInputExample, dateInputPattern, dateInputText, parseDateInput } from '@/i18n/dateInput'
 
 export interface DateFieldProps {
   label: ReactNode
@@ -96,7 +96,7 @@ export function DateField({ label, registration, error, hint, required, classNam
           inputMode="text"
           autoComplete={autoComplete}
           className="field__input"
-          placeholder={dateInputExample(lang)}
+          placeholder={dateInputPattern(lang)}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy}
           aria-required={required || undefined}

@@ -56,6 +56,26 @@ export function dateInputText(value: string | undefined | null, lang: Lang): str
 }
 
 /** An example of the language's written form, for the field's hint. */
+/**
+ * What an empty date field shows: the language's date format spelled with
+ * letters ("MMM D, YYYY", "YYYY年M月D日", "ว ดดด ปปปป"), never a date a
+ * member could take for a value already filled in.
+ */
+export function dateInputPattern(lang: Lang): string {
+  switch (lang) {
+    case 'en':
+      return 'MMM D, YYYY'
+    case 'sg':
+      return 'D MMM YYYY'
+    case 'kr':
+      return 'YYYY. M. D.'
+    case 'th':
+      return 'ว ดดด ปปปป'
+    default:
+      return 'YYYY年M月D日'
+  }
+}
+
 export function dateInputExample(lang: Lang): string {
   return formatDate('2026-11-22', lang)
 }

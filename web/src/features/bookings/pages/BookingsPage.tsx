@@ -226,7 +226,7 @@ function SearchPanel({
               </label>
             </div>
           </fieldset>
-          <SelectField id="booking-order" label={t('search.order')} registration={register('order')}
+          <SelectField id="booking-order" className="search-form__order" label={t('search.order')} registration={register('order')}
             options={[{ value: 'asc', label: t('search.orderAsc') }, { value: 'desc', label: t('search.orderDesc') }]} />
         </div>
         <div className="form__actions">
