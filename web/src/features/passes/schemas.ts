@@ -3,6 +3,7 @@
  * home page's pass panel imports without zod).
  */
 import { z } from 'zod'
+import type { ProductFields } from '@/features/payment'
 import { fitsType, MAX_ADDITIONAL_PASSENGERS, type Msg, type PassengerForm } from './rules'
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/
@@ -10,12 +11,13 @@ const LATIN = /^[A-Za-z][A-Za-z '-]*$/
 const ALNUM = /^[A-Za-z0-9]+$/
 
 
+/** The pass's choice: what it gives is the unlimited pass's purchase fields themselves. */
 export const entrySchema = (msg: Msg) =>
   z.object({
     planId: z.string().min(1, msg('required')),
     periodId: z.string().min(1, msg('required')),
     fareType: z.enum(['happy', 'happlus'], { error: msg('required') }),
-  })
+  }) satisfies z.ZodType<ProductFields<'gogo_pass'>>
 export type EntryForm = z.infer<ReturnType<typeof entrySchema>>
 
 export const exchangeSchema = (msg: Msg) =>
@@ -79,5 +81,5 @@ export const couponSchema = (msg: Msg, firstBoardingDay: string, today: string, 
             fail('dateOfBirth', p.passengerType === 'infant' ? 'infantAge' : 'twoAndOver')
         })
       }),
-  })
+  }) satisfies z.ZodType<Omit<ProductFields<'coupon_ticket'>, 'productId' | 'periodId'>>
 export type CouponForm = z.infer<ReturnType<typeof couponSchema>>
