@@ -1,6 +1,8 @@
 /// <reference types="vitest/config" />
 import { defineConfig, loadEnv } from 'vite'
+import { VitePWA } from 'vite-plugin-pwa'
 import { scriptBudget } from './scripts/scriptBudget.ts'
+import { manifests } from './scripts/manifests.ts'
 
 /** The chunk of one catalogue: src/locales/en.json → locale-en-common, src/features/x/locales/en.json → locale-en-x. */
 export function catalogueChunk(id: string): string | null {
@@ -20,6 +22,48 @@ export default defineConfig(({ mode }) => {
     // catalogue it loads (the shell's: the login page uses no feature's).
     plugins: [
       scriptBudget({ page: 'src/app/pages/LoginPage.tsx', catalogues: ['locale-en-common'], maxBytes: 130 * 1024 }),
+      manifests(),
+      // The installable app's service worker, made by Workbox (docs/offline.md):
+      // - it precaches the app shell: index.html, the first load's chunks, the
+      //   offline view's chunk, the shell's and the bookings' catalogues in the
+      //   eight languages, the manifests and icons; no other page's chunk;
+      // - navigations go to the network first, always: the server's index.html
+      //   (a new release's at once), a CDN's 403 page and a waiting room's
+      //   answer pass as they come; only a failed navigation (no network)
+      //   gets the precached index.html;
+      // - it caches nothing under /api: the kept trips are in IndexedDB, written
+      //   only when the member chose to keep them (src/features/bookings/offline);
+      // - a new release's worker waits until the member presses "Reload to update".
+      VitePWA({
+        strategies: 'generateSW',
+        registerType: 'prompt',
+        injectRegister: false,
+        manifest: false,
+        filename: 'sw.js',
+        workbox: {
+          globPatterns: [
+            'index.html',
+            '*.webmanifest',
+            'icons/*.png',
+            'assets/{index,rolldown-runtime,shell,forms,offline}-*.{js,css}',
+            'assets/locale-*-{common,bookings}-*.js',
+          ],
+          // The precached index.html answers no address by itself ("/" included):
+          // only the fallback below serves it, when the network fails.
+          navigateFallback: null,
+          directoryIndex: null,
+          inlineWorkboxRuntime: true,
+          cleanupOutdatedCaches: true,
+          navigationPreload: true,
+          runtimeCaching: [
+            {
+              urlPattern: ({ request, url }) => request.mode === 'navigate' && !url.pathname.startsWith('/api'),
+              handler: 'NetworkOnly',
+              options: { precacheFallback: { fallbackURL: 'index.html' } },
+            },
+          ],
+        },
+      }),
     ],
     oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
     resolve: {
@@ -57,6 +101,18 @@ export default defineConfig(({ mode }) => {
                 name: 'shell',
                 test: /\/src\/app\/main\.tsx$/,
                 priority: 5,
+              },
+              {
+                // The offline view, the "Keep my trips" choice and the kept
+                // trips' store (IndexedDB): one chunk the service worker
+                // precaches, with the bookings' modules the offline view
+                // uses. Only these modules: what they import stays in its
+                // own chunk (the shell's, the forms'), precached too. The
+                // flag (offline/flag.ts) is the shell's: it stays out.
+                name: 'offline',
+                test: /\/src\/features\/bookings\/(offline\/(?!flag\.ts)|components\/SegmentRow\.tsx|format\.ts|api\.ts|searchForm\.ts|bookings\.css)|\/node_modules\/idb-keyval\//,
+                includeDependenciesRecursively: false,
+                priority: 6,
               },
               {
                 // The form library and the shared form components, in one

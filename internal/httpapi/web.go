@@ -34,8 +34,9 @@ func (s *Server) webApp() http.Handler {
 		name := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
 		if name != "" && name != "index.html" {
 			if st, err := fs.Stat(s.WebApp, name); err == nil && !st.IsDir() {
-				if strings.HasPrefix(name, "assets/") {
-					w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+				w.Header().Set("Cache-Control", cacheControl(name))
+				if ctype := contentType(name); ctype != "" {
+					w.Header().Set("Content-Type", ctype)
 				}
 				if serveCompressed(w, r, s.WebApp, name) {
 					return
@@ -62,6 +63,31 @@ func (s *Server) webApp() http.Handler {
 		w.Header().Set("ETag", v.etag)
 		http.ServeContent(w, r, "index.html", time.Time{}, bytes.NewReader(v.body))
 	})
+}
+
+// cacheControl is the caching of a build file. Hashed assets never change:
+// a year, immutable. The service worker (sw.js) is revalidated on every
+// check, never immutable: a browser must find a new release's worker at its
+// next check (and browsers cap a worker's caching at 24 hours anyway). The
+// manifests are revalidated too (a new name or icon reaches installed apps);
+// the icons keep a day.
+func cacheControl(name string) string {
+	switch {
+	case strings.HasPrefix(name, "assets/"):
+		return "public, max-age=31536000, immutable"
+	case strings.HasPrefix(name, "icons/"):
+		return "public, max-age=86400"
+	default: // sw.js, manifest-<lang>.webmanifest, anything else at the root
+		return "no-cache"
+	}
+}
+
+// contentType is a build file's media type; "" leaves it to the file server.
+func contentType(name string) string {
+	if path.Ext(name) == ".webmanifest" {
+		return "application/manifest+json"
+	}
+	return mime.TypeByExtension(path.Ext(name))
 }
 
 // indexPage is index.html in each encoding the build made, each with its
@@ -133,7 +159,7 @@ func serveCompressed(w http.ResponseWriter, r *http.Request, fsys fs.FS, name st
 		if !ok || err != nil {
 			return false
 		}
-		ctype := mime.TypeByExtension(ext)
+		ctype := contentType(name)
 		if ctype == "" {
 			ctype = "application/octet-stream"
 		}

@@ -19,6 +19,8 @@ func webServer(t *testing.T) http.Handler {
 	t.Helper()
 	js := []byte("console.log('app');")
 	index := []byte("<!doctype html><title>members</title>")
+	sw := []byte("self.addEventListener('fetch', () => {});")
+	manifest := []byte(`{"name":"Peach Members","start_url":"/"}`)
 	return httpapi.New(httpapi.Deps{
 		Logger: slog.New(slog.DiscardHandler),
 		WebApp: fstest.MapFS{
@@ -29,6 +31,11 @@ func webServer(t *testing.T) http.Handler {
 			"assets/app-abc123.js.br": {Data: brotliOf(t, js)},
 			"assets/app-abc123.js.gz": {Data: gzipOf(t, js)},
 			"assets/plain-x1.css":     {Data: []byte("body{}")},
+			"sw.js":                   {Data: sw},
+			"sw.js.br":                {Data: brotliOf(t, sw)},
+			"sw.js.gz":                {Data: gzipOf(t, sw)},
+			"manifest-th.webmanifest": {Data: manifest},
+			"icons/icon-192.png":      {Data: []byte("\x89PNG")},
 		},
 	})
 }
@@ -140,6 +147,35 @@ func TestWebIndexRevalidated(t *testing.T) {
 	}
 	if resp := get(t, h, "/", "gzip", "If-None-Match", br); resp.StatusCode != http.StatusOK {
 		t.Errorf("another encoding's ETag: status %d, want 200", resp.StatusCode)
+	}
+}
+
+// The installable app's files: the service worker and the manifests are
+// revalidated at every check (a new release's worker must be found; never
+// immutable, whatever the encoding), the manifest has its media type, the
+// icons keep a day.
+func TestWebAppWorkerAndManifestCaching(t *testing.T) {
+	h := webServer(t)
+	for _, tc := range []struct{ path, accept, cache, ctype, body string }{
+		{"/sw.js", "br, gzip", "no-cache", "text/javascript; charset=utf-8", "self.addEventListener('fetch', () => {});"},
+		{"/sw.js", "gzip", "no-cache", "text/javascript; charset=utf-8", "self.addEventListener('fetch', () => {});"},
+		{"/sw.js", "", "no-cache", "text/javascript; charset=utf-8", "self.addEventListener('fetch', () => {});"},
+		{"/manifest-th.webmanifest", "br", "no-cache", "application/manifest+json", `{"name":"Peach Members","start_url":"/"}`},
+		{"/icons/icon-192.png", "br", "public, max-age=86400", "image/png", "\x89PNG"},
+	} {
+		resp := get(t, h, tc.path, tc.accept)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s (%q): status %d", tc.path, tc.accept, resp.StatusCode)
+		}
+		if got := resp.Header.Get("Cache-Control"); got != tc.cache {
+			t.Errorf("%s (%q): Cache-Control %q, want %q", tc.path, tc.accept, got, tc.cache)
+		}
+		if got := resp.Header.Get("Content-Type"); got != tc.ctype {
+			t.Errorf("%s (%q): Content-Type %q, want %q", tc.path, tc.accept, got, tc.ctype)
+		}
+		if body := decode(t, resp); body != tc.body {
+			t.Errorf("%s (%q): body %q", tc.path, tc.accept, body)
+		}
 	}
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react'
+import { Suspense, lazy, useEffect, type ReactNode } from 'react'
 import { BrowserRouter } from 'react-router'
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
 import { TranslationProvider, useTranslation } from '@/i18n/translation'
@@ -17,6 +17,13 @@ import { AppRoutes } from './AppRoutes'
 import { InvalidEmailCheck, LangGate, ScrollManager } from './routing/NavigationEffects'
 import { useCookieConsentScripts } from './cookieConsent'
 import { watchViewport } from './viewport'
+import { UpdateBanner } from './pwa/UpdateBanner'
+import { useOnline } from './pwa/online'
+import { registerWorkerAfterLoad, workerControls } from './pwa/register'
+import { useSession } from './session/SessionProvider'
+import { keepsTrips } from '@/features/bookings/offline/flag'
+
+const KeptTripsSync = lazy(() => import('@/features/bookings/offline/KeptTripsSync'))
 
 export interface AppServices {
   queryClient: QueryClient
@@ -74,12 +81,34 @@ function Shell({ children }: { children: ReactNode }) {
   return (
     <>
       <ApiEventsBridge />
+      <UpdateBanner />
+      <OfflineSupport />
       <LangGate>
         <ScrollManager />
         <InvalidEmailCheck />
         {children}
       </LangGate>
     </>
+  )
+}
+
+/**
+ * The installable app's part of the shell: registers the service worker for a
+ * member (or where it is installed already) and, on a device that keeps a
+ * member's trips, keeps them true while online (features/bookings/offline/KeptTripsSync).
+ */
+function OfflineSupport() {
+  const online = useOnline()
+  const { status } = useSession()
+  // The installable app's service worker (docs/offline.md): for a member, or where it is installed already.
+  useEffect(() => {
+    if (status === 'loggedIn' || workerControls()) registerWorkerAfterLoad()
+  }, [status])
+  if (!online || status === 'checking' || !keepsTrips()) return null
+  return (
+    <Suspense fallback={null}>
+      <KeptTripsSync />
+    </Suspense>
   )
 }
 

@@ -5,6 +5,11 @@ import { RouteGuard, type Access } from './routing/RouteGuard'
 import { Layout } from './layout/Layout'
 import { LoadingOverlay } from './layout/LoadingOverlay'
 import { NotFoundPage } from './pages/NotFoundPage'
+import { lazyPage } from './routing/lazyPage'
+import { useOnline } from './pwa/online'
+
+// Without a network: the kept trips on "/" and /bookings, elsewhere a notice (docs/offline.md).
+const OfflinePage = lazyPage(() => import('@/features/bookings/offline/OfflinePage'), ['bookings'])
 
 /** The declarative route table built from routes.tsx, each page inside its guard and layout. */
 export function AppRoutes() {
@@ -21,6 +26,17 @@ export function AppRoutes() {
 
 function Frame({ access, memberChromeIfLoggedIn = false, children }: { access: Access; memberChromeIfLoggedIn?: boolean; children: ReactNode }) {
   const { pathname } = useLocation()
+  const online = useOnline()
+  if (!online) {
+    // No session check, no member data and no member menu: nothing that needs the server.
+    return (
+      <Layout access="static">
+        <Suspense fallback={<LoadingOverlay />}>
+          <OfflinePage />
+        </Suspense>
+      </Layout>
+    )
+  }
   return (
     <Layout access={access} memberChromeIfLoggedIn={memberChromeIfLoggedIn}>
       <RouteGuard access={access}>

@@ -28,6 +28,8 @@ export function isHandledElsewhere(error: unknown): boolean {
     error instanceof RevisionMismatchError ||
     error instanceof OriginAccessDeniedError ||
     error instanceof ValidationError ||
+    // Without a network the offline view is shown (AppRoutes): no error toast for calls that could not leave.
+    (typeof navigator !== 'undefined' && navigator.onLine === false) ||
     (error instanceof DOMException && error.name === 'AbortError')
   )
 }

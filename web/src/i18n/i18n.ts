@@ -58,7 +58,10 @@ export async function setLanguage(i18n: I18n, lang: Lang): Promise<void> {
 }
 
 function syncDocumentLang(lang: Lang) {
-  if (typeof document !== 'undefined') document.documentElement.lang = BCP47[lang]
+  if (typeof document === 'undefined') return
+  document.documentElement.lang = BCP47[lang]
+  // The web app manifest in the page's language (scripts/manifests.ts): installed, the app carries the member's name for it.
+  document.querySelector('link[rel="manifest"]')?.setAttribute('href', `/manifest-${lang}.webmanifest`)
 }
 
 /** The language the API client sends in X-Lang; kept in one place so non-React code can read it. */

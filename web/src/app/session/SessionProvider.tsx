@@ -6,6 +6,8 @@ import { shellUserQuery, type ShellUser } from '@/api/user'
 import { platformKeys } from '@/api/queryKeys'
 import { useLang } from '@/i18n/translation'
 import { LOGIN_PATH, withLang } from '../routing/paths'
+import { onReconnect } from '../pwa/online'
+import { eraseKeptTripsIfAny } from '@/features/bookings/offline/flag'
 import { shouldRefreshToken, type RefreshClock, type RefreshTrigger } from './tokenRefresh'
 
 export type SessionStatus = 'checking' | 'loggedIn' | 'loggedOut'
@@ -90,6 +92,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     // Clears every cached member data (user, airports, countries, passengers, points, reservations…).
     // The session and platform entries stay: the shell observes them and sets them right here.
     qc.removeQueries({ predicate: isMemberData })
+    // The trips kept on this device go with the session (cache storage and IndexedDB).
+    await eraseKeptTripsIfAny().catch(() => undefined)
     qc.setQueryData(platformKeys.session, false)
     void qc.invalidateQueries({ queryKey: platformKeys.sessionInfo })
     setTimedOut(false)
@@ -100,6 +104,18 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [qc, navigate, lang, locationKey])
 
   useTokenRefresh(loggedIn)
+
+  // Back online: a session check that failed for want of a network is asked
+  // again (before the pages render online, so no guard takes the failure for
+  // "logged out"), and every page's data is refreshed.
+  useEffect(
+    () =>
+      onReconnect(() => {
+        if (qc.getQueryState(platformKeys.session)?.status === 'error') void qc.resetQueries({ queryKey: platformKeys.session })
+        void qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== platformKeys.session[0] })
+      }),
+    [qc],
+  )
 
   const value = useMemo<Session>(
     () => ({ status, loggedIn, timedOut, loggingOut, user: user.data ?? null, onLoggedIn, logout, markTimedOut }),

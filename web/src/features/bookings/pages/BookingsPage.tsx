@@ -18,6 +18,7 @@ import { formOfQuery, paramsForSearch, searchFromParams, searchKey, type Address
 import { lazyResolver } from '@/components/lazyResolver'
 import { ReservationCard } from '../components/ReservationCard'
 import { CalendarSubscription } from '../components/CalendarSubscription'
+import { KeepTripsToggle } from '../offline/KeepTripsToggle'
 
 const PER_PAGE = 10
 
@@ -118,6 +119,7 @@ export default function BookingsPage() {
       {/* Shown once the first search has answered, so the results arriving above it do not push it down the screen. */}
       <div hidden={!settled}>
         <SearchPanel key={form.key} values={addressed.form} onSearch={(form) => void searchFor({ form, page: 1 }).then(scrollToResults)} pending={search.pending} error={search.validation} />
+        <KeepTripsToggle />
         <CalendarSubscription />
       </div>
     </div>

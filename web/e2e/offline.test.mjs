@@ -1,0 +1,281 @@
+// The installable app and the trips kept offline (docs/offline.md):
+// install criteria, the kept trips at 375 px without a network (en, jp, th)
+// and their refresh when it returns, the notice without the choice, erasure
+// (switching off, logout, another member), and a new release announced.
+/* global document, window, indexedDB, caches */
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import http from "node:http";
+import { e2eSuite, signIn, screenshot, downloadText, VIEWPORTS, DEMO2 } from "./harness.mjs";
+
+const env = e2eSuite({ before, after });
+
+// Member 1's bookings with a flight in the next 30 days (internal/demo/bookings.go), and one further off.
+const KEPT = ["BKK5LM", "HNK7Q2", "TPE3XY"].sort();
+const NOT_KEPT = ["CTS4EF", "OKA2CD"];
+const SAVED = { en: "Saved on this device — last updated", jp: "この端末に保存済み — 最終更新", th: "บันทึกไว้ในอุปกรณ์นี้ — อัปเดตล่าสุด" };
+const KEEP = { en: "Keep my trips on this device", jp: "この端末に旅程を保存する", th: "เก็บทริปของฉันไว้ในอุปกรณ์นี้" };
+
+/** Waits until the service worker is active and controls the page (a first visit's page is controlled after a reload). */
+async function controlled(page) {
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  if (!(await page.evaluate(() => !!navigator.serviceWorker.controller))) {
+    await page.reload();
+    await page.waitForFunction(() => !!navigator.serviceWorker.controller);
+  }
+}
+
+/** The kept record in IndexedDB (members-kept), with the itineraries as their types and sizes; null when there is none. */
+function keptRecord(page) {
+  return page.evaluate(async () => {
+    const dbs = await indexedDB.databases();
+    if (!dbs.some((d) => d.name === "members-kept")) return null;
+    const db = await new Promise((res, rej) => {
+      const r = indexedDB.open("members-kept");
+      r.onsuccess = () => res(r.result);
+      r.onerror = () => rej(r.error);
+    });
+    try {
+      if (!db.objectStoreNames.contains("kept")) return null;
+      const value = await new Promise((res, rej) => {
+        const r = db.transaction("kept").objectStore("kept").get("trips");
+        r.onsuccess = () => res(r.result);
+        r.onerror = () => rej(r.error);
+      });
+      if (!value) return null;
+      const itineraries = Object.fromEntries(Object.entries(value.itineraries).map(([k, b]) => [k, { type: b.type, size: b.size }]));
+      return { ...value, itineraries };
+    } finally {
+      db.close();
+    }
+  });
+}
+
+/** Every URL in Cache Storage: the precached shell only, never an API answer. */
+function cachedURLs(page) {
+  return page.evaluate(async () => {
+    const urls = [];
+    for (const name of await caches.keys()) for (const req of await (await caches.open(name)).keys()) urls.push(new URL(req.url).pathname);
+    return urls;
+  });
+}
+
+async function switchOn(page, lang) {
+  const box = page.getByRole("checkbox", { name: KEEP[lang] });
+  await box.waitFor();
+  assert.equal(await box.isChecked(), false, "off by default");
+  await box.check();
+  await page.getByText(SAVED[lang]).first().waitFor();
+}
+
+test("installable: a valid manifest in the member's language, the brand's icons, and the service worker controls the page", async () => {
+  const { context, page } = await env.newPage(VIEWPORTS.phone);
+  const base = env.server.url;
+  // A visitor's first load registers nothing (the login page's budget): a member's page does.
+  await page.goto(`${base}/login?lang=en`);
+  await page.getByRole("button", { name: "Log in", exact: true }).waitFor();
+  await page.waitForLoadState("networkidle");
+  assert.equal(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length), 0, "no worker for a visitor's first load");
+  await signIn(page, base);
+  for (const [lang, name, shortName] of [["th", "Peach Members", "Peach สมาชิก"], ["jp", "Peach メンバーズ", "Peachメンバーズ"]]) {
+    await page.goto(`${base}/?lang=${lang}`);
+    await controlled(page);
+    const href = await page.locator('link[rel="manifest"]').getAttribute("href");
+    assert.equal(href, `/manifest-${lang}.webmanifest`);
+    const res = await page.request.get(`${base}${href}`);
+    assert.equal(res.status(), 200);
+    assert.match(res.headers()["content-type"], /^application\/manifest\+json/);
+    const m = await res.json();
+    assert.equal(m.name, name);
+    assert.equal(m.short_name, shortName);
+    assert.equal(m.start_url, "/");
+    assert.equal(m.display, "standalone");
+    assert.equal(m.theme_color, "#a3186b");
+    for (const [size, purpose] of [["192x192", "any"], ["512x512", "any"], ["512x512", "maskable"]]) {
+      const icon = m.icons.find((i) => i.sizes === size && i.purpose === purpose);
+      assert.ok(icon, `${size} ${purpose} icon`);
+      const png = await page.request.get(`${base}${icon.src}`);
+      assert.equal(png.status(), 200);
+      const b = await png.body();
+      assert.equal(b.subarray(1, 4).toString(), "PNG");
+      assert.equal(`${b.readUInt32BE(16)}x${b.readUInt32BE(20)}`, size, icon.src);
+    }
+  }
+  // Chromium's own check of the install criteria.
+  const cdp = await context.newCDPSession(page);
+  const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
+  assert.deepEqual(installabilityErrors, [], JSON.stringify(installabilityErrors));
+  const sw = await page.request.get(`${base}/sw.js`);
+  assert.equal(sw.headers()["cache-control"], "no-cache", "the worker is revalidated, never immutable");
+  await context.close();
+});
+
+for (const lang of ["en", "jp", "th"]) {
+  test(`with the choice on, the next trips without a network at 375 px (${lang}), and refreshed when the network returns`, async () => {
+    const { context, page } = await env.newPage(VIEWPORTS.phone);
+    const base = env.server.url;
+    await signIn(page, base, undefined, lang);
+    await page.goto(`${base}/bookings?lang=${lang}`);
+    await controlled(page);
+    await switchOn(page, lang);
+    const kept = await keptRecord(page);
+    assert.deepEqual(kept.trips.map((t) => t.pnr).sort(), KEPT);
+    // Only what the trip needs: nothing of payment, points or PINs.
+    const json = JSON.stringify(kept.trips);
+    for (const word of ["amount", "currency", "card", "pin", "point", "payment", "email", "bookingDate"]) assert.ok(!json.toLowerCase().includes(`"${word.toLowerCase()}`), `kept ${word}`);
+    for (const pnr of KEPT) assert.equal(kept.itineraries[pnr]?.type, "application/pdf", `${pnr} itinerary`);
+    assert.ok((await cachedURLs(page)).every((u) => !u.startsWith("/api")), "no API answer in Cache Storage");
+
+    const dialogs = [];
+    page.on("dialog", (d) => dialogs.push(d.message()));
+    await context.setOffline(true);
+    for (const path of ["/", "/bookings"]) {
+      await page.goto(`${base}${path}?lang=${lang}`);
+      await page.getByText(SAVED[lang]).waitFor();
+      for (const pnr of KEPT) await page.locator(`[data-pnr="${pnr}"]`).waitFor();
+      for (const pnr of NOT_KEPT) assert.equal(await page.getByText(pnr).count(), 0, `${pnr} is not kept`);
+      await page.waitForTimeout(300);
+      assert.equal(await page.locator('[role="dialog"], [role="alertdialog"]').count(), 0, `${path}: no dialog offline`);
+      assert.equal(await page.locator(".toast, [role='alert']").count(), 0, `${path}: no error toast offline`);
+      // Nothing that needs the server is a control: no menu, no logout; the buttons are the kept itineraries'.
+      assert.equal(await page.locator("nav").count(), 0, "no member menu");
+      assert.equal(await page.locator("main button").count(), 0, "no button");
+      assert.equal(await page.locator("main a[download]").count(), KEPT.length, "each kept itinerary");
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `${path}: ${overflow}px wider than the phone`);
+      await screenshot(page, `offline-${path === "/" ? "home" : "bookings"}-${lang}-phone`);
+    }
+    // The itinerary opens from the device.
+    const [download] = await Promise.all([page.waitForEvent("download"), page.locator(`[data-pnr="TPE3XY"] a[download]`).click()]);
+    assert.equal(download.suggestedFilename(), "itinerary-TPE3XY.pdf");
+    assert.equal((await downloadText(download)).slice(0, 5), "%PDF-");
+    // Another page says it needs a connection.
+    await page.goto(`${base}/points?lang=${lang}`);
+    await page.locator(".offline__notice").waitFor();
+    await screenshot(page, `offline-points-${lang}-phone`);
+    assert.deepEqual(dialogs, []);
+
+    // Back online: the page is the bookings page again, and the kept copy is brought up to date.
+    await page.goto(`${base}/bookings?lang=${lang}`);
+    await page.getByText(SAVED[lang]).waitFor();
+    const before = (await keptRecord(page)).savedAt;
+    await context.setOffline(false);
+    await page.locator("#booking-search-title").waitFor();
+    await page.waitForFunction(async (b) => {
+      const db = await new Promise((res) => { const r = indexedDB.open("members-kept"); r.onsuccess = () => res(r.result); });
+      const v = await new Promise((res) => { const r = db.transaction("kept").objectStore("kept").get("trips"); r.onsuccess = () => res(r.result); });
+      db.close();
+      return v && v.savedAt > b;
+    }, before);
+    assert.equal(await page.locator('[role="dialog"]').count(), 0, "no dialog after the reconnection");
+    await context.close();
+  });
+}
+
+test("without the choice, the offline notice only", async () => {
+  const { context, page } = await env.newPage(VIEWPORTS.phone);
+  const base = env.server.url;
+  await signIn(page, base);
+  await page.goto(`${base}/bookings?lang=en`);
+  await controlled(page);
+  await page.getByRole("checkbox", { name: KEEP.en }).waitFor();
+  await context.setOffline(true);
+  await page.goto(`${base}/?lang=en`);
+  await page.locator(".offline__notice").waitFor();
+  assert.match(await page.locator(".offline__notice").textContent(), /not kept on this device/);
+  assert.equal(await page.locator(".reservation").count(), 0);
+  assert.equal(await keptRecord(page), null);
+  await screenshot(page, "offline-notice-en-phone");
+  await context.close();
+});
+
+test("switching off and logging out erase the kept trips, and another member logging in sees none", async () => {
+  const { context, page } = await env.newPage(VIEWPORTS.desktop);
+  const base = env.server.url;
+  await signIn(page, base);
+  await page.goto(`${base}/bookings?lang=en`);
+  await controlled(page);
+  await switchOn(page, "en");
+  assert.ok(await keptRecord(page));
+
+  // Switching off erases at once: IndexedDB, the flag, and no API answer in Cache Storage.
+  await page.getByRole("checkbox", { name: KEEP.en }).uncheck();
+  await page.waitForFunction(() => localStorage.getItem("members.keptTrips") === null);
+  assert.equal(await keptRecord(page), null);
+  assert.ok((await cachedURLs(page)).every((u) => !u.startsWith("/api")));
+
+  // On again, then the logout erases.
+  await page.getByRole("checkbox", { name: KEEP.en }).check();
+  await page.getByText(SAVED.en).waitFor();
+  assert.ok(await keptRecord(page));
+  await page.getByRole("button", { name: "Log out" }).click();
+  await page.waitForURL((u) => u.pathname === "/login");
+  assert.equal(await keptRecord(page), null);
+  assert.equal(await page.evaluate(() => localStorage.getItem("members.keptTrips")), null);
+
+  // Member 1 keeps them again; member 2 logs in on the same browser: erased before anything shows.
+  await signIn(page, base);
+  await page.goto(`${base}/bookings?lang=en`);
+  await switchOn(page, "en");
+  await signIn(page, base, DEMO2);
+  await page.goto(`${base}/bookings?lang=en`);
+  await page.getByRole("checkbox", { name: KEEP.en }).waitFor();
+  await page.waitForFunction(() => localStorage.getItem("members.keptTrips") === null);
+  assert.equal(await keptRecord(page), null);
+  assert.equal(await page.getByRole("checkbox", { name: KEEP.en }).isChecked(), false);
+  await context.setOffline(true);
+  await page.goto(`${base}/?lang=en`);
+  await page.locator(".offline__notice").waitFor();
+  assert.equal(await page.getByText("HNK7Q2").count(), 0);
+  await context.close();
+});
+
+test("a new release is announced: Reload to update", async () => {
+  // A proxy in front of the server serves the worker of "the next release" (one more line) once asked to.
+  let release = 1;
+  const target = new URL(env.server.url);
+  const proxy = http.createServer((req, res) => {
+    const up = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host, "accept-encoding": "identity" } }, (r) => {
+      if (req.url.startsWith("/sw.js") && release > 1) {
+        const chunks = [];
+        r.on("data", (c) => chunks.push(c));
+        r.on("end", () => {
+          const body = Buffer.concat([...chunks, Buffer.from(`\n// release ${release}\n`)]);
+          res.writeHead(r.statusCode, { ...r.headers, "content-length": body.length });
+          res.end(body);
+        });
+        return;
+      }
+      res.writeHead(r.statusCode, r.headers);
+      r.pipe(res);
+    });
+    req.pipe(up);
+  });
+  await new Promise((r) => proxy.listen(0, "127.0.0.1", r));
+  const base = `http://127.0.0.1:${proxy.address().port}`;
+  try {
+    const { context, page } = await env.newPage(VIEWPORTS.phone);
+    await signIn(page, base);
+    await page.goto(`${base}/?lang=en`);
+    await controlled(page);
+    // Installed, the worker is registered on the login page too: a new release is found there.
+    await page.request.delete(`${base}/api/session`, { headers: { "X-Csrf-Token": (await (await page.request.get(`${base}/api/csrf_token`)).json()).csrfToken } });
+    await page.goto(`${base}/login?lang=en`);
+    await page.getByRole("button", { name: "Log in", exact: true }).waitFor();
+    assert.equal(await page.getByText("Reload to update").count(), 0);
+    release = 2;
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
+    await page.getByRole("button", { name: "Reload to update" }).waitFor();
+    assert.equal(await page.getByRole("status").filter({ hasText: "A new release is ready." }).count(), 1);
+    await screenshot(page, "release-banner-en-phone");
+    await Promise.all([page.waitForEvent("load"), page.getByRole("button", { name: "Reload to update" }).click()]);
+    await page.waitForFunction(async () => {
+      const r = await navigator.serviceWorker.getRegistration();
+      return r && !r.waiting && !!navigator.serviceWorker.controller;
+    });
+    assert.equal(await page.getByText("Reload to update").count(), 0);
+    await context.close();
+  } finally {
+    proxy.close();
+  }
+});
