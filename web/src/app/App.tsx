@@ -17,13 +17,14 @@ import { AppRoutes } from './AppRoutes'
 import { InvalidEmailCheck, LangGate, ScrollManager } from './routing/NavigationEffects'
 import { useCookieConsentScripts } from './cookieConsent'
 import { watchViewport } from './viewport'
-import { UpdateBanner } from './pwa/UpdateBanner'
 import { useOnline } from './pwa/online'
 import { registerWorkerAfterLoad, workerControls } from './pwa/register'
 import { useSession } from './session/SessionProvider'
 import { keepsTrips } from '@/features/bookings/offline/flag'
 
 const KeptTripsSync = lazy(() => import('@/features/bookings/offline/KeptTripsSync'))
+// "Reload to update": loaded with the worker's registration, never on a visitor's first load.
+const UpdateBanner = lazy(() => import('./pwa/UpdateBanner').then((m) => ({ default: m.UpdateBanner })))
 
 export interface AppServices {
   queryClient: QueryClient
@@ -81,7 +82,6 @@ function Shell({ children }: { children: ReactNode }) {
   return (
     <>
       <ApiEventsBridge />
-      <UpdateBanner />
       <OfflineSupport />
       <LangGate>
         <ScrollManager />
@@ -101,13 +101,14 @@ function OfflineSupport() {
   const online = useOnline()
   const { status } = useSession()
   // The installable app's service worker (docs/offline.md): for a member, or where it is installed already.
+  const worker = status === 'loggedIn' || workerControls()
   useEffect(() => {
-    if (status === 'loggedIn' || workerControls()) registerWorkerAfterLoad()
-  }, [status])
-  if (!online || status === 'checking' || !keepsTrips()) return null
+    if (worker) registerWorkerAfterLoad()
+  }, [worker])
   return (
     <Suspense fallback={null}>
-      <KeptTripsSync />
+      {worker && <UpdateBanner />}
+      {online && status !== 'checking' && keepsTrips() && <KeptTripsSync />}
     </Suspense>
   )
 }
