@@ -4,9 +4,16 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
  * A "more actions" button with a popup list: keeps a row of actions short.
  * Children are the items (buttons or links with role="menuitem" and the
  * class menu__item). Escape, a click outside or choosing an item closes it.
+ * Keys as the ARIA menu button pattern has them: opening moves the focus
+ * to the first item (ArrowDown, Enter, Space or a click on the button) or
+ * the last (ArrowUp on the button); in the menu ArrowDown and ArrowUp move
+ * between the items (wrapping), Home and End go to the first and the last,
+ * Tab closes it.
  */
 export function ActionMenu({ label, children }: { label: string; children: ReactNode }) {
   const [open, setOpen] = useState(false)
+  // Which item takes the focus when the menu opens.
+  const startAt = useRef<'first' | 'last'>('first')
   const id = useId()
   const root = useRef<HTMLDivElement>(null)
   const button = useRef<HTMLButtonElement>(null)
@@ -23,7 +30,9 @@ export function ActionMenu({ label, children }: { label: string; children: React
     }
     document.addEventListener('mousedown', onDown)
     document.addEventListener('keydown', onKey)
-    root.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus()
+    const items = menuItems(root.current)
+    ;(startAt.current === 'last' ? items[items.length - 1] : items[0])?.focus()
+    startAt.current = 'first'
     return () => {
       document.removeEventListener('mousedown', onDown)
       document.removeEventListener('keydown', onKey)
@@ -39,6 +48,15 @@ export function ActionMenu({ label, children }: { label: string; children: React
         aria-expanded={open}
         aria-controls={id}
         onClick={() => setOpen((v) => !v)}
+        onKeyDown={(e) => {
+          if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return
+          e.preventDefault()
+          startAt.current = e.key === 'ArrowUp' ? 'last' : 'first'
+          if (open) {
+            const items = menuItems(root.current)
+            ;(e.key === 'ArrowUp' ? items[items.length - 1] : items[0])?.focus()
+          } else setOpen(true)
+        }}
       >
         {label}
         <span className="menu__caret" aria-hidden="true" />
@@ -51,9 +69,31 @@ export function ActionMenu({ label, children }: { label: string; children: React
         onClick={(e) => {
           if ((e.target as HTMLElement).closest('[role="menuitem"]')) setOpen(false)
         }}
+        onKeyDown={(e) => {
+          if (e.key === 'Tab') {
+            setOpen(false)
+            return
+          }
+          const items = menuItems(root.current)
+          const at = items.indexOf(document.activeElement as HTMLElement)
+          const next =
+            e.key === 'ArrowDown' ? items[(at + 1) % items.length]
+            : e.key === 'ArrowUp' ? items[(at - 1 + items.length) % items.length]
+            : e.key === 'Home' ? items[0]
+            : e.key === 'End' ? items[items.length - 1]
+            : undefined
+          if (!next) return
+          e.preventDefault()
+          next.focus()
+        }}
       >
         {children}
       </div>
     </div>
   )
+}
+
+/** The menu's items that can be chosen, in order. */
+function menuItems(root: HTMLElement | null): HTMLElement[] {
+  return [...(root?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])].filter((el) => !el.hasAttribute('disabled'))
 }
