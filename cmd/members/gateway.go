@@ -28,7 +28,7 @@ const gatewayUsage = `usage:
   members gateway list [--db DSN] [--limit N]    the latest payments
   members gateway settle ID [--db DSN]           pay an asynchronous payment (or approve a challenge)
   members gateway fail ID [--db DSN]             fail it
-  members gateway reconcile [--db DSN] [--since D] [--gateway-url URL --gateway-key K]
+  members gateway reconcile [--db DSN] [--since D] [--gateway-url URL --gateway-key K | --gateway stripe --stripe-secret-key K]
       compare the settled, refunded and expired payment processes with the
       gateway's records and print each difference (exit 1 on any, 0 when
       clean); without --gateway-url the sandbox's tables in --db
