@@ -296,3 +296,25 @@ test("pay a purchase with a new card in Stripe mode (points, th then en)", async
     await context.close();
   }
 });
+
+/** Points sale up to the PaymentPanel with a new card typed into Stripe's field; then confirmation → the prepared page. */
+async function buyWithNewCard(page, lang, number) {
+  await page.goto(`${server.url}/points/sale?lang=${lang}`);
+  await page.locator('form.form input[autocomplete="name"]').fill("HANAKO YAMADA");
+  await page.locator("#sale-currency").selectOption("JPY");
+  await page.locator("#sale-amount").selectOption({ index: 1 });
+  await page.locator("form button[type=submit]").first().click();
+  await page.frameLocator('[data-testid="stripe-card"] iframe').locator('input[name="cardnumber"]').waitFor();
+  await typeCard(page, number, "HANAKO YAMADA", /Cardholder name|カード名義/);
+  await page.locator(".payment-panel__confirm").click();
+  await page.waitForURL((u) => /^\/payment\/peachpoints\/[^/]+$/.test(u.pathname));
+  await page.locator("main button.button--primary").first().click();
+}
+
+test("a purchase in Stripe mode with a declined card says why and that nothing was charged (jp)", async () => {
+  const { context, page } = await memberPage("jp");
+  await buyWithNewCard(page, "jp", "4000 0000 0000 0002");
+  await page.getByText("カードが承認されませんでした。別のカードをご利用ください。カードへの請求は発生していません。").waitFor();
+  await screenshot(page, "stripe-purchase-declined-jp-phone");
+  await context.close();
+});
