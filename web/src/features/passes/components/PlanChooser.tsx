@@ -1,4 +1,5 @@
 import { useTranslation } from '@/i18n/translation'
+import { AppLink } from '@/app/routing/AppLink'
 import { useWatch, type UseFormReturn } from 'react-hook-form'
 import type { GogoPassPlan } from '../api'
 import type { EntryForm } from '../schemas'
@@ -8,11 +9,13 @@ import { DateRangeText, Money } from './common'
  * The plans with their periods (boarding and booking windows) and the two
  * fare types with their prices; the member picks a period and a fare type.
  */
-export function PlanChooser({ plans, form, selectable }: {
+export function PlanChooser({ plans, form, selectable, held }: {
   plans: GogoPassPlan[]
   form: UseFormReturn<EntryForm>
   /** The periods that can be picked (the lottery's won ones); all when absent. */
   selectable?: ReadonlySet<string>
+  /** The periods the member holds a pass of: marked, with a link to My passes, and not offered (one pass a period). */
+  held?: ReadonlySet<string>
 }) {
   const { t } = useTranslation('passes')
   const { register, setValue, formState, control } = form
@@ -26,13 +29,17 @@ export function PlanChooser({ plans, form, selectable }: {
             <span>{plan.name}</span>
             <span className="plan__alt">{plan.nameAlt}</span>
           </legend>
-          {plan.periods.map((p) => (
-            <div key={p.id} className={`period ${periodId === p.id ? 'period--chosen' : ''}${selectable && !selectable.has(p.id) ? ' period--closed' : ''}`}>
+          {plan.periods.map((p) => {
+            const owned = held?.has(p.id) ?? false
+            const closed = owned || (selectable !== undefined && !selectable.has(p.id))
+            return (
+            <div key={p.id} className={`period ${periodId === p.id ? 'period--chosen' : ''}${closed ? ' period--closed' : ''}`}>
               <label className="period__choice">
                 <input
                   type="radio"
                   value={p.id}
-                  disabled={selectable !== undefined && !selectable.has(p.id)}
+                  disabled={closed}
+                  aria-describedby={owned ? `held-${p.id}` : undefined}
                   checked={periodId === p.id}
                   onChange={() => {
                     setValue('planId', plan.id, { shouldValidate: true })
@@ -48,6 +55,11 @@ export function PlanChooser({ plans, form, selectable }: {
                   </span>
                 </span>
               </label>
+              {owned && (
+                <p className="period__held" id={`held-${p.id}`}>
+                  <span className="period__held-badge">{t('plan.held')}</span> <AppLink to="/my-passes">{t('plan.heldLink')}</AppLink>
+                </p>
+              )}
               <div className="fares" role="radiogroup" aria-label={t('plan.fareType')}>
                 {(['happy', 'happlus'] as const).map((f) => (
                   <label key={f} className={`fare ${periodId === p.id && fareType === f ? 'fare--chosen' : ''}`}>
@@ -55,7 +67,7 @@ export function PlanChooser({ plans, form, selectable }: {
                       type="radio"
                       {...register('fareType')}
                       value={f}
-                      disabled={selectable !== undefined && !selectable.has(p.id)}
+                      disabled={closed}
                       onChange={(e) => {
                         setValue('planId', plan.id, { shouldValidate: true })
                         setValue('periodId', p.id, { shouldValidate: true })
@@ -71,7 +83,8 @@ export function PlanChooser({ plans, form, selectable }: {
                 ))}
               </div>
             </div>
-          ))}
+            )
+          })}
         </fieldset>
       ))}
       {(formState.errors.periodId || formState.errors.fareType) && (

@@ -3,14 +3,15 @@ import { useMemo, useState } from 'react'
 import { useFieldArray, useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useLang, useTranslation } from '@/i18n/translation'
-import { formatPersonName, pluralKey } from '@/i18n/format'
+import { formatMoney, formatPersonName, pluralKey } from '@/i18n/format'
+import { couponTermsUrl } from '@/app/externalLinks'
 import { usePassStatus } from '@/api/platform'
 import { ApiError } from '@/api/errors'
 import { useModals } from '@/app/modals/modalContext'
 import { applyValidationErrors } from '@/components/serverValidation'
 import { useSession } from '@/app/session/SessionProvider'
 import { useCountries, useCouponProducts, usePrepareCoupon, useSavedPassengers, type CouponPassenger, type CouponTicketQuote } from '../api'
-import { couponTotal, emptyPassenger, MAX_ADDITIONAL_PASSENGERS, todayJST } from '../rules'
+import { COUPON_REFUND_FEE_PER_ITEM, couponTotal, emptyPassenger, MAX_ADDITIONAL_PASSENGERS, todayJST } from '../rules'
 import { couponSchema, type CouponForm } from '../schemas'
 import { PassengerFields } from '../components/PassengerFields'
 import { PurchaseSlot } from '../components/PurchaseSlot'
@@ -167,8 +168,17 @@ export default function CouponPassPage() {
               </dl>
             )}
             <label className={`checkbox ${form.formState.errors.agreeTerms ? 'field--invalid' : ''}`}>
-              <input type="checkbox" {...form.register('agreeTerms')} onClick={() => setTicket(null)} /> {t('coupon.terms')}
+              <input type="checkbox" {...form.register('agreeTerms')} aria-describedby="coupon-refund-note" onClick={() => setTicket(null)} /> {t('coupon.terms')}
             </label>
+            {/* what a refund costs, and the terms, where the member agrees to them (not only on the confirm page) */}
+            <p id="coupon-refund-note" className="pass-muted coupon-refund-note">
+              {t('coupon.refundNote', {
+                fee: formatMoney(COUPON_REFUND_FEE_PER_ITEM, 'JPY', lang),
+                n: total?.items ?? 1,
+                total: formatMoney(COUPON_REFUND_FEE_PER_ITEM * (total?.items ?? 1), 'JPY', lang),
+              })}{' '}
+              <a href={couponTermsUrl(lang)} target="_blank" rel="noopener noreferrer">{t('coupon.termsLink')}</a>
+            </p>
             {form.formState.errors.agreeTerms && <p className="field__error" role="alert">{form.formState.errors.agreeTerms.message}</p>}
             <button type="submit" className="button button--primary" disabled={prepare.isPending || !purchaserAdult}>{t('coupon.toPayment')}</button>
           </section>

@@ -38,6 +38,8 @@ export default function GogoPassPage() {
     const passes = mine.data?.gogoPasses ?? []
     return new Set((c?.wins ?? []).filter((w) => entryState(w, passes) === 'won').map((w) => w.periodId))
   }, [lottery, c?.wins, mine.data?.gogoPasses])
+  // one pass a period: the periods held are marked on the picker, not offered
+  const held = useMemo(() => new Set((mine.data?.gogoPasses ?? []).map((p) => p.periodId)), [mine.data?.gogoPasses])
   const summaryRef = useRef<HTMLDivElement>(null)
   function buyWon(e: GogoPassEntry) {
     form.setValue('planId', e.planId, { shouldValidate: true })
@@ -66,7 +68,7 @@ export default function GogoPassPage() {
           {c && c.gogoPasses.length > 0 && (!buyable || buyable.size > 0) && (
             <form className="form" onSubmit={(e) => e.preventDefault()} aria-label={t('gogo.choose')}>
               <h2>{t('gogo.choose')}</h2>
-              <PlanChooser plans={c.gogoPasses} form={form} selectable={buyable} />
+              <PlanChooser plans={c.gogoPasses} form={form} selectable={buyable} held={held} />
             </form>
           )}
           <div ref={summaryRef} />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fireEvent, screen, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderApp } from '@/test/renderApp'
 import { stubFetch, MEMBER_SESSION } from '@/test/fetchStub'
 
@@ -57,5 +57,55 @@ describe('the unlimited pass says what is bought before the payment', () => {
     within(d).getByText('1 passenger')
     within(d).getByText('JPY 74,800')
     expect(within(d).queryByText(/refund fee/)).toBeNull()
+  })
+})
+
+describe('a period the member holds a pass of', () => {
+  const twoPeriods = [{ ...plans[0], periods: [...plans[0].periods, { id: 'gp-all-later', availablePeriodToBoard: range('2027-05-01', '2027-07-31'),
+    availablePeriodToBook: range('2027-04-01', '2027-07-20'), currencyCode: 'JPY', price: { happy: 54800, happlus: 74800 }, lotteryQuota: 0 }] }]
+  const held = { id: 'mine', code: 'GP-1', planId: 'gp-all', periodId: 'gp-all-next', name: 'Peach GoGo Pass', nameAlt: 'All routes',
+    availablePeriodToBoard: range('2027-01-10', '2027-04-10'), availablePeriodToBook: range('2026-12-20', '2027-04-01'), fareType: 'happy' as const,
+    currencyCode: 'JPY', purchasedPrice: 54800, purchasedAt: '2026-11-20T01:00:00Z', source: 'purchase' as const }
+  const shell = (mine: (typeof held)[], extra: Record<string, unknown> = {}) => stubFetch({
+    'GET /api/session/info': MEMBER_SESSION,
+    'GET /api/user': member,
+    'GET /api/gogo_pass_status': { isGogoPassPublic: true, isGogoPassPurchasable: true, isGogoPassLotteryPhase: false, isGogoPassMaintenance: false },
+    'GET /api/coupon_ticket_status': { isCouponTicketPublic: false },
+    'GET /api/gogo_pass': { gogoPasses: twoPeriods, purchasable: true, maintenance: false, wins: [] },
+    'GET /api/user/gogo_pass': { gogoPasses: mine, entries: [] },
+    'GET /api/cc': { creditcards: [] },
+    'GET /api/cc/pending': { pending: false },
+    'GET /api/payments/pending': { payments: [] },
+    'GET /api/payment_availability': { creditCard: ['visa'], registerCreditCard: ['visa'], otherPayment: [], convenienceStore: true },
+    ...extra,
+  })
+
+  it('is marked on the picker, with a link to My passes, and cannot be picked; the others can', async () => {
+    shell([held])
+    renderApp('/gogo-pass?lang=en')
+    const badge = await screen.findByText('You have this pass')
+    const note = badge.closest('p')!
+    expect(within(note).getByRole('link', { name: 'See it in My passes' }).getAttribute('href')).toMatch(/^\/my-passes/)
+    const radios = screen.getAllByRole('radio') as HTMLInputElement[]
+    expect(radios.filter((r) => r.closest('.period')?.contains(note)).length).toBe(3) // the period and its two fares
+    for (const r of radios.filter((r) => r.closest('.period')?.contains(note))) expect(r.disabled).toBe(true)
+    for (const r of radios.filter((r) => !r.closest('.period')?.contains(note))) expect(r.disabled).toBe(false)
+    expect(screen.getAllByText('You have this pass')).toHaveLength(1)
+  })
+
+  it('the refusal when bought meanwhile (another tab) links to My passes', async () => {
+    shell([], {
+      'GET /api/cc': { creditcards: [{ token: 't1', cardNumber: '************4242', brand: 'visa', creditCardType: 'visa', expirationDate: '30/12',
+        currency: 'ALL', isValid: true, gateway: 'ndhk', holderName: 'HANAKO PEACH' }] },
+      'POST /api/gogo_pass/buy/validate': () => new Response(JSON.stringify({ message: 'You already have this pass for this period, or a payment for it is still being processed. Please check My passes.', errorKey: 'gogopass_already_held' }), { status: 409, headers: { 'Content-Type': 'application/json' } }),
+    })
+    renderApp('/gogo-pass?lang=en')
+    const fares = await screen.findAllByRole('radiogroup', { name: 'Fare type' })
+    fireEvent.click(within(fares[0]).getByRole('radio', { name: /Happy/ }))
+    const go = (await screen.findByRole('button', { name: 'Go to confirmation' })) as HTMLButtonElement
+    await waitFor(() => expect(go.disabled).toBe(false))
+    fireEvent.click(go)
+    const alert = await screen.findByText(/You already have this pass for this period/)
+    expect(within(alert).getByRole('link', { name: 'Go to My passes' }).getAttribute('href')).toMatch(/^\/my-passes/)
   })
 })

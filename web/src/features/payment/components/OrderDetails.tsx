@@ -25,10 +25,15 @@ export interface OrderFacts {
   totalPassengersCount?: number
 }
 
-/** The pass fares by their member-facing names: a coupon's Lite plan is the Happy fare, its Standard plan Happlus. */
-export function fareOf(fareType: string | undefined): 'happy' | 'happlus' | null {
-  if (fareType === 'happy' || fareType === 'lite') return 'happy'
-  if (fareType === 'happlus' || fareType === 'standard') return 'happlus'
+/**
+ * A fare by the name its own product gives it, and the line that explains
+ * it: the unlimited pass's Happy and Happlus, the coupon pass's Lite and
+ * Standard plans (booked at the Lite and the Standard fare, as Happy and
+ * Happlus are, hence the same explanations).
+ */
+export function fareOf(fareType: string | undefined): { name: 'happy' | 'happlus' | 'lite' | 'standard'; hint: 'happy' | 'happlus' } | null {
+  if (fareType === 'happy' || fareType === 'lite') return { name: fareType, hint: 'happy' }
+  if (fareType === 'happlus' || fareType === 'standard') return { name: fareType, hint: 'happlus' }
   return null
 }
 
@@ -70,8 +75,8 @@ export function OrderDetails({ process }: { process: PaymentProcess }) {
           <div>
             <dt>{t('details.fare')}</dt>
             <dd>
-              <strong>{t(`details.fares.${fare}`)}</strong>
-              <span className="order-details__hint">{t(`details.fareHints.${fare}`)}</span>
+              <strong>{t(`details.fares.${fare.name}`)}</strong>
+              <span className="order-details__hint">{t(`details.fareHints.${fare.hint}`)}</span>
             </dd>
           </div>
         )}

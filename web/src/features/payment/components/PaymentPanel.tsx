@@ -5,6 +5,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useLang, useTranslation } from '@/i18n/translation'
 import { useModals } from '@/app/modals/modalContext'
 import { useAppNavigate } from '@/app/routing/useAppNavigate'
+import { AppLink } from '@/app/routing/AppLink'
 import { ApiError, SessionTimedOutError, ValidationError, type ValidationErrors } from '@/api/errors'
 import { formatMoney } from '@/i18n/format'
 import { PendingPaymentsNotice } from './PendingPayments'
@@ -64,6 +65,8 @@ export function PaymentPanel<P extends ProductType>({ productType, currency, amo
   const [requestId, setRequestId] = useState(newRequestId)
   const [chosen, setChosen] = useState<Method | null>(null)
   const [message, setMessage] = useState<string | null>(null)
+  // a pass period the member holds already: the refusal leads to My passes
+  const [held, setHeld] = useState(false)
   const [paymentErrors, setPaymentErrors] = useState<string[]>([])
   const [busy, setBusy] = useState(false)
   const msg = useCallback((key: string) => t(`card.errors.${key}`), [t])
@@ -127,6 +130,7 @@ export function PaymentPanel<P extends ProductType>({ productType, currency, amo
     }
     if (e instanceof ApiError && e.status === 409 && e.serverMessage) {
       setMessage(e.serverMessage)
+      setHeld(e.errorKey === 'gogopass_already_held')
       void pending.refetch()
       return
     }
@@ -211,7 +215,11 @@ export function PaymentPanel<P extends ProductType>({ productType, currency, amo
         <span>{t('panel.total')}</span> <strong>{formatMoney(amount, currency, lang)}</strong>
       </p>
       {blocked && <PendingPaymentsNotice blocked />}
-      {message && !blocked && <p className="pay-notice pay-notice--warn" role="alert">{message}</p>}
+      {message && !blocked && (
+        <p className="pay-notice pay-notice--warn" role="alert">
+          {message}{held && <> <AppLink to="/my-passes">{t('panel.myPasses')}</AppLink></>}
+        </p>
+      )}
       {loading ? (
         <p role="status">{t('loading')}</p>
       ) : cards.isError || availability.isError ? (

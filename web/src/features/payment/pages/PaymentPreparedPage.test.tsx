@@ -21,13 +21,14 @@ const coupon = {
 }
 
 describe('the confirm page says what is bought', () => {
-  it('coupon pass: periods, the Happy fare explained, passengers, total, refund fee and terms link before paying', async () => {
+  it('coupon pass: periods, its own Lite fare (not the unlimited pass Happy fare) explained, passengers, total, refund fee and terms link before paying', async () => {
     stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/payment_processes/pp1/status': coupon })
     renderApp('/payment/coupon_ticket/pp1?lang=en')
     const d = await screen.findByRole('region', { name: 'What you are buying' })
     within(d).getByText('Discovery coupon pass')
     within(d).getByText('Jan 10, 2027 – Mar 31, 2027')
-    within(d).getByText('Happy')
+    within(d).getByText('Lite')
+    expect(within(d).queryByText('Happy')).toBeNull()
     within(d).getByText('Flights are booked at the Lite fare: the lower price, with what the Lite fare includes.')
     within(d).getByText('1 flight', { exact: false })
     within(d).getByText('3 passengers')
