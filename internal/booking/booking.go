@@ -110,6 +110,21 @@ func (s Segment) WillNotDepart() bool {
 // IsIrregular is what the page shows in red: delayed or not departing.
 func (s Segment) IsIrregular() bool { return s.IsDelayed() || s.WillNotDepart() }
 
+// StatusKey is the catalogue key of the segment's status word, one rule
+// for the page and the itinerary PDF: cancelled, the flight's own status
+// when it is irregular (delayed, cancelled, suspended…), and otherwise
+// "Confirmed" — a flight running to schedule is not called "On time" in
+// one place and "Confirmed" in the other.
+func (s Segment) StatusKey() string {
+	switch {
+	case s.IsCancelled():
+		return "booking.status.cancelled"
+	case s.IsIrregular() && s.FlightStatus != "":
+		return "booking.flight_status." + strings.ToLower(s.FlightStatus)
+	}
+	return "booking.status.confirmed"
+}
+
 // Flown reports whether the member flew the segment: not cancelled, the
 // flight not cancelled or suspended, and departed (Departed: a delayed
 // flight still on the ground is not flown).

@@ -93,6 +93,18 @@ func TestSegmentAndReservationRules(t *testing.T) {
 	if seg("", booking.FlightOnTime, now).IsIrregular() {
 		t.Error("on time shown red")
 	}
+	// One status word for the page and the PDF.
+	for _, tc := range []struct{ status, flight, want string }{
+		{"CONFIRMED", "", "booking.status.confirmed"},
+		{"CONFIRMED", booking.FlightOnTime, "booking.status.confirmed"},
+		{"Cancelled", booking.FlightOnTime, "booking.status.cancelled"},
+		{"CONFIRMED", booking.FlightNotYetDepartedWithDelay, "booking.flight_status." + strings.ToLower(booking.FlightNotYetDepartedWithDelay)},
+		{"CONFIRMED", booking.FlightCancelled, "booking.flight_status." + strings.ToLower(booking.FlightCancelled)},
+	} {
+		if got := seg(tc.status, tc.flight, now).StatusKey(); got != tc.want {
+			t.Errorf("%s/%s: %s, want %s", tc.status, tc.flight, got, tc.want)
+		}
+	}
 	r := func(first time.Time) booking.Reservation {
 		return booking.Reservation{Segments: []booking.Segment{seg("", "", first), seg("", "", now.Add(time.Hour))}}
 	}

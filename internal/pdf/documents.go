@@ -167,14 +167,8 @@ func (x *doc) flights(segs []booking.Segment, now time.Time) {
 // segmentStatus is the segment's status label and whether it is shown red
 // (cancelled segment, delayed or not-departing flight).
 func (x *doc) segmentStatus(s booking.Segment, now time.Time) (string, bool) {
-	switch {
-	case s.IsCancelled():
-		return x.t("booking.status.cancelled"), true
-	case s.FlightStatus != "":
-		return x.t("booking.flight_status." + strings.ToLower(s.FlightStatus)), s.IsIrregular()
-	default:
-		return x.t("booking.status.confirmed"), false
-	}
+	// The same word as the page's (booking.Segment.StatusKey).
+	return x.t(s.StatusKey()), s.IsCancelled() || s.IsIrregular()
 }
 
 func (x *doc) footer() {

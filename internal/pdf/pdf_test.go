@@ -113,6 +113,33 @@ func TestDocumentsText(t *testing.T) {
 	}
 }
 
+// A flight running to schedule reads "Confirmed" on the itinerary, as on
+// the page (booking.Segment.StatusKey), not "On time".
+func TestItineraryStatusWordAsOnThePage(t *testing.T) {
+	cat, err := i18n.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := pdf.New(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 20, 6, 0, 0, 0, time.UTC)
+	res := sample(now)
+	res.Segments = []booking.Segment{{Key: "1", StatusCode: "CONFIRMED", Flight: "MM803", FlightNumber: "803", OriginAirportCode: "KIX", DestinationAirportCode: "ICN",
+		DepartAt: now.Add(72 * time.Hour), ArrivalAt: now.Add(74 * time.Hour), FlightStatus: booking.FlightOnTime}}
+	for lang, words := range map[i18n.Lang][2]string{i18n.EN: {"Confirmed", "On time"}, i18n.JP: {"予約確定", "定刻"}, i18n.TH: {"ยืนยันแล้ว", "ตรงเวลา"}} {
+		b, err := r.Render(booking.Document{Kind: booking.DocItinerary, Lang: lang, Reservation: res, IssuedAt: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := pdftotext(t, b)
+		if !strings.Contains(text, words[0]) || strings.Contains(text, words[1]) {
+			t.Errorf("%s: want %q and not %q in:\n%s", lang, words[0], words[1], text)
+		}
+	}
+}
+
 // Every document, in English, Japanese and Thai: no ISO date, Thai dates
 // in the Buddhist era, the amount written the language's way, and the
 // issuer block (legal name, address, registration number) from the brand
