@@ -17,7 +17,8 @@ export const screenshotDir = path.join(here, "screenshots");
 export const DEMO = { email: "demo@example.com", password: "Demo1234" };
 export const DEMO2 = { email: "demo2@example.com", password: "Demo1234" };
 
-function freePort() {
+/** A free loopback port (for a server that must know another's address before it starts). */
+export function freePort() {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.listen(0, "127.0.0.1", () => {
@@ -28,11 +29,11 @@ function freePort() {
   });
 }
 
-/** Starts the server; resolves when it listens. */
-export async function startServer(extraArgs = []) {
+/** Starts the server (on `port`, else a free one); resolves when it listens. */
+export async function startServer(extraArgs = [], { port: fixedPort } = {}) {
   const bin = process.env.MEMBERS_BIN || path.join(root, "bin/members");
   const dir = mkdtempSync(path.join(tmpdir(), "members-e2e-"));
-  const port = await freePort();
+  const port = fixedPort ?? await freePort();
   const addr = `127.0.0.1:${port}`;
   const proc = spawn(bin, ["serve", "--demo", "--addr", addr, "--db", `sqlite:${dir}/e2e.db`, ...extraArgs], {
     stdio: ["ignore", "pipe", "pipe"],

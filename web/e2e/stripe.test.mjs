@@ -14,7 +14,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { apiCall, launchBrowser, root, screenshot, signIn, startServer, VIEWPORTS } from "./harness.mjs";
+import { apiCall, freePort, launchBrowser, root, screenshot, signIn, startServer, VIEWPORTS } from "./harness.mjs";
 
 /** Stripe's test numbers → the stand-in API's PaymentMethods (docs.stripe.com/testing). */
 const TEST_CARDS = {
@@ -92,9 +92,9 @@ let server;
 let browser;
 
 /** Starts bin/stripefake on a free loopback port; resolves with its URL. */
-function startFake() {
+function startFake(webhookURL) {
   const bin = path.join(path.dirname(process.env.MEMBERS_BIN || path.join(root, "bin/members")), "stripefake");
-  const proc = spawn(bin, ["--addr", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "pipe"] });
+  const proc = spawn(bin, ["--addr", "127.0.0.1:0", "--webhook-url", webhookURL, "--webhook-secret", "whsec_test_e2e"], { stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   proc.stderr.on("data", (d) => { log += d; });
   return new Promise((resolve, reject) => {
@@ -108,11 +108,13 @@ function startFake() {
 }
 
 before(async () => {
-  fake = await startFake();
+  // the stand-in sends Stripe's signed events to the server, whose port is chosen first
+  const port = await freePort();
+  fake = await startFake(`http://127.0.0.1:${port}/webhooks/stripe`);
   server = await startServer([
     "--gateway", "stripe", "--stripe-api-url", fake.url,
     "--stripe-secret-key", "sk_test_e2e", "--stripe-publishable-key", "pk_test_e2e", "--stripe-webhook-secret", "whsec_test_e2e",
-  ]);
+  ], { port });
   browser = await launchBrowser();
 });
 after(async () => {
@@ -316,5 +318,17 @@ test("a purchase in Stripe mode with a declined card says why and that nothing w
   await buyWithNewCard(page, "jp", "4000 0000 0000 0002");
   await page.getByText("カードが承認されませんでした。別のカードをご利用ください。カードへの請求は発生していません。").waitFor();
   await screenshot(page, "stripe-purchase-declined-jp-phone");
+  await context.close();
+});
+
+test("a purchase in Stripe mode with a 3-D Secure card goes to the issuer's page and back to its result (jp)", async () => {
+  const { context, page } = await memberPage("jp");
+  await buyWithNewCard(page, "jp", "4000 0027 6000 3184");
+  await page.waitForURL((u) => u.href.startsWith(fake.url));
+  await page.getByRole("button", { name: "Complete" }).click();
+  await page.waitForURL((u) => /\/payment\/peachpoints\/[^/]+\/(result|completed)$/.test(u.pathname));
+  await page.waitForFunction(() => /\b\d{16}\b/.test(document.querySelector("main")?.innerText ?? ""), undefined, { timeout: 20000 })
+    .catch(async (e) => { throw new Error(`${page.url()}\n${await page.locator("main").innerText()}`, { cause: e }); });
+  await screenshot(page, "stripe-purchase-3ds-completed-jp-phone");
   await context.close();
 });
