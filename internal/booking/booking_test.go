@@ -266,3 +266,24 @@ func TestHandoverKeyRotation(t *testing.T) {
 type memRedemptions struct{}
 
 func (memRedemptions) Redeem(context.Context, string, time.Time, time.Time) error { return nil }
+
+func TestConsumptionTax(t *testing.T) {
+	seg := func(from, to string) booking.Segment {
+		return booking.Segment{OriginAirportCode: from, DestinationAirportCode: to}
+	}
+	for _, tc := range []struct {
+		name string
+		segs []booking.Segment
+		want booking.ConsumptionTax
+	}{
+		{"domestic", []booking.Segment{seg("KIX", "CTS"), seg("CTS", "KIX")}, booking.ConsumptionTax{Domestic: true, Included: 3523}},
+		{"international", []booking.Segment{seg("KIX", "BKK")}, booking.ConsumptionTax{}},
+		{"one leg abroad", []booking.Segment{seg("KIX", "CTS"), seg("CTS", "TPE")}, booking.ConsumptionTax{}},
+		{"no segment", nil, booking.ConsumptionTax{}},
+	} {
+		r := booking.Reservation{Currency: "JPY", TotalAmount: 38760, Segments: tc.segs}
+		if got := r.ConsumptionTax(); got != tc.want {
+			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -194,6 +194,14 @@ func (x *doc) receipt(d booking.Document) {
 	x.y += 34
 	x.text(margin, x.y, 11, x.t("booking.pdf.receipt.amount"))
 	x.text(margin+150, x.y, 18, i18n.FormatMoney(x.lang, d.Reservation.TotalAmount, d.Reservation.Currency))
+	x.y += 18
+	// The consumption-tax line of a Japanese receipt: included on a domestic fare, exempt abroad.
+	if tax := d.Reservation.ConsumptionTax(); tax.Domestic {
+		x.text(margin+150, x.y, 10, x.t("booking.pdf.receipt.tax_included", "rate", booking.ConsumptionTaxRate,
+			"amount", i18n.FormatMoney(x.lang, tax.Included, d.Reservation.Currency)))
+	} else {
+		x.text(margin+150, x.y, 10, x.t("booking.pdf.receipt.tax_exempt"))
+	}
 	x.y += 8
 	x.para(margin, 10, content, x.t("booking.pdf.receipt.statement", "pnr", d.Reservation.PNR))
 	x.passengers(d)

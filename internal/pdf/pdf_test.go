@@ -140,6 +140,43 @@ func TestItineraryStatusWordAsOnThePage(t *testing.T) {
 	}
 }
 
+// The receipt carries the consumption-tax line of a Japanese receipt: 10 %
+// included on a domestic fare, exempt on an international one.
+func TestReceiptConsumptionTax(t *testing.T) {
+	cat, err := i18n.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := pdf.New(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 20, 6, 0, 0, 0, time.UTC)
+	domestic := sample(now)
+	domestic.Segments = []booking.Segment{{Key: "1", StatusCode: "CONFIRMED", Flight: "MM101", FlightNumber: "101", OriginAirportCode: "KIX", DestinationAirportCode: "CTS",
+		DepartAt: now.Add(72 * time.Hour), ArrivalAt: now.Add(74 * time.Hour)}}
+	for _, tc := range []struct {
+		lang i18n.Lang
+		res  booking.Reservation
+		want string
+	}{
+		{i18n.JP, domestic, "うち消費税（10%）：3,523円"},
+		{i18n.EN, domestic, "Including consumption tax (10%): JPY 3,523"},
+		{i18n.TH, domestic, "รวมภาษีการบริโภค (10%): JPY 3,523"},
+		{i18n.JP, sample(now), "消費税：免税（国際輸送）"},
+		{i18n.EN, sample(now), "Consumption tax: exempt (international transport)"},
+	} {
+		b, err := r.Render(booking.Document{Kind: booking.DocReceipt, Lang: tc.lang, Reservation: tc.res, IssuedAt: now, Addressee: "Yamada"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		flat := strings.Join(strings.Fields(pdftotext(t, b)), " ")
+		if !strings.Contains(flat, strings.Join(strings.Fields(tc.want), " ")) {
+			t.Errorf("%s: %q missing from:\n%s", tc.lang, tc.want, flat)
+		}
+	}
+}
+
 // Every document, in English, Japanese and Thai: no ISO date, Thai dates
 // in the Buddhist era, the amount written the language's way, and the
 // issuer block (legal name, address, registration number) from the brand
