@@ -11,7 +11,6 @@ import (
 	"math/big"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -86,46 +85,6 @@ func slipFor(id string) slip {
 	}
 }
 
-// decimals of currencies whose minor unit is not the unit (the product's
-// amounts: SGD has two decimals, the others none).
-var decimals = map[string]int{"SGD": 2, "USD": 2, "EUR": 2, "GBP": 2, "AUD": 2}
-
-// formatAmount renders minor units: "JPY 12,000", "SGD 12.50".
-func formatAmount(amount int64, currency string) string {
-	d := decimals[currency]
-	neg := amount < 0
-	if neg {
-		amount = -amount
-	}
-	whole, frac := amount, int64(0)
-	for range d {
-		whole /= 10
-	}
-	if d > 0 {
-		p := int64(1)
-		for range d {
-			p *= 10
-		}
-		frac = amount % p
-	}
-	s := strconv.FormatInt(whole, 10)
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	out := currency + " " + b.String()
-	if d > 0 {
-		out += fmt.Sprintf(".%0*d", d, frac)
-	}
-	if neg {
-		out = "-" + out
-	}
-	return out
-}
-
 // returnTo is where the customer goes after the step.
 func returnTo(p *Payment) string {
 	if p.returnURL == "" {
@@ -162,7 +121,9 @@ func pageHeaders(w http.ResponseWriter, p *Payment) {
 func (g *Gateway) render(w http.ResponseWriter, status int, d pageData) {
 	d.text = g.text
 	if d.Payment != nil {
-		d.Amount = formatAmount(d.Payment.Amount, d.Payment.Currency)
+		// money as the product writes it in the language ("4,321円" in Japanese)
+		lang, _ := i18n.Parse(d.Lang)
+		d.Amount = i18n.FormatMoney(lang, d.Payment.Amount, d.Payment.Currency)
 		if d.Payment.ExpiresAt != nil {
 			d.Deadline = g.deadline(d.Lang, *d.Payment.ExpiresAt)
 		}

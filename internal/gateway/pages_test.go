@@ -56,7 +56,7 @@ func TestChallengePage(t *testing.T) {
 			path := strings.TrimPrefix(p.NextAction.URL, g.URL)
 			st, body, hdr := g.page(path + "?lang=jp")
 			if st != 200 || !strings.Contains(body, "お支払いの確認") || !strings.Contains(body, "承認する") ||
-				!strings.Contains(body, "JPY 2,500") || !strings.Contains(body, "Visa •••• 3220") || !strings.Contains(body, `lang="ja"`) {
+				!strings.Contains(body, "2,500円") || !strings.Contains(body, "Visa •••• 3220") || !strings.Contains(body, `lang="ja"`) {
 				t.Fatalf("challenge page: %d %s", st, body)
 			}
 			if !strings.Contains(hdr.Get("Content-Security-Policy"), "form-action 'self' https://members.example.com") ||
@@ -178,6 +178,23 @@ func TestSlipDeadlineInTheLanguage(t *testing.T) {
 		_, body, _ := g.page("/pay/" + p.ID + "?lang=" + l)
 		if !strings.Contains(body, want) || strings.Contains(body, "2026-11-23") {
 			t.Errorf("%s: no %q in %s", l, want, body)
+		}
+	}
+}
+
+// The slip's amount is written as the product writes money in the
+// language: yen in Japanese as "4,321円", the code in front elsewhere.
+func TestSlipAmountInTheLanguage(t *testing.T) {
+	g := newGateway(t, store.SQLite)
+	p := g.action(g.create("konbini", "", 4321).ID, "authorize", nil, 200)
+	for _, c := range []struct{ lang, want, not string }{
+		{"jp", "4,321円", "JPY 4,321"},
+		{"en", "JPY 4,321", "4,321円"},
+		{"th", "JPY 4,321", "4,321円"},
+	} {
+		_, body, _ := g.page("/pay/" + p.ID + "?lang=" + c.lang)
+		if !strings.Contains(body, c.want) || strings.Contains(body, c.not) {
+			t.Errorf("%s: want %q and no %q in %s", c.lang, c.want, c.not, body)
 		}
 	}
 }
