@@ -81,20 +81,7 @@ func TestPaymentCrashSafety(t *testing.T) {
 		// is sent, and after the gateway captured it but before the
 		// settlement was recorded
 		for _, point := range []string{"before-authorize", "after-authorize"} {
-			srv.crashAt(point)
-			id = m.buy(visa)
-			ids = append(ids, id)
-			var wg sync.WaitGroup
-			for range 4 {
-				wg.Add(1)
-				go func() { defer wg.Done(); m.do("POST", "/api/peachpoints/buy/"+id+"/continue", nil) }()
-			}
-			srv.crashed(20*time.Second, point)
-			wg.Wait()
-			srv.start()
-			if st := m.settle(id, 40*time.Second); st != "settled" {
-				t.Fatalf("burst killed at %s: %s", point, st)
-			}
+			ids = append(ids, burstKilledAt(t, srv, m, visa, point))
 		}
 		srv.kill()
 
@@ -117,4 +104,26 @@ func TestPaymentCrashSafety(t *testing.T) {
 			}
 		}
 	})
+}
+
+// burstKilledAt buys with token, sends four continues at once (double
+// clicks, tabs), asserts the server killed itself at the named crash
+// point of one of them, restarts it and asserts the process settles. It
+// returns the process id.
+func burstKilledAt(t *testing.T, srv *realServer, m *member, token, point string) string {
+	t.Helper()
+	srv.crashAt(point)
+	id := m.buy(token)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() { defer wg.Done(); m.do("POST", "/api/peachpoints/buy/"+id+"/continue", nil) }()
+	}
+	srv.crashed(20*time.Second, point)
+	wg.Wait()
+	srv.start()
+	if st := m.settle(id, 40*time.Second); st != "settled" {
+		t.Fatalf("burst killed at %s: %s", point, st)
+	}
+	return id
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"net/http/httptest"
-	"sync"
 	"testing"
 	"time"
 
@@ -77,20 +76,7 @@ func TestPaymentCrashSafetyOverStripe(t *testing.T) {
 	// 4. a burst of continues, killed before the confirmation is sent and
 	// after Stripe answered it, before the settlement was recorded
 	for _, point := range []string{"before-authorize", "after-authorize"} {
-		srv.crashAt(point)
-		id = m.buy("pm_card_visa")
-		ids = append(ids, id)
-		var wg sync.WaitGroup
-		for range 4 {
-			wg.Add(1)
-			go func() { defer wg.Done(); m.do("POST", "/api/peachpoints/buy/"+id+"/continue", nil) }()
-		}
-		srv.crashed(20*time.Second, point)
-		wg.Wait()
-		srv.start()
-		if st := m.settle(id, 40*time.Second); st != "settled" {
-			t.Fatalf("burst killed at %s: %s", point, st)
-		}
+		ids = append(ids, burstKilledAt(t, srv, m, "pm_card_visa", point))
 	}
 	srv.kill()
 
