@@ -156,17 +156,17 @@ func (w *Writer) event(r booking.Reservation, s booking.Segment, from, to zone, 
 	lines := []string{
 		t("pnr", "pnr", r.PNR),
 		t("flight", "flight", s.Flight),
-		t("departure", "airport", origin+" ("+s.OriginAirportCode+")", "time", depart.In(from.Loc).Format("2006-01-02 15:04"), "zone", from.ID),
+		t("departure", "airport", origin+" ("+s.OriginAirportCode+")", "time", localStamp(depart.In(from.Loc), lang), "zone", from.ID),
 	}
 	if s.OriginTerminal != "" {
 		lines = append(lines, t("departure_terminal", "terminal", s.OriginTerminal))
 	}
-	lines = append(lines, t("arrival", "airport", dest+" ("+s.DestinationAirportCode+")", "time", arrive.In(to.Loc).Format("2006-01-02 15:04"), "zone", to.ID))
+	lines = append(lines, t("arrival", "airport", dest+" ("+s.DestinationAirportCode+")", "time", localStamp(arrive.In(to.Loc), lang), "zone", to.ID))
 	if s.DestinationTerminal != "" {
 		lines = append(lines, t("arrival_terminal", "terminal", s.DestinationTerminal))
 	}
 	if !depart.Equal(s.DepartAt) {
-		lines = append(lines, t("scheduled", "time", s.DepartAt.In(from.Loc).Format("2006-01-02 15:04")))
+		lines = append(lines, t("scheduled", "time", localStamp(s.DepartAt.In(from.Loc), lang)))
 	}
 	if cancelled {
 		lines = append(lines, t("cancelled"))
@@ -188,14 +188,14 @@ func (w *Writer) event(r booking.Reservation, s booking.Segment, from, to zone, 
 	return e
 }
 
-// airportName is the airport's short name (Japanese for jp), or its code.
+// airportName is the airport's short name in lang (Thai for th, Japanese
+// for jp…), or its code.
 func airportName(code string, lang i18n.Lang) string {
-	a, ok := masters.AirportByCode(code)
-	if !ok {
-		return code
-	}
-	if lang == i18n.JP {
-		return a.ShortNameAlt
-	}
-	return a.ShortName
+	return booking.AirportName(code, lang)
+}
+
+// localStamp writes a local time the language's way ("20 พ.ย. 2569 08:30",
+// "2026年11月20日 08:30"), as the pages and the PDFs do.
+func localStamp(t time.Time, lang i18n.Lang) string {
+	return i18n.FormatDate(lang, t, false) + " " + t.Format("15:04")
 }

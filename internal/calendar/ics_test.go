@@ -1,6 +1,8 @@
 package calendar_test
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -97,7 +99,7 @@ func TestWriterEvents(t *testing.T) {
 	if got := prop(second, goical.PropSequence).Value; got != "2" {
 		t.Errorf("sequence %q, want the flight's change count", got)
 	}
-	if d := prop(second, goical.PropDescription).Value; !strings.Contains(d, "Originally scheduled departure: 2026-12-14 08:30") {
+	if d := prop(second, goical.PropDescription).Value; !strings.Contains(d, `Originally scheduled departure: Dec 14\, 2026 08:30`) {
 		t.Errorf("delayed description %q", d)
 	}
 
@@ -118,5 +120,18 @@ func TestWriterEvents(t *testing.T) {
 	}
 	if !strings.Contains(text, "REFRESH-INTERVAL;VALUE=DURATION:"+calendar.RefreshInterval) {
 		t.Error("a feed without its refresh interval")
+	}
+
+	// Thai: the airports' Thai names and Thai dates (Buddhist era), no ISO date
+	cal = parse(t, w.Write(calendar.Calendar{Lang: i18n.TH, Reservations: []booking.Reservation{{ID: "r1", PNR: "HNK7Q2", Segments: []booking.Segment{onTime}}}, Now: now}))
+	ev := cal.Events()[0].Component
+	thai := regexp.MustCompile(`[\x{0E00}-\x{0E7F}]`)
+	origin := booking.AirportName(onTime.OriginAirportCode, i18n.TH)
+	if s := prop(ev, goical.PropSummary).Value; !thai.MatchString(origin) || !strings.Contains(s, origin) {
+		t.Errorf("th summary %q, want the Thai name %q", s, origin)
+	}
+	d := prop(ev, goical.PropDescription).Value
+	if !strings.Contains(d, strconv.Itoa(onTime.DepartAt.Year()+543)) || regexp.MustCompile(`\d{4}-\d{2}-\d{2}`).MatchString(d) || !thai.MatchString(d) {
+		t.Errorf("th description %q", d)
 	}
 }

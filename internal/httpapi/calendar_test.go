@@ -15,6 +15,7 @@ import (
 	"members/internal/app"
 	"members/internal/booking"
 	"members/internal/demo"
+	"members/internal/i18n"
 	"members/internal/store"
 )
 
@@ -136,7 +137,7 @@ func TestBookingCalendarFile(t *testing.T) {
 		}
 		desc := text(t, e, goical.PropDescription)
 		for _, want := range []string{"Booking number (PNR): " + demo.DemoPNRDelayed, "Flight: MM101", "Departure terminal: 3",
-			"Arrival terminal: 1", "Originally scheduled departure: " + demoAt(3, 9, 15).Format("2006-01-02 15:04")} {
+			"Arrival terminal: 1", "Originally scheduled departure: " + i18n.FormatDate(i18n.EN, demoAt(3, 9, 15), false) + " " + demoAt(3, 9, 15).Format("15:04")} {
 			if !strings.Contains(desc, want) {
 				t.Fatalf("description lacks %q:\n%s", want, desc)
 			}
