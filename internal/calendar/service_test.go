@@ -9,7 +9,6 @@ import (
 
 	"members/internal/apitest"
 	"members/internal/apperr"
-	"members/internal/auth"
 	"members/internal/calendar"
 	"members/internal/demo"
 	"members/internal/i18n"
@@ -18,14 +17,8 @@ import (
 
 func newCalendarService(t *testing.T, engine store.Engine) (*calendar.Service, *apitest.Clock) {
 	t.Helper()
-	db := apitest.OpenDB(t, engine)
-	if err := demo.Load(context.Background(), db, auth.NewHasher(auth.PasswordCost{Time: 1, MemoryKiB: 64, Threads: 1})); err != nil {
-		t.Fatal(err)
-	}
-	cat, err := i18n.New()
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, _ := apitest.OpenDemoDB(t, engine)
+	cat, _ := apitest.Templates(t)
 	clock := apitest.NewClock(db.Now())
 	w := calendar.NewWriter(cat, "members.example.com", "https://members.example.com/bookings")
 	return calendar.NewService(store.NewCalendarStore(db), store.NewBookingStore(db), w, cat, "https://members.example.com/", clock.Now), clock

@@ -11,7 +11,6 @@ import (
 
 	"members/internal/apitest"
 	"members/internal/apperr"
-	"members/internal/auth"
 	"members/internal/demo"
 	"members/internal/pass"
 	"members/internal/platform"
@@ -55,10 +54,7 @@ type exchangeFixture struct {
 // plans, periods and exchange codes.
 func newExchange(t *testing.T, engine store.Engine) exchangeFixture {
 	t.Helper()
-	db := apitest.OpenDB(t, engine)
-	if err := demo.Load(context.Background(), db, auth.NewHasher(auth.PasswordCost{Time: 1, MemoryKiB: 64, Threads: 1})); err != nil {
-		t.Fatal(err)
-	}
+	db, _ := apitest.OpenDemoDB(t, engine)
 	f := exchangeFixture{switches: &switches{}, outbox: &outbox{}, clock: apitest.NewClock(db.Now())}
 	f.svc = pass.NewService(pass.Deps{
 		Store: store.NewPassStore(db), Status: f.switches, Members: holders{}, Mailer: f.outbox,

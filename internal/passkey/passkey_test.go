@@ -19,7 +19,6 @@ import (
 
 	"members/internal/apitest"
 	"members/internal/apperr"
-	"members/internal/auth"
 	"members/internal/demo"
 	"members/internal/passkey"
 	"members/internal/security"
@@ -81,11 +80,7 @@ type fixture struct {
 // newService builds the service on a real database with the demo members.
 func newService(t *testing.T, engine store.Engine) fixture {
 	t.Helper()
-	db := apitest.OpenDB(t, engine)
-	hasher := auth.NewHasher(auth.PasswordCost{Time: 1, MemoryKiB: 64, Threads: 1})
-	if err := demo.Load(context.Background(), db, hasher); err != nil {
-		t.Fatal(err)
-	}
+	db, hasher := apitest.OpenDemoDB(t, engine)
 	clock := apitest.NewClock(time.Date(2026, 11, 28, 3, 0, 0, 0, time.UTC))
 	ev := &events{}
 	svc, err := passkey.NewService(passkey.Deps{

@@ -6,31 +6,17 @@ import (
 	"io"
 	"log/slog"
 	"regexp"
-	"sync"
 	"testing"
 	"time"
 
 	"members/internal/apitest"
 	"members/internal/apperr"
-	"members/internal/auth"
 	"members/internal/demo"
 	"members/internal/i18n"
 	"members/internal/mail"
 	"members/internal/privacy"
 	"members/internal/store"
 )
-
-type outbox struct {
-	mu   sync.Mutex
-	list []mail.Message
-}
-
-func (o *outbox) Send(_ context.Context, m mail.Message) error {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.list = append(o.list, m)
-	return nil
-}
 
 // holdings is what the member would lose, as the payment features say.
 type holdings struct {
@@ -62,7 +48,7 @@ func (c *cards) ForgetAll(_ context.Context, memberID string) error {
 type fixture struct {
 	svc      *privacy.Service
 	members  *store.PrivacyStore
-	mails    *outbox
+	mails    *apitest.Mails
 	holdings *holdings
 	cards    *cards
 	clock    *apitest.Clock
@@ -70,20 +56,9 @@ type fixture struct {
 
 func newPrivacy(t *testing.T, engine store.Engine) fixture {
 	t.Helper()
-	db := apitest.OpenDB(t, engine)
-	hasher := auth.NewHasher(auth.PasswordCost{Time: 1, MemoryKiB: 64, Threads: 1})
-	if err := demo.Load(context.Background(), db, hasher); err != nil {
-		t.Fatal(err)
-	}
-	cat, err := i18n.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tpl, err := mail.NewTemplates(cat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := fixture{members: store.NewPrivacyStore(db), mails: &outbox{}, holdings: &holdings{}, cards: &cards{}, clock: apitest.NewClock(db.Now())}
+	db, hasher := apitest.OpenDemoDB(t, engine)
+	_, tpl := apitest.Templates(t)
+	f := fixture{members: store.NewPrivacyStore(db), mails: &apitest.Mails{}, holdings: &holdings{}, cards: &cards{}, clock: apitest.NewClock(db.Now())}
 	f.svc = privacy.NewService(privacy.Deps{
 		Store: f.members, Cards: f.cards, Holdings: f.holdings, Passwords: hasher, Counters: store.NewCounters(db),
 		Mailer: f.mails, Templates: tpl, PublicURL: "https://members.example.com/", Now: f.clock.Now,
@@ -105,7 +80,8 @@ func (f fixture) requestDeletion(t *testing.T, memberID string) string {
 	if err != nil || !res.MailSent {
 		t.Fatalf("request: %+v %v", res, err)
 	}
-	m := f.mails.list[len(f.mails.list)-1]
+	mails := f.mails.List()
+	m := mails[len(mails)-1]
 	link := linkRe.FindStringSubmatch(m.Text)
 	if link == nil {
 		t.Fatalf("no deletion link in the mail:\n%s", m.Text)
@@ -129,12 +105,12 @@ func TestRequestDeletion(t *testing.T) {
 	if _, err := f.svc.RequestDeletion(ctx, demo.Member1, privacy.DeletionRequest{Password: demo.Password}, i18n.EN); apperr.CodeOf(err) != apperr.TooMany {
 		t.Fatalf("after five wrong passwords: %v", err)
 	}
-	if len(f.mails.list) != 0 {
-		t.Fatalf("mails before a right password: %d", len(f.mails.list))
+	if n := len(f.mails.List()); n != 0 {
+		t.Fatalf("mails before a right password: %d", n)
 	}
 	// another member is not held back
 	token := f.requestDeletion(t, demo.Member2)
-	if m := f.mails.list[0]; m.To != demo.Email2 || m.Kind != privacy.KindDeletion {
+	if m := f.mails.List()[0]; m.To != demo.Email2 || m.Kind != privacy.KindDeletion {
 		t.Errorf("mail %s to %s", m.Kind, m.To)
 	}
 	if err := f.svc.ValidateDeletion(ctx, demo.Member2, token); err != nil {

@@ -5,7 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,8 +12,6 @@ import (
 	"members/internal/apperr"
 	"members/internal/auth"
 	"members/internal/demo"
-	"members/internal/i18n"
-	"members/internal/mail"
 	"members/internal/security"
 	"members/internal/store"
 )
@@ -51,41 +48,18 @@ func TestNetwork(t *testing.T) {
 	}
 }
 
-// sent keeps the mails the centre sends.
-type sent struct {
-	mu   sync.Mutex
-	list []mail.Message
-}
-
-func (s *sent) Send(_ context.Context, m mail.Message) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.list = append(s.list, m)
-	return nil
-}
-
 type centre struct {
 	svc      *security.Service
 	sessions *store.AuthStore
-	mails    *sent
+	mails    *apitest.Mails
 	clock    *apitest.Clock
 }
 
 func newCentre(t *testing.T, engine store.Engine) centre {
 	t.Helper()
-	db := apitest.OpenDB(t, engine)
-	if err := demo.Load(context.Background(), db, auth.NewHasher(auth.PasswordCost{Time: 1, MemoryKiB: 64, Threads: 1})); err != nil {
-		t.Fatal(err)
-	}
-	cat, err := i18n.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tpl, err := mail.NewTemplates(cat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := centre{sessions: store.NewAuthStore(db), mails: &sent{}, clock: apitest.NewClock(db.Now())}
+	db, _ := apitest.OpenDemoDB(t, engine)
+	_, tpl := apitest.Templates(t)
+	c := centre{sessions: store.NewAuthStore(db), mails: &apitest.Mails{}, clock: apitest.NewClock(db.Now())}
 	c.svc = security.NewService(store.NewSecurityStore(db), c.mails, tpl, "https://members.example.com/", c.clock.Now,
 		slog.New(slog.NewTextHandler(io.Discard, nil)))
 	return c
@@ -116,17 +90,17 @@ func TestNewDeviceMail(t *testing.T) {
 		c.svc.SignedIn(ctx, c.session(t, demo.Member1, "t1", chromeWindows))
 		c.clock.Advance(time.Hour)
 		c.svc.SignedIn(ctx, c.session(t, demo.Member1, "t2", chromeWindows2))
-		if len(c.mails.list) != 0 {
-			t.Fatalf("mails %v before a new device", c.mails.list)
+		if len(c.mails.List()) != 0 {
+			t.Fatalf("mails %v before a new device", c.mails.List())
 		}
 		c.clock.Advance(time.Hour)
 		c.svc.SignedIn(ctx, c.session(t, demo.Member1, "t3", safariPhone))
 		c.clock.Advance(time.Hour)
 		c.svc.SignedIn(ctx, c.session(t, demo.Member1, "t4", safariPhone))
-		if len(c.mails.list) != 1 {
-			t.Fatalf("%d mails, want one for the new device", len(c.mails.list))
+		if len(c.mails.List()) != 1 {
+			t.Fatalf("%d mails, want one for the new device", len(c.mails.List()))
 		}
-		m := c.mails.list[0]
+		m := c.mails.List()[0]
 		if m.To != demo.Email1 || !strings.Contains(m.Text, "Safari") || !strings.Contains(m.Text, "https://members.example.com/security?lang=") {
 			t.Errorf("new-device mail to %s:\n%s", m.To, m.Text)
 		}
@@ -134,8 +108,8 @@ func TestNewDeviceMail(t *testing.T) {
 		// knows no earlier sign-in: the next one is like a first, not news
 		c.clock.Advance(security.EventRetention + time.Hour)
 		c.svc.SignedIn(ctx, c.session(t, demo.Member1, "t5", chromeWindows))
-		if len(c.mails.list) != 1 {
-			t.Errorf("%d mails after a long absence, want none more", len(c.mails.list))
+		if len(c.mails.List()) != 1 {
+			t.Errorf("%d mails after a long absence, want none more", len(c.mails.List()))
 		}
 		if n, err := c.svc.Purge(ctx); err != nil || n < 4 {
 			t.Errorf("purge: %d %v, want the four old sign-ins", n, err)

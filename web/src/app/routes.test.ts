@@ -38,7 +38,8 @@ function namespacesUsed(file: string, seen = new Set<string>()): Set<string> {
   const code = sources[file]
   for (const m of code.matchAll(/useTranslation\(\s*'([a-z]+)'/g)) out.add(m[1])
   for (const m of code.matchAll(/['`]([a-z]+):[a-zA-Z]/g)) if (namespaces.includes(m[1])) out.add(m[1])
-  for (const m of code.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'/gm)) {
+  // a type-only import brings no code, so no texts
+  for (const m of code.matchAll(/^\s*(?:import|export)\s+(?!type\s)[^'"]*?from\s+'([^']+)'/gm)) {
     const dep = resolveImport(file, m[1])
     if (dep) for (const ns of namespacesUsed(dep, seen)) out.add(ns)
   }
