@@ -417,6 +417,10 @@ func (c *Cards) CompleteSetup(ctx context.Context, memberID string, lang i18n.La
 		return Registered{}, fmt.Errorf("cards: complete setup: %w", err)
 	}
 	if dup, found := SameCard(cs, card); found {
+		if dup.Gateway == card.Gateway && dup.Token == card.Token {
+			// saved meanwhile by the check's webhook (SetupSucceeded)
+			return Registered{Creditcard: dup.view(c.now(), c.gw.Name())}, nil
+		}
 		errs := validate.Errors{}
 		errs.Add("token", "payment.card.duplicate", "brand", brandLabel(dup.Brand), "last4", dup.Last4)
 		return Registered{}, apperr.FromFields(errs)
