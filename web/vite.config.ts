@@ -107,10 +107,9 @@ export default defineConfig(({ mode }) => {
                 // trips' store (IndexedDB): one chunk the service worker
                 // precaches, with the bookings' modules the offline view
                 // uses. Only these modules: what they import stays in its
-                // own chunk (the shell's, the forms'), precached too. The
-                // flag (offline/flag.ts) is the shell's: it stays out.
+                // own chunk (the shell's, the forms'), precached too.
                 name: 'offline',
-                test: /\/src\/features\/bookings\/(offline\/(?!flag\.ts)|components\/SegmentRow\.tsx|format\.ts|api\.ts|searchForm\.ts|bookings\.css)|\/node_modules\/idb-keyval\//,
+                test: /\/src\/features\/bookings\/(offline\/|components\/SegmentRow\.tsx|format\.ts|api\.ts|searchForm\.ts|bookings\.css)|\/node_modules\/idb-keyval\//,
                 includeDependenciesRecursively: false,
                 priority: 6,
               },

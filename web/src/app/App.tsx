@@ -20,7 +20,7 @@ import { watchViewport } from './viewport'
 import { useOnline } from './pwa/online'
 import { registerWorkerAfterLoad, workerControls } from './pwa/register'
 import { useSession } from './session/SessionProvider'
-import { keepsTrips } from '@/features/bookings/offline/flag'
+import { keepsTrips } from './pwa/keptFlag'
 
 const KeptTripsSync = lazy(() => import('@/features/bookings/offline/KeptTripsSync'))
 // "Reload to update": loaded with the worker's registration, never on a visitor's first load.

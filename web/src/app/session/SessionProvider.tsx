@@ -7,7 +7,7 @@ import { platformKeys } from '@/api/queryKeys'
 import { useLang } from '@/i18n/translation'
 import { LOGIN_PATH, withLang } from '../routing/paths'
 import { onReconnect } from '../pwa/online'
-import { eraseKeptTripsIfAny } from '@/features/bookings/offline/flag'
+import { eraseKeptTripsIfAny } from '../pwa/keptFlag'
 import { shouldRefreshToken, type RefreshClock, type RefreshTrigger } from './tokenRefresh'
 
 export type SessionStatus = 'checking' | 'loggedIn' | 'loggedOut'

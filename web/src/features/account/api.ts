@@ -5,6 +5,7 @@ import { api, beforeSession } from '@/api/client'
 import { unwrap } from '@/api/errors'
 import { featureKeys, platformKeys } from '@/api/queryKeys'
 import type { components } from '@/api/schema'
+import { eraseKeptTripsIfAny } from '@/app/pwa/keptFlag'
 
 export type User = components['schemas']['User']
 export type UserUpdate = components['schemas']['UserUpdate']
@@ -115,6 +116,8 @@ export function useRegisterOnlineShop() {
 export function useChangePassword() {
   return useMutation({
     mutationFn: async (body: components['schemas']['PasswordChange']) => unwrap(await api.PUT('/api/user/password', { body })),
+    // A password change erases the trips kept on this device (docs/offline.md).
+    onSuccess: () => eraseKeptTripsIfAny().catch(() => undefined),
   })
 }
 

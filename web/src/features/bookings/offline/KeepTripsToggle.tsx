@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react'
 import { useLang, useTranslation } from '@/i18n/translation'
-import { keepsTrips } from './flag'
+import { keepsTrips } from '@/app/pwa/keptFlag'
 import { currentMemberId, eraseKept, keepTrips, readKept } from './store'
 import { savedAtLabel } from './savedAt'
 import './offline.css'

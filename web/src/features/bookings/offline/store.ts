@@ -2,7 +2,7 @@
  * The kept trips on this device: one record in IndexedDB through idb-keyval
  * (docs/offline.md says why), in a database of their own, so erasing is
  * clearing it. Erasing also deletes any Cache Storage cache of kept data
- * (names starting "members-kept") and the flag (flag.ts).
+ * (names starting "members-kept") and the flag (app/pwa/keptFlag.ts).
  */
 import { clear, createStore, get, set } from 'idb-keyval'
 import { api } from '@/api/client'
@@ -11,7 +11,7 @@ import { getActiveLang } from '@/i18n/i18n'
 import { documentUrl, searchReservations } from '../api'
 import { todayJST } from '../searchForm'
 import { keptQuery, tripsToKeep, type KeptRecord } from './keptTrips'
-import { keepsTrips, setKeepsTrips } from './flag'
+import { keepsTrips, setKeepsTrips } from '@/app/pwa/keptFlag'
 
 export const KEPT_DB = 'members-kept'
 const RECORD = 'trips'

@@ -1,7 +1,8 @@
 /**
  * Whether this device keeps a member's trips: a flag beside the kept copy
- * (IndexedDB, store.ts), readable at once and without the store's code, so
- * the shell loads that code only on a device that keeps trips.
+ * (IndexedDB, features/bookings/offline/store.ts), readable at once and
+ * without the store's code, so the shell and other features (a password
+ * change) load that code only on a device that keeps trips.
  */
 const KEY = 'members.keptTrips'
 
@@ -25,6 +26,6 @@ export function setKeepsTrips(on: boolean): void {
 /** Erases the kept trips if this device keeps any (the store's code loads only then). */
 export async function eraseKeptTripsIfAny(): Promise<void> {
   if (!keepsTrips()) return
-  const { eraseKept } = await import('./store')
+  const { eraseKept } = await import('@/features/bookings/offline/store')
   await eraseKept()
 }
