@@ -3,7 +3,7 @@ import { Dialog } from '@/components/Dialog'
 import { useSession } from '../session/SessionProvider'
 import { AppLink } from '../routing/AppLink'
 import { useNavItems } from './navItems'
-import { PendingPaymentsNavItem } from '@/features/payment/components/PendingPayments'
+import { PendingPaymentsNavSlot } from './PendingPaymentsNavSlot'
 
 /** The mobile navigation menu. */
 export function GlobalMenuModal({ close, active }: { close: () => void; active: boolean }) {
@@ -21,7 +21,7 @@ export function GlobalMenuModal({ close, active }: { close: () => void; active: 
               </AppLink>
             </li>
           ))}
-          <PendingPaymentsNavItem className="menu-list__link" onClick={close} />
+          <PendingPaymentsNavSlot className="menu-list__link" onClick={close} />
           <li>
             <button
               type="button"

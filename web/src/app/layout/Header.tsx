@@ -5,7 +5,7 @@ import { AppLink } from '../routing/AppLink'
 import { LanguageSelect } from './LanguageSelect'
 import { GlobalMenuModal } from './GlobalMenuModal'
 import { useNavItems } from './navItems'
-import { PendingPaymentsNavItem } from '@/features/payment/components/PendingPayments'
+import { PendingPaymentsNavSlot } from './PendingPaymentsNavSlot'
 import { brandName } from '@/brand'
 
 /** The header; `reserveMenu` renders the member menu bar invisible and inert (its room kept while the session is checked). */
@@ -59,7 +59,7 @@ export function Header({ memberChrome, reserveMenu = false }: { memberChrome: bo
                 </AppLink>
               </li>
             ))}
-            {memberChrome && <PendingPaymentsNavItem className="nav__link" />}
+            {memberChrome && <PendingPaymentsNavSlot className="nav__link" />}
           </ul>
         </nav>
       )}
