@@ -18,13 +18,12 @@ import { InvalidEmailCheck, LangGate, ScrollManager } from './routing/Navigation
 import { useCookieConsentScripts } from './cookieConsent'
 import { watchViewport } from './viewport'
 import { useOnline } from './pwa/online'
-import { registerWorkerAfterLoad, workerControls } from './pwa/register'
 import { useSession } from './session/SessionProvider'
 import { keepsTrips } from './pwa/keptFlag'
 
 const KeptTripsSync = lazy(() => import('@/features/bookings/offline/KeptTripsSync'))
 // "Reload to update": loaded with the worker's registration, never on a visitor's first load.
-const UpdateBanner = lazy(() => import('./pwa/UpdateBanner').then((m) => ({ default: m.UpdateBanner })))
+const UpdateBanner = lazy(() => import('./pwa/UpdateBanner'))
 
 export interface AppServices {
   queryClient: QueryClient
@@ -101,9 +100,14 @@ function OfflineSupport() {
   const online = useOnline()
   const { status } = useSession()
   // The installable app's service worker (docs/offline.md): for a member, or where it is installed already.
-  const worker = status === 'loggedIn' || workerControls()
+  // Registered once a member is logged in, or where a worker of the site already controls the page; its code
+  // (pwa/registerWorker.ts, workbox-window) comes after the page's load: never part of a visitor's first load.
+  const worker = status === 'loggedIn' || !!navigator.serviceWorker?.controller
   useEffect(() => {
-    if (worker) registerWorkerAfterLoad()
+    if (!worker) return
+    const register = () => void import('./pwa/registerWorker').then((m) => m.registerWorker(), () => undefined)
+    if (document.readyState === 'complete') register()
+    else window.addEventListener('load', register, { once: true })
   }, [worker])
   return (
     <Suspense fallback={null}>

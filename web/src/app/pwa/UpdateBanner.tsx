@@ -1,8 +1,8 @@
 import { useTranslation } from '@/i18n/translation'
 import { useUpdate } from './update'
 
-/** Shown once a new release's service worker waits: "A new release is ready. Reload to update". */
-export function UpdateBanner() {
+/** Shown once a new release's service worker waits: "A new release is ready. Reload to update" (loaded with the worker's registration, App.tsx). */
+export default function UpdateBanner() {
   const { t } = useTranslation()
   const reload = useUpdate()
   if (!reload) return null

@@ -6,7 +6,6 @@ import { shellUserQuery, type ShellUser } from '@/api/user'
 import { platformKeys } from '@/api/queryKeys'
 import { useLang } from '@/i18n/translation'
 import { LOGIN_PATH, withLang } from '../routing/paths'
-import { onReconnect } from '../pwa/online'
 import { eraseKeptTripsIfAny } from '../pwa/keptFlag'
 import { shouldRefreshToken, type RefreshClock, type RefreshTrigger } from './tokenRefresh'
 
@@ -108,14 +107,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // Back online: a session check that failed for want of a network is asked
   // again (before the pages render online, so no guard takes the failure for
   // "logged out"), and every page's data is refreshed.
-  useEffect(
-    () =>
-      onReconnect(() => {
-        if (qc.getQueryState(platformKeys.session)?.status === 'error') void qc.resetQueries({ queryKey: platformKeys.session })
-        void qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== platformKeys.session[0] })
-      }),
-    [qc],
-  )
+  // (In the capture phase: before useOnline's listeners re-render the pages, pwa/online.ts.)
+  useEffect(() => {
+    const reconnected = () => {
+      if (qc.getQueryState(platformKeys.session)?.status === 'error') void qc.resetQueries({ queryKey: platformKeys.session })
+      void qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== platformKeys.session[0] })
+    }
+    window.addEventListener('online', reconnected, true)
+    return () => window.removeEventListener('online', reconnected, true)
+  }, [qc])
 
   const value = useMemo<Session>(
     () => ({ status, loggedIn, timedOut, loggingOut, user: user.data ?? null, onLoggedIn, logout, markTimedOut }),
