@@ -38,7 +38,7 @@ func TestSecretsLiveUntilSentOrGivenUp(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		srv.Stop()
+		srv.Refuse(true)
 		if err := m.Send(ctx, msg); !errors.Is(err, mail.ErrNotSent) {
 			t.Fatalf("send with the server down: %v", err)
 		}
@@ -51,7 +51,7 @@ func TestSecretsLiveUntilSentOrGivenUp(t *testing.T) {
 			t.Fatalf("the token is in the mail's row (%v)", err)
 		}
 		// A retry that works sends the link as it was.
-		srv.Restart()
+		srv.Refuse(false)
 		clock.Advance(mail.Backoff(1))
 		if n, err := m.DeliverDue(ctx); err != nil || n != 1 {
 			t.Fatalf("retry: %d %v", n, err)
@@ -64,7 +64,7 @@ func TestSecretsLiveUntilSentOrGivenUp(t *testing.T) {
 		}
 
 		// Given up after the last attempt: the secrets go with the mark.
-		srv.Stop()
+		srv.Refuse(true)
 		msg.To = "never@example.com"
 		_ = m.Send(ctx, msg)
 		for i := 1; i < mail.MaxAttempts; i++ {

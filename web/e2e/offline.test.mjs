@@ -80,6 +80,8 @@ test("installable: a valid manifest in the member's language, the brand's icons,
   for (const [lang, name, shortName] of [["th", "Peach Members", "Peach สมาชิก"], ["jp", "Peach メンバーズ", "Peachメンバーズ"]]) {
     await page.goto(`${base}/?lang=${lang}`);
     await controlled(page);
+    // the page names its language's manifest once the language is applied
+    await page.waitForFunction((l) => document.querySelector('link[rel="manifest"]')?.getAttribute("href") === `/manifest-${l}.webmanifest`, lang, { timeout: 10_000 }).catch(() => {});
     const href = await page.locator('link[rel="manifest"]').getAttribute("href");
     assert.equal(href, `/manifest-${lang}.webmanifest`);
     const res = await page.request.get(`${base}${href}`);

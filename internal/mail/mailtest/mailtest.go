@@ -42,6 +42,10 @@ type Server struct {
 	mu   sync.Mutex
 	got  []Received
 	srv  *smtp.Server
+	// refusing makes every delivery fail with a temporary error while the
+	// server keeps its port (Stop frees it, and another test's server may
+	// take it meanwhile).
+	refusing bool
 }
 
 // Start starts a server on a free loopback port; it stops at cleanup.
@@ -83,6 +87,14 @@ func (s *Server) Stop() {
 	if srv != nil {
 		_ = srv.Close()
 	}
+}
+
+// Refuse makes every delivery fail (SMTP 451, try again later) until
+// Refuse(false): an unreachable server without giving up the address.
+func (s *Server) Refuse(on bool) {
+	s.mu.Lock()
+	s.refusing = on
+	s.mu.Unlock()
 }
 
 // Restart listens again on the same address.
@@ -143,6 +155,12 @@ func (ss *session) Auth(mech string) (sasl.Server, error) {
 func (ss *session) Mail(from string, _ *smtp.MailOptions) error {
 	if !ss.auth {
 		return smtp.ErrAuthRequired
+	}
+	ss.s.mu.Lock()
+	refusing := ss.s.refusing
+	ss.s.mu.Unlock()
+	if refusing {
+		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try again later"}
 	}
 	ss.from = from
 	return nil
