@@ -2,7 +2,6 @@ package apitest
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"hash/fnv"
 	"net/url"
@@ -91,7 +90,7 @@ func (e *Env) Fingerprint(t testing.TB, skip ...string) map[string]uint64 {
 	if e.Engine == store.Postgres {
 		q = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
 	}
-	names, err := queryStrings(ctx, e.App.DB.DB, q)
+	names, err := store.Column(ctx, e.App.DB.DB, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,21 +129,4 @@ func (e *Env) Fingerprint(t testing.TB, skip ...string) map[string]uint64 {
 		out[name] = h.Sum64()
 	}
 	return out
-}
-
-func queryStrings(ctx context.Context, db *sql.DB, q string) ([]string, error) {
-	rows, err := db.QueryContext(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
 }

@@ -97,7 +97,7 @@ func checkCopy(ctx context.Context, path string) (BackupReport, error) {
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
-	problems, err := column(ctx, db, `PRAGMA integrity_check`)
+	problems, err := Column(ctx, db, `PRAGMA integrity_check`)
 	if err != nil {
 		return rep, fmt.Errorf("backup: check the copy: %w", err)
 	}
@@ -105,7 +105,7 @@ func checkCopy(ctx context.Context, path string) (BackupReport, error) {
 	if rep.Integrity != "ok" {
 		return rep, fmt.Errorf("backup: the copy fails integrity_check: %s", rep.Integrity)
 	}
-	tables, err := column(ctx, db, `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY name`)
+	tables, err := Column(ctx, db, `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY name`)
 	if err != nil {
 		return rep, fmt.Errorf("backup: the copy's tables: %w", err)
 	}
@@ -122,8 +122,8 @@ func checkCopy(ctx context.Context, path string) (BackupReport, error) {
 	return rep, nil
 }
 
-// column returns the first column of every row of q.
-func column(ctx context.Context, db *sql.DB, q string) ([]string, error) {
+// Column returns the first column, as text, of every row of q.
+func Column(ctx context.Context, db *sql.DB, q string) ([]string, error) {
 	rows, err := db.QueryContext(ctx, q)
 	if err != nil {
 		return nil, err
