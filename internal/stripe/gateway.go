@@ -14,13 +14,13 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
 	sapi "github.com/stripe/stripe-go/v84"
 
 	"members/internal/payment"
+	"members/internal/urlquery"
 )
 
 // Name is the gateway's name in saved cards and availability.
@@ -251,7 +251,7 @@ func (g *Gateway) SetupCard(ctx context.Context, key string, in payment.CardSetu
 	}
 	fp := &sapi.SetupIntentConfirmParams{UseStripeSDK: sapi.Bool(false)}
 	if in.ReturnURL != "" {
-		fp.ReturnURL = sapi.String(withQuery(in.ReturnURL, "setup", si.ID))
+		fp.ReturnURL = sapi.String(urlquery.With(in.ReturnURL, "setup", si.ID))
 	}
 	fp.SetIdempotencyKey(key + "_confirm")
 	confirmed, err := g.sc.V1SetupIntents.Confirm(ctx, si.ID, fp)
@@ -357,11 +357,7 @@ func (g *Gateway) CreatePayment(ctx context.Context, key string, in payment.Crea
 		p.PaymentMethodData = &sapi.PaymentIntentCreatePaymentMethodDataParams{Type: sapi.String(t)}
 	}
 	p.SetIdempotencyKey(key)
-	pi, err := g.sc.V1PaymentIntents.Create(ctx, p)
-	if err != nil {
-		return payment.GatewayPayment{}, g.wrap("create", err)
-	}
-	return Payment(pi), nil
+	return g.answer("create")(g.sc.V1PaymentIntents.Create(ctx, p))
 }
 
 // Authorize confirms a PaymentIntent with its return page (a redirect,
@@ -389,21 +385,14 @@ func (g *Gateway) Authorize(ctx context.Context, key, paymentID string, autoCapt
 	if errors.As(err, &se) && se.PaymentIntent != nil && se.HTTPStatusCode == http.StatusPaymentRequired {
 		return g.Payment(ctx, paymentID)
 	}
-	if err != nil {
-		return payment.GatewayPayment{}, g.wrap("confirm", err)
-	}
-	return Payment(confirmed), nil
+	return g.answer("confirm")(confirmed, err)
 }
 
 // Capture captures an authorised PaymentIntent.
 func (g *Gateway) Capture(ctx context.Context, key, paymentID string) (payment.GatewayPayment, error) {
 	p := &sapi.PaymentIntentCaptureParams{}
 	p.SetIdempotencyKey(key)
-	pi, err := g.sc.V1PaymentIntents.Capture(ctx, paymentID, p)
-	if err != nil {
-		return payment.GatewayPayment{}, g.wrap("capture", err)
-	}
-	return Payment(pi), nil
+	return g.answer("capture")(g.sc.V1PaymentIntents.Capture(ctx, paymentID, p))
 }
 
 // Refund gives back amount of a paid PaymentIntent (partly or in full).
@@ -421,11 +410,7 @@ func (g *Gateway) Refund(ctx context.Context, key, paymentID string, amount int6
 func (g *Gateway) Cancel(ctx context.Context, key, paymentID string) (payment.GatewayPayment, error) {
 	p := &sapi.PaymentIntentCancelParams{}
 	p.SetIdempotencyKey(key)
-	pi, err := g.sc.V1PaymentIntents.Cancel(ctx, paymentID, p)
-	if err != nil {
-		return payment.GatewayPayment{}, g.wrap("cancel", err)
-	}
-	return Payment(pi), nil
+	return g.answer("cancel")(g.sc.V1PaymentIntents.Cancel(ctx, paymentID, p))
 }
 
 // Payment reads a PaymentIntent with its card and latest charge (the
@@ -473,6 +458,16 @@ func (g *Gateway) PaymentsByReference(ctx context.Context, reference string) ([]
 	return out, nil
 }
 
+// answer maps the answer of the PaymentIntent call what for the engine.
+func (g *Gateway) answer(what string) func(*sapi.PaymentIntent, error) (payment.GatewayPayment, error) {
+	return func(pi *sapi.PaymentIntent, err error) (payment.GatewayPayment, error) {
+		if err != nil {
+			return payment.GatewayPayment{}, g.wrap(what, err)
+		}
+		return Payment(pi), nil
+	}
+}
+
 // wrap classifies a Stripe error for the engine: a missing object is
 // ErrUnknownToken, a refusal (4xx but rate limits) ErrGatewayRefused,
 // anything else (network, 5xx, 429) ErrGatewayUnavailable.
@@ -504,16 +499,4 @@ func validID(id, prefix string) bool {
 		}
 	}
 	return true
-}
-
-// withQuery adds name=value to a URL.
-func withQuery(raw, name, value string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return raw
-	}
-	q := u.Query()
-	q.Set(name, value)
-	u.RawQuery = q.Encode()
-	return u.String()
 }

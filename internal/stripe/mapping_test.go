@@ -31,15 +31,18 @@ func fixture(t *testing.T, base, path string) map[string]any {
 	return o
 }
 
-// with returns a copy of the fixture with fields replaced.
-func with(t *testing.T, base map[string]any, fields map[string]any, v any) {
+// with decodes into v a copy of the fixture with each set of fields laid
+// over it in turn.
+func with(t *testing.T, base map[string]any, v any, fields ...map[string]any) {
 	t.Helper()
 	o := map[string]any{}
 	for k, x := range base {
 		o[k] = x
 	}
-	for k, x := range fields {
-		o[k] = x
+	for _, f := range fields {
+		for k, x := range f {
+			o[k] = x
+		}
 	}
 	b, _ := json.Marshal(o)
 	if err := json.Unmarshal(b, v); err != nil {
@@ -65,7 +68,7 @@ func TestPaymentIntentMapping(t *testing.T) {
 	expires := time.Date(2026, 12, 1, 23, 59, 0, 0, time.UTC)
 	common := obj{"amount": 3000, "currency": "jpy", "metadata": obj{"reference": "proc1"}, "last_payment_error": nil,
 		"next_action": nil, "latest_charge": nil, "cancellation_reason": nil}
-	for _, tc := range []struct {
+	type row struct {
 		name     string
 		fields   obj
 		status   string
@@ -73,35 +76,35 @@ func TestPaymentIntentMapping(t *testing.T) {
 		url      string
 		refunded int64
 		check    func(t *testing.T, gp payment.GatewayPayment)
+	}
+	failed := func(e obj) obj { return obj{"status": "requires_payment_method", "last_payment_error": e} }
+	var rows []row
+	// Each refusal: its error, and the failure code the member's message
+	// comes from.
+	for _, d := range []struct {
+		name    string
+		err     obj
+		failure string
 	}{
+		{"generic decline", cardError("card_declined", "generic_decline"), "card_declined"},
+		{"do_not_honor", cardError("card_declined", "do_not_honor"), "card_declined"},
+		{"lost_card", cardError("card_declined", "lost_card"), "card_declined"},
+		{"stolen_card", cardError("card_declined", "stolen_card"), "card_declined"},
+		{"fraudulent", cardError("card_declined", "fraudulent"), "card_declined"},
+		{"insufficient_funds", cardError("card_declined", "insufficient_funds"), "insufficient_funds"},
+		{"expired_card", cardError("expired_card", "expired_card"), "expired_card"},
+		{"incorrect_cvc", cardError("incorrect_cvc", "incorrect_cvc"), "card_declined"},
+		{"processing_error", cardError("processing_error", "processing_error"), "card_declined"},
+		{"authentication_required", cardError("card_declined", "authentication_required"), "authentication_failed"},
+		{"3DS failed", obj{"type": "invalid_request_error", "code": "payment_intent_authentication_failure"}, "authentication_failed"},
+		{"wallet declined", obj{"type": "invalid_request_error", "code": "payment_intent_payment_attempt_failed"}, "payment_failed"},
+	} {
+		rows = append(rows, row{name: d.name, fields: failed(d.err), status: payment.GWFailed, failure: d.failure})
+	}
+	for _, tc := range append(rows, []row{
 		{name: "requires_payment_method", fields: obj{"status": "requires_payment_method"}, status: payment.GWCreated},
 		{name: "requires_confirmation", fields: obj{"status": "requires_confirmation"}, status: payment.GWCreated},
-		{name: "generic decline", fields: obj{"status": "requires_payment_method", "last_payment_error": cardError("card_declined", "generic_decline")},
-			status: payment.GWFailed, failure: "card_declined"},
-		{name: "do_not_honor", fields: obj{"status": "requires_payment_method", "last_payment_error": cardError("card_declined", "do_not_honor")},
-			status: payment.GWFailed, failure: "card_declined"},
-		{name: "lost_card", fields: obj{"status": "requires_payment_method", "last_payment_error": cardError("card_declined", "lost_card")},
-			status: payment.GWFailed, failure: "card_declined"},
-		{name: "stolen_card", fields: obj{"status": "requires_payment_method", "last_payment_error": cardError("card_declined", "stolen_card")},
-			status: payment.GWFailed, failure: "card_declined"},
-		{name: "fraudulent", fields: obj{"status": "requires_payment_method", "last_payment_error": cardError("card_declined", "fraudulent")},
-			status: payment.GWFailed, failure: "card_declined"},
-		{name: "insufficient_funds", fields: obj{"status": "requires_payment_method", "last_payment_error": cardError("card_declined", "insufficient_funds")},
-			status: payment.GWFailed, failure: "insufficient_funds"},
-		{name: "expired_card", fields: obj{"status": "requires_payment_method", "last_payment_error": cardError("expired_card", "expired_card")},
-			status: payment.GWFailed, failure: "expired_card"},
-		{name: "incorrect_cvc", fields: obj{"status": "requires_payment_method", "last_payment_error": cardError("incorrect_cvc", "incorrect_cvc")},
-			status: payment.GWFailed, failure: "card_declined"},
-		{name: "processing_error", fields: obj{"status": "requires_payment_method", "last_payment_error": cardError("processing_error", "processing_error")},
-			status: payment.GWFailed, failure: "card_declined"},
-		{name: "authentication_required", fields: obj{"status": "requires_payment_method", "last_payment_error": cardError("card_declined", "authentication_required")},
-			status: payment.GWFailed, failure: "authentication_failed"},
-		{name: "3DS failed", fields: obj{"status": "requires_payment_method", "last_payment_error": obj{"type": "invalid_request_error", "code": "payment_intent_authentication_failure"}},
-			status: payment.GWFailed, failure: "authentication_failed"},
-		{name: "wallet declined", fields: obj{"status": "requires_payment_method", "last_payment_error": obj{"type": "invalid_request_error", "code": "payment_intent_payment_attempt_failed"}},
-			status: payment.GWFailed, failure: "payment_failed"},
-		{name: "slip ran out", fields: obj{"status": "requires_payment_method", "last_payment_error": obj{"type": "invalid_request_error", "code": "payment_intent_payment_attempt_expired"}},
-			status: payment.GWExpired},
+		{name: "slip ran out", fields: failed(obj{"type": "invalid_request_error", "code": "payment_intent_payment_attempt_expired"}), status: payment.GWExpired},
 		{name: "3DS redirect", fields: obj{"status": "requires_action", "next_action": obj{"type": "redirect_to_url",
 			"redirect_to_url": obj{"url": "https://hooks.stripe.com/3d_secure_2/hosted?x=1", "return_url": "https://m.example.com/r"}}},
 			status: payment.GWRequiresAction, url: "https://hooks.stripe.com/3d_secure_2/hosted?x=1"},
@@ -138,17 +141,10 @@ func TestPaymentIntentMapping(t *testing.T) {
 			status: payment.GWRefunded, refunded: 3000},
 		{name: "canceled", fields: obj{"status": "canceled", "cancellation_reason": "requested_by_customer"}, status: payment.GWFailed, failure: "canceled"},
 		{name: "abandoned", fields: obj{"status": "canceled", "cancellation_reason": "abandoned"}, status: payment.GWExpired},
-	} {
+	}...) {
 		t.Run(tc.name, func(t *testing.T) {
-			f := obj{}
-			for k, v := range common {
-				f[k] = v
-			}
-			for k, v := range tc.fields {
-				f[k] = v
-			}
 			var pi sapi.PaymentIntent
-			with(t, base, f, &pi)
+			with(t, base, &pi, common, tc.fields)
 			gp := Payment(&pi)
 			if gp.Status != tc.status || gp.FailureCode != tc.failure || gp.RefundedAmount != tc.refunded {
 				t.Errorf("status %q failure %q refunded %d, want %q %q %d", gp.Status, gp.FailureCode, gp.RefundedAmount, tc.status, tc.failure, tc.refunded)
@@ -188,15 +184,8 @@ func TestSetupIntentMapping(t *testing.T) {
 			payment.VerifyFailed, "authentication_failed", ""},
 		{obj{"status": "canceled"}, payment.VerifyFailed, "canceled", ""},
 	} {
-		f := obj{}
-		for k, v := range common {
-			f[k] = v
-		}
-		for k, v := range tc.fields {
-			f[k] = v
-		}
 		var si sapi.SetupIntent
-		with(t, base, f, &si)
+		with(t, base, &si, common, tc.fields)
 		r := setupResult(&si)
 		url := ""
 		if r.NextAction != nil {

@@ -23,6 +23,8 @@ import (
 	"time"
 
 	"github.com/stripe/stripe-go/v84/webhook"
+
+	"members/internal/urlquery"
 )
 
 // Options configure the stand-in.
@@ -399,16 +401,10 @@ func (f *Fake) getSI(r *http.Request, form url.Values) (int, obj) {
 }
 
 func (f *Fake) confirmSI(r *http.Request, form url.Values) (int, obj) {
-	si := f.sis[r.PathValue("id")]
+	si, status, refusal := f.confirming(r, form, f.sis, "setup_intent",
+		func(*intent) string { return "You cannot confirm this SetupIntent because it has already succeeded." })
 	if si == nil {
-		return missing("setup_intent", r.PathValue("id"))
-	}
-	if id := form.Get("payment_method"); id != "" {
-		si.PM = id
-	}
-	if si.Status != "requires_confirmation" && si.Status != "requires_payment_method" {
-		return apiError(400, "invalid_request_error", "setup_intent_unexpected_state",
-			"You cannot confirm this SetupIntent because it has already succeeded.", obj{"setup_intent": f.siJSON(si)})
+		return status, refusal
 	}
 	return f.doConfirmSI(r, si, form)
 }
@@ -422,12 +418,7 @@ func (f *Fake) doConfirmSI(r *http.Request, si *intent, form url.Values) (int, o
 	si.LastError, si.NextAction = nil, nil
 	switch {
 	case p.Card.decline != "":
-		si.Status = "requires_payment_method"
-		si.LastError = declineError(p.Card.decline)
-		f.event("setup_intent.setup_failed", f.siJSON(si))
-		e := copyObj(si.LastError)
-		e["setup_intent"] = f.siJSON(si)
-		return http.StatusPaymentRequired, obj{"error": e}
+		return f.declined(si, p.Card.decline, "setup_intent.setup_failed")
 	case p.Card.challenge:
 		si.Status = "requires_action"
 		si.NextAction = obj{"type": "redirect_to_url", "redirect_to_url": obj{"url": f.base(r) + "/fake/step/" + si.ID, "return_url": si.ReturnURL}}
@@ -441,6 +432,46 @@ func (f *Fake) succeedSI(si *intent) {
 	p := f.attach(f.pmByID(si.PM), si.Customer)
 	si.PM, si.Status, si.NextAction = p.ID, "succeeded", nil
 	f.event("setup_intent.succeeded", f.siJSON(si))
+}
+
+// confirming finds the intent a confirm request's path names and takes
+// the request's payment_method (Stripe keeps it even when it then
+// refuses). With no intent, or one past confirmation, it is nil and
+// status and refusal are Stripe's answer (message says why).
+func (f *Fake) confirming(r *http.Request, form url.Values, intents map[string]*intent, kind string,
+	message func(*intent) string) (it *intent, status int, refusal obj) {
+	it = intents[r.PathValue("id")]
+	if it == nil {
+		status, refusal = missing(kind, r.PathValue("id"))
+		return nil, status, refusal
+	}
+	if id := form.Get("payment_method"); id != "" {
+		it.PM = id
+	}
+	if it.Status != "requires_confirmation" && it.Status != "requires_payment_method" {
+		status, refusal = apiError(400, "invalid_request_error", kind+"_unexpected_state", message(it), obj{kind: f.asJSON(it)})
+		return nil, status, refusal
+	}
+	return it, 0, nil
+}
+
+// asJSON is the intent as Stripe shows it, without expansions.
+func (f *Fake) asJSON(it *intent) obj {
+	if it.Kind == "setup_intent" {
+		return f.siJSON(it)
+	}
+	return f.piJSON(it, nil)
+}
+
+// declined records a card's refusal of the intent (its error and the
+// event) and answers 402 with the intent in the error, as Stripe does.
+func (f *Fake) declined(it *intent, decline, event string) (int, obj) {
+	it.Status = "requires_payment_method"
+	it.LastError = declineError(decline)
+	f.event(event, f.asJSON(it))
+	e := copyObj(it.LastError)
+	e[it.Kind] = f.asJSON(it)
+	return http.StatusPaymentRequired, obj{"error": e}
 }
 
 func declineError(decline string) obj {
@@ -576,16 +607,12 @@ func (f *Fake) searchPI(r *http.Request, form url.Values) (int, obj) {
 }
 
 func (f *Fake) confirmPI(r *http.Request, form url.Values) (int, obj) {
-	pi := f.pis[r.PathValue("id")]
+	pi, status, refusal := f.confirming(r, form, f.pis, "payment_intent",
+		func(pi *intent) string {
+			return "This PaymentIntent's status is " + pi.Status + ", so it cannot be confirmed."
+		})
 	if pi == nil {
-		return missing("payment_intent", r.PathValue("id"))
-	}
-	if id := form.Get("payment_method"); id != "" {
-		pi.PM = id
-	}
-	if pi.Status != "requires_confirmation" && pi.Status != "requires_payment_method" {
-		return apiError(400, "invalid_request_error", "payment_intent_unexpected_state",
-			"This PaymentIntent's status is "+pi.Status+", so it cannot be confirmed.", obj{"payment_intent": f.piJSON(pi, nil)})
+		return status, refusal
 	}
 	if c := form.Get("capture_method"); c != "" {
 		pi.Capture = c
@@ -630,12 +657,7 @@ func (f *Fake) doConfirmPI(r *http.Request, pi *intent, form url.Values) (int, o
 	default:
 		switch {
 		case p.Card.decline != "":
-			pi.Status = "requires_payment_method"
-			pi.LastError = declineError(p.Card.decline)
-			f.event("payment_intent.payment_failed", f.piJSON(pi, nil))
-			e := copyObj(pi.LastError)
-			e["payment_intent"] = f.piJSON(pi, nil)
-			return http.StatusPaymentRequired, obj{"error": e}
+			return f.declined(pi, p.Card.decline, "payment_intent.payment_failed")
 		case p.Card.challenge:
 			pi.Status = "requires_action"
 			pi.NextAction = obj{"type": "redirect_to_url", "redirect_to_url": obj{"url": step, "return_url": pi.ReturnURL}}
@@ -805,7 +827,10 @@ func (f *Fake) Step(id string, done bool) (string, bool) {
 	if pi == nil || pi.Status != "requires_action" {
 		return "", false
 	}
-	back := withParam(pi.ReturnURL, "payment_intent", pi.ID)
+	back := ""
+	if pi.ReturnURL != "" {
+		back = urlquery.With(pi.ReturnURL, "payment_intent", pi.ID)
+	}
 	if done {
 		f.paid(pi)
 		return back, true
@@ -824,20 +849,6 @@ func (f *Fake) Step(id string, done bool) (string, bool) {
 	}
 	f.event("payment_intent.payment_failed", f.piJSON(pi, nil))
 	return back, true
-}
-
-func withParam(raw, k, v string) string {
-	if raw == "" {
-		return ""
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return raw
-	}
-	q := u.Query()
-	q.Set(k, v)
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 // ---- webhooks ----
