@@ -146,9 +146,13 @@ export function useBuy<P extends ProductType>(productType: P) {
   })
 }
 
+/** The continue calls' mutation key (its variables: the process id): a page can tell that this tab is paying an order. */
+export const continueKey = paymentKeys.key('continue')
+
 export function useContinue(productType: ProductType) {
   const qc = useQueryClient()
   return useMutation({
+    mutationKey: continueKey,
     mutationFn: (id: string) => buyCalls[productType].continue(id),
     onSuccess: (p) => {
       qc.setQueryData(processQuery(p.paymentProcessId).queryKey, p)

@@ -4,6 +4,7 @@
  * this folder is private (ESLint allows only this file from other features).
  */
 export { PaymentPanel, type PaymentPanelProps } from './components/PaymentPanel'
+export { SentOrderCheck, useReturnToSentOrder } from './components/sentOrder'
 export { PaymentSteps } from './components/PaymentSteps'
 export { usePendingPayment, type ProductType, type ProductFields, type PaymentProcess } from './api'
 export { PendingPaymentsNavItem, PendingPaymentsNotice } from './components/PendingPayments'

@@ -17,6 +17,7 @@ import { PassengerFields } from '../components/PassengerFields'
 import { PurchaseSlot } from '../components/PurchaseSlot'
 import { DateRangeText, Money, PassNav } from '../components/common'
 import { PageHeader } from '@/components/PageHeader'
+import { SentOrderCheck, useReturnToSentOrder } from '@/features/payment'
 
 function newRequestId(): string {
   return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`
@@ -24,6 +25,8 @@ function newRequestId(): string {
 
 /** Discovery coupon pass purchase: product, period and plan, passengers, terms, total; then payment. */
 export default function CouponPassPage() {
+  // Back from a payment this page sent: that payment's result, not a blank form
+  const returning = useReturnToSentOrder()
   const { t } = useTranslation('passes')
   const lang = useLang()
   const status = usePassStatus()
@@ -84,6 +87,7 @@ export default function CouponPassPage() {
     )
   })
 
+  if (returning) return <SentOrderCheck />
   return (
     <div className="page passes">
       <PageHeader title={t('coupon.title')} />

@@ -13,9 +13,12 @@ import { PurchaseSlot } from '../components/PurchaseSlot'
 import { DateRangeText, MaintenanceNotice, Money, PassNav } from '../components/common'
 import { useSession } from '@/app/session/SessionProvider'
 import { PageHeader } from '@/components/PageHeader'
+import { SentOrderCheck, useReturnToSentOrder } from '@/features/payment'
 
 /** Unlimited pass purchase: plan choice, then the payment panel. */
 export default function GogoPassPage() {
+  // Back from a payment this page sent: that payment's result, not a blank form
+  const returning = useReturnToSentOrder()
   const { t } = useTranslation('passes')
   const lang = useLang()
   const status = usePassStatus()
@@ -48,6 +51,7 @@ export default function GogoPassPage() {
     window.setTimeout(() => summaryRef.current?.scrollIntoView?.({ behavior: 'smooth', block: 'start' }), 0)
   }
 
+  if (returning) return <SentOrderCheck />
   return (
     <div className="page passes">
       <PageHeader title={t('gogo.title')} />

@@ -20,6 +20,7 @@ import { CardSummary } from './CardSummary'
 import { PaymentMethodChooser, type Method } from './PaymentMethodChooser'
 import { PaymentSteps } from './PaymentSteps'
 import { useDeleteCardFlow } from './cardModals'
+import { useRecordSentOrder } from './sentOrder'
 
 export interface PaymentPanelProps<P extends ProductType> {
   /** The product's API name. */
@@ -61,6 +62,7 @@ export function PaymentPanel<P extends ProductType>({ productType, currency, amo
   const validate = useValidatePurchase(productType)
   const buy = useBuy(productType)
   const deleteFlow = useDeleteCardFlow()
+  const recordSentOrder = useRecordSentOrder()
   // one requestId per order: a retry of the same order answers the same process
   const [requestId, setRequestId] = useState(newRequestId)
   const [chosen, setChosen] = useState<Method | null>(null)
@@ -156,6 +158,8 @@ export function PaymentPanel<P extends ProductType>({ productType, currency, amo
           p = await buy.mutateAsync({ ...body, requestId: fresh })
         } else throw e
       }
+      // Back to this page from the payment finds the order again
+      recordSentOrder({ paymentProcessId: p.paymentProcessId, productType })
       go(`/payment/${productType}/${p.paymentProcessId}`)
     } catch (e) {
       showError(e)

