@@ -42,28 +42,21 @@ type Config struct {
 }
 
 func (c *Config) defaults() {
-	if c.OpenFor == 0 {
-		c.OpenFor = 30 * time.Minute
-	}
-	if c.Lease == 0 {
-		c.Lease = time.Minute
-	}
-	if c.Poll == 0 {
-		c.Poll = 30 * time.Second
-	}
-	if c.Retry == 0 {
-		c.Retry = 3 * time.Second
-	}
-	if c.WebhookTolerance == 0 {
-		c.WebhookTolerance = 5 * time.Minute
-	}
-	if c.ReconcileEvery == 0 {
-		c.ReconcileEvery = time.Hour
-	}
-	if c.ReconcileWindow == 0 {
-		c.ReconcileWindow = 48 * time.Hour
-	}
-	if c.ReconcileLease == 0 {
-		c.ReconcileLease = 10 * time.Minute
+	for _, d := range []struct {
+		field *time.Duration
+		value time.Duration
+	}{
+		{&c.OpenFor, 30 * time.Minute},
+		{&c.Lease, time.Minute},
+		{&c.Poll, 30 * time.Second},
+		{&c.Retry, 3 * time.Second},
+		{&c.WebhookTolerance, 5 * time.Minute},
+		{&c.ReconcileEvery, time.Hour},
+		{&c.ReconcileWindow, 48 * time.Hour},
+		{&c.ReconcileLease, 10 * time.Minute},
+	} {
+		if *d.field == 0 {
+			*d.field = d.value
+		}
 	}
 }

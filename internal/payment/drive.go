@@ -13,10 +13,16 @@ import (
 )
 
 // load returns the member's process of productType ("" for any), 404 when
-// it is missing or another member's.
+// the type is not registered or the process is missing or another
+// member's.
 func (e *Engine) load(ctx context.Context, memberID, productType, id string) (Process, error) {
 	if len(id) > 64 {
 		return Process{}, apperr.ErrNotFound
+	}
+	if productType != "" {
+		if _, err := e.product(productType); err != nil {
+			return Process{}, err
+		}
 	}
 	p, err := e.store.Process(ctx, id)
 	if errors.Is(err, ErrNotFound) {
@@ -36,9 +42,6 @@ func (e *Engine) load(ctx context.Context, memberID, productType, id string) (Pr
 // tab), then the gateway calls with the process's idempotency keys. A
 // repeat answers the process as it stands.
 func (e *Engine) Continue(ctx context.Context, memberID, productType, id string) (View, error) {
-	if _, err := e.product(productType); err != nil {
-		return View{}, err
-	}
 	p, err := e.load(ctx, memberID, productType, id)
 	if err != nil {
 		return View{}, err

@@ -10,14 +10,10 @@ import (
 	"members/internal/validate"
 )
 
+// Status answers a member's process. A pending process whose check is due
 // is reconciled with the gateway first (the member's return redirect may
 // arrive before the webhook). The secret of the goods is shown once.
 func (e *Engine) Status(ctx context.Context, memberID, productType, id string) (View, error) {
-	if productType != "" {
-		if _, err := e.product(productType); err != nil {
-			return View{}, err
-		}
-	}
 	p, err := e.load(ctx, memberID, productType, id)
 	if err != nil {
 		return View{}, err
