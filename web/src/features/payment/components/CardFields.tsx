@@ -1,5 +1,5 @@
 import { useTranslation } from '@/i18n/translation'
-import type { FieldErrors, UseFormRegister } from 'react-hook-form'
+import type { FieldError, FieldErrors, UseFormRegister, UseFormRegisterReturn } from 'react-hook-form'
 import { Field } from '@/components/Field'
 import type { CardForm } from '../schemas'
 
@@ -16,13 +16,24 @@ export function CardFields({ register, errors, showSave }: { register: UseFormRe
         <Field label={t('card.cvv')} registration={register('cvv')} error={errors.cvv} required inputMode="numeric"
           autoComplete="cc-csc" maxLength={4} hint={t('card.cvvHint')} />
       </div>
-      <Field label={t('card.holder')} registration={register('holderName')} error={errors.holderName} required
-        autoComplete="cc-name" placeholder="TARO PEACH" />
+      <HolderFields holder={register('holderName')} save={register('saveCard')} error={errors.holderName} showSave={showSave} />
+    </div>
+  )
+}
+
+/** The holder name and the save box, under the card inputs of either gateway's form (CardFields, StripeCardFields). */
+export function HolderFields({ holder, save, error, showSave }: {
+  holder: UseFormRegisterReturn<'holderName'>; save: UseFormRegisterReturn<'saveCard'>; error: FieldError | undefined; showSave: boolean
+}) {
+  const { t } = useTranslation('payment')
+  return (
+    <>
+      <Field label={t('card.holder')} registration={holder} error={error} required autoComplete="cc-name" placeholder="TARO PEACH" />
       {showSave && (
         <label className="checkbox">
-          <input type="checkbox" {...register('saveCard')} /> {t('card.save')}
+          <input type="checkbox" {...save} /> {t('card.save')}
         </label>
       )}
-    </div>
+    </>
   )
 }

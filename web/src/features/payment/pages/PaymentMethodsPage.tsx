@@ -158,18 +158,28 @@ function RegisterCard(props: RegisterProps) {
   return <RegisterSandboxCard {...props} />
 }
 
-function ScopeChoice({ scope, setScope }: { scope: Scope; setScope: (s: Scope) => void }) {
+/** The end of either gateway's register form: the currency scope, what keeps the card safe (security), save and cancel. */
+function ScopeAndSubmit({ scope, setScope, security, busy, onCancel }: {
+  scope: Scope; setScope: (s: Scope) => void; security: string; busy: boolean; onCancel: () => void
+}) {
   const { t } = useTranslation('payment')
   return (
-    <fieldset className="register-card__scope">
-      <legend>{t('register.scope')}</legend>
-      {CURRENCY_SCOPES.map((s) => (
-        <label key={s} className="radio">
-          <input type="radio" name="scope" value={s} checked={scope === s} onChange={() => setScope(s)} /> {t(`scope.${s}`)}
-        </label>
-      ))}
-      <p className="field__hint">{t('register.scopeHint')}</p>
-    </fieldset>
+    <>
+      <fieldset className="register-card__scope">
+        <legend>{t('register.scope')}</legend>
+        {CURRENCY_SCOPES.map((s) => (
+          <label key={s} className="radio">
+            <input type="radio" name="scope" value={s} checked={scope === s} onChange={() => setScope(s)} /> {t(`scope.${s}`)}
+          </label>
+        ))}
+        <p className="field__hint">{t('register.scopeHint')}</p>
+      </fieldset>
+      <p className="field__hint">{security}</p>
+      <div className="register-card__actions">
+        <button type="submit" className="button button--primary" disabled={busy}>{busy ? t('panel.working') : t('register.submit')}</button>
+        <button type="button" className="button button--secondary" onClick={onCancel}>{t('cancel')}</button>
+      </div>
+    </>
   )
 }
 
@@ -211,12 +221,7 @@ function RegisterSandboxCard({ onDone, onCancel }: RegisterProps) {
     <form className="register-card" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="register-card-title">
       <h2 id="register-card-title">{t('register.title')}</h2>
       <CardFields register={form.register} errors={form.formState.errors} showSave={false} />
-      <ScopeChoice scope={scope} setScope={setScope} />
-      <p className="field__hint">{t('panel.cardSecurity')}</p>
-      <div className="register-card__actions">
-        <button type="submit" className="button button--primary" disabled={busy}>{busy ? t('panel.working') : t('register.submit')}</button>
-        <button type="button" className="button button--secondary" onClick={onCancel}>{t('cancel')}</button>
-      </div>
+      <ScopeAndSubmit scope={scope} setScope={setScope} security={t('panel.cardSecurity')} busy={busy} onCancel={onCancel} />
     </form>
   )
 }
@@ -278,12 +283,7 @@ function RegisterStripeCard({ onDone, onCancel, publishableKey }: RegisterProps 
         </div>
       )}
       <StripeCardFields publishableKey={publishableKey} cardRef={cardRef} register={form.register} errors={form.formState.errors} showSave={false} />
-      <ScopeChoice scope={scope} setScope={setScope} />
-      <p className="field__hint">{t('stripe.cardSecurity')}</p>
-      <div className="register-card__actions">
-        <button type="submit" className="button button--primary" disabled={busy}>{busy ? t('panel.working') : t('register.submit')}</button>
-        <button type="button" className="button button--secondary" onClick={onCancel}>{t('cancel')}</button>
-      </div>
+      <ScopeAndSubmit scope={scope} setScope={setScope} security={t('stripe.cardSecurity')} busy={busy} onCancel={onCancel} />
     </form>
   )
 }

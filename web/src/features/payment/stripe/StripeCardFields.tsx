@@ -1,7 +1,7 @@
 import { lazy, Suspense, useCallback, useId, useState, type Ref } from 'react'
 import type { FieldErrors, UseFormRegister } from 'react-hook-form'
 import { useLang, useTranslation } from '@/i18n/translation'
-import { Field } from '@/components/Field'
+import { HolderFields } from '../components/CardFields'
 import type { StripeCardForm } from '../schemas'
 import { STRIPE_LOCALE, type StripeCard } from './stripeCard'
 
@@ -41,13 +41,7 @@ export function StripeCardFields({ publishableKey, cardRef, register, errors, sh
         )}
         <p className="field__hint">{t('stripe.cardHint')}</p>
       </div>
-      <Field label={t('card.holder')} registration={register('holderName')} error={errors.holderName} required
-        autoComplete="cc-name" placeholder="TARO PEACH" />
-      {showSave && (
-        <label className="checkbox">
-          <input type="checkbox" {...register('saveCard')} /> {t('card.save')}
-        </label>
-      )}
+      <HolderFields holder={register('holderName')} save={register('saveCard')} error={errors.holderName} showSave={showSave} />
     </div>
   )
 }
