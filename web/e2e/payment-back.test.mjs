@@ -6,11 +6,11 @@
 // happened and links to the result. Screenshots at 375 px in en, jp and th.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { e2eSuite, signIn, screenshot, DEMO, VIEWPORTS } from "./harness.mjs";
+import { advanceServerClock, e2eSuite, signIn, screenshot, DEMO, VIEWPORTS } from "./harness.mjs";
 import { paymentApi } from "./paymentapi.mjs";
 
 const env = e2eSuite({ before, after }, { serverArgs: ["--test-clock"] });
-const { apiCall } = paymentApi(env);
+const { apiCall, tokenize } = paymentApi(env);
 
 /** How many JPY vouchers the member holds (every purchase of points issues one). */
 async function jpyVouchers(page) {
@@ -101,3 +101,43 @@ test("Back from the confirm page before paying: the sale form, and the order is 
   assert.equal(st.body.status, "prepared");
   await context.close();
 });
+
+const IDLE_LIMIT_SECONDS = 30 * 60;
+
+for (const lang of ["en", "jp", "th"]) {
+  test(`a session expiry on a payment's page (${lang}, 375 px): the payment stays behind the login dialog and shows again after the login`, async () => {
+    const { context, page } = await env.newPage(VIEWPORTS.phone);
+    await signIn(page, env.server.url, DEMO, lang);
+    // a payment waiting for the card company's confirmation: its page asks for its status every 2 s
+    const r = await apiCall(page, "POST", "/api/peachpoints/buy", {
+      nominee: "TARO PEACH", currencyCode: "JPY", amount: 3000, paymentMethod: "creditCard",
+      creditCardToken: await tokenize(page, "4000000000003220"), requestId: `expiry-${lang}-${Date.now()}`,
+    });
+    assert.equal(r.status, 200, r.text);
+    const id = r.body.paymentProcessId;
+    await apiCall(page, "POST", `/api/peachpoints/buy/${id}/continue`);
+    await page.goto(`${env.server.url}/payment/peachpoints/${id}/result?lang=${lang}`);
+    await page.locator(".payment-wait").waitFor();
+    await advanceServerClock(env.server, IDLE_LIMIT_SECONDS + 60);
+    const dialog = page.locator('[role="alertdialog"]');
+    await dialog.waitFor();
+    // behind the dialog: the payment, not "not found"
+    await page.locator(".order-summary").waitFor();
+    assert.equal(await page.getByText("This payment was not found.").count(), 0);
+    assert.equal(await page.locator("p.page.pay-notice").count(), 0, "no 'payment not found' page");
+    await screenshot(page, `payment-session-expired-${lang}-phone`);
+    await dialog.locator("button").click();
+    await page.waitForURL(/\/login\?/);
+    await page.locator('input[type="email"]').fill(DEMO.email);
+    await page.locator('input[type="password"]').fill(DEMO.password);
+    await page.locator('form button[type="submit"]').click();
+    await page.waitForURL(new RegExp(`/payment/peachpoints/${id}/result`));
+    await page.locator(".order-summary").waitFor();
+    await page.locator(".loading-overlay").waitFor({ state: "hidden" });
+    assert.equal(await page.locator("p.page.pay-notice").count(), 0, "no 'payment not found' page");
+    await screenshot(page, `payment-session-expired-relogin-${lang}-phone`);
+    // ended, so that the next test's purchase is not blocked by it
+    await apiCall(page, "POST", `/api/payments/${id}/cancel`);
+    await context.close();
+  });
+}

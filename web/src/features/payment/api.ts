@@ -1,7 +1,7 @@
 /** The payment calls: one queryOptions or mutation hook per call. */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/api/client'
-import { unwrap } from '@/api/errors'
+import { SessionTimedOutError, unwrap } from '@/api/errors'
 import { featureKeys } from '@/api/queryKeys'
 import type { components } from '@/api/schema'
 
@@ -182,12 +182,29 @@ export const processQuery = (paymentProcessId: string) =>
     },
   })
 
-/** The status poll of the result page: every 2 s while the process is open. */
+/**
+ * The status poll of the result page: every 2 s while the process is open,
+ * and not after the session ended (the shell's login dialog is open; the
+ * page asks again once the member is back).
+ */
 export const useProcessPoll = (paymentProcessId: string) =>
   useQuery({
     ...processQuery(paymentProcessId),
-    refetchInterval: (q) => (q.state.data && (q.state.data.status === 'pending' || q.state.data.status === 'prepared') ? 2000 : false),
+    refetchInterval: (q) =>
+      q.state.data && (q.state.data.status === 'pending' || q.state.data.status === 'prepared') && !(q.state.error instanceof SessionTimedOutError)
+        ? 2000
+        : false,
   })
+
+/**
+ * Whether a payment page says the process was not found: its status call
+ * failed for a reason of its own (404: missing or not the member's). A
+ * session that ended is not that: the shell's login dialog opens, the page
+ * keeps what it showed behind it, and reads the process again after the login.
+ */
+export function processMissing(q: { isError: boolean; error: unknown }): boolean {
+  return q.isError && !(q.error instanceof SessionTimedOutError)
+}
 
 export function isProductType(s: string | undefined): s is ProductType {
   return s !== undefined && (PRODUCT_TYPES as readonly string[]).includes(s)

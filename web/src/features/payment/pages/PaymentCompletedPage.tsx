@@ -5,7 +5,7 @@ import { useLang, useTranslation } from '@/i18n/translation'
 import { AppLink } from '@/app/routing/AppLink'
 import { formatDate, formatDateTime, formatMoney } from '@/i18n/format'
 import type { Lang } from '@/i18n/languages'
-import { processQuery, secretKey } from '../api'
+import { processMissing, processQuery, secretKey } from '../api'
 import { PaymentSteps } from '../components/PaymentSteps'
 import { OrderSummary } from '../components/OrderSummary'
 import { startPath } from '../startPaths'
@@ -49,7 +49,7 @@ export default function PaymentCompletedPage() {
     | undefined
   const p = process.data
   const goodsRows = useGoodsRows(p?.goods)
-  if (process.isError) return <p className="page pay-notice pay-notice--warn" role="alert">{t('errors.notFound')}</p>
+  if (processMissing(process)) return <p className="page pay-notice pay-notice--warn" role="alert">{t('errors.notFound')}</p>
   if (!p) return <p className="page" role="status">{t('loading')}</p>
   return (
     <div className="page payment-page">

@@ -7,7 +7,7 @@ import { useModals } from '@/app/modals/modalContext'
 import { useAppNavigate } from '@/app/routing/useAppNavigate'
 import { ApiError, SessionTimedOutError } from '@/api/errors'
 import { formatMoney } from '@/i18n/format'
-import { isProductType, processQuery, useContinue } from '../api'
+import { isProductType, processMissing, processQuery, useContinue } from '../api'
 import { PaymentSteps } from '../components/PaymentSteps'
 import { OrderSummary } from '../components/OrderSummary'
 import { PaymentWait } from '../components/PaymentWait'
@@ -33,8 +33,8 @@ export default function PaymentPreparedPage() {
   }, [moveOn, go, productType, processId])
 
   if (!isProductType(productType)) return <p className="page">{t('errors.notFound')}</p>
-  if (process.isLoading) return <p className="page" role="status">{t('loading')}</p>
-  if (process.isError || !process.data) return <p className="page pay-notice pay-notice--warn" role="alert">{t('errors.notFound')}</p>
+  if (processMissing(process)) return <p className="page pay-notice pay-notice--warn" role="alert">{t('errors.notFound')}</p>
+  if (!process.data) return <p className="page" role="status">{t('loading')}</p>
   const p = process.data
 
   function pay() {

@@ -4,7 +4,7 @@ import { useParams } from 'react-router'
 import { useTranslation } from '@/i18n/translation'
 import { AppLink } from '@/app/routing/AppLink'
 import { useAppNavigate } from '@/app/routing/useAppNavigate'
-import { useProcessPoll } from '../api'
+import { processMissing, useProcessPoll } from '../api'
 import { PaymentSteps } from '../components/PaymentSteps'
 import { OrderSummary } from '../components/OrderSummary'
 import { PaymentWait, waitKind } from '../components/PaymentWait'
@@ -31,7 +31,7 @@ export default function PaymentResultPage() {
     }
   }, [p, go, productType, processId])
 
-  if (process.isError) return <p className="page pay-notice pay-notice--warn" role="alert">{t('errors.notFound')}</p>
+  if (processMissing(process)) return <p className="page pay-notice pay-notice--warn" role="alert">{t('errors.notFound')}</p>
   if (!p || p.status === 'settled' || p.status === 'refunded') return <p className="page" role="status">{t('loading')}</p>
   return (
     <div className="page payment-page">
