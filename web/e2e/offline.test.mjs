@@ -25,6 +25,16 @@ async function controlled(page) {
   }
 }
 
+/** A new page of the demo member, signed in, on the bookings page in lang under the service worker's control. */
+async function bookingsPage(viewport, lang = "en") {
+  const { context, page } = await env.newPage(viewport);
+  const base = env.server.url;
+  await signIn(page, base, undefined, lang);
+  await page.goto(`${base}/bookings?lang=${lang}`);
+  await controlled(page);
+  return { context, page, base };
+}
+
 /** The kept record in IndexedDB (members-kept), with the itineraries as their types and sizes; null when there is none. */
 function keptRecord(page) {
   return page.evaluate(async () => {
@@ -114,11 +124,7 @@ test("installable: a valid manifest in the member's language, the brand's icons,
 
 for (const lang of ["en", "jp", "th"]) {
   test(`with the choice on, the next trips without a network at 375 px (${lang}), and refreshed when the network returns`, async () => {
-    const { context, page } = await env.newPage(VIEWPORTS.phone);
-    const base = env.server.url;
-    await signIn(page, base, undefined, lang);
-    await page.goto(`${base}/bookings?lang=${lang}`);
-    await controlled(page);
+    const { context, page, base } = await bookingsPage(VIEWPORTS.phone, lang);
     await switchOn(page, lang);
     const kept = await keptRecord(page);
     assert.deepEqual(kept.trips.map((t) => t.pnr).sort(), KEPT);
@@ -175,11 +181,7 @@ for (const lang of ["en", "jp", "th"]) {
 }
 
 test("without the choice, the offline notice only", async () => {
-  const { context, page } = await env.newPage(VIEWPORTS.phone);
-  const base = env.server.url;
-  await signIn(page, base);
-  await page.goto(`${base}/bookings?lang=en`);
-  await controlled(page);
+  const { context, page, base } = await bookingsPage(VIEWPORTS.phone);
   await page.getByRole("checkbox", { name: KEEP.en }).waitFor();
   await context.setOffline(true);
   await page.goto(`${base}/?lang=en`);
@@ -192,11 +194,7 @@ test("without the choice, the offline notice only", async () => {
 });
 
 test("switching off and logging out erase the kept trips, and another member logging in sees none", async () => {
-  const { context, page } = await env.newPage(VIEWPORTS.desktop);
-  const base = env.server.url;
-  await signIn(page, base);
-  await page.goto(`${base}/bookings?lang=en`);
-  await controlled(page);
+  const { context, page, base } = await bookingsPage(VIEWPORTS.desktop);
   await switchOn(page, "en");
   assert.ok(await keptRecord(page));
 

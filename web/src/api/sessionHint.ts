@@ -1,3 +1,5 @@
+import { localFlag } from './localFlag'
+
 /**
  * Whether this browser had a member session the last time the app looked.
  * The session cookie is not readable from the page, so this is only a hint:
@@ -8,21 +10,13 @@
  * refused call is an error in the browser's console). A wrong hint costs
  * only that: a round trip, or the refused calls once.
  */
-const KEY = 'members.hadSession'
+const hint = localFlag('members.hadSession')
 
 export function hadSession(): boolean {
-  try {
-    return globalThis.localStorage?.getItem(KEY) === '1'
-  } catch {
-    return false
-  }
+  return hint.get()
 }
 
+/** Records the hint (storage refused, private mode: it stays off and the page waits for the check). */
 export function rememberSession(loggedIn: boolean): void {
-  try {
-    if (loggedIn) globalThis.localStorage?.setItem(KEY, '1')
-    else globalThis.localStorage?.removeItem(KEY)
-  } catch {
-    // storage refused (private mode): the hint stays off, the page waits for the check
-  }
+  hint.set(loggedIn)
 }
