@@ -7,7 +7,6 @@ import (
 
 	"members/internal/auth"
 	"members/internal/demo"
-	"members/internal/i18n"
 	"members/internal/mail"
 	"members/internal/store"
 )
@@ -24,20 +23,6 @@ func OpenDemoDB(t testing.TB, engine store.Engine) (*store.DB, *auth.Hasher) {
 		t.Fatal(err)
 	}
 	return db, hasher
-}
-
-// Templates are the server's catalogue and the mail templates made from it.
-func Templates(t testing.TB) (*i18n.Catalog, *mail.Templates) {
-	t.Helper()
-	cat, err := i18n.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tpl, err := mail.NewTemplates(cat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cat, tpl
 }
 
 // Mails is a mailer that keeps what it is given, for a service's tests.

@@ -15,6 +15,7 @@ import (
 	"members/internal/flightops"
 	"members/internal/i18n"
 	"members/internal/mail"
+	"members/internal/mail/mailtest"
 	"members/internal/notify"
 	"members/internal/pass"
 	"members/internal/points"
@@ -62,14 +63,7 @@ var isoDate = regexp.MustCompile(`\d{4}-\d{2}-\d{2}`)
 // the member's name in the language's order, and no "if you did not make
 // this change" line under a purchase, an itinerary or a flight change.
 func TestMailsWriteDatesAmountsAndNamesTheLanguagesWay(t *testing.T) {
-	cat, err := i18n.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tpl, err := mail.NewTemplates(cat)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat, tpl := mailtest.Templates(t)
 	box := &memOutbox{}
 	now := func() time.Time { return time.Date(2026, 11, 20, 3, 0, 0, 0, time.UTC) }
 	mailer := mail.New(box, nil, "noreply@example.com", now, slog.New(slog.NewTextHandler(io.Discard, nil)))

@@ -12,13 +12,14 @@ import (
 	"members/internal/calendar"
 	"members/internal/demo"
 	"members/internal/i18n"
+	"members/internal/mail/mailtest"
 	"members/internal/store"
 )
 
 func newCalendarService(t *testing.T, engine store.Engine) (*calendar.Service, *apitest.Clock) {
 	t.Helper()
 	db, _ := apitest.OpenDemoDB(t, engine)
-	cat, _ := apitest.Templates(t)
+	cat, _ := mailtest.Templates(t)
 	clock := apitest.NewClock(db.Now())
 	w := calendar.NewWriter(cat, "members.example.com", "https://members.example.com/bookings")
 	return calendar.NewService(store.NewCalendarStore(db), store.NewBookingStore(db), w, cat, "https://members.example.com/", clock.Now), clock

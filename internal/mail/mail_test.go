@@ -16,18 +16,24 @@ import (
 	"members/internal/store"
 )
 
-func templates(t *testing.T) *mail.Templates {
+// overSMTP is a mail test's set-up on engine: a fresh database, its
+// outbox, a clock at apitest.Start, an in-process SMTP server, and
+// newMailer, which makes a mailer on them that sends to that server.
+func overSMTP(t *testing.T, engine store.Engine) (db *store.DB, clock *apitest.Clock, srv *mailtest.Server, outbox *store.MailOutbox, newMailer func() *mail.Mailer) {
 	t.Helper()
-	cat, err := i18n.New()
+	db = apitest.OpenDB(t, engine)
+	clock = apitest.NewClock(apitest.Start)
+	srv = mailtest.Start(t)
+	tr, from, err := mail.ParseSMTPURL(srv.URL())
 	if err != nil {
 		t.Fatal(err)
 	}
-	tpl, err := mail.NewTemplates(cat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tpl
+	outbox = store.NewMailOutbox(db)
+	return db, clock, srv, outbox, func() *mail.Mailer { return mail.New(outbox, tr, from, clock.Now, quiet()) }
 }
+
+// quiet is a logger that writes nowhere (the tests read the outbox, not the log).
+func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 var kinds = []string{
 	mail.KindProfileUpdated, mail.KindPasswordChanged, mail.KindPasswordReset,
@@ -35,7 +41,7 @@ var kinds = []string{
 }
 
 func TestEveryTemplateInEveryLanguage(t *testing.T) {
-	tpl := templates(t)
+	_, tpl := mailtest.Templates(t)
 	for _, kind := range kinds {
 		for _, lang := range i18n.Langs {
 			d := mail.Data{Name: "Hanako Yamada", Args: []any{"passenger", "Taro Yamada", "minutes", 60}}
@@ -62,7 +68,8 @@ func TestEveryTemplateInEveryLanguage(t *testing.T) {
 }
 
 func TestHTMLIsEscaped(t *testing.T) {
-	m, err := templates(t).Standard(mail.KindPassengerAdded, i18n.EN, "a@example.com",
+	_, tpl := mailtest.Templates(t)
+	m, err := tpl.Standard(mail.KindPassengerAdded, i18n.EN, "a@example.com",
 		mail.Data{Name: `<script>alert(1)</script>`, Args: []any{"passenger", `Bob "&" <b>`}})
 	if err != nil {
 		t.Fatal(err)
@@ -101,16 +108,9 @@ func TestParseSMTPURL(t *testing.T) {
 func TestSMTPDeliveryAndRetry(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		ctx := context.Background()
-		db := apitest.OpenDB(t, engine)
-		clock := apitest.NewClock(apitest.Start)
-		srv := mailtest.Start(t)
-		tr, from, err := mail.ParseSMTPURL(srv.URL())
-		if err != nil {
-			t.Fatal(err)
-		}
-		outbox := store.NewMailOutbox(db)
-		m := mail.New(outbox, tr, from, clock.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
-		tpl := templates(t)
+		_, clock, srv, outbox, newMailer := overSMTP(t, engine)
+		m := newMailer()
+		_, tpl := mailtest.Templates(t)
 
 		msg, err := tpl.Standard(mail.KindPasswordReset, i18n.JP, "hanako@example.com",
 			mail.Data{Name: "Hanako", Args: []any{"minutes", 60}, URL: "http://127.0.0.1:8080/reset-password/abc?lang=jp"})
@@ -179,7 +179,7 @@ func TestSMTPDeliveryAndRetry(t *testing.T) {
 func TestWithoutSMTPTheOutboxHoldsTheMail(t *testing.T) {
 	db := apitest.OpenDB(t, store.SQLite)
 	outbox := store.NewMailOutbox(db)
-	m := mail.New(outbox, nil, mail.DefaultFrom, time.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	m := mail.New(outbox, nil, mail.DefaultFrom, time.Now, quiet())
 	if err := m.Send(context.Background(), mail.Message{To: "x@example.com", Lang: i18n.EN, Subject: "s", Text: "t"}); err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestWithoutSMTPTheOutboxHoldsTheMail(t *testing.T) {
 // new-device details (device, browser, place, time) are each on a line of
 // their own in the text and the HTML part.
 func TestNoticeNameOrderAndDetailLines(t *testing.T) {
-	tpl := templates(t)
+	_, tpl := mailtest.Templates(t)
 	cat := tpl.Catalog()
 	for _, lang := range []i18n.Lang{i18n.EN, i18n.JP, i18n.TH} {
 		notice := cat.T(lang, "mail.security_notice")

@@ -3,8 +3,6 @@ package mail_test
 import (
 	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -23,17 +21,11 @@ import (
 func TestSecretsLiveUntilSentOrGivenUp(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		ctx := context.Background()
-		db := apitest.OpenDB(t, engine)
-		clock := apitest.NewClock(apitest.Start)
-		srv := mailtest.Start(t)
-		tr, from, err := mail.ParseSMTPURL(srv.URL())
-		if err != nil {
-			t.Fatal(err)
-		}
-		outbox := store.NewMailOutbox(db)
-		m := mail.New(outbox, tr, from, clock.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		db, clock, srv, outbox, newMailer := overSMTP(t, engine)
+		m := newMailer()
 		const token = "Tok3n-of-a-single-use-link_0123456789abcdef"
-		msg, err := templates(t).Standard(mail.KindPasswordReset, i18n.EN, "later@example.com",
+		_, tpl := mailtest.Templates(t)
+		msg, err := tpl.Standard(mail.KindPasswordReset, i18n.EN, "later@example.com",
 			mail.Data{Name: "Hanako", Args: []any{"minutes", 60}, URL: "http://127.0.0.1:8080/reset-password/" + token + "?lang=en", Secrets: []string{token}})
 		if err != nil {
 			t.Fatal(err)
@@ -83,7 +75,7 @@ func TestSecretsLiveUntilSentOrGivenUp(t *testing.T) {
 		}
 
 		// Without SMTP the outbox keeps the mail whole.
-		held := mail.New(outbox, nil, mail.DefaultFrom, clock.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		held := mail.New(outbox, nil, mail.DefaultFrom, clock.Now, quiet())
 		msg.To = "held@example.com"
 		if err := held.Send(ctx, msg); err != nil {
 			t.Fatal(err)
@@ -123,17 +115,8 @@ func TestSealRefusesASecretNotInTheMail(t *testing.T) {
 func TestRetentionPurgesOldSentMailsOnOneInstance(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		ctx := context.Background()
-		db := apitest.OpenDB(t, engine)
-		clock := apitest.NewClock(apitest.Start)
-		srv := mailtest.Start(t)
-		tr, from, err := mail.ParseSMTPURL(srv.URL())
-		if err != nil {
-			t.Fatal(err)
-		}
-		outbox := store.NewMailOutbox(db)
-		logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-		a := mail.New(outbox, tr, from, clock.Now, logger)
-		b := mail.New(outbox, tr, from, clock.Now, logger)
+		db, clock, _, outbox, newMailer := overSMTP(t, engine)
+		a, b := newMailer(), newMailer()
 		a.KeepSent(30*24*time.Hour, store.NewJobs(db), "a")
 		b.KeepSent(30*24*time.Hour, store.NewJobs(db), "b")
 		send := func(to string) {

@@ -52,14 +52,7 @@ func sample(now time.Time) booking.Reservation {
 }
 
 func TestDocumentsText(t *testing.T) {
-	cat, err := i18n.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := pdf.New(cat)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, r := renderer(t)
 	now := time.Date(2026, 11, 20, 6, 0, 0, 0, time.UTC)
 	res := sample(now)
 	seg0, seg1 := res.Segments[0], res.Segments[1]
@@ -116,14 +109,7 @@ func TestDocumentsText(t *testing.T) {
 // A flight running to schedule reads "Confirmed" on the itinerary, as on
 // the page (booking.Segment.StatusKey), not "On time".
 func TestItineraryStatusWordAsOnThePage(t *testing.T) {
-	cat, err := i18n.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := pdf.New(cat)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, r := renderer(t)
 	now := time.Date(2026, 11, 20, 6, 0, 0, 0, time.UTC)
 	res := sample(now)
 	res.Segments = []booking.Segment{{Key: "1", StatusCode: "CONFIRMED", Flight: "MM803", FlightNumber: "803", OriginAirportCode: "KIX", DestinationAirportCode: "ICN",
@@ -143,14 +129,7 @@ func TestItineraryStatusWordAsOnThePage(t *testing.T) {
 // The receipt carries the consumption-tax line of a Japanese receipt: 10 %
 // included on a domestic fare, exempt on an international one.
 func TestReceiptConsumptionTax(t *testing.T) {
-	cat, err := i18n.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := pdf.New(cat)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, r := renderer(t)
 	now := time.Date(2026, 11, 20, 6, 0, 0, 0, time.UTC)
 	domestic := sample(now)
 	domestic.Segments = []booking.Segment{{Key: "1", StatusCode: "CONFIRMED", Flight: "MM101", FlightNumber: "101", OriginAirportCode: "KIX", DestinationAirportCode: "CTS",
@@ -182,14 +161,7 @@ func TestReceiptConsumptionTax(t *testing.T) {
 // issuer block (legal name, address, registration number) from the brand
 // configuration.
 func TestDocumentsFormatsAndIssuer(t *testing.T) {
-	cat, err := i18n.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := pdf.New(cat)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat, r := renderer(t)
 	b, err := brand.Load()
 	if err != nil {
 		t.Fatal(err)
@@ -238,14 +210,7 @@ func TestDocumentsFormatsAndIssuer(t *testing.T) {
 // (with "+1" past midnight) first, the scheduled ones beside them, as on the
 // pages; the flight's own row only, in three languages.
 func TestItineraryShowsDelay(t *testing.T) {
-	cat, err := i18n.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := pdf.New(cat)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, r := renderer(t)
 	now := time.Date(2026, 11, 20, 6, 0, 0, 0, time.UTC)
 	dep := time.Date(2027, 1, 26, 23, 30, 0, 0, time.UTC)                                    // KIX 08:30 on the 27th
 	est, estArr := dep.Add(15*time.Hour+15*time.Minute), dep.Add(17*time.Hour+5*time.Minute) // 23:45, then CTS 01:35 on the 28th
@@ -268,4 +233,18 @@ func TestItineraryShowsDelay(t *testing.T) {
 			t.Errorf("%s: the new departure does not come before the scheduled one: %s", lang, flat)
 		}
 	}
+}
+
+// renderer is the PDF renderer on the server's catalogue (returned too).
+func renderer(t *testing.T) (*i18n.Catalog, *pdf.Renderer) {
+	t.Helper()
+	cat, err := i18n.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := pdf.New(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat, r
 }

@@ -14,6 +14,7 @@ import (
 	"members/internal/demo"
 	"members/internal/i18n"
 	"members/internal/mail"
+	"members/internal/mail/mailtest"
 	"members/internal/privacy"
 	"members/internal/store"
 )
@@ -57,7 +58,7 @@ type fixture struct {
 func newPrivacy(t *testing.T, engine store.Engine) fixture {
 	t.Helper()
 	db, hasher := apitest.OpenDemoDB(t, engine)
-	_, tpl := apitest.Templates(t)
+	_, tpl := mailtest.Templates(t)
 	f := fixture{members: store.NewPrivacyStore(db), mails: &apitest.Mails{}, holdings: &holdings{}, cards: &cards{}, clock: apitest.NewClock(db.Now())}
 	f.svc = privacy.NewService(privacy.Deps{
 		Store: f.members, Cards: f.cards, Holdings: f.holdings, Passwords: hasher, Counters: store.NewCounters(db),
@@ -212,14 +213,7 @@ func TestExport(t *testing.T) {
 // The goodbye mail exists in every language, with its own text (no
 // fallback to English, no catalogue key), and no link.
 func TestGoodbyeMailInEveryLanguage(t *testing.T) {
-	cat, err := i18n.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tpl, err := mail.NewTemplates(cat)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, tpl := mailtest.Templates(t)
 	en, err := tpl.Standard(privacy.KindDeleted, i18n.EN, "a@example.com", mail.Data{Given: "Hanako", Family: "Yamada"})
 	if err != nil {
 		t.Fatal(err)

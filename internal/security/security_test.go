@@ -12,6 +12,7 @@ import (
 	"members/internal/apperr"
 	"members/internal/auth"
 	"members/internal/demo"
+	"members/internal/mail/mailtest"
 	"members/internal/security"
 	"members/internal/store"
 )
@@ -58,7 +59,7 @@ type centre struct {
 func newCentre(t *testing.T, engine store.Engine) centre {
 	t.Helper()
 	db, _ := apitest.OpenDemoDB(t, engine)
-	_, tpl := apitest.Templates(t)
+	_, tpl := mailtest.Templates(t)
 	c := centre{sessions: store.NewAuthStore(db), mails: &apitest.Mails{}, clock: apitest.NewClock(db.Now())}
 	c.svc = security.NewService(store.NewSecurityStore(db), c.mails, tpl, "https://members.example.com/", c.clock.Now,
 		slog.New(slog.NewTextHandler(io.Discard, nil)))
