@@ -2,6 +2,8 @@ package apitest
 
 import (
 	"context"
+	"io"
+	"log/slog"
 	"sync"
 	"testing"
 
@@ -25,23 +27,35 @@ func OpenDemoDB(t testing.TB, engine store.Engine) (*store.DB, *auth.Hasher) {
 	return db, hasher
 }
 
-// Mails is a mailer that keeps what it is given, for a service's tests.
-type Mails struct {
+// Kept keeps what a fake is given (a mail, an event), safe for the
+// service's goroutines.
+type Kept[T any] struct {
 	mu   sync.Mutex
-	list []mail.Message
+	list []T
 }
+
+// Keep keeps v.
+func (k *Kept[T]) Keep(v T) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.list = append(k.list, v)
+}
+
+// List returns what was kept so far, oldest first.
+func (k *Kept[T]) List() []T {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return append([]T(nil), k.list...)
+}
+
+// Mails is a mailer that keeps what it is given, for a service's tests.
+type Mails struct{ Kept[mail.Message] }
 
 // Send keeps m.
 func (o *Mails) Send(_ context.Context, m mail.Message) error {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.list = append(o.list, m)
+	o.Keep(m)
 	return nil
 }
 
-// List returns the mails kept so far, oldest first.
-func (o *Mails) List() []mail.Message {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return append([]mail.Message(nil), o.list...)
-}
+// Quiet is a logger that writes nowhere, for a service under test.
+func Quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

@@ -3,8 +3,6 @@ package mail_test
 import (
 	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -29,11 +27,8 @@ func overSMTP(t *testing.T, engine store.Engine) (db *store.DB, clock *apitest.C
 		t.Fatal(err)
 	}
 	outbox = store.NewMailOutbox(db)
-	return db, clock, srv, outbox, func() *mail.Mailer { return mail.New(outbox, tr, from, clock.Now, quiet()) }
+	return db, clock, srv, outbox, func() *mail.Mailer { return mail.New(outbox, tr, from, clock.Now, apitest.Quiet()) }
 }
-
-// quiet is a logger that writes nowhere (the tests read the outbox, not the log).
-func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 var kinds = []string{
 	mail.KindProfileUpdated, mail.KindPasswordChanged, mail.KindPasswordReset,
@@ -179,7 +174,7 @@ func TestSMTPDeliveryAndRetry(t *testing.T) {
 func TestWithoutSMTPTheOutboxHoldsTheMail(t *testing.T) {
 	db := apitest.OpenDB(t, store.SQLite)
 	outbox := store.NewMailOutbox(db)
-	m := mail.New(outbox, nil, mail.DefaultFrom, time.Now, quiet())
+	m := mail.New(outbox, nil, mail.DefaultFrom, time.Now, apitest.Quiet())
 	if err := m.Send(context.Background(), mail.Message{To: "x@example.com", Lang: i18n.EN, Subject: "s", Text: "t"}); err != nil {
 		t.Fatal(err)
 	}

@@ -75,7 +75,7 @@ func TestSecretsLiveUntilSentOrGivenUp(t *testing.T) {
 		}
 
 		// Without SMTP the outbox keeps the mail whole.
-		held := mail.New(outbox, nil, mail.DefaultFrom, clock.Now, quiet())
+		held := mail.New(outbox, nil, mail.DefaultFrom, clock.Now, apitest.Quiet())
 		msg.To = "held@example.com"
 		if err := held.Send(ctx, msg); err != nil {
 			t.Fatal(err)

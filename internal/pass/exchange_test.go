@@ -3,9 +3,6 @@ package pass_test
 import (
 	"context"
 	"errors"
-	"io"
-	"log/slog"
-	"sync"
 	"testing"
 	"time"
 
@@ -31,15 +28,10 @@ func (holders) Holder(_ context.Context, memberID string) (pass.Holder, error) {
 }
 
 // outbox keeps the pass mails the service sends.
-type outbox struct {
-	mu    sync.Mutex
-	mails []pass.Mail
-}
+type outbox struct{ apitest.Kept[pass.Mail] }
 
 func (o *outbox) SendPassMail(_ context.Context, m pass.Mail) error {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.mails = append(o.mails, m)
+	o.Keep(m)
 	return nil
 }
 
@@ -59,7 +51,7 @@ func newExchange(t *testing.T, engine store.Engine) exchangeFixture {
 	f.svc = pass.NewService(pass.Deps{
 		Store: store.NewPassStore(db), Status: f.switches, Members: holders{}, Mailer: f.outbox,
 		Translate: func(_, key string) string { return key }, Counters: store.NewCounters(db),
-		Now: f.clock.Now, NewID: store.NewID, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Now: f.clock.Now, NewID: store.NewID, Logger: apitest.Quiet(),
 	})
 	return f
 }
@@ -97,8 +89,8 @@ func TestExchange(t *testing.T) {
 		if err != nil || len(held) != 1 || held[0].ID != p.ID {
 			t.Fatalf("member 2's passes: %v %v", held, err)
 		}
-		if len(f.outbox.mails) != 1 || f.outbox.mails[0].Kind != pass.MailIssued || f.outbox.mails[0].Code != p.Code {
-			t.Errorf("mails %+v", f.outbox.mails)
+		if mails := f.outbox.List(); len(mails) != 1 || mails[0].Kind != pass.MailIssued || mails[0].Code != p.Code {
+			t.Errorf("mails %+v", mails)
 		}
 
 		// a code is used once, by one member

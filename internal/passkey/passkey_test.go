@@ -8,8 +8,6 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"errors"
-	"io"
-	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -87,7 +85,7 @@ func newService(t *testing.T, engine store.Engine) fixture {
 		Store:     store.NewPasskeyStore(db),
 		Config:    passkey.Config{RPID: rp.ID, RPName: rp.Name, Origins: []string{rp.Origin}, ChallengeID: store.NewID},
 		Passwords: hasher, Counters: store.NewCounters(db), Notifier: ev,
-		Now: clock.Now, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Now: clock.Now, Logger: apitest.Quiet(),
 	})
 	if err != nil {
 		t.Fatal(err)

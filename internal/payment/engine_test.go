@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -282,7 +280,7 @@ func newRigOn(t *testing.T, engine store.Engine, cfg payment.Config, gw payment.
 	}
 	st := store.NewPaymentStore(db)
 	clock := env.Clock
-	e := payment.NewEngine(st, gw, cfg, clock.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	e := payment.NewEngine(st, gw, cfg, clock.Now, apitest.Quiet())
 	g := &goods{db: db, st: st}
 	co := payment.Register(e, g)
 	return &rig{e: e, co: co, st: st, goods: g, clock: clock}

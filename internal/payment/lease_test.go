@@ -3,8 +3,6 @@ package payment_test
 import (
 	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -40,7 +38,7 @@ func TestLeaseGivenBackAfterAFailedWrite(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		r := newRig(t, engine)
 		st := &outageStore{PaymentStore: r.st}
-		e := payment.NewEngine(st, r.gw, payment.Config{}, r.clock.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		e := payment.NewEngine(st, r.gw, payment.Config{}, r.clock.Now, apitest.Quiet())
 		co := payment.Register(e, r.goods)
 		ctx := context.Background()
 		v, err := co.Buy(ctx, demo.Member1, "en", card(5000))

@@ -3,8 +3,6 @@ package privacy_test
 import (
 	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"regexp"
 	"testing"
 	"time"
@@ -63,7 +61,7 @@ func newPrivacy(t *testing.T, engine store.Engine) fixture {
 	f.svc = privacy.NewService(privacy.Deps{
 		Store: f.members, Cards: f.cards, Holdings: f.holdings, Passwords: hasher, Counters: store.NewCounters(db),
 		Mailer: f.mails, Templates: tpl, PublicURL: "https://members.example.com/", Now: f.clock.Now,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Logger: apitest.Quiet(),
 		Parts: []privacy.Part{
 			{Key: "profile", Export: func(_ context.Context, id string) (any, error) { return map[string]string{"id": id}, nil }},
 			{Key: "bookings", Export: func(context.Context, string) (any, error) { return []string{}, nil }},

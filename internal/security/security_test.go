@@ -2,8 +2,6 @@ package security_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -62,7 +60,7 @@ func newCentre(t *testing.T, engine store.Engine) centre {
 	_, tpl := mailtest.Templates(t)
 	c := centre{sessions: store.NewAuthStore(db), mails: &apitest.Mails{}, clock: apitest.NewClock(db.Now())}
 	c.svc = security.NewService(store.NewSecurityStore(db), c.mails, tpl, "https://members.example.com/", c.clock.Now,
-		slog.New(slog.NewTextHandler(io.Discard, nil)))
+		apitest.Quiet())
 	return c
 }
 
