@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -24,18 +23,10 @@ func TestGatewayReconcileCommand(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		env := apitest.New(t, engine)
 		c := env.Member(t)
-		exp := env.Clock.Now().AddDate(2, 0, 0).Format("06/01")
-		b, _ := json.Marshal(map[string]string{"cardNumber": "4242424242424242", "expirationDate": exp, "cvv": "123", "holderName": "TARO PEACH"})
-		resp, err := http.Post(env.Server.URL+"/gateway/v1/tokens", "application/json", bytes.NewReader(b))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var tok struct{ Token string }
-		_ = json.NewDecoder(resp.Body).Decode(&tok)
-		resp.Body.Close()
+		tok := env.Tokenize(t, "4242424242424242", "123")
 		var p struct{ PaymentProcessID, Status string }
 		c.Do(http.MethodPost, "/api/peachpoints/buy", map[string]any{"nominee": "TARO PEACH", "currencyCode": "JPY", "amount": 5000,
-			"paymentMethod": "creditCard", "creditCardToken": tok.Token, "requestId": "reconcile-1"}).JSON(t, &p)
+			"paymentMethod": "creditCard", "creditCardToken": tok["token"], "requestId": "reconcile-1"}).JSON(t, &p)
 		c.Do(http.MethodPost, "/api/peachpoints/buy/"+p.PaymentProcessID+"/continue", nil).JSON(t, &p)
 		if p.Status != "settled" {
 			t.Fatalf("purchase: %+v", p)

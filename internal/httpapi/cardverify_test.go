@@ -37,7 +37,7 @@ func TestRegisterCardVerifiedAtTheIssuer(t *testing.T) {
 			{"4000000000000002", "jp", "カード会社がこのカードの利用を承認しませんでした。別のカードをご利用いただくか、カード会社にお問い合わせください。"},
 			{"4000000000000069", "kr", "카드사에 따르면 이 카드는 유효기간이 만료되었습니다. 유효기간을 확인하시거나 다른 카드를 사용해 주세요."},
 		} {
-			tok := env.tokenize(t, tc.number, "123")["token"].(string)
+			tok := env.Tokenize(t, tc.number, "123")["token"].(string)
 			c.Lang = tc.lang
 			r := c.Do(http.MethodPost, "/api/cc/register", map[string]any{"token": tok, "gateway": "ndhk", "currency": "JPY"})
 			if r.Status != http.StatusBadRequest {
@@ -60,7 +60,7 @@ func TestRegisterCardVerifiedAtTheIssuer(t *testing.T) {
 		}
 		c.Lang = "en"
 		for _, number := range []string{"4000000000009995", "4242424242424242"} {
-			tok := env.tokenize(t, number, "123")["token"].(string)
+			tok := env.Tokenize(t, number, "123")["token"].(string)
 			r := c.Do(http.MethodPost, "/api/cc/register", map[string]any{"token": tok, "gateway": "ndhk", "currency": "JPY"})
 			if r.Status != http.StatusOK {
 				t.Fatalf("%s: register = %d %s", number, r.Status, r.Body)
@@ -98,13 +98,13 @@ func TestRegisterSameCardTwice(t *testing.T) {
 			return n
 		}
 		demoCards := visaCards() // the demo's own Visa 4242 expires a year later: another card
-		tok := env.tokenize(t, "4242424242424242", "123")["token"].(string)
+		tok := env.Tokenize(t, "4242424242424242", "123")["token"].(string)
 		if r := register(tok, "JPY"); r.Status != http.StatusOK {
 			t.Fatalf("register = %d %s", r.Status, r.Body)
 		}
 		srv.WaitFor(apitest.DemoEmail)
 		mails := len(srv.Messages())
-		tok2 := env.tokenize(t, "4242 4242 4242 4242", "999")["token"].(string)
+		tok2 := env.Tokenize(t, "4242 4242 4242 4242", "999")["token"].(string)
 		for _, tc := range []struct{ name, tok, lang, want string }{
 			{"same token", tok, "en", "This card (Visa ending 4242) is already saved for these payments."},
 			{"same card, new token", tok2, "en", "This card (Visa ending 4242) is already saved for these payments."},
@@ -135,7 +135,7 @@ func TestRegisterSameCardTwice(t *testing.T) {
 			t.Fatalf("%d saved Visa 4242 cards, want %d", n, demoCards+2)
 		}
 		// a purchase with a fresh token of the same card and saveCard
-		tok3 := env.tokenize(t, "4242424242424242", "123")["token"].(string)
+		tok3 := env.Tokenize(t, "4242424242424242", "123")["token"].(string)
 		body := cardBody(tok3, 2500)
 		body["saveCard"] = true
 		p := buy(t, c, body)

@@ -86,7 +86,7 @@ func TestAccountDeletionWithMoneyInFlight(t *testing.T) {
 		settle(t, env, c, "coupon_ticket", map[string]any{
 			"productId": demo.DemoCouponKansai, "periodId": demo.DemoCouponPeriodWin, "fareType": "lite", "agreeTerms": true,
 		})
-		tok := env.tokenize(t, "4000000000003220", "123")["token"].(string)
+		tok := env.Tokenize(t, "4000000000003220", "123")["token"].(string)
 		p := buy(t, c, cardBody(tok, 7000))
 		if got := cont(t, c, p.PaymentProcessID); got.Status != "pending" {
 			t.Fatalf("challenge purchase: %+v", got)
@@ -160,7 +160,7 @@ func TestAccountDeletionWithMoneyInFlight(t *testing.T) {
 		// settlement's transaction refused the capture (the refund recorded,
 		// not made). The worker makes it, once.
 		c2 := env.Member2(t)
-		tok = env.tokenize(t, "4000000000003220", "123")["token"].(string)
+		tok = env.Tokenize(t, "4000000000003220", "123")["token"].(string)
 		p2 := buy(t, c2, cardBody(tok, 5000))
 		if got := cont(t, c2, p2.PaymentProcessID); got.Status != "pending" {
 			t.Fatalf("member 2 challenge purchase: %+v", got)

@@ -49,7 +49,7 @@ func TestMailSecretsAreGoneOnceSent(t *testing.T) {
 
 		// A points purchase: its mail carries the voucher's PIN.
 		n := len(srv.Messages())
-		tok := pe.tokenize(t, "4242424242424242", "123")
+		tok := pe.Tokenize(t, "4242424242424242", "123")
 		p := buy(t, c, map[string]any{"nominee": "Hanako Yamada", "currencyCode": "SGD", "amount": 5000, "paymentMethod": "creditCard",
 			"creditCardToken": tok["token"], "requestId": newRequestID()})
 		done := cont(t, c, p.PaymentProcessID)

@@ -30,7 +30,7 @@ func passesOf(t *testing.T, env *apitest.Env, member, period string) int {
 func passBody(t *testing.T, env *payEnv, period, card string) map[string]any {
 	t.Helper()
 	return map[string]any{"planId": demo.DemoPlanAll, "periodId": period, "fareType": "happy",
-		"paymentMethod": "creditCard", "creditCardToken": env.tokenize(t, card, "123")["token"], "requestId": newRequestID()}
+		"paymentMethod": "creditCard", "creditCardToken": env.Tokenize(t, card, "123")["token"], "requestId": newRequestID()}
 }
 
 // wantHeld checks a 409 gogopass_already_held with the message in lang.

@@ -22,7 +22,7 @@ import (
 // and returns the process answer.
 func settle(t *testing.T, env *payEnv, c *apitest.Client, product string, fields map[string]any) process {
 	t.Helper()
-	tok := env.tokenize(t, "4242424242424242", "123")
+	tok := env.Tokenize(t, "4242424242424242", "123")
 	body := map[string]any{"paymentMethod": "creditCard", "creditCardToken": tok["token"], "requestId": newRequestID()}
 	for k, v := range fields {
 		body[k] = v

@@ -106,24 +106,6 @@ func (e *payEnv) goodsRows(t *testing.T, id string) int {
 	return n
 }
 
-// tokenize makes a card token at the sandbox as the browser does.
-func (e *payEnv) tokenize(t *testing.T, number, cvv string) map[string]any {
-	t.Helper()
-	exp := e.Clock.Now().AddDate(2, 0, 0).Format("06/01")
-	b, _ := json.Marshal(map[string]string{"cardNumber": number, "expirationDate": exp, "cvv": cvv, "holderName": "TARO PEACH"})
-	resp, err := http.Post(e.Server.URL+"/gateway/v1/tokens", "application/json", bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var out map[string]any
-	_ = json.NewDecoder(resp.Body).Decode(&out)
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("tokenize %s: %d %v", number, resp.StatusCode, out)
-	}
-	return out
-}
-
 // process is a payment process answer.
 type process struct {
 	PaymentProcessID string                `json:"paymentProcessId"`

@@ -97,7 +97,7 @@ func TestCardsRegisterAndDelete(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		env := newPayEnv(t, engine)
 		c := env.Member(t)
-		tok := env.tokenize(t, "36227206271667", "123")
+		tok := env.Tokenize(t, "36227206271667", "123")
 		r := c.Do(http.MethodPost, "/api/cc/register", map[string]any{"token": tok["token"], "gateway": "ndhk", "currency": "KRW"})
 		if r.Status != http.StatusOK {
 			t.Fatalf("register = %d %s", r.Status, r.Body)
@@ -319,7 +319,7 @@ func TestPurchaseDeclined(t *testing.T) {
 		for number, code := range map[string]string{
 			"4000000000000002": "card_declined", "4000000000009995": "insufficient_funds", "4000000000000069": "expired_card",
 		} {
-			tok := env.tokenize(t, number, "123")["token"].(string)
+			tok := env.Tokenize(t, number, "123")["token"].(string)
 			p := buy(t, c, cardBody(tok, 2000))
 			got := cont(t, c, p.PaymentProcessID)
 			if got.Status != "failed" || got.FailureCode != code {
@@ -345,7 +345,7 @@ func TestPurchaseChallengeAndWebhooks(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		env := newPayEnv(t, engine)
 		c := env.Member(t)
-		tok := env.tokenize(t, "4000000000003220", "123")["token"].(string)
+		tok := env.Tokenize(t, "4000000000003220", "123")["token"].(string)
 		p := buy(t, c, cardBody(tok, 7000))
 		got := cont(t, c, p.PaymentProcessID)
 		if got.Status != "pending" || got.NextAction == nil || !contains(got.NextAction.URL, "/gateway/challenge/") {
@@ -409,7 +409,7 @@ func TestPurchaseChallengeFailed(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		env := newPayEnv(t, engine)
 		c := env.Member(t)
-		tok := env.tokenize(t, "4000000000003220", "123")["token"].(string)
+		tok := env.Tokenize(t, "4000000000003220", "123")["token"].(string)
 		p := buy(t, c, cardBody(tok, 7000))
 		cont(t, c, p.PaymentProcessID)
 		if _, err := env.App.Gateway.Sandbox.CustomerStep(context.Background(), env.gatewayPaymentID(t, p.PaymentProcessID), false); err != nil {
@@ -433,7 +433,7 @@ func TestPurchaseTimeoutReconciled(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		env := newPayEnv(t, engine)
 		c := env.Member(t)
-		tok := env.tokenize(t, "4000000000000119", "123")["token"].(string)
+		tok := env.Tokenize(t, "4000000000000119", "123")["token"].(string)
 		p := buy(t, c, cardBody(tok, 9000))
 		got := cont(t, c, p.PaymentProcessID)
 		if got.Status != "pending" {
@@ -497,7 +497,7 @@ func TestPurchaseNewCardSaved(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		env := newPayEnv(t, engine)
 		c := env.Member(t)
-		tok := env.tokenize(t, "3530111333300000", "123")["token"].(string)
+		tok := env.Tokenize(t, "3530111333300000", "123")["token"].(string)
 		body := cardBody(tok, 2500)
 		body["saveCard"] = true
 		p := buy(t, c, body)
@@ -520,7 +520,7 @@ func TestCardMails(t *testing.T) {
 		env := newPayEnv(t, engine, func(c *app.Config) { c.SMTPURL = srv.URL() })
 		c := env.Member(t)
 		c.Lang = "jp"
-		tok := env.tokenize(t, "5555555555554444", "123")["token"].(string)
+		tok := env.Tokenize(t, "5555555555554444", "123")["token"].(string)
 		if r := c.Do(http.MethodPost, "/api/cc/register", map[string]any{"token": tok, "currency": "JPY"}); r.Status != http.StatusOK || r.Map(t)["mailSent"] != true {
 			t.Fatalf("register = %d %s", r.Status, r.Body)
 		}
@@ -545,7 +545,7 @@ func TestCardMails(t *testing.T) {
 			t.Errorf("delete mail: %q", d.Subject)
 		}
 		// SMTP down: deleted, mail not sent → 204
-		tok2 := env.tokenize(t, "3530111333300000", "123")["token"].(string)
+		tok2 := env.Tokenize(t, "3530111333300000", "123")["token"].(string)
 		if r := c.Do(http.MethodPost, "/api/cc/register", map[string]any{"token": tok2, "currency": "JPY"}); r.Status != http.StatusOK {
 			t.Fatalf("register 2 = %d", r.Status)
 		}
@@ -594,7 +594,7 @@ func TestWebhookWhileLeased(t *testing.T) {
 			grants, queued int
 		}{
 			{"authorised after the challenge: the holder captures", "payment.authorized",
-				cardBody(env.tokenize(t, "4000000000003220", "123")["token"].(string), 3000), "pending", 0, 1},
+				cardBody(env.Tokenize(t, "4000000000003220", "123")["token"].(string), 3000), "pending", 0, 1},
 			{"QR paid: settled at once", "payment.captured",
 				map[string]any{"amount": 3000, "currencyCode": "JPY", "paymentMethod": "otherPayment", "otherPaymentType": "paypay"}, "settled", 1, 0},
 		}

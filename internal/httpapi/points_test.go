@@ -587,7 +587,7 @@ func TestPointsPurchaseWithTheSandbox(t *testing.T) {
 		env := apitest.New(t, engine)
 		pe := &payEnv{Env: env}
 		c := env.Member(t)
-		tok := pe.tokenize(t, "4242424242424242", "123")
+		tok := pe.Tokenize(t, "4242424242424242", "123")
 		body := map[string]any{"nominee": "Hanako Yamada", "currencyCode": "SGD", "amount": 5000, "paymentMethod": "creditCard",
 			"creditCardToken": tok["token"], "requestId": newRequestID()}
 		bad := map[string]any{"nominee": "山田", "currencyCode": "SGD", "amount": 1234, "paymentMethod": "creditCard", "creditCardToken": tok["token"]}

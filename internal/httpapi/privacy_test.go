@@ -1,9 +1,7 @@
 package httpapi_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"regexp"
@@ -111,15 +109,7 @@ func TestAccountDeletion(t *testing.T) {
 			t.Fatal(err)
 		}
 		// A card saved through the real sandbox gateway, beside the demo's.
-		exp := env.Clock.Now().AddDate(2, 0, 0).Format("06/01")
-		b, _ := json.Marshal(map[string]string{"cardNumber": "4242424242424242", "expirationDate": exp, "cvv": "123", "holderName": "HANAKO YAMADA"})
-		resp, err := http.Post(env.Server.URL+"/gateway/v1/tokens", "application/json", bytes.NewReader(b))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var tok map[string]any
-		_ = json.NewDecoder(resp.Body).Decode(&tok)
-		resp.Body.Close()
+		tok := env.Tokenize(t, "4242424242424242", "123")
 		if r := c.Do(http.MethodPost, "/api/cc/register", map[string]any{"token": tok["token"], "gateway": tok["gateway"], "currency": "JPY"}); r.Status != http.StatusOK {
 			t.Fatalf("register card: %d %s", r.Status, r.Body)
 		}

@@ -123,7 +123,7 @@ func TestReconcile(t *testing.T) {
 		// and a settled one (inside the reconciliation window; the first
 		// session has ended meanwhile)
 		c = env.Member(t)
-		tok := env.tokenize(t, "4242424242424242", "123")["token"].(string)
+		tok := env.Tokenize(t, "4242424242424242", "123")["token"].(string)
 		p := buy(t, c, cardBody(tok, 3000))
 		if got := cont(t, c, p.PaymentProcessID); got.Status != "settled" {
 			t.Fatalf("continue: %+v", got)

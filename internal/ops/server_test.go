@@ -20,16 +20,7 @@ func TestProbesOnTheServer(t *testing.T) {
 	for _, engine := range apitest.Engines(t) {
 		t.Run(string(engine), func(t *testing.T) {
 			env := apitest.New(t, engine)
-			get := func(path string) (int, string) {
-				t.Helper()
-				resp, err := http.Get(env.Server.URL + path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer resp.Body.Close()
-				b, _ := io.ReadAll(resp.Body)
-				return resp.StatusCode, strings.TrimSpace(string(b))
-			}
+			get := func(path string) (int, string) { t.Helper(); return getText(t, env.Server.URL+path) }
 			if code, body := get("/healthz"); code != 200 || body != "ok" {
 				t.Errorf("/healthz: %d %q", code, body)
 			}
@@ -100,16 +91,7 @@ func TestFullDiskIsNotReady(t *testing.T) {
 		t.Fatal("no members_database_write_failures_total")
 		return 0
 	}
-	get := func(path string) (int, string) {
-		t.Helper()
-		resp, err := http.Get(env.Server.URL + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, strings.TrimSpace(string(b))
-	}
+	get := func(path string) (int, string) { t.Helper(); return getText(t, env.Server.URL+path) }
 	// fill the free pages (a plain statement: not a write the server made)
 	for size := 2000; size >= 1; size /= 2 {
 		for {
@@ -152,4 +134,16 @@ func TestFullDiskIsNotReady(t *testing.T) {
 	if code, _ := get("/healthz"); code != 200 {
 		t.Errorf("/healthz: %d (the process answers)", code)
 	}
+}
+
+// getText is the status and the trimmed body of a GET of url.
+func getText(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, strings.TrimSpace(string(b))
 }

@@ -1,8 +1,6 @@
 package ops_test
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"sort"
@@ -24,17 +22,9 @@ func TestStorageGrowthPerPurchase(t *testing.T) {
 	c := env.Member(t)
 	buy := func() {
 		t.Helper()
-		exp := env.Clock.Now().AddDate(2, 0, 0).Format("06/01")
-		b, _ := json.Marshal(map[string]string{"cardNumber": "4242424242424242", "expirationDate": exp, "cvv": "123", "holderName": "TARO PEACH"})
-		resp, err := http.Post(env.Server.URL+"/gateway/v1/tokens", "application/json", bytes.NewReader(b))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var tok struct{ Token string }
-		_ = json.NewDecoder(resp.Body).Decode(&tok)
-		resp.Body.Close()
+		tok := env.Tokenize(t, "4242424242424242", "123")
 		body := map[string]any{"nominee": "Hanako Yamada", "currencyCode": "JPY", "amount": 3000, "paymentMethod": "creditCard",
-			"creditCardToken": tok.Token, "requestId": fmt.Sprintf("size-%d", time.Now().UnixNano())}
+			"creditCardToken": tok["token"], "requestId": fmt.Sprintf("size-%d", time.Now().UnixNano())}
 		r := c.Do(http.MethodPost, "/api/peachpoints/buy", body)
 		id, _ := r.Map(t)["paymentProcessId"].(string)
 		p := c.Do(http.MethodPost, "/api/peachpoints/buy/"+id+"/continue", nil).Map(t)

@@ -1,7 +1,6 @@
 package upgrade_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -38,19 +37,7 @@ const SchemaPlaceholder = "upgrade_fixture_schema"
 
 func tokenize(t *testing.T, env *apitest.Env, number string) string {
 	t.Helper()
-	exp := env.Clock.Now().AddDate(2, 0, 0).Format("06/01")
-	b, _ := json.Marshal(map[string]string{"cardNumber": number, "expirationDate": exp, "cvv": "123", "holderName": "TARO PEACH"})
-	resp, err := http.Post(env.Server.URL+"/gateway/v1/tokens", "application/json", bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var out map[string]any
-	_ = json.NewDecoder(resp.Body).Decode(&out)
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("tokenize %s: %d %v", number, resp.StatusCode, out)
-	}
-	return str(out["token"])
+	return str(env.Tokenize(t, number, "123")["token"])
 }
 
 var seq int
