@@ -32,6 +32,16 @@ export function isTryAgainShortly(error: unknown): boolean {
   return error instanceof ApiError && error.status === 503
 }
 
+/**
+ * Whether a failed call is the system's failure (a 5xx, no answer at all, a
+ * fault in the page) rather than the server's answer to what the member
+ * asked (a 4xx: field errors, a conflict, a refusal, too many attempts).
+ * Only the first is titled "System error occurred.".
+ */
+export function isSystemFailure(error: unknown): boolean {
+  return !(error instanceof ApiError) || error.status >= 500
+}
+
 /** 400 with {validationErrors: {field: [message]}}. */
 export class ValidationError extends ApiError {
   readonly validationErrors: ValidationErrors

@@ -67,7 +67,7 @@ export function ModalProvider({ children }: { children: ReactNode }) {
       close,
       closeAll,
       ids: stack.map((e) => e.id),
-      openError: (o) => open((c, active) => <ErrorModal close={c} active={active} title={o?.title} message={o?.message} />),
+      openError: (o) => open((c, active) => <ErrorModal close={c} active={active} title={o?.title} message={o?.message} error={o?.error} />),
       openValidationErrors: (errors, labels) =>
         open((c, active) => <ValidationErrorModal close={c} active={active} errors={errors} labels={labels} />),
       openLoading: () => open((c, active) => <LoadingModal close={c} active={active} />),

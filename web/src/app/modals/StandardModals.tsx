@@ -1,19 +1,23 @@
 import { useTranslation } from '@/i18n/translation'
 import { Dialog } from '@/components/Dialog'
-import type { ValidationErrors } from '@/api/errors'
+import { isSystemFailure, ApiError, type ValidationErrors } from '@/api/errors'
 
 interface Base {
   close: () => void
   active: boolean
 }
 
-export function ErrorModal({ close, active, title, message }: Base & { title?: string; message?: string }) {
+/** The error-message modal: its default heading and text follow the failure (modalContext's ErrorModalOptions). */
+export function ErrorModal({ close, active, title, message, error }: Base & { title?: string; message?: string; error?: unknown }) {
   const { t } = useTranslation()
+  const answered = error !== undefined && !isSystemFailure(error)
+  // the server's text of a 4xx, or of a catalogued 5xx (errorKey: the maintenance hours, "contact the contact center")
+  const text = message ?? (error instanceof ApiError && (answered || error.errorKey) ? error.serverMessage : undefined)
   return (
     <Dialog
       role="alertdialog"
       active={active}
-      title={title ?? t('error.systemTitle')}
+      title={title ?? (answered ? t('error.notDoneTitle') : t('error.systemTitle'))}
       onDismiss={close}
       actions={
         <button type="button" className="button button--primary" onClick={close} data-autofocus>
@@ -21,7 +25,7 @@ export function ErrorModal({ close, active, title, message }: Base & { title?: s
         </button>
       }
     >
-      <p>{message ?? t('error.api')}</p>
+      <p>{text ?? t('error.api')}</p>
     </Dialog>
   )
 }

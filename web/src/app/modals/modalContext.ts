@@ -5,10 +5,16 @@ import type { ValidationErrors } from '@/api/errors'
 export type ModalRender = (close: () => void, active: boolean) => ReactNode
 
 export interface ErrorModalOptions {
-  /** Heading; default "System error occurred." */
+  /**
+   * Heading; by default "System error occurred." for a system failure (a
+   * 5xx, no answer, no `error` given) and "Your request could not be
+   * completed" for the server's answer to the request (a 4xx `error`).
+   */
   title?: string
-  /** Text; default "Processing was interrupted because an error occurred." */
+  /** Text; default the server's message of a 4xx `error`, else "Processing was interrupted because an error occurred." */
   message?: string
+  /** The failure the modal is about: it picks the default heading and text. */
+  error?: unknown
 }
 
 export interface Modals {

@@ -8,6 +8,7 @@ import { json, stubFetch, MEMBER_SESSION, VISITOR_SESSION } from '@/test/fetchSt
 import { ModalProvider } from './ModalProvider'
 import { useModals, type Modals } from './modalContext'
 import { pageNavigation } from '../pageNavigation'
+import { ApiError } from '@/api/errors'
 
 function withModals(lang: 'en' | 'jp' = 'en') {
   let modals: Modals | undefined
@@ -112,6 +113,26 @@ describe('error modal', () => {
     expect(document.activeElement?.textContent).toBe('OK')
     fireEvent.keyDown(dialog, { key: 'Escape' })
     expect(screen.queryByRole('alertdialog')).toBeNull()
+  })
+
+  it("is titled by what failed: the server's refusal (4xx) with its text, a 5xx or no answer as the system error", () => {
+    const modals = withModals()
+    const cases: [unknown, string, string][] = [
+      [new ApiError(409, { message: 'Already refunded.' }), 'Your request could not be completed', 'Already refunded.'],
+      [new ApiError(429, {}), 'Your request could not be completed', 'Processing was interrupted because an error occurred.'],
+      [new ApiError(500, { message: 'System error occurred.' }), 'System error occurred.', 'Processing was interrupted because an error occurred.'],
+      [new ApiError(500, { message: 'Scheduled from 3:00 am to 5:00 am.', errorKey: 'gogopass_maintenance_error' }), 'System error occurred.', 'Scheduled from 3:00 am to 5:00 am.'],
+      [new TypeError('Failed to fetch'), 'System error occurred.', 'Processing was interrupted because an error occurred.'],
+    ]
+    for (const [error, title, text] of cases) {
+      act(() => {
+        modals().openError({ error })
+      })
+      const dialog = screen.getByRole('alertdialog', { name: title })
+      expect(dialog.textContent).toContain(text)
+      fireEvent.keyDown(dialog, { key: 'Escape' })
+      expect(screen.queryByRole('alertdialog')).toBeNull()
+    }
   })
 
   it('stacks modals and dedupes by id', () => {

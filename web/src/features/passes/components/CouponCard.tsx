@@ -53,7 +53,7 @@ export function CouponCard({ coupon: c }: { coupon: PurchasedCoupon }) {
       // a refund refused (already refunded, not refundable) says why under its own title, not "System error occurred."
       onError: (e) => modals.openError(e instanceof ApiError && e.status === 409 && e.serverMessage
         ? { title: t('refund.failedTitle'), message: e.serverMessage }
-        : { message: e instanceof ApiError && e.serverMessage ? e.serverMessage : undefined }),
+        : { error: e }),
       onSettled: () => modals.close(id),
     })
   }

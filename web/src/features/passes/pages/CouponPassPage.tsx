@@ -81,7 +81,7 @@ export default function CouponPassPage() {
             else document.getElementById('coupon-period')?.focus()
             return
           }
-          modals.openError({ message: e instanceof ApiError && e.serverMessage ? e.serverMessage : undefined })
+          modals.openError({ error: e })
         },
       },
     )

@@ -38,7 +38,7 @@ export default function ExchangePage() {
     if (e instanceof ApiError && e.errorKey === 'gogopass_exchange_unknown_error') return setStep({ kind: 'error', unknown: true })
     // a period the member holds (or is paying for): the code stays unused
     if (e instanceof ApiError && e.errorKey === 'gogopass_already_held') return modals.openError({ title: t('exchange.errorTitle'), message: t('errors.alreadyHeld') })
-    modals.openError({ message: e instanceof ApiError && e.serverMessage ? e.serverMessage : undefined })
+    modals.openError({ error: e })
   }
   const onValidate = form.handleSubmit((v) => {
     const id = modals.openLoading()

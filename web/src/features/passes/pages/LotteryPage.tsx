@@ -4,7 +4,6 @@ import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useTranslation } from '@/i18n/translation'
 import { usePassStatus } from '@/api/platform'
-import { ApiError } from '@/api/errors'
 import { useModals } from '@/app/modals/modalContext'
 import { useAppNavigate } from '@/app/routing/useAppNavigate'
 import { handleServerValidation } from '@/components/serverValidation'
@@ -31,7 +30,7 @@ export default function LotteryPage() {
 
   const fail = (e: unknown) => {
     if (handleServerValidation(e, form.setError, labels, modals)) return
-    modals.openError({ message: e instanceof ApiError && e.serverMessage ? e.serverMessage : undefined })
+    modals.openError({ error: e })
   }
   const onValidate = form.handleSubmit((v) => validate.mutate(v, { onSuccess: setConfirm, onError: fail }))
   const onApply = () =>

@@ -136,7 +136,7 @@ export function PaymentPanel<P extends ProductType>({ productType, currency, amo
       void pending.refetch()
       return
     }
-    modals.openError()
+    modals.openError({ error: e })
   }
 
   async function confirm(token?: { token: string; gateway: string }, save?: boolean) {
@@ -180,7 +180,7 @@ export function PaymentPanel<P extends ProductType>({ productType, currency, amo
             form.setError(field, { type: 'gateway', message: msg(codes[0] ?? 'format') })
           }
         }
-      } else modals.openError()
+      } else modals.openError({ error: e })
     } finally {
       setBusy(false)
     }
@@ -198,7 +198,7 @@ export function PaymentPanel<P extends ProductType>({ productType, currency, amo
       // incomplete: Stripe's own message is under its field
       if (e instanceof StripeCardError) {
         if (e.code === 'unavailable') setPaymentErrors([t('stripe.unavailable')])
-      } else modals.openError()
+      } else modals.openError({ error: e })
     } finally {
       setBusy(false)
     }

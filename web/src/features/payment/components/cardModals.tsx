@@ -31,7 +31,7 @@ export function useDeleteCardFlow() {
       },
       onError: (e) => {
         modals.close(loading)
-        if (!(e instanceof SessionTimedOutError)) modals.openError()
+        if (!(e instanceof SessionTimedOutError)) modals.openError({ error: e })
       },
     })
   }

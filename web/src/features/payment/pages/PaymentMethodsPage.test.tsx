@@ -41,6 +41,25 @@ describe('stored payment methods', () => {
     await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(2))
   })
 
+  it("a delete the server refuses (404: deleted meanwhile) is titled as not done, with the server's text; a 500 is the system error", async () => {
+    for (const [code, title, text] of [
+      [404, 'Your request could not be completed', 'The card was not found.'],
+      [500, 'System error occurred.', 'Processing was interrupted because an error occurred.'],
+    ] as const) {
+      stubFetch({
+        'GET /api/session/info': MEMBER_SESSION,
+        'GET /api/cc': { creditcards: [card({ token: 't-visa' })] },
+        'DELETE /api/cc/t-visa': () => json({ message: code === 404 ? 'The card was not found.' : 'System error occurred.' }, code),
+      })
+      const view = renderApp('/payment-methods?lang=en')
+      fireEvent.click(await screen.findByRole('button', { name: 'Delete Visa ending 4242' }))
+      fireEvent.click(within(await screen.findByRole('dialog', { name: 'Delete this card?' })).getByRole('button', { name: 'Delete' }))
+      const box = await screen.findByRole('alertdialog', { name: title })
+      within(box).getByText(text)
+      view.unmount()
+    }
+  })
+
   it('an expired card opens the expired-card dialog; Cancel keeps it', async () => {
     const api = stubFetch({
       'GET /api/session/info': MEMBER_SESSION,

@@ -211,7 +211,7 @@ function RegisterSandboxCard({ onDone, onCancel }: RegisterProps) {
         }
       } else if (e instanceof ValidationError) {
         modals.openValidationErrors(e.validationErrors, { token: t('card.number'), currency: t('register.scope') })
-      } else if (!(e instanceof SessionTimedOutError)) modals.openError()
+      } else if (!(e instanceof SessionTimedOutError)) modals.openError({ error: e })
     } finally {
       setBusy(false)
     }
@@ -266,7 +266,7 @@ function RegisterStripeCard({ onDone, onCancel, publishableKey }: RegisterProps 
         if (e.code === 'unavailable') setRefusal([t('stripe.unavailable')])
       } else if (e instanceof ValidationError) {
         setRefusal(Object.values(e.validationErrors).flat())
-      } else if (!(e instanceof SessionTimedOutError)) modals.openError()
+      } else if (!(e instanceof SessionTimedOutError)) modals.openError({ error: e })
     } finally {
       if (!leaving) setBusy(false)
     }

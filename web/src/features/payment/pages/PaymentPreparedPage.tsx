@@ -47,7 +47,7 @@ export default function PaymentPreparedPage() {
       onError: (e) => {
         if (e instanceof SessionTimedOutError) return
         if (e instanceof ApiError && e.status === 409 && e.serverMessage) setMessage(e.serverMessage)
-        else modals.openError()
+        else modals.openError({ error: e })
       },
     })
   }

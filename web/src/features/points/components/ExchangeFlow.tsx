@@ -56,7 +56,7 @@ export function ExchangeFlow({ ana }: { ana: boolean }) {
     if (e instanceof ApiError && (e.errorKey === 'peachpoint_exchange_error' || e.errorKey === 'peachpoint_exchange_unknown_error'))
       // the server says what went wrong (a code used already) in the member's language; the catalogue's general text otherwise
       modals.openError({ title: t('exchange.failedTitle'), message: e.errorKey === 'peachpoint_exchange_error' && e.serverMessage ? e.serverMessage : t(`errors.${e.errorKey}`) })
-    else if (e instanceof ApiError && e.status === 429) modals.openError({ message: e.serverMessage })
+    else if (e instanceof ApiError && e.status === 429) modals.openError({ error: e })
     else toast.showError()
   }
 

@@ -52,7 +52,7 @@ export default function PointsReissuePage() {
     if (e instanceof ApiError && e.status === 403) return // the shell shows the timeout modal
     if (e instanceof ApiError && (e.errorKey === 'voucher_reissue_error' || e.errorKey === 'voucher_reissue_unknown_error'))
       modals.openError({ title: t('reissue.failedTitle'), message: t(`errors.${e.errorKey}`) })
-    else if (e instanceof ApiError && e.status === 429) modals.openError({ message: e.serverMessage })
+    else if (e instanceof ApiError && e.status === 429) modals.openError({ error: e })
     else toast.showError()
   }
 
