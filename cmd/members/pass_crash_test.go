@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"members/internal/apitest"
 	"members/internal/demo"
 	"members/internal/store"
 )
@@ -16,11 +15,8 @@ import (
 // of a burst of continues of a coupon pass, restarted, and every process
 // ends settled with exactly one pass or coupon and one captured payment.
 func TestPassPaymentCrashSafety(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the server")
-	}
-	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
-		srv := startServer(t, apitest.DSN(t, engine)) // --demo seeds the catalogue
+	// the server's --demo seeds the catalogue
+	forEachServer(t, nil, func(t *testing.T, engine store.Engine, srv *realServer) {
 		openPassSales(srv)
 		m := newMember(t, srv.base())
 		visa := m.tokenize("4242424242424242")

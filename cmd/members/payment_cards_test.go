@@ -24,12 +24,8 @@ var testCards = [][1]string{
 // the real server, then looks for each card number in the SQLite files (or
 // a pg_dump of the schema) and in everything the server logged.
 func TestNoCardNumberStored(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the server")
-	}
-	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
-		dsn := apitest.DSN(t, engine)
-		srv := startServer(t, dsn)
+	forEachServer(t, nil, func(t *testing.T, engine store.Engine, srv *realServer) {
+		dsn := srv.dsn
 		m := newMember(t, srv.base())
 		for i, c := range testCards {
 			tok := m.tokenize(c[0])

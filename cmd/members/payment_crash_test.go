@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"members/internal/apitest"
 	"members/internal/store"
 )
 
@@ -17,12 +16,8 @@ import (
 // process settled, with one voucher per settled process and one captured
 // payment per process.
 func TestPaymentCrashSafety(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the server")
-	}
-	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
-		dsn := apitest.DSN(t, engine)
-		srv := startServer(t, dsn)
+	forEachServer(t, nil, func(t *testing.T, engine store.Engine, srv *realServer) {
+		dsn := srv.dsn
 		restart := srv.restart
 		m := newMember(t, srv.base())
 		var visa string

@@ -85,10 +85,30 @@ type realServer struct {
 // say otherwise: the last one given wins).
 func startServer(t *testing.T, dsn string, extra ...string) *realServer {
 	t.Helper()
-	s := &realServer{t: t, bin: membersBinary(t), dsn: dsn, addr: freeAddr(t), args: extra, out: &apitest.LogBuffer{}}
+	s := newServer(t, dsn, extra...)
 	s.start()
 	t.Cleanup(s.kill)
 	return s
+}
+
+// newServer is startServer's server before it starts, for a test that
+// needs its address first (a gateway stand-in that calls it back).
+func newServer(t *testing.T, dsn string, extra ...string) *realServer {
+	t.Helper()
+	return &realServer{t: t, bin: membersBinary(t), dsn: dsn, addr: freeAddr(t), args: extra, out: &apitest.LogBuffer{}}
+}
+
+// forEachServer runs fn on each engine against the real server started
+// (startServer) on a fresh database of it with the extra flags; not in
+// -short mode, as it builds and runs the server.
+func forEachServer(t *testing.T, extra []string, fn func(t *testing.T, engine store.Engine, srv *realServer)) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the server")
+	}
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		fn(t, engine, startServer(t, apitest.DSN(t, engine), extra...))
+	})
 }
 
 // base is the server's URL.

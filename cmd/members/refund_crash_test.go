@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"members/internal/apitest"
 	"members/internal/demo"
 	"members/internal/pass"
 	"members/internal/payment"
@@ -178,11 +177,7 @@ func refusedRefundCrashes(t *testing.T, srv *realServer, id, reason string) {
 // recorded). The member ends with exactly one pass and the losing payment
 // refunded exactly once.
 func TestOnePassCrashSafety(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the server")
-	}
-	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
-		srv := startServer(t, apitest.DSN(t, engine), "--test-clock")
+	forEachServer(t, []string{"--test-clock"}, func(t *testing.T, engine store.Engine, srv *realServer) {
 		openPassSales(srv)
 		m := newMember(t, srv.base())
 		id := m.buyProduct("gogo_pass", map[string]any{"planId": demo.DemoPlanAll, "periodId": demo.DemoPeriodNext,
@@ -253,12 +248,8 @@ func TestOnePassCrashSafety(t *testing.T) {
 // crashes before and after the refund call: the worker's claim of
 // recorded refunds makes it after each restart.
 func TestErasedMemberCaptureCrashSafety(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the server")
-	}
-	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
-		dsn := apitest.DSN(t, engine)
-		srv := startServer(t, dsn, "--test-clock")
+	forEachServer(t, []string{"--test-clock"}, func(t *testing.T, engine store.Engine, srv *realServer) {
+		dsn := srv.dsn
 		m := newMember(t, srv.base())
 		id := m.buy(m.tokenize("4000000000003220")) // the card asks for a challenge
 		if code, p := m.do("POST", "/api/peachpoints/buy/"+id+"/continue", nil); code != 200 || p["status"] != "pending" {
@@ -300,11 +291,7 @@ func TestErasedMemberCaptureCrashSafety(t *testing.T) {
 // cancelled its payment exactly once (one cancel key, one failed event),
 // nothing is granted and the member may buy again.
 func TestPendingCancelCrashSafety(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the server")
-	}
-	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
-		srv := startServer(t, apitest.DSN(t, engine), "--test-clock")
+	forEachServer(t, []string{"--test-clock"}, func(t *testing.T, engine store.Engine, srv *realServer) {
 		db := srv.db()
 		for _, point := range []string{"before-cancel", "after-cancel"} {
 			m := newMember(t, srv.base())

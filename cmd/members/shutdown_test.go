@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"members/internal/apitest"
 	"members/internal/store"
 )
 
@@ -18,13 +17,8 @@ import (
 // listener closes at once, the purchase still completes, the background
 // work stops, its leases are released and the process exits 0.
 func TestGracefulShutdown(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the server")
-	}
-	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
-		dsn := apitest.DSN(t, engine)
-		// the gateway call may take the slow card's whole 3 s
-		srv := startServer(t, dsn, "--shutdown-grace", "15s", "--gateway-timeout", "8s")
+	// the gateway call may take the slow card's whole 3 s
+	forEachServer(t, []string{"--shutdown-grace", "15s", "--gateway-timeout", "8s"}, func(t *testing.T, engine store.Engine, srv *realServer) {
 		addr := srv.addr
 		m := newMember(t, srv.base())
 		if code, _ := m.do("GET", "/readyz", nil); code != 200 {

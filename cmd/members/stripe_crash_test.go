@@ -26,9 +26,8 @@ func TestPaymentCrashSafetyOverStripe(t *testing.T) {
 	fake := stripefake.New(stripefake.Options{})
 	api := httptest.NewServer(fake)
 	defer api.Close()
-	srv := &realServer{t: t, bin: membersBinary(t), dsn: dsn, addr: freeAddr(t), out: &apitest.LogBuffer{},
-		args: []string{"--gateway", "stripe", "--stripe-secret-key", "sk_test_crash", "--stripe-publishable-key", "pk_test_crash",
-			"--stripe-webhook-secret", "whsec_crash", "--stripe-api-url", api.URL}}
+	srv := newServer(t, dsn, "--gateway", "stripe", "--stripe-secret-key", "sk_test_crash", "--stripe-publishable-key", "pk_test_crash",
+		"--stripe-webhook-secret", "whsec_crash", "--stripe-api-url", api.URL)
 	fake.SetWebhook(srv.base()+"/webhooks/stripe", "whsec_crash")
 	srv.start()
 	t.Cleanup(srv.kill)

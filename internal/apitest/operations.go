@@ -80,20 +80,28 @@ func (o Operation) Fill(values map[string]string, fallback string) string {
 	return p
 }
 
+// Tables names the tables of db (on PostgreSQL, of its schema), SQLite's
+// own left out.
+func Tables(t testing.TB, db *store.DB) []string {
+	t.Helper()
+	q := `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`
+	if db.Engine == store.Postgres {
+		q = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
+	}
+	names, err := store.Column(context.Background(), db.DB, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return names
+}
+
 // Fingerprint is a digest of every row of every table but the ones named
 // in skip (sessions, throttle counters…): equal fingerprints mean nothing
 // changed.
 func (e *Env) Fingerprint(t testing.TB, skip ...string) map[string]uint64 {
 	t.Helper()
 	ctx := context.Background()
-	q := `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`
-	if e.Engine == store.Postgres {
-		q = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
-	}
-	names, err := store.Column(ctx, e.App.DB.DB, q)
-	if err != nil {
-		t.Fatal(err)
-	}
+	names := Tables(t, e.App.DB)
 	skipped := map[string]bool{"goose_db_version": true}
 	for _, s := range skip {
 		skipped[s] = true

@@ -52,14 +52,7 @@ func TestMailSecretsAreGoneOnceSent(t *testing.T) {
 		tok := pe.Tokenize(t, "4242424242424242", "123")
 		p := buy(t, c, map[string]any{"nominee": "Hanako Yamada", "currencyCode": "SGD", "amount": 5000, "paymentMethod": "creditCard",
 			"creditCardToken": tok["token"], "requestId": newRequestID()})
-		done := cont(t, c, p.PaymentProcessID)
-		for i := 0; done.Status == "pending" && i < 50; i++ {
-			time.Sleep(100 * time.Millisecond)
-			done = status(t, c, p.PaymentProcessID)
-		}
-		if done.Status != "settled" {
-			t.Fatalf("purchase: %+v", done)
-		}
+		contSettled(t, c, p.PaymentProcessID)
 		status(t, c, p.PaymentProcessID) // the PIN is shown once, then the process forgets it
 		m := pinLine.FindStringSubmatch(text(waitNew(n)))
 		if m == nil {
@@ -146,20 +139,7 @@ func TestMailSecretsAreGoneOnceSent(t *testing.T) {
 			return
 		}
 		// PostgreSQL: every row of every table of the schema, as text.
-		rows, err := env.App.DB.QueryContext(ctx, `SELECT table_name FROM information_schema.tables
-			WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var tables []string
-		for rows.Next() {
-			var name string
-			if err := rows.Scan(&name); err != nil {
-				t.Fatal(err)
-			}
-			tables = append(tables, name)
-		}
-		rows.Close()
+		tables := apitest.Tables(t, env.App.DB)
 		if len(tables) < 30 {
 			t.Fatalf("only %d tables", len(tables))
 		}

@@ -158,6 +158,21 @@ func status(t *testing.T, c *apitest.Client, id string) process {
 	return decodeProcess(t, c.Get("/api/peachpoints/buy/"+id+"/status"))
 }
 
+// contSettled continues a prepared process and waits (5 s at most) until it is
+// settled; any other end fails the test.
+func contSettled(t *testing.T, c *apitest.Client, id string) process {
+	t.Helper()
+	done := cont(t, c, id)
+	for i := 0; done.Status == "pending" && i < 50; i++ {
+		time.Sleep(100 * time.Millisecond)
+		done = status(t, c, id)
+	}
+	if done.Status != "settled" {
+		t.Fatalf("purchase: %+v", done)
+	}
+	return done
+}
+
 // gatewayPaymentID is the sandbox payment of a process.
 func (e *payEnv) gatewayPaymentID(t *testing.T, processID string) string {
 	t.Helper()

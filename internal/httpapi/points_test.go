@@ -599,14 +599,7 @@ func TestPointsPurchaseWithTheSandbox(t *testing.T) {
 			t.Fatalf("validate = %d %s", r.Status, r.Body)
 		}
 		p := buy(t, c, body)
-		done := cont(t, c, p.PaymentProcessID)
-		for i := 0; done.Status == "pending" && i < 50; i++ {
-			time.Sleep(100 * time.Millisecond)
-			done = status(t, c, p.PaymentProcessID)
-		}
-		if done.Status != "settled" {
-			t.Fatalf("purchase: %+v", done)
-		}
+		done := contSettled(t, c, p.PaymentProcessID)
 		var goods points.Goods
 		var sec points.Secret
 		if err := json.Unmarshal(done.Goods, &goods); err != nil || goods.IssuedCurrencyAmount != 5000 || goods.CurrencyCode != "SGD" || goods.IssuedName != "Hanako Yamada" {

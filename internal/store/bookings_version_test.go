@@ -90,19 +90,10 @@ func TestMigrateOutOfOrder(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := apitest.OpenDB(t, store.SQLite)
-	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%version%'`)
+	triggers, err := store.Column(ctx, db.DB, `SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%version%'`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var triggers []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		triggers = append(triggers, n)
-	}
-	rows.Close()
 	if len(triggers) != 9 {
 		t.Fatalf("triggers = %v", triggers)
 	}

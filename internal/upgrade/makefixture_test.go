@@ -198,23 +198,7 @@ func dumpPostgres(t *testing.T, dsn, path string) {
 // rowCounts counts the rows of every table of the database.
 func rowCounts(t *testing.T, db *store.DB) map[string]int64 {
 	t.Helper()
-	q := `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`
-	if db.Engine == store.Postgres {
-		q = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
-	}
-	rows, err := db.Query(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, n)
-	}
-	rows.Close()
+	names := apitest.Tables(t, db)
 	sort.Strings(names)
 	out := map[string]int64{}
 	for _, n := range names {
