@@ -1,12 +1,16 @@
 // The installable app and the trips kept offline (docs/offline.md):
 // install criteria, the kept trips at 375 px without a network (en, jp, th)
 // and their refresh when it returns, the notice without the choice, erasure
-// (switching off, logout, another member), and a new release announced.
+// (switching off, logout, a password change, "end all other sessions" at the
+// device's next connection, account deletion; another member), and a new
+// release announced.
 /* global document, window, indexedDB, caches */
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import { e2eSuite, signIn, screenshot, downloadText, VIEWPORTS, DEMO2 } from "./harness.mjs";
+import path from "node:path";
+import { execFileSync } from "node:child_process";
+import { e2eSuite, signIn, apiCall, screenshot, downloadText, VIEWPORTS, DEMO, DEMO2, root } from "./harness.mjs";
 
 const env = e2eSuite({ before, after });
 
@@ -25,11 +29,11 @@ async function controlled(page) {
   }
 }
 
-/** A new page of the demo member, signed in, on the bookings page in lang under the service worker's control. */
-async function bookingsPage(viewport, lang = "en") {
+/** A new page of a member (the demo member unless told), signed in, on the bookings page in lang under the service worker's control. */
+async function bookingsPage(viewport, lang = "en", user = DEMO) {
   const { context, page } = await env.newPage(viewport);
   const base = env.server.url;
-  await signIn(page, base, undefined, lang);
+  await signIn(page, base, user, lang);
   await page.goto(`${base}/bookings?lang=${lang}`);
   await controlled(page);
   return { context, page, base };
@@ -68,6 +72,32 @@ function cachedURLs(page) {
     for (const name of await caches.keys()) for (const req of await (await caches.open(name)).keys()) urls.push(new URL(req.url).pathname);
     return urls;
   });
+}
+
+/** Nothing kept: no record in IndexedDB, no flag, no Cache Storage cache of kept data nor any API answer there. */
+async function assertErased(page, what) {
+  await page.waitForFunction(() => localStorage.getItem("members.keptTrips") === null);
+  // The flag goes first, the IndexedDB record with the store's clear a moment later.
+  for (const until = Date.now() + 5000; (await keptRecord(page)) !== null && Date.now() < until; ) await page.waitForTimeout(100);
+  assert.equal(await keptRecord(page), null, `${what}: IndexedDB`);
+  assert.deepEqual(await page.evaluate(async () => (await caches.keys()).filter((n) => n.startsWith("members-kept"))), [], `${what}: kept caches`);
+  assert.ok((await cachedURLs(page)).every((u) => !u.startsWith("/api")), `${what}: no API answer in Cache Storage`);
+}
+
+/** Another member logs in on the same browser: the choice is off, and without a network nothing of the trips shows. */
+async function anotherMemberSeesNone(context, page, user) {
+  const base = env.server.url;
+  await signIn(page, base, user);
+  await page.goto(`${base}/bookings?lang=en`);
+  const box = page.getByRole("checkbox", { name: KEEP.en });
+  await box.waitFor();
+  assert.equal(await box.isChecked(), false);
+  assert.equal(await keptRecord(page), null);
+  await context.setOffline(true);
+  await page.goto(`${base}/?lang=en`);
+  await page.locator(".offline__notice").waitFor();
+  for (const pnr of KEPT) assert.equal(await page.getByText(pnr).count(), 0, pnr);
+  await context.setOffline(false);
 }
 
 async function switchOn(page, lang) {
@@ -278,4 +308,73 @@ test("a new release is announced: Reload to update", async () => {
   } finally {
     proxy.close();
   }
+});
+
+test("a password change on this device erases the kept trips, and another member logging in sees none", async () => {
+  const { context, page, base } = await bookingsPage(VIEWPORTS.phone);
+  await switchOn(page, "en");
+  assert.ok(await keptRecord(page));
+  await page.goto(`${base}/account?lang=en`);
+  const changed = "Newpass99";
+  await page.locator("input[name='passwordOld']").fill(DEMO.password);
+  await page.locator("input[name='passwordNew']").fill(changed);
+  await page.locator("input[name='passwordReenter']").fill(changed);
+  const answered = page.waitForResponse((r) => r.url().endsWith("/api/user/password") && r.request().method() === "PUT");
+  await page.getByRole("button", { name: /^Change password$/ }).first().click();
+  assert.equal((await answered).headers()["x-status"] ?? "200", "200");
+  await assertErased(page, "password change");
+  // The demo member's password back, for the tests after this one.
+  const back = await apiCall(page, base, "PUT", "/api/user/password", { passwordOld: changed, passwordNew: DEMO.password, passwordReenter: DEMO.password });
+  assert.ok(back.status < 300, `password back: ${back.status} ${back.text}`);
+  await anotherMemberSeesNone(context, page, DEMO2);
+  await context.close();
+});
+
+test("signing out everywhere erases the kept trips at the device's next connection, and another member logging in sees none", async () => {
+  const { context, page, base } = await bookingsPage(VIEWPORTS.phone);
+  await switchOn(page, "en");
+  // Another device of the same member ends every other session ("End all other sessions").
+  const other = await env.newPage(VIEWPORTS.phone);
+  await signIn(other.page, base);
+  assert.equal((await apiCall(other.page, base, "DELETE", "/api/security/sessions")).status, 204);
+  await other.context.close();
+  // Without a network the copy stays (nothing said the session ended); at the next connection it goes.
+  await context.setOffline(true);
+  await page.goto(`${base}/bookings?lang=en`);
+  await page.getByText(SAVED.en).first().waitFor();
+  assert.ok(await keptRecord(page));
+  await context.setOffline(false);
+  await page.goto(`${base}/bookings?lang=en`);
+  await page.waitForURL((u) => u.pathname === "/login");
+  await assertErased(page, "sign out everywhere");
+  await anotherMemberSeesNone(context, page, DEMO2);
+  await context.close();
+});
+
+test("deleting the account on this device erases the kept trips, and another member logging in sees none", async () => {
+  const bin = process.env.MEMBERS_BIN || path.join(root, "bin/members");
+  const { context, page, base } = await bookingsPage(VIEWPORTS.phone, "en", DEMO2);
+  await switchOn(page, "en");
+  assert.ok(await keptRecord(page));
+  // The deletion as the member does it: the password, the mailed link, every loss ticked.
+  await page.goto(`${base}/your-data?lang=en`);
+  const zone = page.getByRole("region", { name: "Delete your account" });
+  await zone.getByLabel(/Current password/).fill(DEMO2.password);
+  await zone.getByRole("button", { name: "Send me the confirmation link" }).click();
+  await zone.getByText(/We sent a confirmation link/).waitFor();
+  const list = execFileSync(bin, ["mail", "list", "--db", env.server.dsn], { encoding: "utf8" });
+  const row = list.split("\n").find((l) => l.includes("account_deletion") && l.includes(DEMO2.email));
+  assert.ok(row, list);
+  const mail = execFileSync(bin, ["mail", "show", "--db", env.server.dsn, row.split(/\s+/)[0]], { encoding: "utf8" });
+  const link = mail.match(/https?:\/\/\S+\/delete-account\/[A-Za-z0-9_-]+\?lang=[a-z]{2}/);
+  assert.ok(link, mail);
+  await page.goto(link[0].replace(/^https?:\/\/[^/]+/, base).replace(/lang=[a-z]{2}/, "lang=en"));
+  const boxes = page.getByRole("group", { name: "What you will lose" }).getByRole("checkbox");
+  await boxes.first().waitFor();
+  for (let i = 0; i < (await boxes.count()); i++) await boxes.nth(i).check();
+  await page.getByRole("button", { name: "Delete my account permanently" }).click();
+  await page.waitForURL((u) => u.pathname === "/account-deleted");
+  await assertErased(page, "account deletion");
+  await anotherMemberSeesNone(context, page, DEMO);
+  await context.close();
 });
