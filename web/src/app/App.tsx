@@ -1,6 +1,6 @@
-import { Suspense, lazy, useEffect, type ReactNode } from 'react'
+import { Suspense, lazy, useEffect, useState, type ReactNode } from 'react'
 import { BrowserRouter } from 'react-router'
-import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
+import { QueryClientProvider, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { TranslationProvider, useTranslation } from '@/i18n/translation'
 import { isTryAgainShortly } from '@/api/errors'
 import type { i18n as I18n } from 'i18next'
@@ -101,17 +101,38 @@ function OfflineSupport() {
   const { status } = useSession()
   // The installable app's service worker (docs/offline.md): for a member, or where it is installed already.
   // Registered once a member is logged in, or where a worker of the site already controls the page; its code
-  // (pwa/registerWorker.ts, workbox-window) comes after the page's load: never part of a visitor's first load.
+  // (pwa/registerWorker.ts, workbox-window) and the release banner's come after the page's load, once no
+  // query is fetching and the browser is idle: never part of a visitor's first load, and the worker's install
+  // (it fetches the precached files) does not share a phone's network and CPU with the page's first data and
+  // render (docs/speed.md).
   const worker = status === 'loggedIn' || !!navigator.serviceWorker?.controller
+  const qc = useQueryClient()
+  const [registered, setRegistered] = useState(false)
   useEffect(() => {
     if (!worker) return
-    const register = () => void import('./pwa/registerWorker').then((m) => m.registerWorker(), () => undefined)
-    if (document.readyState === 'complete') register()
-    else window.addEventListener('load', register, { once: true })
-  }, [worker])
+    let timer = 0
+    const register = () => {
+      if (qc.isFetching() > 0 || document.readyState !== 'complete') return
+      stop()
+      const idle = window.requestIdleCallback ?? ((f: () => void) => setTimeout(f, 1))
+      idle(() => void import('./pwa/registerWorker').then((m) => setRegistered(m.registerWorker()), () => undefined))
+    }
+    const unsubscribe = qc.getQueryCache().subscribe(() => {
+      clearTimeout(timer)
+      timer = window.setTimeout(register, 100)
+    })
+    const stop = () => {
+      unsubscribe()
+      clearTimeout(timer)
+      window.removeEventListener('load', register)
+    }
+    window.addEventListener('load', register)
+    register()
+    return stop
+  }, [worker, qc])
   return (
     <Suspense fallback={null}>
-      {worker && <UpdateBanner />}
+      {registered && <UpdateBanner />}
       {online && status !== 'checking' && keepsTrips() && <KeptTripsSync />}
     </Suspense>
   )

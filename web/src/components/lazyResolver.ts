@@ -12,16 +12,17 @@ import type { FieldValues, Resolver } from 'react-hook-form'
  * it is and the server, which checks the same rules, answers with the field
  * errors; the next validation tries the load again.
  */
-export function lazyResolver<T extends FieldValues>(load: () => Promise<Resolver<T>>): Resolver<T> {
-  let loading: Promise<Resolver<T>> | undefined
+export function lazyResolver<T extends FieldValues, C = unknown, O = T>(load: () => Promise<Resolver<T, C, O>>): Resolver<T, C, O> {
+  let loading: Promise<Resolver<T, C, O>> | undefined
   return async (values, context, options) => {
     loading ??= load()
-    let resolver: Resolver<T>
+    let resolver: Resolver<T, C, O>
     try {
       resolver = await loading
     } catch {
       loading = undefined
-      return { values, errors: {} }
+      // (a transforming schema's output is then the form's values as typed: the server checks them)
+      return { values: values as unknown as O, errors: {} }
     }
     return resolver(values, context, options)
   }

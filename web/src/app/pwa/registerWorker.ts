@@ -1,7 +1,8 @@
 /**
  * Registers the service worker (vite-plugin-pwa's registration, on
- * workbox-window). The shell (App.tsx) imports it after the page's load,
- * for a member or where a worker already controls the page: it adds nothing
+ * workbox-window). The shell (App.tsx) imports it after the page's load and
+ * first data, when the browser is idle, for a member or where a worker
+ * already controls the page: it adds nothing
  * to a visitor's first load (the login page's script budget, docs/speed.md).
  */
 import { registerSW } from 'virtual:pwa-register'
@@ -9,9 +10,10 @@ import { announceUpdate } from './update'
 
 let registered = false
 
-/** Registers once per page (the shell asks again after a login). */
-export function registerWorker(): void {
-  if (registered || !('serviceWorker' in navigator)) return
+/** Registers once per page (the shell asks again after a login); whether the browser has service workers. */
+export function registerWorker(): boolean {
+  if (!('serviceWorker' in navigator)) return false
+  if (registered) return true
   registered = true
   const update = registerSW({
     immediate: true,
@@ -19,4 +21,5 @@ export function registerWorker(): void {
     // reloads only when the member asks (a form being filled in is not lost).
     onNeedRefresh: () => announceUpdate(() => void update(true)),
   })
+  return true
 }

@@ -65,7 +65,7 @@ export { isDate } from '@/i18n/dateInput'
 
 /** react-hook-form resolver for the search form, from validateSearch (schemas.ts, loaded on first use). */
 export function searchResolver(t: T, now: () => Date = () => new Date()): Resolver<SearchForm> {
-  return lazyResolver(() =>
+  return lazyResolver<SearchForm>(() =>
     import('./schemas').then(({ validateSearch }) => async (values: SearchForm) => {
       const errors = validateSearch(values, t, now)
       if (Object.keys(errors).length === 0) return { values, errors: {} }

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { isDate } from '@/i18n/dateInput'
 import type { ProductFields } from '@/features/payment'
 import { CURRENCIES, MAX_TEXT, type T } from './rules'
+import type { SearchForm } from './searchForm'
 
 export function searchSchema(t: T) {
   const optionalDate = z.string().trim().refine((s) => s === '' || isDate(s), { message: t('validation.date') })
@@ -12,10 +13,9 @@ export function searchSchema(t: T) {
     travelExpireDate: optionalDate,
     hasBalance: z.boolean(),
     isOnlyActive: z.boolean(),
-  })
+  }) satisfies z.ZodType<SearchForm, SearchForm>
 }
-export type SearchForm = z.infer<ReturnType<typeof searchSchema>>
-export const searchDefaults: SearchForm = { currencyCode: '', expireDate: '', travelExpireDate: '', hasBalance: true, isOnlyActive: true }
+export type { SearchForm } from './searchForm'
 
 const required = (t: T, message = t('validation.required')) =>
   z.string().trim().min(1, { message, abort: true }).max(MAX_TEXT, { message: t('validation.maxLength', { max: MAX_TEXT }) })

@@ -1,12 +1,12 @@
 import { useMemo, useRef } from 'react'
 import '../passes.css'
 import { useForm, useWatch } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
+import { lazyResolver } from '@/components/lazyResolver'
 import { useLang, useTranslation } from '@/i18n/translation'
 import { formatPersonName } from '@/i18n/format'
 import { usePassStatus } from '@/api/platform'
 import { useGogoPassCatalogue, useMyPasses, type GogoPassEntry } from '../api'
-import { entrySchema, type EntryForm } from '../schemas'
+import type { EntryForm } from '../schemas'
 import { PlanChooser } from '../components/PlanChooser'
 import { LotteryState, entryState } from '../components/LotteryState'
 import { PurchaseSlot } from '../components/PurchaseSlot'
@@ -24,7 +24,11 @@ export default function GogoPassPage() {
   const status = usePassStatus()
   const { user } = useSession()
   const catalogue = useGogoPassCatalogue(status.isGogoPassPublic)
-  const resolver = useMemo(() => zodResolver(entrySchema((k) => t(`errors.${k}`))), [t])
+  // zod and the rules load on the form's first validation, not with the page (docs/speed.md)
+  const resolver = useMemo(
+    () => lazyResolver<EntryForm>(() => Promise.all([import('../schemas'), import('@hookform/resolvers/zod')]).then(([s, { zodResolver }]) => zodResolver(s.entrySchema((k) => t(`errors.${k}`))))),
+    [t],
+  )
   const form = useForm<EntryForm>({ resolver, defaultValues: { planId: '', periodId: '' } })
   const periodId = useWatch({ control: form.control, name: 'periodId' })
   const fareType = useWatch({ control: form.control, name: 'fareType' })

@@ -1,7 +1,7 @@
 import '../payment.css'
 import { useCallback, useMemo, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
+import { lazyResolver } from '@/components/lazyResolver'
 import { useLang, useTranslation } from '@/i18n/translation'
 import { useModals } from '@/app/modals/modalContext'
 import { useAppNavigate } from '@/app/routing/useAppNavigate'
@@ -11,7 +11,8 @@ import { formatMoney } from '@/i18n/format'
 import { PendingPaymentsNotice } from './PendingPayments'
 import { purchaseBody, useAvailability, useBuy, useCards, usePendingPayment, useValidatePurchase, type PaymentFields, type ProductFields, type ProductType, type SavedCard } from '../api'
 import { cardServes, heldElsewhere, sortByBrand } from '../rules'
-import { cardSchema, stripeCardSchema, type CardForm, type StripeCardForm } from '../schemas'
+import type { CardForm, StripeCardForm } from '../schemas'
+import { loadCardRules } from '../cardRules'
 import { TokenizeError, tokenizeCard } from '../gateway'
 import { StripeCardFields } from '../stripe/StripeCardFields'
 import { StripeCardError, type StripeCard } from '../stripe/stripeCard'
@@ -72,12 +73,13 @@ export function PaymentPanel<P extends ProductType>({ productType, currency, amo
   const [paymentErrors, setPaymentErrors] = useState<string[]>([])
   const [busy, setBusy] = useState(false)
   const msg = useCallback((key: string) => t(`card.errors.${key}`), [t])
-  const resolver = useMemo(() => zodResolver(cardSchema(msg)), [msg])
+  // zod and the card rules load on the form's first validation, not with the page (docs/speed.md)
+  const resolver = useMemo(() => lazyResolver<CardForm>(() => loadCardRules().then(({ card }) => card(msg))), [msg])
   const form = useForm<CardForm>({
     resolver,
     defaultValues: { cardNumber: '', expirationDate: '', cvv: '', holderName: '', saveCard: false },
   })
-  const stripeResolver = useMemo(() => zodResolver(stripeCardSchema(msg)), [msg])
+  const stripeResolver = useMemo(() => lazyResolver<StripeCardForm>(() => loadCardRules().then(({ stripeCard }) => stripeCard(msg))), [msg])
   const stripeForm = useForm<StripeCardForm>({ resolver: stripeResolver, defaultValues: { holderName: '', saveCard: false } })
   const stripeCard = useRef<StripeCard | null>(null)
   const stripeKey = availability.data?.gateway === 'stripe' ? (availability.data.publishableKey ?? '') : null

@@ -2,7 +2,7 @@ import '../payment.css'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { useSearchParams } from 'react-router'
 import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
+import { lazyResolver } from '@/components/lazyResolver'
 import { useTranslation } from '@/i18n/translation'
 import { useModals } from '@/app/modals/modalContext'
 import { pageNavigation } from '@/app/pageNavigation'
@@ -10,7 +10,8 @@ import { ApiError, SessionTimedOutError, ValidationError } from '@/api/errors'
 import { useCards, useRegisterCard } from '../api'
 import { useCompleteCardSetup, useGateway } from '../gatewayApi'
 import { heldElsewhere, sortByBrand } from '../rules'
-import { cardSchema, stripeCardSchema, type CardForm, type StripeCardForm } from '../schemas'
+import type { CardForm, StripeCardForm } from '../schemas'
+import { loadCardRules } from '../cardRules'
 import { TokenizeError, tokenizeCard } from '../gateway'
 import { CardFields } from '../components/CardFields'
 import { CardSummary } from '../components/CardSummary'
@@ -190,7 +191,8 @@ function RegisterSandboxCard({ onDone, onCancel }: RegisterProps) {
   const [scope, setScope] = useState<Scope>('JPY')
   const [busy, setBusy] = useState(false)
   const msg = useCallback((key: string) => t(`card.errors.${key}`), [t])
-  const resolver = useMemo(() => zodResolver(cardSchema(msg)), [msg])
+  // zod and the card rules load on the form's first validation, not with the page (docs/speed.md)
+  const resolver = useMemo(() => lazyResolver<CardForm>(() => loadCardRules().then(({ card }) => card(msg))), [msg])
   const form = useForm<CardForm>({
     resolver,
     defaultValues: { cardNumber: '', expirationDate: '', cvv: '', holderName: '', saveCard: true },
@@ -242,7 +244,7 @@ function RegisterStripeCard({ onDone, onCancel, publishableKey }: RegisterProps 
   const refusalRef = useRef<HTMLDivElement>(null)
   useEffect(() => { if (refusal) refusalRef.current?.focus() }, [refusal])
   const msg = useCallback((key: string) => t(`card.errors.${key}`), [t])
-  const resolver = useMemo(() => zodResolver(stripeCardSchema(msg)), [msg])
+  const resolver = useMemo(() => lazyResolver<StripeCardForm>(() => loadCardRules().then(({ stripeCard }) => stripeCard(msg))), [msg])
   const form = useForm<StripeCardForm>({ resolver, defaultValues: { holderName: '', saveCard: true } })
 
   async function save(v: StripeCardForm) {

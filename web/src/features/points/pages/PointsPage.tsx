@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
 import { useTranslation } from '@/i18n/translation'
 import { useQueryClient } from '@tanstack/react-query'
 import { DateField } from '@/components/DateField'
@@ -9,7 +8,8 @@ import { handleServerValidation } from '@/components/serverValidation'
 import { useModals } from '@/app/modals/modalContext'
 import { pointKeys, useExpiredIn, usePointSearch, type PointQuery } from '../api'
 import { CURRENCIES, monthJST } from '../rules'
-import { searchDefaults, searchSchema, type SearchForm } from '../schemas'
+import { searchDefaults, type SearchForm } from '../searchForm'
+import { lazyResolver } from '@/components/lazyResolver'
 import { Money } from '../components/Money'
 import { PointsNav } from '../components/PointsNav'
 import { SummaryTable } from '../components/SummaryTable'
@@ -95,7 +95,11 @@ export default function PointsPage() {
 
 function SearchPanel({ onSearch, pending, error }: { onSearch: (f: SearchForm) => void; pending: boolean; error: unknown }) {
   const { t } = useTranslation('points')
-  const schema = useMemo(() => searchSchema(t), [t])
+  // zod and the rules load on the form's first validation, not with the page (docs/speed.md)
+  const resolver = useMemo(
+    () => lazyResolver<SearchForm>(() => Promise.all([import('../schemas'), import('@hookform/resolvers/zod')]).then(([s, { zodResolver }]) => zodResolver(s.searchSchema(t)))),
+    [t],
+  )
   const modals = useModals()
   const {
     register,
@@ -103,7 +107,7 @@ function SearchPanel({ onSearch, pending, error }: { onSearch: (f: SearchForm) =
     setError,
     clearErrors,
     formState: { errors },
-  } = useForm<SearchForm>({ resolver: zodResolver(schema), defaultValues: searchDefaults })
+  } = useForm<SearchForm>({ resolver, defaultValues: searchDefaults })
   const labels = { currencyCode: t('search.currency'), expireDate: t('search.expireDate'), travelExpireDate: t('search.travelExpireDate') }
   const labelsRef = useRef(labels)
   useEffect(() => {

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react'
 import { useLocation } from 'react-router'
 import { useForm, useWatch } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
+import { lazyResolver } from '@/components/lazyResolver'
 import { useLang, useTranslation } from '@/i18n/translation'
 import { applyValidationErrors } from '@/components/serverValidation'
 import { Field } from '@/components/Field'
@@ -11,7 +11,7 @@ import { useModals } from '@/app/modals/modalContext'
 import { PaymentPanel, PendingPaymentsNotice, SentOrderCheck, useReturnToSentOrder } from '@/features/payment'
 import { useSalePreapply } from '../api'
 import { CURRENCIES } from '../rules'
-import { saleSchema, type SaleForm, type SaleInput } from '../schemas'
+import type { SaleForm, SaleInput } from '../schemas'
 import { PointsNav } from '../components/PointsNav'
 import '../points.css'
 import { PageHeader } from '@/components/PageHeader'
@@ -56,7 +56,14 @@ export default function PointsSalePage() {
     () => Object.fromEntries((options.data?.currencies ?? []).map((c) => [c.currencyCode, c.amounts])) as Record<string, number[]>,
     [options.data],
   )
-  const schema = useMemo(() => saleSchema(t, amounts), [t, amounts])
+  // zod and the rules load on the form's first validation, not with the page (docs/speed.md)
+  const resolver = useMemo(
+    () =>
+      lazyResolver<SaleInput, unknown, SaleForm>(() =>
+        Promise.all([import('../schemas'), import('@hookform/resolvers/zod')]).then(([s, { zodResolver }]) => zodResolver(s.saleSchema(t, amounts))),
+      ),
+    [t, amounts],
+  )
   const [ready, setReady] = useState<SaleForm | null>(null)
   const { user } = useSession()
   const location = useLocation()
@@ -70,7 +77,7 @@ export default function PointsSalePage() {
     formState: { errors },
     getValues,
   } = useForm<SaleInput, unknown, SaleForm>({
-    resolver: zodResolver(schema),
+    resolver,
     defaultValues: restored ?? { nominee: nomineeOf(user), currencyCode: lang === 'jp' ? 'JPY' : '', amount: '' },
   })
   // the session's user may come after the first render: fill an untouched nominee then
