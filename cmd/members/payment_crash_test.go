@@ -43,16 +43,8 @@ func TestPaymentCrashSafety(t *testing.T) {
 
 		// 2. killed while the slow card's authorise is out at the gateway
 		// (its answer takes 3 s): the run must end at that point
-		srv.crashAt("during-authorize")
-		slow := m.tokenize("4000000000000119")
-		id = m.buy(slow)
+		id = m.crashDuringAuthorize(srv, func() string { return m.tokenize("4000000000000119") })
 		ids = append(ids, id)
-		go m.do("POST", "/api/peachpoints/buy/"+id+"/continue", nil)
-		srv.crashed(20*time.Second, "during-authorize")
-		srv.start()
-		if st := m.settle(id, 40*time.Second); st != "settled" {
-			t.Fatalf("after crash during authorise: %s", st)
-		}
 
 		// 3. the challenge is approved at the gateway; killed before the
 		// webhook reaches the members side

@@ -318,6 +318,23 @@ func (m *member) buy(token string) string {
 		"paymentMethod": "creditCard", "creditCardToken": token})
 }
 
+// crashDuringAuthorize arms the server to die while a continue's call to
+// the gateway is out, buys points with the card card gives (asked once
+// armed), continues, restarts the server after its death and waits until
+// the process settles; it returns the process.
+func (m *member) crashDuringAuthorize(srv *realServer, card func() string) string {
+	m.t.Helper()
+	srv.crashAt("during-authorize")
+	id := m.buy(card())
+	go m.do("POST", "/api/peachpoints/buy/"+id+"/continue", nil)
+	srv.crashed(20*time.Second, "during-authorize")
+	srv.start()
+	if st := m.settle(id, 40*time.Second); st != "settled" {
+		m.t.Fatalf("after crash during the gateway's authorise: %s", st)
+	}
+	return id
+}
+
 // status is the process's status ("" when the server did not answer).
 func (m *member) status(id string) string {
 	code, p := m.do("GET", "/api/payment_processes/"+id+"/status", nil)

@@ -176,11 +176,17 @@ func contSettled(t *testing.T, c *apitest.Client, id string) process {
 // gatewayPaymentID is the sandbox payment of a process.
 func (e *payEnv) gatewayPaymentID(t *testing.T, processID string) string {
 	t.Helper()
-	var id string
-	if err := e.App.DB.QueryRow(`SELECT gateway_payment_id FROM payment_processes WHERE id = $1`, processID).Scan(&id); err != nil {
+	return e.processColumn(t, processID, "gateway_payment_id")
+}
+
+// processColumn is a text column of a process's row.
+func (e *payEnv) processColumn(t *testing.T, processID, column string) string {
+	t.Helper()
+	var v string
+	if err := e.App.DB.QueryRow(`SELECT `+column+` FROM payment_processes WHERE id = $1`, processID).Scan(&v); err != nil {
 		t.Fatal(err)
 	}
-	return id
+	return v
 }
 
 // deliver runs the sandbox's webhook delivery once.

@@ -327,11 +327,7 @@ func TestStripePurchases(t *testing.T) {
 // memberID is the member of a process.
 func (e *payEnv) memberID(t *testing.T, processID string) string {
 	t.Helper()
-	var id string
-	if err := e.App.DB.QueryRow(`SELECT member_id FROM payment_processes WHERE id = $1`, processID).Scan(&id); err != nil {
-		t.Fatal(err)
-	}
-	return id
+	return e.processColumn(t, processID, "member_id")
 }
 
 // postStripeEvent signs an event the way Stripe does (stripe-go's
@@ -370,15 +366,6 @@ func (e *stripeEnv) stripePI(t *testing.T, id string) map[string]any {
 		t.Fatal(err)
 	}
 	return o
-}
-
-func (e *stripeEnv) discrepancies(t *testing.T, processID string) int {
-	t.Helper()
-	var n int
-	if err := e.App.DB.QueryRow(`SELECT COUNT(*) FROM payment_discrepancies WHERE process_id = $1`, processID).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 // Stripe's webhooks are verified with its signature (current and previous
