@@ -18,6 +18,7 @@ type Sale struct{ s *Service }
 var (
 	_ payment.Sale[Selection] = Sale{}
 	_ payment.Notifier        = Sale{}
+	_ payment.Opener          = Sale{}
 )
 
 // ProductType is the pass's name in the payment engine and the API.
@@ -85,6 +86,20 @@ func (p Sale) Quote(ctx context.Context, memberID, lang string, in Selection) (p
 		Amount: period.Price.Of(in.FareType), Currency: period.CurrencyCode, Details: details,
 		Description: plan.Name + " " + RangeIn(l, period.AvailablePeriodToBoard),
 	}, nil
+}
+
+// Open refuses a payment that would start inside the maintenance window
+// (03:00 to 05:00 Japan time, or the operator's override), as Quote
+// refuses the purchase: an order prepared at 02:59 is not paid at 03:00.
+func (p Sale) Open(ctx context.Context) error {
+	st, err := p.s.public(ctx)
+	if err != nil {
+		return err
+	}
+	if st.IsGogoPassMaintenance {
+		return ErrMaintenance
+	}
+	return nil
 }
 
 // orderDetails are what Grant needs, fixed at Quote, so the grant reads

@@ -59,6 +59,9 @@ func (e *Engine) Continue(ctx context.Context, memberID, productType, id string)
 		e.storeFailed(ctx, "expire prepared", p.ID, err)
 		return View{}, ErrRestart
 	}
+	if err := e.open(ctx, p.ProductType); err != nil {
+		return View{}, err
+	}
 	owner := "r" + randomID()
 	expires := time.UnixMilli(now.Add(e.cfg.OpenFor).UnixMilli()) // as stored: milliseconds
 	check := now.Add(e.cfg.Lease)
@@ -78,6 +81,21 @@ func (e *Engine) Continue(ctx context.Context, memberID, productType, id string)
 		return p.view(), nil
 	}
 	return e.reload(ctx, p.ID)
+}
+
+// open asks a product that closes for a while (Opener) whether a
+// payment may start now.
+func (e *Engine) open(ctx context.Context, productType string) error {
+	prod, err := e.product(productType)
+	if err != nil {
+		return err
+	}
+	if o, is := prod.(Opener); is {
+		if err := o.Open(ctx); err != nil {
+			return fmt.Errorf("payment: continue: %w", err)
+		}
+	}
+	return nil
 }
 
 func (e *Engine) reload(ctx context.Context, id string) (View, error) {

@@ -123,6 +123,17 @@ type Notifier interface {
 	Notify(ctx context.Context, g Grant, granted Granted) error
 }
 
+// Opener is implemented by products that close for a while (the
+// unlimited pass's daily maintenance window). Continue asks it before a
+// prepared payment starts, since a member may prepare an order just
+// before the window and press Pay inside it: a closed product refuses
+// with its own error and the process stays prepared. A payment already
+// under way (a slip issued, a QR code shown) is not asked again: the
+// member's money is moving, so it is honoured.
+type Opener interface {
+	Open(ctx context.Context) error
+}
+
 // Preparer is implemented by products whose grant needs slow work (hashing
 // a voucher's pin) that must not hold the settlement transaction: on
 // SQLite that transaction holds the one write lock, so every settlement

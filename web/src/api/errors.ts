@@ -42,6 +42,16 @@ export function isSystemFailure(error: unknown): boolean {
   return !(error instanceof ApiError) || error.status >= 500
 }
 
+/**
+ * The unlimited pass is in its maintenance window (03:00 to 05:00 Japan
+ * time, or the operator's switch): a 500 with its catalogued key, which
+ * the form, the exchange and the payment step each answer with the
+ * maintenance page.
+ */
+export function isPassMaintenance(error: unknown): boolean {
+  return error instanceof ApiError && error.errorKey === 'gogopass_maintenance_error'
+}
+
 /** 400 with {validationErrors: {field: [message]}}. */
 export class ValidationError extends ApiError {
   readonly validationErrors: ValidationErrors

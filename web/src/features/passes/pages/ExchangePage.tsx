@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useTranslation } from '@/i18n/translation'
 import { usePassStatus } from '@/api/platform'
-import { ApiError } from '@/api/errors'
+import { ApiError, isPassMaintenance } from '@/api/errors'
 import { useModals } from '@/app/modals/modalContext'
 import { useAppNavigate } from '@/app/routing/useAppNavigate'
 import { AppLink } from '@/app/routing/AppLink'
@@ -33,7 +33,7 @@ export default function ExchangePage() {
 
   const fail = (e: unknown) => {
     if (handleServerValidation(e, form.setError, labels, modals)) return
-    if (e instanceof ApiError && e.errorKey === 'gogopass_maintenance_error') return go('/gogo-pass/maintenance')
+    if (isPassMaintenance(e)) return go('/gogo-pass/maintenance')
     if (e instanceof ApiError && e.errorKey === 'gogopass_exchange_error') return setStep({ kind: 'error', unknown: false })
     if (e instanceof ApiError && e.errorKey === 'gogopass_exchange_unknown_error') return setStep({ kind: 'error', unknown: true })
     // a period the member holds (or is paying for): the code stays unused

@@ -6,7 +6,7 @@ import { useLang, useTranslation } from '@/i18n/translation'
 import { useModals } from '@/app/modals/modalContext'
 import { useAppNavigate } from '@/app/routing/useAppNavigate'
 import { AppLink } from '@/app/routing/AppLink'
-import { ApiError, SessionTimedOutError, ValidationError, type ValidationErrors } from '@/api/errors'
+import { ApiError, SessionTimedOutError, ValidationError, isPassMaintenance, type ValidationErrors } from '@/api/errors'
 import { formatMoney } from '@/i18n/format'
 import { PendingPaymentsNotice } from './PendingPayments'
 import { purchaseBody, useAvailability, useBuy, useCards, usePendingPayment, useValidatePurchase, type PaymentFields, type ProductFields, type ProductType, type SavedCard } from '../api'
@@ -128,7 +128,7 @@ export function PaymentPanel<P extends ProductType>({ productType, currency, amo
     }
     // A catalogued errorKey with a page of its own (a 500, as every
     // catalogued key): the pass sale went into maintenance meanwhile.
-    if (e instanceof ApiError && e.errorKey === 'gogopass_maintenance_error') {
+    if (isPassMaintenance(e)) {
       go('/gogo-pass/maintenance')
       return
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { screen, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderApp } from '@/test/renderApp'
-import { stubFetch, MEMBER_SESSION } from '@/test/fetchStub'
+import { json, stubFetch, MEMBER_SESSION } from '@/test/fetchStub'
 import { pluralKey } from '@/i18n/format'
 
 const base = {
@@ -57,5 +57,21 @@ describe('the confirm page says what is bought', () => {
     expect(pluralKey('x', 2, 'sg')).toBe('x_other')
     expect(pluralKey('x', 1, 'jp')).toBe('x_other')
     expect(pluralKey('x', 1, 'th')).toBe('x_other')
+  })
+})
+
+describe('Pay on the confirm page', () => {
+  it('goes to the maintenance page when the pass maintenance window opened after the order was prepared', async () => {
+    const passOrder = { ...base, productType: 'gogo_pass', amount: 54800, currency: 'JPY', description: 'Peach GoGo Pass' }
+    const stub = stubFetch({
+      'GET /api/session/info': MEMBER_SESSION,
+      'GET /api/payment_processes/pp1/status': passOrder,
+      'POST /api/gogo_pass/buy/pp1/continue': json({ message: 'Maintenance is scheduled from 3:00 am to 5:00 am.', errorKey: 'gogopass_maintenance_error' }, 500),
+    })
+    renderApp('/payment/gogo_pass/pp1?lang=en')
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay' }))
+    await waitFor(() => expect(window.location.pathname).toBe('/gogo-pass/maintenance'))
+    expect(stub.called('POST /api/gogo_pass/buy/pp1/continue')).toBe(1)
+    expect(screen.queryByRole('dialog')).toBeNull()
   })
 })

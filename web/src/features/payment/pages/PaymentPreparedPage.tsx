@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useLang, useTranslation } from '@/i18n/translation'
 import { useModals } from '@/app/modals/modalContext'
 import { useAppNavigate } from '@/app/routing/useAppNavigate'
-import { ApiError, SessionTimedOutError } from '@/api/errors'
+import { ApiError, SessionTimedOutError, isPassMaintenance } from '@/api/errors'
 import { formatMoney } from '@/i18n/format'
 import { isProductType, processMissing, processQuery, useContinue } from '../api'
 import { PaymentSteps } from '../components/PaymentSteps'
@@ -46,7 +46,10 @@ export default function PaymentPreparedPage() {
       },
       onError: (e) => {
         if (e instanceof SessionTimedOutError) return
-        if (e instanceof ApiError && e.status === 409 && e.serverMessage) setMessage(e.serverMessage)
+        // Pay pressed once the pass's maintenance window opened: the order
+        // was prepared before it, the payment may not start inside it.
+        if (isPassMaintenance(e)) go('/gogo-pass/maintenance')
+        else if (e instanceof ApiError && e.status === 409 && e.serverMessage) setMessage(e.serverMessage)
         else modals.openError({ error: e })
       },
     })
