@@ -9,6 +9,7 @@ import (
 
 	"members/internal/auth"
 	"members/internal/demo"
+	"members/internal/i18n"
 	"members/internal/mail"
 	"members/internal/store"
 )
@@ -25,6 +26,16 @@ func OpenDemoDB(t testing.TB, engine store.Engine) (*store.DB, *auth.Hasher) {
 		t.Fatal(err)
 	}
 	return db, hasher
+}
+
+// Catalog is the server's message catalogue.
+func Catalog(t testing.TB) *i18n.Catalog {
+	t.Helper()
+	cat, err := i18n.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
 }
 
 // Kept keeps what a fake is given (a mail, an event), safe for the

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"members/internal/apitest"
 	"members/internal/booking"
 	"members/internal/i18n"
 )
@@ -11,10 +12,7 @@ import (
 // BenchmarkView renders a page of ten bookings, as the booking search
 // answers one (a share of every uncached search's CPU: docs/speed.md).
 func BenchmarkView(b *testing.B) {
-	c, err := i18n.New()
-	if err != nil {
-		b.Fatal(err)
-	}
+	c := apitest.Catalog(b)
 	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 	seg := func(key, from, to string, depart time.Time) booking.Segment {
 		return booking.Segment{Key: key, StatusCode: "HK", Flight: "MM101", FlightNumber: "101",

@@ -9,6 +9,7 @@ import (
 
 	goical "github.com/emersion/go-ical"
 
+	"members/internal/apitest"
 	"members/internal/booking"
 	"members/internal/calendar"
 	"members/internal/i18n"
@@ -33,10 +34,7 @@ func prop(c *goical.Component, name string) *goical.Prop {
 }
 
 func TestWriterEvents(t *testing.T) {
-	cat, err := i18n.New()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := apitest.Catalog(t)
 	w := calendar.NewWriter(cat, "members.example.com", "https://members.example.com/bookings")
 	jst := time.FixedZone("JST", 9*3600)
 	dep := time.Date(2026, 12, 10, 8, 30, 0, 0, jst)

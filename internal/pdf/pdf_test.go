@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"members/internal/apitest"
 	"members/internal/booking"
 	"members/internal/brand"
 	"members/internal/i18n"
@@ -238,10 +239,7 @@ func TestItineraryShowsDelay(t *testing.T) {
 // renderer is the PDF renderer on the server's catalogue (returned too).
 func renderer(t *testing.T) (*i18n.Catalog, *pdf.Renderer) {
 	t.Helper()
-	cat, err := i18n.New()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := apitest.Catalog(t)
 	r, err := pdf.New(cat)
 	if err != nil {
 		t.Fatal(err)
