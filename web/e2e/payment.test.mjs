@@ -184,7 +184,8 @@ test("the challenge: approve settles, fail fails; a declined card fails", async 
   await page.waitForURL(/\/gateway\/challenge\//);
   await page.locator('button[value="fail"]').click();
   await page.waitForURL(/\/result/);
-  await page.getByText("The card authentication failed.").waitFor();
+  // what happened, that nothing was charged, and what to do next
+  await page.getByText(/The card authentication failed\. Nothing was charged to your card\. Start again and complete your card issuer's check .* or use another card\./).waitFor();
   await screenshot(page, "payment-challenge-failed-phone");
 
   id = await prepare(page, await tokenize(page, "4000000000000002"));

@@ -74,4 +74,18 @@ describe('Pay on the confirm page', () => {
     expect(stub.called('POST /api/gogo_pass/buy/pp1/continue')).toBe(1)
     expect(screen.queryByRole('dialog')).toBeNull()
   })
+
+  it('a convenience-store slip is issued to pay by its deadline, not paid now (en and jp)', async () => {
+    const slipOrder = { ...base, paymentMethod: 'convenienceStore' as const, card: undefined, productType: 'peachpoints', amount: 5000, currency: 'JPY', description: 'Peach Points (JPY)', details: { nominee: 'TARO PEACH', currencyCode: 'JPY', amount: 5000 } }
+    stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/payment_processes/pp1/status': slipOrder })
+    const { unmount } = renderApp('/payment/peachpoints/pp1?lang=en')
+    await screen.findByRole('button', { name: 'Issue the payment slip' })
+    screen.getByText(/get a slip for JPY 5,000\. Then pay it at a convenience store, an ATM or your internet bank by the deadline shown on the slip\. Nothing is charged until you pay\./)
+    expect(screen.queryByText(/Press Pay to pay/)).toBeNull()
+    expect(screen.queryByRole('button', { name: 'Pay' })).toBeNull()
+    unmount()
+    renderApp('/payment/peachpoints/pp1?lang=jp')
+    await screen.findByRole('button', { name: 'お支払い番号を発行' })
+    screen.getByText(/5,000円のお支払い番号を発行します/)
+  })
 })

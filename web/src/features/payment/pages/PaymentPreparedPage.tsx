@@ -36,6 +36,7 @@ export default function PaymentPreparedPage() {
   if (processMissing(process)) return <p className="page pay-notice pay-notice--warn" role="alert">{t('errors.notFound')}</p>
   if (!process.data) return <p className="page" role="status">{t('loading')}</p>
   const p = process.data
+  const slip = p.paymentMethod === 'convenienceStore'
 
   function pay() {
     setMessage(null)
@@ -65,9 +66,10 @@ export default function PaymentPreparedPage() {
       {message && <p className="pay-notice pay-notice--warn" role="alert">{message}</p>}
       {p.status === 'prepared' && !message ? (
         <>
-          <p>{t('prepared.text', { amount: formatMoney(p.amount, p.currency, lang) })}</p>
+          {/* a slip is issued now and paid later, by its deadline: Pay would say the money moves now */}
+          <p>{t(slip ? 'prepared.slipText' : 'prepared.text', { amount: formatMoney(p.amount, p.currency, lang) })}</p>
           <button type="button" className="button button--primary button--block" onClick={pay} disabled={cont.isPending}>
-            {cont.isPending ? t('panel.working') : t('prepared.pay')}
+            {cont.isPending ? t('panel.working') : t(slip ? 'prepared.issueSlip' : 'prepared.pay')}
           </button>
         </>
       ) : (
