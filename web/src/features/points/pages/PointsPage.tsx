@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
-import { useTranslation } from '@/i18n/translation'
+import { useLang, useTranslation } from '@/i18n/translation'
+import { pluralKey } from '@/i18n/format'
 import { useQueryClient } from '@tanstack/react-query'
 import { DateField } from '@/components/DateField'
 import { SelectField } from '@/components/SelectField'
@@ -28,6 +29,7 @@ const toQuery = (f: SearchForm, page = 1): PointQuery => ({ ...f, page })
  */
 export default function PointsPage() {
   const { t } = useTranslation('points')
+  const lang = useLang()
   const qc = useQueryClient()
   // The last submitted condition; paging reuses it.
   const [{ condition, submission }, setSearch] = useState(() => ({ condition: toQuery(searchDefaults), submission: 0 }))
@@ -61,7 +63,7 @@ export default function PointsPage() {
           <h2 id="points-results-title" ref={resultsRef} tabIndex={-1}>{t('results.heading')}</h2>
           {search.data && (
             <>
-              <p role="status">{search.data.total === 0 ? t('results.none') : t('results.count', { count: search.data.total })}</p>
+              <p role="status">{search.data.total === 0 ? t('results.none') : t(pluralKey('results.count', search.data.total, lang), { n: search.data.total })}</p>
               <div className="voucher-list">
                 {search.data.peachpoints.map((v) => (
                   <VoucherCard key={v.pointNumber} voucher={v} />
@@ -152,6 +154,7 @@ function SearchPanel({ onSearch, pending, error }: { onSearch: (f: SearchForm) =
 /** expired_in: what expires in a month, per currency. */
 function ExpiringCheck() {
   const { t } = useTranslation('points')
+  const lang = useLang()
   const [month, setMonth] = useState(monthJST())
   const [currency, setCurrency] = useState('JPY')
   const q = useExpiredIn(month, currency)
@@ -180,7 +183,7 @@ function ExpiringCheck() {
           {q.data ? (
             <>
               {t('expiring.amount')} <strong><Money amount={q.data.amount} currency={q.data.currencyCode} /></strong>{' '}
-              <span className="muted">{t('expiring.vouchers', { count: q.data.peachpoints.length })}</span>
+              <span className="muted">{t(pluralKey('expiring.vouchers', q.data.peachpoints.length, lang), { n: q.data.peachpoints.length })}</span>
             </>
           ) : q.isError ? (
             t('expiring.failed')

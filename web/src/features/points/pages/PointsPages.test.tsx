@@ -245,6 +245,23 @@ describe('wallet timeline', () => {
   })
 })
 
+describe('counts of vouchers', () => {
+  it('says "1 voucher" and "2 vouchers", not "1 vouchers"', async () => {
+    for (const n of [1, 2]) {
+      stubFetch({
+        ...base,
+        'GET /api/peachpoints/summary': summary,
+        'GET /api/peachpoints': { peachpoints: Array.from({ length: n }, (_, i) => ({ ...voucher, pointNumber: `710000000000000${i}`, code: `710000000000000${i}` })), perPage: 10, currentPage: 1, total: n, totalPages: 1 },
+        'GET /api/peachpoints/expired_in': { month: '2026-11', currencyCode: 'JPY', amount: 3000, peachpoints: Array.from({ length: n }, () => voucher) },
+      })
+      const { unmount } = renderApp('/points?lang=en')
+      await screen.findByText(n === 1 ? '1 voucher found' : '2 vouchers found')
+      await screen.findByText(n === 1 ? '(1 voucher)' : '(2 vouchers)')
+      unmount()
+    }
+  })
+})
+
 describe('exchange of a used code', () => {
   it('says the code was used, in the server\'s words', async () => {
     stubFetch({
