@@ -51,7 +51,7 @@ test("summary in the spec's order, vouchers with their rules, search and paging"
   await results(page).getByText("10 vouchers found").waitFor();
   await page.locator("#points-currency").selectOption("TWD");
   await page.getByRole("button", { name: "Search", exact: true }).click();
-  await results(page).getByText("1 vouchers found").waitFor();
+  await results(page).getByText("1 voucher found").waitFor();
   await results(page).getByText("Expired").waitFor();
 
   // The history of a voucher: its ledger.
