@@ -401,12 +401,9 @@ func (f *Fake) getSI(r *http.Request, form url.Values) (int, obj) {
 }
 
 func (f *Fake) confirmSI(r *http.Request, form url.Values) (int, obj) {
-	si, status, refusal := f.confirming(r, form, f.sis, "setup_intent",
-		func(*intent) string { return "You cannot confirm this SetupIntent because it has already succeeded." })
-	if si == nil {
-		return status, refusal
-	}
-	return f.doConfirmSI(r, si, form)
+	return f.confirm(r, form, f.sis, "setup_intent",
+		func(*intent) string { return "You cannot confirm this SetupIntent because it has already succeeded." },
+		func(si *intent) (int, obj) { return f.doConfirmSI(r, si, form) })
 }
 
 func (f *Fake) doConfirmSI(r *http.Request, si *intent, form url.Values) (int, obj) {
@@ -434,25 +431,23 @@ func (f *Fake) succeedSI(si *intent) {
 	f.event("setup_intent.succeeded", f.siJSON(si))
 }
 
-// confirming finds the intent a confirm request's path names and takes
-// the request's payment_method (Stripe keeps it even when it then
-// refuses). With no intent, or one past confirmation, it is nil and
-// status and refusal are Stripe's answer (message says why).
-func (f *Fake) confirming(r *http.Request, form url.Values, intents map[string]*intent, kind string,
-	message func(*intent) string) (it *intent, status int, refusal obj) {
-	it = intents[r.PathValue("id")]
+// confirm answers a confirm request: it finds the intent the path names,
+// takes the request's payment_method (Stripe keeps it even when it then
+// refuses), refuses an intent past confirmation (message says why) and
+// confirms the others with do.
+func (f *Fake) confirm(r *http.Request, form url.Values, intents map[string]*intent, kind string,
+	message func(*intent) string, do func(*intent) (int, obj)) (int, obj) {
+	it := intents[r.PathValue("id")]
 	if it == nil {
-		status, refusal = missing(kind, r.PathValue("id"))
-		return nil, status, refusal
+		return missing(kind, r.PathValue("id"))
 	}
 	if id := form.Get("payment_method"); id != "" {
 		it.PM = id
 	}
 	if it.Status != "requires_confirmation" && it.Status != "requires_payment_method" {
-		status, refusal = apiError(400, "invalid_request_error", kind+"_unexpected_state", message(it), obj{kind: f.asJSON(it)})
-		return nil, status, refusal
+		return apiError(400, "invalid_request_error", kind+"_unexpected_state", message(it), obj{kind: f.asJSON(it)})
 	}
-	return it, 0, nil
+	return do(it)
 }
 
 // asJSON is the intent as Stripe shows it, without expansions.
@@ -607,17 +602,16 @@ func (f *Fake) searchPI(r *http.Request, form url.Values) (int, obj) {
 }
 
 func (f *Fake) confirmPI(r *http.Request, form url.Values) (int, obj) {
-	pi, status, refusal := f.confirming(r, form, f.pis, "payment_intent",
+	return f.confirm(r, form, f.pis, "payment_intent",
 		func(pi *intent) string {
 			return "This PaymentIntent's status is " + pi.Status + ", so it cannot be confirmed."
+		},
+		func(pi *intent) (int, obj) {
+			if c := form.Get("capture_method"); c != "" {
+				pi.Capture = c
+			}
+			return f.doConfirmPI(r, pi, form)
 		})
-	if pi == nil {
-		return status, refusal
-	}
-	if c := form.Get("capture_method"); c != "" {
-		pi.Capture = c
-	}
-	return f.doConfirmPI(r, pi, form)
 }
 
 func (f *Fake) doConfirmPI(r *http.Request, pi *intent, form url.Values) (int, obj) {
