@@ -1,4 +1,4 @@
-// The error box of a failed request is titled by what failed (issue 42):
+// The error box of a failed request is titled by what failed:
 // the server's refusal of a request (a 4xx: here deleting a saved card that
 // another device deleted a moment before) is "Your request could not be
 // completed" with the server's own text; "System error occurred." is kept

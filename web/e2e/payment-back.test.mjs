@@ -1,4 +1,4 @@
-// Leaving a payment and coming back (issue 42): Back from a card payment in
+// Leaving a payment and coming back: Back from a card payment in
 // flight, or after its capture, shows that payment's state and result, never
 // a blank sale form that invites a second payment; after a session expiry the
 // payment stays on the page behind the login dialog and shows again once the
