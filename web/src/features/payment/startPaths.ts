@@ -9,3 +9,9 @@ const RETRY: Record<string, string> = { peachpoints: '/points/sale?again=1' }
 export function retryPath(productType: string): string {
   return RETRY[productType] ?? startPath(productType)
 }
+
+/** Where a product's goods are kept once paid: the passes in My passes (the result page links there). */
+const KEPT: Record<string, string> = { gogo_pass: '/my-passes', coupon_ticket: '/my-passes' }
+export function keptPath(productType: string): string | undefined {
+  return KEPT[productType]
+}

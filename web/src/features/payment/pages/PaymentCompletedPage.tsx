@@ -8,7 +8,7 @@ import type { Lang } from '@/i18n/languages'
 import { processMissing, processQuery, secretKey } from '../api'
 import { PaymentSteps } from '../components/PaymentSteps'
 import { OrderSummary } from '../components/OrderSummary'
-import { startPath } from '../startPaths'
+import { keptPath, startPath } from '../startPaths'
 import { PageHeader } from '@/components/PageHeader'
 
 function entries(v: unknown): [string, string][] {
@@ -51,6 +51,7 @@ export default function PaymentCompletedPage() {
   const goodsRows = useGoodsRows(p?.goods)
   if (processMissing(process)) return <p className="page pay-notice pay-notice--warn" role="alert">{t('errors.notFound')}</p>
   if (!p) return <p className="page" role="status">{t('loading')}</p>
+  const kept = keptPath(productType)
   return (
     <div className="page payment-page">
       <PageHeader title={t(`products.${productType}`)} />
@@ -75,7 +76,8 @@ export default function PaymentCompletedPage() {
         </div>
       )}
       <div className="payment-page__actions">
-        <AppLink to={startPath(productType)} className="button button--primary">{t('completed.back')}</AppLink>
+        {kept && <AppLink to={kept} className="button button--primary">{t('completed.myPasses')}</AppLink>}
+        <AppLink to={startPath(productType)} className={kept ? 'button button--secondary' : 'button button--primary'}>{t('completed.back')}</AppLink>
         <AppLink to="/" className="button button--secondary">{t('completed.home')}</AppLink>
       </div>
     </div>

@@ -89,3 +89,22 @@ describe('Pay on the confirm page', () => {
     screen.getByText(/5,000円のお支払い番号を発行します/)
   })
 })
+
+describe('the completed page', () => {
+  it("a pass's links to My passes first; points have no such link", async () => {
+    const settled = { ...base, status: 'settled' as const, settledAt: '2026-11-20T01:01:00Z' }
+    stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/payment_processes/pp1/status': { ...coupon, ...settled } })
+    const { unmount } = renderApp('/payment/coupon_ticket/pp1/completed?lang=en')
+    const mine = await screen.findByRole('link', { name: 'See it in My passes' })
+    expect(mine.getAttribute('href')).toMatch(/^\/my-passes\?lang=en$/)
+    expect(screen.getByRole('link', { name: 'Back' }).getAttribute('href')).toMatch(/^\/coupon-pass/)
+    unmount()
+    stubFetch({
+      'GET /api/session/info': MEMBER_SESSION,
+      'GET /api/payment_processes/pp1/status': { ...base, ...settled, productType: 'peachpoints', amount: 3000, currency: 'JPY', description: 'Peach Points (JPY)', details: { nominee: 'TARO PEACH', currencyCode: 'JPY', amount: 3000 } },
+    })
+    renderApp('/payment/peachpoints/pp1/completed?lang=en')
+    await screen.findByRole('link', { name: 'Back' })
+    expect(screen.queryByRole('link', { name: 'See it in My passes' })).toBeNull()
+  })
+})
