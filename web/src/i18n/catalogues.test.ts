@@ -76,3 +76,15 @@ describe('member wording', () => {
     expect(found).toEqual([])
   })
 })
+
+/** One idea, one name: the pass's boarding dates are named alike on every page that shows them. */
+describe('one name per idea', () => {
+  it('the boarding period of a pass has one name in each language (pass pages, coupon card, order details)', () => {
+    for (const lang of LANGUAGES) {
+      const passes = flatten(resources[lang]?.passes ?? {})
+      const payment = flatten(resources[lang]?.payment ?? {})
+      const names = new Set([passes['plan.board'], passes['coupon.travelPeriod'], payment['details.travel']])
+      expect([...names], lang).toHaveLength(1)
+    }
+  })
+})
