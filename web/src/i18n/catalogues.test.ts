@@ -85,6 +85,7 @@ describe('one name per idea', () => {
       const payment = flatten(resources[lang]?.payment ?? {})
       const names = new Set([passes['plan.board'], passes['coupon.travelPeriod'], payment['details.travel']])
       expect([...names], lang).toHaveLength(1)
+      expect(passes['plan.board'], lang).toBeTruthy()
     }
   })
 })
