@@ -222,9 +222,12 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     await chooser.getByText("PayPay").waitFor();
     await chooser.getByText("Convenience store / ATM / internet banking").first().waitFor();
     await screenshot(page, `payment-chooser-${name}`);
-    // the expired card opens the expired-card dialog; Cancel keeps it
-    if (await chooser.getByText("Expired").count()) {
-      await chooser.getByText("Expired").first().click();
+    // the expired card is shown but not offered (no choice button holds it); its
+    // Delete opens the expired-card dialog; Cancel keeps it
+    const expiredItem = chooser.locator("li").filter({ hasText: "Expired" });
+    if (await expiredItem.count()) {
+      assert.equal(await expiredItem.locator("[aria-pressed]").count(), 0, "an expired card is not a choice");
+      await expiredItem.getByRole("button", { name: /^Delete .+ ending \d{4}$/ }).click();
       const expired = page.getByRole("alertdialog", { name: "Credit card has expired" });
       await expired.waitFor();
       await expired.getByRole("button", { name: "Cancel" }).click();

@@ -48,8 +48,17 @@ export function PaymentMethodChooser({ current, cards, availability, onChoose, o
       </>}>
       <h3 className="method-chooser__group">{t('methods.creditCard')}</h3>
       <ul className="method-chooser__list">
-        {cards.map((card) => option({ kind: 'saved', card }, <CardSummary card={card} />, card.token,
-          card.isValid ? undefined : () => { onClose(); onExpired(card) }))}
+        {cards.map((card) => card.isValid
+          ? option({ kind: 'saved', card }, <CardSummary card={card} />, card.token)
+          : (
+            // an expired card cannot pay: shown, not offered; its Delete opens the expired-card dialog
+            <li key={card.token} className="method-option method-option--unusable">
+              <span className="method-option__label"><CardSummary card={card} /></span>
+              <button type="button" className="button button--secondary button--small"
+                aria-label={t('delete.named', { brand: t(`brands.${card.brand}`), last4: card.cardNumber.slice(-4) })}
+                onClick={() => { onClose(); onExpired(card) }}>{t('delete.button')}</button>
+            </li>
+          ))}
         {option({ kind: 'new' }, t('chooser.newCard'), 'new')}
       </ul>
       {availability.otherPayment.length > 0 && (
