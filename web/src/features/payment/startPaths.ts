@@ -4,8 +4,8 @@ export function startPath(productType: string): string {
   return START[productType] ?? '/'
 }
 
-/** Where "Start again" after a failed or expired payment leads: the points sale form with its inputs kept (?again). */
-const RETRY: Record<string, string> = { peachpoints: '/points/sale?again=1' }
+/** Where "Start again" after a failed or expired payment leads: the product's form with its inputs kept (?again). */
+const RETRY: Record<string, string> = { peachpoints: '/points/sale?again=1', gogo_pass: '/gogo-pass?again=1', coupon_ticket: '/coupon-pass?again=1' }
 export function retryPath(productType: string): string {
   return RETRY[productType] ?? startPath(productType)
 }

@@ -17,7 +17,8 @@ import { PassengerFields } from '../components/PassengerFields'
 import { PurchaseSlot } from '../components/PurchaseSlot'
 import { DateRangeText, Money, PassNav } from '../components/common'
 import { PageHeader } from '@/components/PageHeader'
-import { SentOrderCheck, useReturnToSentOrder } from '@/features/payment'
+import { SentOrderCheck, keptSale, useReturnToSentOrder } from '@/features/payment'
+import { useLocation } from 'react-router'
 
 function newRequestId(): string {
   return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`
@@ -40,9 +41,12 @@ export default function CouponPassPage() {
   const [ticket, setTicket] = useState<CouponTicketQuote | null>(null)
   const [requestId] = useState(newRequestId)
   const list = products.data ?? []
-  const [productId, setProductId] = useState('')
+  // "Start again" after a declined payment (?again): the product, period, fare and passengers sent last
+  const location = useLocation()
+  const [kept] = useState(() => keptSale('coupon_ticket', location.search))
+  const [productId, setProductId] = useState(kept?.productId ?? '')
   const product = list.find((p) => p.id === productId) ?? list[0]
-  const [periodId, setPeriodId] = useState('')
+  const [periodId, setPeriodId] = useState(kept?.periodId ?? '')
   const period = product?.periods.find((p) => p.id === periodId) ?? product?.periods[0]
   const today = todayJST()
   const first = period?.availablePeriodToBoard.begin ?? ''
@@ -52,7 +56,11 @@ export default function CouponPassPage() {
   const schema = useMemo(() => couponSchema(msg, first, today, international), [first, today, international]) // eslint-disable-line react-hooks/exhaustive-deps
   const form = useForm<CouponForm>({
     resolver: zodResolver(schema),
-    defaultValues: { fareType: 'standard', agreeTerms: false, additionalPassengers: [] },
+    defaultValues: {
+      fareType: kept?.fareType ?? 'standard',
+      agreeTerms: kept?.agreeTerms === true,
+      additionalPassengers: (kept?.additionalPassengers ?? []) as CouponForm['additionalPassengers'],
+    },
   })
   const passengers = useFieldArray({ control: form.control, name: 'additionalPassengers' })
   const fareType = useWatch({ control: form.control, name: 'fareType' })

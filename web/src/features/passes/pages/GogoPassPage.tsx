@@ -1,4 +1,4 @@
-import { useMemo, useRef } from 'react'
+import { useMemo, useRef, useState } from 'react'
 import '../passes.css'
 import { useForm, useWatch } from 'react-hook-form'
 import { lazyResolver } from '@/components/lazyResolver'
@@ -13,7 +13,8 @@ import { PurchaseSlot } from '../components/PurchaseSlot'
 import { DateRangeText, MaintenanceNotice, Money, PassNav } from '../components/common'
 import { useSession } from '@/app/session/SessionProvider'
 import { PageHeader } from '@/components/PageHeader'
-import { SentOrderCheck, useReturnToSentOrder } from '@/features/payment'
+import { SentOrderCheck, keptSale, useReturnToSentOrder } from '@/features/payment'
+import { useLocation } from 'react-router'
 
 /** Unlimited pass purchase: plan choice, then the payment panel. */
 export default function GogoPassPage() {
@@ -29,7 +30,13 @@ export default function GogoPassPage() {
     () => lazyResolver<EntryForm>(() => Promise.all([import('../schemas'), import('@hookform/resolvers/zod')]).then(([s, { zodResolver }]) => zodResolver(s.entrySchema((k) => t(`errors.${k}`))))),
     [t],
   )
-  const form = useForm<EntryForm>({ resolver, defaultValues: { planId: '', periodId: '' } })
+  // "Start again" after a declined payment (?again): the plan, period and fare sent last
+  const location = useLocation()
+  const [kept] = useState(() => keptSale('gogo_pass', location.search))
+  const form = useForm<EntryForm>({
+    resolver,
+    defaultValues: { planId: kept?.planId ?? '', periodId: kept?.periodId ?? '', ...(kept?.fareType ? { fareType: kept.fareType } : {}) },
+  })
   const periodId = useWatch({ control: form.control, name: 'periodId' })
   const fareType = useWatch({ control: form.control, name: 'fareType' })
   const c = catalogue.data

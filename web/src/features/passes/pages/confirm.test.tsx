@@ -38,6 +38,32 @@ describe('the unlimited pass says what is bought before the payment', () => {
     within(s).getByText('JPY 74,800')
   })
 
+  it('"Start again" (?again) after a declined payment shows the plan, period and fare sent last; a plain visit does not', async () => {
+    sessionStorage.setItem('sale-fields:gogo_pass', JSON.stringify({ planId: 'gp-all', periodId: 'gp-all-next', fareType: 'happlus' }))
+    const routes = {
+      'GET /api/session/info': MEMBER_SESSION,
+      'GET /api/user': member,
+      'GET /api/gogo_pass_status': { isGogoPassPublic: true, isGogoPassPurchasable: true, isGogoPassLotteryPhase: false, isGogoPassMaintenance: false },
+      'GET /api/coupon_ticket_status': { isCouponTicketPublic: false },
+      'GET /api/gogo_pass': { gogoPasses: plans, purchasable: true, maintenance: false, wins: [] },
+      'GET /api/user/gogo_pass': { gogoPasses: [], entries: [] },
+      'GET /api/cc': { creditcards: [] },
+      'GET /api/cc/pending': { pending: false },
+      'GET /api/payments/pending': { payments: [] },
+    } as const
+    stubFetch(routes)
+    const { unmount } = renderApp('/gogo-pass?again=1&lang=en')
+    const s = await screen.findByRole('region', { name: 'Your choice' })
+    within(s).getByText('Happlus')
+    within(s).getByText('JPY 74,800')
+    unmount()
+    stubFetch(routes)
+    renderApp('/gogo-pass?lang=en')
+    await screen.findByRole('radiogroup', { name: 'Fare type' })
+    expect(screen.queryByRole('region', { name: 'Your choice' })).toBeNull()
+    sessionStorage.clear()
+  })
+
   it('the confirm page names the passenger: the member', async () => {
     stubFetch({
       'GET /api/session/info': MEMBER_SESSION,

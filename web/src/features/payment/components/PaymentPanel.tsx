@@ -22,6 +22,7 @@ import { PaymentMethodChooser, type Method } from './PaymentMethodChooser'
 import { PaymentSteps } from './PaymentSteps'
 import { useDeleteCardFlow } from './cardModals'
 import { useRecordSentOrder } from './sentOrder'
+import { keepSale } from '../keptSale'
 
 export interface PaymentPanelProps<P extends ProductType> {
   /** The product's API name. */
@@ -147,6 +148,7 @@ export function PaymentPanel<P extends ProductType>({ productType, currency, amo
     setPaymentErrors([])
     try {
       const body = purchaseBody<P>(productFields, paymentBody(token, save))
+      keepSale(productType, productFields)
       await validate.mutateAsync(body)
       let p
       try {
