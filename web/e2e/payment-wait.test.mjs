@@ -110,7 +110,13 @@ test("the challenge, QR and slip waiting states in en, jp and th at 375 and 1280
         await page.locator(".payment-wait .button--primary").waitFor();
         await screenshot(page, `payment-wait-${kind}-${lang}-${vp}`);
         await axe(page, `${kind} ${lang} ${vp}`);
+        // Cancel asks first, as on Pending payments; the question takes focus
         await page.locator(".payment-wait button").click();
+        const ask = page.locator(".payment-wait .pending-payment__confirm");
+        await ask.waitFor();
+        await page.waitForFunction(() => globalThis.document.activeElement?.closest(".pending-payment__confirm .button--primary") != null);
+        assert.equal((await apiCall(page, "GET", `/api/payment_processes/${id}/status`)).body.status, "pending", `${kind} ${lang} ${vp}: nothing cancelled before the answer`);
+        await ask.locator(".button--primary").click();
         await page.locator(".pay-notice--warn").waitFor();
         const st = await apiCall(page, "GET", `/api/payment_processes/${id}/status`);
         assert.equal(st.body.failureCode, "canceled", `${kind} ${lang} ${vp}`);

@@ -6,6 +6,7 @@ import { formatDateTime } from '@/i18n/format'
 import { ApiError, SessionTimedOutError } from '@/api/errors'
 import { processQuery, useCancelPayment, type PaymentProcess } from '../api'
 import { PENDING_PATH } from './PendingPayments'
+import { CancelAsk } from './CancelAsk'
 
 /** What an open process is waiting for. */
 export type WaitKind = 'sending' | 'bank' | 'challenge' | 'qr' | 'slip'
@@ -42,6 +43,7 @@ export function PaymentWait({ process: p, kind }: { process: PaymentProcess; kin
   const qc = useQueryClient()
   const cancel = useCancelPayment()
   const [error, setError] = useState<string | null>(null)
+  const [asking, setAsking] = useState(false)
   const waiting = kind === 'sending' || kind === 'bank'
   const elapsed = useElapsed(waiting)
   const slow = waiting && elapsed >= 60
@@ -52,6 +54,7 @@ export function PaymentWait({ process: p, kind }: { process: PaymentProcess; kin
       onSuccess: (res) => qc.setQueryData(processQuery(p.paymentProcessId).queryKey, res),
       onError: (e) => {
         if (e instanceof SessionTimedOutError) return
+        setAsking(false)
         setError(e instanceof ApiError && e.serverMessage ? e.serverMessage : t('errors.load'))
         void qc.invalidateQueries({ queryKey: processQuery(p.paymentProcessId).queryKey })
       },
@@ -65,12 +68,15 @@ export function PaymentWait({ process: p, kind }: { process: PaymentProcess; kin
       <p>{t(`wait.${kind}.text`, { deadline: t('pendingPage.japanTime', { time: formatDateTime(p.expiresAt, lang) }) })}</p>
       {slow && <p>{t('wait.slow')}</p>}
       {error && <p className="pay-notice pay-notice--warn" role="alert">{error}</p>}
-      {!waiting && (
+      {!waiting && asking && (
+        <CancelAsk id={`wait-${p.paymentProcessId}`} busy={cancel.isPending} onYes={doCancel} onNo={() => setAsking(false)} />
+      )}
+      {!waiting && !asking && (
         <div className="payment-page__actions">
           {p.nextAction && <a className="button button--primary" href={p.nextAction.url}>{t(`wait.${kind}.go`)}</a>}
           {kind === 'slip' && <AppLink to={PENDING_PATH} className="button button--secondary">{t('pendingPage.open')}</AppLink>}
-          <button type="button" className="button button--secondary" onClick={doCancel} disabled={cancel.isPending}>
-            {cancel.isPending ? t('panel.working') : t('pendingPage.cancel')}
+          <button type="button" className="button button--secondary" onClick={() => setAsking(true)}>
+            {t('pendingPage.cancel')}
           </button>
         </div>
       )}

@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'react'
+import { useState } from 'react'
 import { useLang, useTranslation } from '@/i18n/translation'
 import { formatDateTime, formatMoney } from '@/i18n/format'
 import { ApiError, SessionTimedOutError } from '@/api/errors'
 import { useCancelPayment, type PendingPayment } from '../api'
+import { CancelAsk } from './CancelAsk'
 
 const SLIP_FIELDS = ['receiptNumber', 'confirmationNumber', 'institutionNumber', 'customerNumber'] as const
 /** The convenience-store chains a konbini slip names a payment code for (Stripe), in the order shown. */
@@ -28,11 +29,6 @@ export function PendingPaymentCard({ payment: p, onCancelled }: { payment: Pendi
   const cancel = useCancelPayment()
   const [asking, setAsking] = useState(false)
   const [error, setError] = useState<string | null>(null)
-  const yes = useRef<HTMLButtonElement>(null)
-  // the question takes focus when it opens (keyboard and screen reader users land on it)
-  useEffect(() => {
-    if (asking) yes.current?.focus()
-  }, [asking])
   const titleId = `pending-${p.paymentProcessId}`
   const slipRows = SLIP_FIELDS.filter((k) => p.slip?.[k])
   // the payment code of each store, known chains first, any other by its own name
@@ -82,18 +78,7 @@ export function PendingPaymentCard({ payment: p, onCancelled }: { payment: Pendi
       <p className="pending-payment__hint">{isSlip ? t('pendingPage.slipLater') : t('pendingPage.payLater')}</p>
       {error && <p className="pay-notice pay-notice--warn" role="alert">{error}</p>}
       {asking ? (
-        <div className="pay-notice pending-payment__confirm" role="group" aria-labelledby={`${titleId}-ask`}>
-          <p id={`${titleId}-ask`}><strong>{t('pendingPage.cancelAsk')}</strong></p>
-          <p>{t('pendingPage.cancelText')}</p>
-          <div className="payment-page__actions">
-            <button type="button" className="button button--primary" onClick={doCancel} disabled={cancel.isPending} ref={yes}>
-              {cancel.isPending ? t('panel.working') : t('pendingPage.cancelYes')}
-            </button>
-            <button type="button" className="button button--secondary" onClick={() => setAsking(false)} disabled={cancel.isPending}>
-              {t('pendingPage.cancelNo')}
-            </button>
-          </div>
-        </div>
+        <CancelAsk id={titleId} busy={cancel.isPending} onYes={doCancel} onNo={() => setAsking(false)} />
       ) : (
         <div className="payment-page__actions">
           {p.payUrl && (
