@@ -57,7 +57,7 @@ export default function CouponPassPage() {
   const form = useForm<CouponForm>({
     resolver: zodResolver(schema),
     defaultValues: {
-      fareType: kept?.fareType ?? 'standard',
+      fareType: kept?.fareType === 'lite' ? 'lite' : 'standard',
       agreeTerms: kept?.agreeTerms === true,
       additionalPassengers: (kept?.additionalPassengers ?? []) as CouponForm['additionalPassengers'],
     },

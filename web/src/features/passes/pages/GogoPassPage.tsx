@@ -35,7 +35,7 @@ export default function GogoPassPage() {
   const [kept] = useState(() => keptSale('gogo_pass', location.search))
   const form = useForm<EntryForm>({
     resolver,
-    defaultValues: { planId: kept?.planId ?? '', periodId: kept?.periodId ?? '', ...(kept?.fareType ? { fareType: kept.fareType } : {}) },
+    defaultValues: { planId: kept?.planId ?? '', periodId: kept?.periodId ?? '', ...(kept?.fareType === 'happy' || kept?.fareType === 'happlus' ? { fareType: kept.fareType } : {}) },
   })
   const periodId = useWatch({ control: form.control, name: 'periodId' })
   const fareType = useWatch({ control: form.control, name: 'fareType' })
