@@ -116,6 +116,10 @@ type process struct {
 	Secret           json.RawMessage       `json:"secret"`
 	RefundedAmount   int64                 `json:"refundedAmount"`
 	Description      string                `json:"description"`
+	ReplacedBy       *struct {
+		PaymentProcessID string `json:"paymentProcessId"`
+		ProductType      string `json:"productType"`
+	} `json:"replacedBy"`
 }
 
 func decodeProcess(t *testing.T, r *apitest.Response) process {

@@ -303,8 +303,17 @@ func TestPurchaseSecondTab(t *testing.T) {
 		if r.Status != http.StatusConflict || r.Map(t)["errorKey"] != "payment_multiple_windows" {
 			t.Fatalf("first window continue = %d %s", r.Status, r.Body)
 		}
+		// the first window's order names the order that replaced it, for
+		// its page to say so and link to that payment's result
+		if st := status(t, c, a.PaymentProcessID); st.Status != "expired" || st.FailureCode != "superseded" ||
+			st.ReplacedBy == nil || st.ReplacedBy.PaymentProcessID != b.PaymentProcessID || st.ReplacedBy.ProductType != "peachpoints" {
+			t.Fatalf("replaced order: %+v %+v", st, st.ReplacedBy)
+		}
 		if got := cont(t, c, b.PaymentProcessID); got.Status != "settled" {
 			t.Fatalf("second window: %+v", got)
+		}
+		if st := status(t, c, b.PaymentProcessID); st.ReplacedBy != nil {
+			t.Fatalf("the order that replaced it names a replacement: %+v", st.ReplacedBy)
 		}
 		if env.goodsRows(t, "") != 1 {
 			t.Errorf("rows %d", env.goodsRows(t, ""))

@@ -136,6 +136,15 @@ type View struct {
 	CreatedAt        time.Time       `json:"createdAt"`
 	ExpiresAt        time.Time       `json:"expiresAt"`
 	SettledAt        *time.Time      `json:"settledAt,omitempty"`
+	// ReplacedBy: the order of another window or tab that replaced this
+	// one (failure code superseded), for its page to link to.
+	ReplacedBy *Replacement `json:"replacedBy,omitempty"`
+}
+
+// Replacement names the order that replaced a superseded one.
+type Replacement struct {
+	PaymentProcessID string `json:"paymentProcessId"`
+	ProductType      string `json:"productType"`
 }
 
 // view builds the member's view of p. The transaction id is the process

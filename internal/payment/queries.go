@@ -28,6 +28,15 @@ func (e *Engine) Status(ctx context.Context, memberID, productType, id string) (
 		}
 	}
 	v := p.view()
+	if p.Status == Expired && p.FailureCode == FailSuperseded {
+		// replaced by the member's next order (one open order a member):
+		// the losing window's page says so and links to it
+		if q, err := e.store.NextProcess(ctx, p); err == nil {
+			v.ReplacedBy = &Replacement{PaymentProcessID: q.ID, ProductType: q.ProductType}
+		} else if !errors.Is(err, ErrNotFound) {
+			return View{}, fmt.Errorf("payment: status: %w", err)
+		}
+	}
 	if (p.Status == Settled || p.Status == Refunded) && len(p.Secret) > 0 {
 		taken, err := e.store.TakeSecret(ctx, p.ID, p.Secret, e.now())
 		if err != nil {

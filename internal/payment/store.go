@@ -92,6 +92,9 @@ type Store interface {
 	ProcessByRequest(ctx context.Context, memberID, requestID string) (Process, error)
 	// OpenProcess is the member's prepared or pending process (ErrNotFound).
 	OpenProcess(ctx context.Context, memberID string) (Process, error)
+	// NextProcess is the member's first process created after p
+	// (ErrNotFound): for a superseded p, the order that replaced it.
+	NextProcess(ctx context.Context, p Process) (Process, error)
 	// Move changes status from → to (and the changes) when the process is
 	// in from and, for a move to expired, when it is due.
 	Move(ctx context.Context, id string, from, to Status, c Changes, now time.Time) (bool, error)

@@ -196,6 +196,12 @@ func (s *PaymentStore) OpenProcess(ctx context.Context, memberID string) (paymen
 		WHERE member_id = $1 AND status IN ('prepared', 'pending')`, memberID))
 }
 
+func (s *PaymentStore) NextProcess(ctx context.Context, p payment.Process) (payment.Process, error) {
+	return scanProcess(s.db.QueryRowContext(ctx, `SELECT `+processCols+` FROM payment_processes
+		WHERE member_id = $1 AND created_at >= $2 AND id <> $3 ORDER BY created_at, id LIMIT 1`,
+		p.MemberID, p.CreatedAt.UnixMilli(), p.ID))
+}
+
 // sets renders the changes as SET clauses starting at placeholder n.
 func sets(c payment.Changes, now time.Time, n int) (string, []any) {
 	parts := []string{fmt.Sprintf("updated_at = $%d", n)}

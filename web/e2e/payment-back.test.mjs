@@ -141,3 +141,40 @@ for (const lang of ["en", "jp", "th"]) {
     await context.close();
   });
 }
+
+const REPLACED = {
+  en: "Another window or tab replaced this order",
+  jp: "別のウィンドウまたはタブの注文に置き換えられました",
+  th: "คำสั่งซื้อนี้ถูกแทนที่ด้วยคำสั่งซื้อจากหน้าต่างหรือแท็บอื่น",
+};
+
+for (const lang of ["en", "jp", "th"]) {
+  test(`the losing tab of a two-tab purchase (${lang}, 375 px): says what happened and links to the payment that won`, async () => {
+    const { context, page: first } = await env.newPage(VIEWPORTS.phone);
+    await signIn(first, env.server.url, DEMO, lang);
+    const before = await jpyVouchers(first);
+    // two tabs of one member each make an order; the second replaces the first
+    const { id: a } = await toConfirm(first, lang, "4242424242424242");
+    const second = await context.newPage();
+    const { id: b } = await toConfirm(second, lang, "4242424242424242");
+    await second.locator(".payment-page .button--block").click();
+    await second.waitForURL(new RegExp(`/payment/peachpoints/${b}/completed`));
+    // the first tab pays its order
+    await first.locator(".payment-page .button--block").click();
+    const notice = first.getByRole("alert").filter({ hasText: REPLACED[lang] });
+    await notice.waitFor();
+    assert.match(first.url(), new RegExp(`/payment/peachpoints/${a}/result`));
+    await first.locator(".loading-overlay").waitFor({ state: "hidden" });
+    await screenshot(first, `payment-two-tabs-losing-${lang}-phone`);
+    // its link leads to the order that was paid
+    await notice.getByRole("link").click();
+    await first.waitForURL(new RegExp(`/payment/peachpoints/${b}/(result|completed)`));
+    await first.locator(".payment-done").waitFor();
+    // one order paid, the other replaced with nothing charged
+    const st = await apiCall(first, "GET", `/api/payment_processes/${a}/status`);
+    assert.equal(st.body.status, "expired");
+    assert.equal(st.body.replacedBy?.paymentProcessId, b);
+    assert.equal(await jpyVouchers(first), before + 1);
+    await context.close();
+  });
+}

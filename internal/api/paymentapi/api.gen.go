@@ -545,6 +545,12 @@ type PaymentProcess struct {
 	ProductType      string                  `json:"productType"`
 	RefundedAmount   int64                   `json:"refundedAmount"`
 
+	// ReplacedBy an order replaced by one from another window or tab (failureCode superseded): that order
+	ReplacedBy *struct {
+		PaymentProcessId string `json:"paymentProcessId"`
+		ProductType      string `json:"productType"`
+	} `json:"replacedBy,omitempty"`
+
 	// Secret shown once, in the first status answer after settlement
 	Secret    *map[string]interface{} `json:"secret,omitempty"`
 	SettledAt *time.Time              `json:"settledAt,omitempty"`

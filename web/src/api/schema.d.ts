@@ -2613,6 +2613,11 @@ export interface components {
             expiresAt: string;
             /** Format: date-time */
             settledAt?: string;
+            /** @description an order replaced by one from another window or tab (failureCode superseded): that order */
+            replacedBy?: {
+                paymentProcessId: string;
+                productType: string;
+            };
         };
         PeachpointRule: {
             /** @enum {string} */

@@ -50,6 +50,8 @@ export default function PaymentPreparedPage() {
         // Pay pressed once the pass's maintenance window opened: the order
         // was prepared before it, the payment may not start inside it.
         if (isPassMaintenance(e)) go('/gogo-pass/maintenance')
+        // another window's order replaced this one: its result says so and links to that order
+        else if (e instanceof ApiError && e.errorKey === 'payment_multiple_windows') go(`/payment/${productType}/${processId}/result`, { replace: true })
         else if (e instanceof ApiError && e.status === 409 && e.serverMessage) setMessage(e.serverMessage)
         else modals.openError({ error: e })
       },

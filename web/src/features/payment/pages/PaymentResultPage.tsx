@@ -31,6 +31,8 @@ export default function PaymentResultPage() {
     }
   }, [p, go, productType, processId])
 
+  // the losing window of a two-window purchase: the other window's order replaced this one
+  const replaced = p?.status === 'expired' && p.failureCode === 'superseded'
   if (processMissing(process)) return <p className="page pay-notice pay-notice--warn" role="alert">{t('errors.notFound')}</p>
   if (!p || p.status === 'settled' || p.status === 'refunded') return <p className="page" role="status">{t('loading')}</p>
   return (
@@ -45,13 +47,22 @@ export default function PaymentResultPage() {
           <p>{t(`failure.${p.failureCode ?? 'failed'}`, { defaultValue: t('failure.failed') })}</p>
         </div>
       )}
-      {p.status === 'expired' && (
+      {replaced && (
+        <div className="pay-notice pay-notice--warn" role="alert">
+          <p><strong>{t('result.replaced')}</strong></p>
+          <p>{t('result.replacedText')}</p>
+          {p.replacedBy && (
+            <p><AppLink to={`/payment/${p.replacedBy.productType}/${p.replacedBy.paymentProcessId}`}>{t('result.replacedLink')}</AppLink></p>
+          )}
+        </div>
+      )}
+      {p.status === 'expired' && !replaced && (
         <div className="pay-notice pay-notice--warn" role="alert">
           <p><strong>{t('result.expired')}</strong></p>
           {p.refundedAmount > 0 && <p>{t('result.refunded')}</p>}
         </div>
       )}
-      {(p.status === 'failed' || p.status === 'expired') && (
+      {(p.status === 'failed' || p.status === 'expired') && !p.replacedBy && (
         <AppLink to={retryPath(productType)} className="button button--primary">{t('result.again')}</AppLink>
       )}
     </div>
