@@ -81,6 +81,27 @@ describe('routing rules', () => {
     expect(visitor.queryClient.getQueryData(['session'])).toBe(false)
   })
 
+  it("starts the points page's first data before the first render, and asks for each once: summary, first search, timeline and this month's expiring points", async () => {
+    const api = stubFetch({
+      'GET /api/session/info': MEMBER_SESSION,
+      'GET /api/peachpoints/summary': [],
+      'GET /api/peachpoints': { peachpoints: [], perPage: 10, currentPage: 1, total: 0, totalPages: 0 },
+      'GET /api/peachpoints/timeline': { months: [] },
+      'GET /api/peachpoints/expired_in': { month: '2026-11', currencyCode: 'JPY', amount: 3000, peachpoints: [] },
+    })
+    const calls = ['GET /api/peachpoints/summary', 'GET /api/peachpoints', 'GET /api/peachpoints/timeline', 'GET /api/peachpoints/expired_in']
+    const services = createAppServices()
+    window.history.replaceState(null, '', '/points?lang=en')
+    await preloadPage('/points', 'en', services.queryClient)
+    // Nothing rendered yet: each has been asked for.
+    for (const call of calls) expect(api.called(call), call).toBe(1)
+    render(<App services={services} />)
+    await screen.findByText('3,000', { exact: false })
+    await screen.findByRole('search')
+    // The page takes the answers: not asked again on mount.
+    for (const call of calls) expect(api.called(call), call).toBe(1)
+  })
+
   it('does not check the session on a static page, first address or not', async () => {
     const api = stubFetch({ 'GET /api/session/info': VISITOR_SESSION })
     const { services } = renderApp('/sorry?lang=en', { preload: true })

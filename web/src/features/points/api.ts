@@ -9,7 +9,8 @@ import { api, beforeSession } from '@/api/client'
 import { ApiError, SessionTimedOutError, unwrap } from '@/api/errors'
 import { featureKeys } from '@/api/queryKeys'
 import type { components } from '@/api/schema'
-import { placeholderRows, summaryRows, type SummaryRow } from './rules'
+import { monthJST, placeholderRows, summaryRows, type SummaryRow } from './rules'
+import { searchDefaults } from './searchForm'
 
 export type Peachpoint = components['schemas']['Peachpoint']
 export type PeachpointList = components['schemas']['PeachpointList']
@@ -31,16 +32,39 @@ export async function loadSummary(signal?: AbortSignal, middleware?: Middleware[
   }
 }
 
+// Data the startup prefetch brought a moment before the page mounts is not
+// asked for again on mount (a new search, the refresh button, the network's
+// return and a change of month or currency still ask).
+const PREFETCHED_FRESH_MS = 10_000
+
 export const summaryQuery = queryOptions({
   queryKey: pointKeys.key('summary'),
   queryFn: ({ signal }) => loadSummary(signal),
   retry: false,
+  staleTime: PREFETCHED_FRESH_MS,
 })
 
-/** The summary asked for at startup, beside the session check (prefetch.ts). */
-export async function prefetchSummary(qc: QueryClient): Promise<void> {
-  await qc.prefetchQuery({ ...summaryQuery, queryFn: ({ signal }) => loadSummary(signal, [beforeSession]), meta: { silent: true } })
+/**
+ * The page's first data asked for at startup, beside the session check
+ * (prefetch.ts): the summary, which the page waits for, and the first search,
+ * the timeline and this month's expiring points, which it otherwise asked for
+ * only once rendered, a round trip later, rendering again for each answer.
+ */
+export async function prefetchFirstData(qc: QueryClient): Promise<void> {
+  const early = { meta: { silent: true }, retry: false } as const
+  const sent = [beforeSession]
+  await Promise.all([
+    qc.prefetchQuery({ ...summaryQuery, queryFn: ({ signal }) => loadSummary(signal, sent), meta: { silent: true } }),
+    qc.prefetchQuery({ ...searchOptions(FIRST_SEARCH, 0), queryFn: ({ signal }) => searchPoints(FIRST_SEARCH, signal, sent), ...early }),
+    qc.prefetchQuery({ ...timelineQuery, queryFn: ({ signal }) => loadTimeline(signal, sent), ...early }),
+    qc.prefetchQuery({ ...expiredInOptions(monthJST(), FIRST_CURRENCY), queryFn: ({ signal }) => loadExpiredIn(monthJST(), FIRST_CURRENCY, signal, sent), ...early }),
+  ])
 }
+
+/** The search the page opens with: the form's defaults, first page. */
+export const FIRST_SEARCH: PointQuery = { ...searchDefaults, page: 1 }
+/** The currency the expiring check opens with. */
+export const FIRST_CURRENCY = 'JPY'
 
 /**
  * The summary; refresh() repeats the load and cancels the one in flight.
@@ -71,10 +95,10 @@ export interface PointQuery {
 
 const EMPTY = (page: number): PeachpointList => ({ peachpoints: [], perPage: 10, currentPage: page, total: 0, totalPages: 0 })
 
-export async function searchPoints(q: PointQuery, signal?: AbortSignal): Promise<PeachpointList> {
+export async function searchPoints(q: PointQuery, signal?: AbortSignal, middleware?: Middleware[]): Promise<PeachpointList> {
   const query = Object.fromEntries(Object.entries(q).filter(([, v]) => v !== '' && v !== undefined))
   try {
-    return unwrap(await api.GET('/api/peachpoints', { params: { query }, signal }))
+    return unwrap(await api.GET('/api/peachpoints', { params: { query }, signal, middleware }))
   } catch (e) {
     // 500 gives an empty list; validation and session errors go on.
     if (e instanceof ApiError && e.status === 500) return EMPTY(q.page)
@@ -86,10 +110,16 @@ export async function searchPoints(q: PointQuery, signal?: AbortSignal): Promise
  * The points search: `submission` counts the submits, so each one (the same
  * condition again included) is its own query and asks the server.
  */
+const searchOptions = (q: PointQuery, submission: number) =>
+  queryOptions({
+    queryKey: pointKeys.key('search', q, submission),
+    queryFn: ({ signal }) => searchPoints(q, signal),
+    staleTime: PREFETCHED_FRESH_MS,
+  })
+
 export function usePointSearch(q: PointQuery | null, submission = 0) {
   return useQuery({
-    queryKey: pointKeys.key('search', q, submission),
-    queryFn: ({ signal }) => searchPoints(q!, signal),
+    ...searchOptions(q!, submission),
     enabled: q !== null,
     placeholderData: keepPreviousData,
     retry: false,
@@ -106,17 +136,25 @@ export function useVoucher(number: string, enabled: boolean) {
   })
 }
 
+const loadTimeline = async (signal?: AbortSignal, middleware?: Middleware[]) => unwrap(await api.GET('/api/peachpoints/timeline', { signal, middleware }))
+const timelineQuery = queryOptions({ queryKey: pointKeys.key('timeline'), queryFn: ({ signal }) => loadTimeline(signal), staleTime: PREFETCHED_FRESH_MS })
+
 export function useTimeline() {
-  return useQuery({
-    queryKey: pointKeys.key('timeline'),
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/peachpoints/timeline', { signal })),
-  })
+  return useQuery(timelineQuery)
 }
+
+const loadExpiredIn = async (month: string, currencyCode: string, signal?: AbortSignal, middleware?: Middleware[]) =>
+  unwrap(await api.GET('/api/peachpoints/expired_in', { params: { query: { month, currencyCode } }, signal, middleware }))
+const expiredInOptions = (month: string, currencyCode: string) =>
+  queryOptions({
+    queryKey: pointKeys.key('expiredIn', month, currencyCode),
+    queryFn: ({ signal }) => loadExpiredIn(month, currencyCode, signal),
+    staleTime: PREFETCHED_FRESH_MS,
+  })
 
 export function useExpiredIn(month: string, currencyCode: string) {
   return useQuery({
-    queryKey: pointKeys.key('expiredIn', month, currencyCode),
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/peachpoints/expired_in', { params: { query: { month, currencyCode } }, signal })),
+    ...expiredInOptions(month, currencyCode),
     enabled: /^\d{4}-\d{2}$/.test(month) && currencyCode !== '',
     meta: { silent: true },
   })

@@ -7,7 +7,7 @@ import { DateField } from '@/components/DateField'
 import { SelectField } from '@/components/SelectField'
 import { handleServerValidation } from '@/components/serverValidation'
 import { useModals } from '@/app/modals/modalContext'
-import { pointKeys, useExpiredIn, usePointSearch, type PointQuery } from '../api'
+import { FIRST_CURRENCY, FIRST_SEARCH, pointKeys, useExpiredIn, usePointSearch, type PointQuery } from '../api'
 import { CURRENCIES, monthJST } from '../rules'
 import { searchDefaults, type SearchForm } from '../searchForm'
 import { lazyResolver } from '@/components/lazyResolver'
@@ -32,7 +32,7 @@ export default function PointsPage() {
   const lang = useLang()
   const qc = useQueryClient()
   // The last submitted condition; paging reuses it.
-  const [{ condition, submission }, setSearch] = useState(() => ({ condition: toQuery(searchDefaults), submission: 0 }))
+  const [{ condition, submission }, setSearch] = useState(() => ({ condition: FIRST_SEARCH, submission: 0 }))
   const search = usePointSearch(condition, submission)
   const submit = (q: PointQuery) => {
     // A new search cancels the pending one; every submit asks the server, the same condition too.
@@ -156,7 +156,7 @@ function ExpiringCheck() {
   const { t } = useTranslation('points')
   const lang = useLang()
   const [month, setMonth] = useState(monthJST())
-  const [currency, setCurrency] = useState('JPY')
+  const [currency, setCurrency] = useState(FIRST_CURRENCY)
   const q = useExpiredIn(month, currency)
   return (
     <Fold id="points-expiring" title={t('expiring.heading')}>
