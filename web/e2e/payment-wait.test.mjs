@@ -82,6 +82,7 @@ test("Back during the card challenge: the challenge state with Continue and Canc
   await page.reload();
   await page.getByText("Your card company asks you to confirm this payment").waitFor();
   await page.getByRole("button", { name: "Cancel this payment" }).click();
+  await page.getByRole("button", { name: "Yes, cancel it" }).click();
   await page.getByText("You cancelled this payment. Nothing was charged.").waitFor();
   await page.getByRole("link", { name: "Start again" }).waitFor();
   await screenshot(page, "payment-wait-cancelled-en-desktop");
