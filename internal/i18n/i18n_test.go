@@ -1,6 +1,7 @@
 package i18n
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,6 +103,45 @@ func TestJapaneseCouponPassName(t *testing.T) {
 		}
 		if strings.Contains(string(b), "回数券") {
 			t.Errorf("%s calls the coupon pass 回数券; it is クーポンパス", f)
+		}
+	}
+}
+
+// A slip's numbers have one name each wherever a member reads them: the
+// gateway's slip page, the slip mail and the web's Pending payments.
+func TestSlipNumbersOneName(t *testing.T) {
+	c, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range Langs {
+		b, err := os.ReadFile(filepath.Join("../../web/src/features/payment/locales", string(lang)+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var web struct {
+			PendingPage struct {
+				Slip map[string]string `json:"slip"`
+			} `json:"pendingPage"`
+		}
+		if err := json.Unmarshal(b, &web); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []struct{ web, page, mail string }{
+			{"institutionNumber", "gateway.slip.biller", "payment.slip.institution_number"},
+			{"customerNumber", "gateway.slip.customer", "payment.slip.customer_number"},
+			{"confirmationNumber", "gateway.slip.confirm", "payment.slip.confirmation_number"},
+		} {
+			want := web.PendingPage.Slip[n.web]
+			if want == "" {
+				t.Fatalf("%s: the web has no %s", lang, n.web)
+			}
+			if got := c.T(lang, n.page); got != want {
+				t.Errorf("%s: the slip page names the %s %q, the web %q", lang, n.web, got, want)
+			}
+			if got := c.T(lang, n.mail); got != want {
+				t.Errorf("%s: the mail names the %s %q, the web %q", lang, n.web, got, want)
+			}
 		}
 	}
 }
