@@ -3,6 +3,8 @@ package coupon
 import (
 	"testing"
 	"time"
+
+	"members/internal/validate"
 )
 
 func day(t *testing.T, s string) time.Time {
@@ -82,5 +84,26 @@ func TestRefundAmounts(t *testing.T) {
 func TestFareOf(t *testing.T) {
 	if FareOf(PlanLite) != "happy" || FareOf(PlanStandard) != "happlus" {
 		t.Error("lite is happy, standard is happlus")
+	}
+}
+
+// A domestic trip asks no arrival or passport details (issue 42: a saved
+// Japanese child was refused for the Kansai pass); an international one
+// names each missing field.
+func TestPassengerEntryDetailsOnlyAbroad(t *testing.T) {
+	child := Passenger{PassengerType: TypeChild, Lastname: "Yamada", Firstname: "Ken", Gender: "male", DateOfBirth: "2018-05-01", NationalityCode: "JP"}
+	today, first := day(t, "2026-11-28"), day(t, "2026-12-04")
+	anyCountry := func(string) bool { return true }
+	f := validate.Errors{}
+	checkPassenger(f, 0, child, anyCountry, today, first, false)
+	if !f.Empty() {
+		t.Fatalf("domestic: errors %v, want none", f)
+	}
+	f = validate.Errors{}
+	checkPassenger(f, 0, child, anyCountry, today, first, true)
+	for _, name := range []string{"inboundTransportMethod", "passportNo", "inboundFlightNo", "dateOfEntry"} {
+		if !f.Has(passengerField(0, name)) {
+			t.Errorf("international: no error on %s (errors %v)", name, f)
+		}
 	}
 }
