@@ -17,7 +17,7 @@ import { PassengerFields } from '../components/PassengerFields'
 import { PurchaseSlot } from '../components/PurchaseSlot'
 import { DateRangeText, Money, PassNav } from '../components/common'
 import { PageHeader } from '@/components/PageHeader'
-import { SentOrderCheck, keptSale, useReturnToSentOrder } from '@/features/payment'
+import { PendingPaymentsNotice, SentOrderCheck, keptSale, usePendingPayment, useReturnToSentOrder } from '@/features/payment'
 import { useLocation } from 'react-router'
 
 function newRequestId(): string {
@@ -37,6 +37,7 @@ export default function CouponPassPage() {
   const saved = useSavedPassengers()
   const [periodError, setPeriodError] = useState<string | null>(null)
   const prepare = usePrepareCoupon()
+  const waiting = usePendingPayment()
   const modals = useModals()
   const [ticket, setTicket] = useState<CouponTicketQuote | null>(null)
   const [requestId] = useState(newRequestId)
@@ -101,6 +102,8 @@ export default function CouponPassPage() {
       <PageHeader title={t('coupon.title')} />
       <p className="pass-lead">{t('coupon.lead')}</p>
       <PassNav />
+      {/* a payment still waiting blocks a new purchase: say so before the passengers are filled in, not after */}
+      {status.isCouponTicketPublic && waiting.data?.pending === true && <PendingPaymentsNotice blocked />}
       {!status.isCouponTicketPublic ? (
         <p className="card">{t('coupon.notPublic')}</p>
       ) : products.isLoading ? (

@@ -173,6 +173,21 @@ describe('coupon pass', () => {
     expect(screen.queryAllByText(/Passenger 2: this field is required/)).toHaveLength(0)
   })
 
+  it('a payment still waiting is said before the passengers are filled in, above the form', async () => {
+    stubFetch({
+      'GET /api/session/info': MEMBER_SESSION, ...status,
+      'GET /api/coupon_ticket': { couponTickets: [domestic] },
+      'GET /api/user/passengers': { passengers: [] },
+      'GET /api/cc/pending': { pending: true },
+      'GET /api/payments/pending': { payments: [{ paymentProcessId: 'pp9', productType: 'peachpoints', amount: 3000, currency: 'JPY', description: 'Peach Points (JPY)', paymentMethod: 'convenienceStore', expiresAt: '2026-11-23T01:00:00Z', createdAt: '2026-11-20T01:00:00Z' }] },
+    })
+    renderApp('/coupon-pass?lang=en')
+    const block = await screen.findByRole('alert')
+    expect(block.textContent).toContain('Peach Points (JPY)')
+    const form = await screen.findByRole('form', { name: /coupon pass/i })
+    expect(block.compareDocumentPosition(form) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+  })
+
   it('a period no longer on sale is an error under the period, not a passenger\'s', async () => {
     stubFetch({
       'GET /api/session/info': MEMBER_SESSION, ...status,
