@@ -89,17 +89,18 @@ describe('stored payment methods', () => {
     expect(api.called('POST /api/cc/register')).toBe(0)
   })
 
-  it('the expiry is typed as printed (MM/YY) and sent as YY/MM; the outcome is focused', async () => {
+  it('the expiry is typed as printed (MM/YY) and sent as YY/MM; the outcome is focused, until a later delete', async () => {
     let sent: Record<string, string> = {}
+    let registered = false
     const api = stubFetch({
       'GET /api/session/info': MEMBER_SESSION,
-      'GET /api/cc': { creditcards: [] },
+      'GET /api/cc': () => json({ creditcards: registered ? [card({ token: 'tok-new', expirationDate: '29/11' })] : [] }),
       'GET /api/payment_availability': SANDBOX,
       'POST /gateway/v1/tokens': ({ body }) => {
         sent = JSON.parse(body ?? '{}') as Record<string, string>
         return json({ token: 'tok-new', gateway: 'ndhk', brand: 'visa', last4: '4242', expirationDate: '29/11', holderName: 'TARO PEACH' })
       },
-      'POST /api/cc/register': { creditcard: card({ token: 'tok-new', expirationDate: '29/11' }), mailSent: true },
+      'POST /api/cc/register': () => { registered = true; return json({ creditcard: card({ token: 'tok-new', expirationDate: '29/11' }), mailSent: true }) },
     })
     renderApp('/payment-methods?lang=en')
     fireEvent.click(await screen.findByRole('button', { name: 'Register a card' }))
@@ -119,5 +120,9 @@ describe('stored payment methods', () => {
     const done = await screen.findByText('The card has been registered. A confirmation e-mail has been sent to your registered address.')
     expect(sent.expirationDate).toBe('29/11')
     await waitFor(() => expect(document.activeElement).toBe(done.closest('[data-testid="register-outcome"]')))
+    // a later delete: only its outcome is shown, not the registration's any more
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete Visa ending 4242' }))
+    await screen.findByRole('dialog', { name: 'Delete this card?' })
+    expect(screen.queryByText(/The card has been registered/)).toBeNull()
   })
 })

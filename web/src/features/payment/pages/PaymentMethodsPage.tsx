@@ -99,7 +99,12 @@ export default function PaymentMethodsPage() {
             <CardSummary card={card} />
             <button type="button" className="button button--secondary saved-card__delete"
               aria-label={t('delete.named', { brand: t(`brands.${card.brand}`), last4: card.cardNumber.slice(-4) })}
-              onClick={() => (card.isValid || heldElsewhere(card) ? deleteFlow.confirm(card) : deleteFlow.expired(card))}>
+              onClick={() => {
+                // only the latest outcome is shown: a delete clears the last registration's notice
+                setOutcome(null)
+                if (card.isValid || heldElsewhere(card)) deleteFlow.confirm(card)
+                else deleteFlow.expired(card)
+              }}>
               {t('delete.button')}
             </button>
           </li>
