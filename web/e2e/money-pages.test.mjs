@@ -163,7 +163,10 @@ test("the unlimited pass's choice names the pass, periods, fare, passenger and p
       const { context, page } = await env.newPage(size);
       await signIn(page, env.server.url, undefined, lang);
       await page.goto(`${env.server.url}/gogo-pass?lang=${lang}`);
-      // a period the member holds already is not for sale (its fares disabled)
+      // a period the member holds already is not for sale (its fares disabled):
+      // wait for My passes to mark it (the demo member holds the current
+      // period) before picking a fare, or the pick may land on it first
+      await page.locator('.plan [id^="held-"]').first().waitFor();
       await page.locator('.plan input[value="happlus"]:not([disabled])').first().check();
       const summary = page.locator(".pass-summary");
       await summary.getByText(PASSENGER[lang]).waitFor();
