@@ -87,9 +87,9 @@ func TestFareOf(t *testing.T) {
 	}
 }
 
-// A domestic trip asks no arrival or passport details (issue 42: a saved
-// Japanese child was refused for the Kansai pass); an international one
-// names each missing field.
+// A domestic trip asks no arrival or passport details (a saved Japanese
+// child was once refused for the Kansai pass); an international one names
+// each missing field.
 func TestPassengerEntryDetailsOnlyAbroad(t *testing.T) {
 	child := Passenger{PassengerType: TypeChild, Lastname: "Yamada", Firstname: "Ken", Gender: "male", DateOfBirth: "2018-05-01", NationalityCode: "JP"}
 	today, first := day(t, "2026-11-28"), day(t, "2026-12-04")
