@@ -78,7 +78,7 @@ function cachedURLs(page) {
 async function assertErased(page, what) {
   await page.waitForFunction(() => localStorage.getItem("members.keptTrips") === null);
   // The flag goes first, the IndexedDB record with the store's clear a moment later.
-  for (const until = Date.now() + 5000; (await keptRecord(page)) !== null && Date.now() < until; ) await page.waitForTimeout(100);
+  for (const until = Date.now() + 15000; (await keptRecord(page)) !== null && Date.now() < until; ) await page.waitForTimeout(100);
   assert.equal(await keptRecord(page), null, `${what}: IndexedDB`);
   assert.deepEqual(await page.evaluate(async () => (await caches.keys()).filter((n) => n.startsWith("members-kept"))), [], `${what}: kept caches`);
   assert.ok((await cachedURLs(page)).every((u) => !u.startsWith("/api")), `${what}: no API answer in Cache Storage`);
