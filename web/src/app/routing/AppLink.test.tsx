@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { renderApp, currentUrl } from '@/test/renderApp'
 import { stubFetch, MEMBER_SESSION, json } from '@/test/fetchStub'
+import { keepSale, keptSale } from '@/features/payment/keptSale'
 
 describe('AppLink and navigation', () => {
   it('carries lang on every internal link and is inert on the current page', async () => {
@@ -31,7 +32,8 @@ describe('AppLink and navigation', () => {
     expect(document.documentElement.lang).toBe('zh-HK')
   })
 
-  it('logout clears member data and goes to /login', async () => {
+  it('logout clears member data and the orders kept for "Start again", and goes to /login', async () => {
+    keepSale('coupon_ticket', { productId: 'cp-kix', periodId: 'p1', fareType: 'lite', agreeTerms: true, additionalPassengers: [] })
     let loggedIn = true
     const api = stubFetch({
       'GET /api/session/info': () => json({ ...MEMBER_SESSION, loggedIn }),
@@ -48,6 +50,7 @@ describe('AppLink and navigation', () => {
     expect(currentUrl()).toBe('/login?lang=en')
     expect(api.called('DELETE /api/session')).toBe(1)
     expect(services.queryClient.getQueryData(['user'])).toBeUndefined()
+    expect(keptSale('coupon_ticket', '?again=1')).toBeNull()
   })
 })
 

@@ -6,6 +6,6 @@
 export { PaymentPanel, type PaymentPanelProps } from './components/PaymentPanel'
 export { SentOrderCheck, useReturnToSentOrder } from './components/sentOrder'
 export { PaymentSteps } from './components/PaymentSteps'
-export { keptSale } from './keptSale'
+export { keepSale, keptSale } from './keptSale'
 export { usePendingPayment, type ProductType, type ProductFields, type PaymentProcess } from './api'
 export { PendingPaymentsNavItem, PendingPaymentsNotice } from './components/PendingPayments'

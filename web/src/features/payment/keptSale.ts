@@ -6,7 +6,8 @@ import type { ProductFields, ProductType } from './api'
  * expired payment (?again) shows the same choices instead of a blank form.
  * Payment data is never kept: only the product's own fields.
  */
-const key = (productType: ProductType) => `sale-fields:${productType}`
+const PREFIX = 'sale-fields:'
+const key = (productType: ProductType) => PREFIX + productType
 
 export function keepSale<P extends ProductType>(productType: P, fields: ProductFields<P>): void {
   try {
@@ -24,5 +25,21 @@ export function keptSale<P extends ProductType>(productType: P, search: string):
     return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Partial<ProductFields<P>>) : null
   } catch {
     return null
+  }
+}
+
+/**
+ * Forgets every kept order of the tab: a logout on a shared computer must
+ * not leave the names of the member's passengers for the next visitor's
+ * "Start again".
+ */
+export function forgetKeptSales(): void {
+  try {
+    const store = globalThis.sessionStorage
+    if (!store) return
+    const keys = Array.from({ length: store.length }, (_, i) => store.key(i)).filter((k): k is string => k?.startsWith(PREFIX) === true)
+    for (const k of keys) store.removeItem(k)
+  } catch {
+    // no storage: nothing was kept
   }
 }

@@ -10,20 +10,22 @@ const plans = [{
     currencyCode: 'JPY', price: { happy: 54800, happlus: 74800 }, lotteryQuota: 50 }],
 }]
 const member = { firstname: 'HANAKO', lastname: 'PEACH', email: 'hanako@example.com' }
+/** The unlimited pass on sale, nothing owned or waiting: the answers of the pass page's calls. */
+const routes = {
+  'GET /api/session/info': MEMBER_SESSION,
+  'GET /api/user': member,
+  'GET /api/gogo_pass_status': { isGogoPassPublic: true, isGogoPassPurchasable: true, isGogoPassLotteryPhase: false, isGogoPassMaintenance: false },
+  'GET /api/coupon_ticket_status': { isCouponTicketPublic: false },
+  'GET /api/gogo_pass': { gogoPasses: plans, purchasable: true, maintenance: false, wins: [] },
+  'GET /api/user/gogo_pass': { gogoPasses: [], entries: [] },
+  'GET /api/cc': { creditcards: [] },
+  'GET /api/cc/pending': { pending: false },
+  'GET /api/payments/pending': { payments: [] },
+} as const
 
 describe('the unlimited pass says what is bought before the payment', () => {
   it('the choice: pass, periods, the fare explained, the passenger (the member) and the price', async () => {
-    stubFetch({
-      'GET /api/session/info': MEMBER_SESSION,
-      'GET /api/user': member,
-      'GET /api/gogo_pass_status': { isGogoPassPublic: true, isGogoPassPurchasable: true, isGogoPassLotteryPhase: false, isGogoPassMaintenance: false },
-      'GET /api/coupon_ticket_status': { isCouponTicketPublic: false },
-      'GET /api/gogo_pass': { gogoPasses: plans, purchasable: true, maintenance: false, wins: [] },
-      'GET /api/user/gogo_pass': { gogoPasses: [], entries: [] },
-      'GET /api/cc': { creditcards: [] },
-      'GET /api/cc/pending': { pending: false },
-      'GET /api/payments/pending': { payments: [] },
-    })
+    stubFetch(routes)
     renderApp('/gogo-pass?lang=en')
     const fares = await screen.findByRole('radiogroup', { name: 'Fare type' })
     fireEvent.click(within(fares).getByRole('radio', { name: /Happlus/ }))
@@ -40,17 +42,6 @@ describe('the unlimited pass says what is bought before the payment', () => {
 
   it('"Start again" (?again) after a declined payment shows the plan, period and fare sent last; a plain visit does not', async () => {
     sessionStorage.setItem('sale-fields:gogo_pass', JSON.stringify({ planId: 'gp-all', periodId: 'gp-all-next', fareType: 'happlus' }))
-    const routes = {
-      'GET /api/session/info': MEMBER_SESSION,
-      'GET /api/user': member,
-      'GET /api/gogo_pass_status': { isGogoPassPublic: true, isGogoPassPurchasable: true, isGogoPassLotteryPhase: false, isGogoPassMaintenance: false },
-      'GET /api/coupon_ticket_status': { isCouponTicketPublic: false },
-      'GET /api/gogo_pass': { gogoPasses: plans, purchasable: true, maintenance: false, wins: [] },
-      'GET /api/user/gogo_pass': { gogoPasses: [], entries: [] },
-      'GET /api/cc': { creditcards: [] },
-      'GET /api/cc/pending': { pending: false },
-      'GET /api/payments/pending': { payments: [] },
-    } as const
     stubFetch(routes)
     const { unmount } = renderApp('/gogo-pass?again=1&lang=en')
     const s = await screen.findByRole('region', { name: 'Your choice' })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderApp } from '@/test/renderApp'
+import { keepSale } from '@/features/payment'
 import { json, stubFetch, MEMBER_SESSION } from '@/test/fetchStub'
 import type { components } from '@/api/schema'
 
@@ -217,7 +218,7 @@ describe('points sale', () => {
   })
 
   it('"Start again" (?again) brings back the inputs sent to payment', async () => {
-    sessionStorage.setItem('points-sale-form', JSON.stringify({ nominee: 'TARO PEACH', currencyCode: 'JPY', amount: 5000 }))
+    keepSale('peachpoints', { nominee: 'TARO PEACH', currencyCode: 'JPY', amount: 5000 })
     stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'POST /api/peachpoints/buy/preapply': options })
     renderApp('/points/sale?again=1&lang=en')
     const nominee = (await screen.findByLabelText(/^Nominee/)) as HTMLInputElement

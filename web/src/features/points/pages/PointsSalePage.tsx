@@ -8,7 +8,7 @@ import { Field } from '@/components/Field'
 import { SelectField } from '@/components/SelectField'
 import { formatMoney } from '@/i18n/format'
 import { useModals } from '@/app/modals/modalContext'
-import { PaymentPanel, PendingPaymentsNotice, SentOrderCheck, useReturnToSentOrder } from '@/features/payment'
+import { keptSale, PaymentPanel, PendingPaymentsNotice, SentOrderCheck, useReturnToSentOrder } from '@/features/payment'
 import { useSalePreapply } from '../api'
 import { CURRENCIES } from '../rules'
 import type { SaleForm, SaleInput } from '../schemas'
@@ -17,19 +17,12 @@ import '../points.css'
 import { PageHeader } from '@/components/PageHeader'
 import { useSession } from '@/app/session/SessionProvider'
 
-/** The last form sent to payment, kept for "Start again" after a failed payment (?again). */
-const SAVED_KEY = 'points-sale-form'
-
+/** The last order sent to payment (the payment panel keeps it), for "Start again" after a failed payment (?again). */
 function savedForm(search: string): SaleInput | null {
-  if (!new URLSearchParams(search).has('again')) return null
-  try {
-    const v = JSON.parse(globalThis.sessionStorage?.getItem(SAVED_KEY) ?? 'null') as Partial<SaleForm> | null
-    return v && typeof v.nominee === 'string' && typeof v.currencyCode === 'string' && typeof v.amount === 'number'
-      ? { nominee: v.nominee, currencyCode: v.currencyCode, amount: String(v.amount) }
-      : null
-  } catch {
-    return null
-  }
+  const v = keptSale('peachpoints', search)
+  return v && typeof v.nominee === 'string' && typeof v.currencyCode === 'string' && typeof v.amount === 'number'
+    ? { nominee: v.nominee, currencyCode: v.currencyCode, amount: String(v.amount) }
+    : null
 }
 
 /** The member's name as a nominee: Latin letters only (the rule of the field), else nothing. */
@@ -92,11 +85,6 @@ export default function PointsSalePage() {
   const labels = { nominee: t('sale.nominee'), currencyCode: t('sale.currency'), amount: t('sale.amount') }
   const onNext = handleSubmit(
     (form) => {
-      try {
-        globalThis.sessionStorage?.setItem(SAVED_KEY, JSON.stringify(form))
-      } catch {
-        // private mode: "Start again" shows an empty form
-      }
       setReady(form)
     },
     (errs) => modals.openValidationErrors(Object.fromEntries(Object.entries(errs).map(([k, e]) => [k, [e?.message ?? '']])), labels),
