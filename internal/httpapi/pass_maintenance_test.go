@@ -89,3 +89,36 @@ func TestPassPaymentStepInMaintenance(t *testing.T) {
 
 	})
 }
+
+// A QR payment started at 02:58 and paid in the member's app at 03:10
+// is honoured like the slip: the window closes the start of a payment,
+// never one whose money is already moving.
+func TestPassQRUnderWayInMaintenance(t *testing.T) {
+	t.Parallel()
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		env := newPayEnv(t, engine)
+		setFlags(t, env.Env, platform.GogoPassStatus{IsGogoPassPublic: true, IsGogoPassPurchasable: true}, false)
+		jst := time.FixedZone("JST", 9*3600)
+
+		env.Clock.Set(time.Date(2026, 11, 21, 2, 58, 0, 0, jst))
+		c := env.Member(t)
+		body := map[string]any{"planId": demo.DemoPlanAll, "periodId": demo.DemoPeriodNext, "fareType": "happy",
+			"paymentMethod": "otherPayment", "otherPaymentType": "paypay", "requestId": newRequestID()}
+		qr := decodeProcess(t, c.Do(http.MethodPost, "/api/gogo_pass/buy", body))
+		if qr = decodeProcess(t, c.Do(http.MethodPost, "/api/gogo_pass/buy/"+qr.PaymentProcessID+"/continue", nil)); qr.Status != "pending" || qr.NextAction == nil {
+			t.Fatalf("QR at 02:58: %+v", qr)
+		}
+
+		env.Clock.Set(time.Date(2026, 11, 21, 3, 10, 0, 0, jst))
+		if _, err := env.App.Gateway.Sandbox.CustomerStep(context.Background(), env.gatewayPaymentID(t, qr.PaymentProcessID), true); err != nil {
+			t.Fatal(err)
+		}
+		env.deliver(t)
+		if p := decodeProcess(t, env.Member(t).Get("/api/gogo_pass/buy/"+qr.PaymentProcessID+"/status")); p.Status != "settled" {
+			t.Errorf("a QR payment started before the window and paid inside it is %s", p.Status)
+		}
+		if n := passesOf(t, env.Env, demo.Member1, demo.DemoPeriodNext); n != 1 {
+			t.Errorf("member 1 holds %d passes after paying by QR", n)
+		}
+	})
+}
