@@ -6,7 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { e2eSuite, signIn, screenshot, VIEWPORTS, root } from "./harness.mjs";
+import { e2eSuite, signIn, screenshot, VIEWPORTS, root, DEMO2 } from "./harness.mjs";
 import { axeBuilder } from "./axe.mjs";
 
 const env = e2eSuite({ before, after });
@@ -20,9 +20,9 @@ const flags = (...gogo) => {
   members("admin", "coupon-ticket", "--public");
 };
 
-async function newPage(viewport = VIEWPORTS.desktop, lang = "en") {
+async function newPage(viewport = VIEWPORTS.desktop, lang = "en", user = undefined) {
   const { context, page } = await env.newPage(viewport);
-  await signIn(page, env.server.url, undefined, lang);
+  await signIn(page, env.server.url, user, lang);
   return { context, page };
 }
 
@@ -71,10 +71,40 @@ test("plan choice and purchase of the unlimited pass through the payment panel",
   await shots("gogo-confirm", new URL(page.url()).pathname, (p) => p.locator(".order-details").waitFor());
   await page.getByRole("button", { name: "Pay" }).click();
   await page.waitForURL(/completed/, { timeout: 20000 });
-  await page.goto(`${env.server.url}/my-passes?lang=en`);
+  // the completed page leads to the pass bought
+  await page.getByRole("link", { name: "See it in My passes" }).click();
+  await page.waitForURL((u) => u.pathname === "/my-passes");
   await page.getByRole("heading", { name: "Unlimited passes" }).waitFor();
   await page.locator(".pass-card").nth(1).waitFor();
   assert.equal(await page.locator(".pass-card").count(), 2);
+  await context.close();
+});
+
+test("a declined card on the unlimited pass: Start again shows the plan, period and fare sent, ready to pay with another card", async () => {
+  flags("--public", "--purchasable");
+  // the second member: the first bought this period in the test above
+  const { context, page } = await newPage(VIEWPORTS.phone, "en", DEMO2);
+  await page.goto(`${env.server.url}/gogo-pass?lang=en`);
+  await period(page, "gp-all-next").locator('input[value="happlus"]').check();
+  await page.getByRole("button", { name: "Change", exact: true }).click();
+  await page.getByRole("dialog", { name: "Choose a payment method" }).getByText("A new credit card").click();
+  await page.getByLabel("Card number").fill("4000 0000 0000 0002");
+  await page.getByLabel("Expiry date (MM/YY)").fill("08/33");
+  await page.getByLabel("Security code (CVV)").fill("123");
+  await page.getByLabel("Cardholder name").fill("TARO PEACH");
+  await page.getByRole("button", { name: "Go to confirmation" }).click();
+  await page.waitForURL(/\/payment\/gogo_pass\//);
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  await page.waitForURL(/\/result/);
+  await page.getByText("The card was declined. Please use another card.").waitFor();
+  await page.getByRole("link", { name: "Start again" }).click();
+  await page.waitForURL((u) => u.pathname === "/gogo-pass");
+  const kept = period(page, "gp-all-next").locator('input[value="happlus"]');
+  await kept.waitFor();
+  await page.waitForFunction(() => document.querySelector('.period input[value="happlus"]:checked') !== null);
+  assert.ok(await kept.isChecked(), "the fare sent last is chosen again");
+  await page.getByText("JPY 74,800").last().waitFor();
+  await screenshot(page, "passes-gogo-again-en-phone");
   await context.close();
 });
 
