@@ -285,3 +285,83 @@ func TestPendingCancelRacesPayment(t *testing.T) {
 		}
 	})
 }
+
+// TestSlipEndedMails: a slip that ends unpaid is mailed once, in the
+// member's language, saying nothing was charged, with the receipt number
+// and a button to the payment's page: cancelled by the member (however
+// often the cancel is asked) or expired at its deadline. A QR payment that
+// expires on the page the member is on is not mailed.
+func TestSlipEndedMails(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		srv := mailtest.Start(t)
+		env := newPayEnv(t, engine, func(c *app.Config) { c.SMTPURL = srv.URL() })
+		c := env.Member(t)
+		c.Lang = "jp"
+		mails := func(want int) []mailtest.Received {
+			t.Helper()
+			for until := time.Now().Add(5 * time.Second); len(srv.Messages()) < want && time.Now().Before(until); {
+				time.Sleep(20 * time.Millisecond)
+			}
+			time.Sleep(200 * time.Millisecond) // and no more than that
+			got := srv.Messages()
+			if len(got) != want {
+				t.Fatalf("%d mails, want %d", len(got), want)
+			}
+			return got
+		}
+
+		// cancelled: the slip's mail, then one mail for three cancels
+		p := buy(t, c, slipBody(3000))
+		cont(t, c, p.PaymentProcessID)
+		receipt := pendingOf(t, c).Payments[0].Slip.ReceiptNumber
+		mails(1)
+		for range 3 {
+			if got := decodeProcess(t, c.Do(http.MethodPost, "/api/payments/"+p.PaymentProcessID+"/cancel", nil)); got.Status != "failed" {
+				t.Fatalf("cancel: %+v", got)
+			}
+		}
+		d := mails(2)[1].Decode(t)
+		text := string(d.Parts["text/plain"])
+		for _, want := range []string{"取り消しました", "料金は発生していません", "3,000円", receipt, "/payment/peachpoints/" + p.PaymentProcessID + "/result"} {
+			if !contains(d.Subject+text, want) {
+				t.Errorf("cancelled slip mail lacks %q: %q\n%s", want, d.Subject, text)
+			}
+		}
+
+		// expired: mailed when the expiry work ends it after its third day
+		c.Lang = "en"
+		p = buy(t, c, slipBody(2000))
+		cont(t, c, p.PaymentProcessID)
+		mails(3)
+		env.Clock.Advance(73 * time.Hour)
+		for range 2 {
+			if _, err := env.App.Payments.RunOnce(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c = env.Member(t) // the session timed out meanwhile
+		if st := status(t, c, p.PaymentProcessID); st.Status != "expired" {
+			t.Fatalf("slip after 73 hours: %+v", st)
+		}
+		d = mails(4)[3].Decode(t)
+		text = string(d.Parts["text/plain"])
+		for _, want := range []string{"has expired", "Nothing was charged", "JPY 2,000", "start the purchase again"} {
+			if !contains(d.Subject+text, want) {
+				t.Errorf("expired slip mail lacks %q: %q\n%s", want, d.Subject, text)
+			}
+		}
+
+		// a QR payment's expiry: no mail
+		p = buy(t, c, qrBody(1500))
+		cont(t, c, p.PaymentProcessID)
+		env.Clock.Advance(31 * time.Minute)
+		if _, err := env.App.Payments.RunOnce(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		c = env.Member(t)
+		if st := status(t, c, p.PaymentProcessID); st.Status != "expired" {
+			t.Fatalf("QR after 31 minutes: %+v", st)
+		}
+		mails(4)
+	})
+}

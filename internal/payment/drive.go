@@ -300,7 +300,10 @@ func (e *Engine) fail(ctx context.Context, p *Process, code string) error {
 		return err
 	}
 	if ok {
-		p.Status = Failed
+		p.Status, p.FailureCode = Failed, code
+		if code == FailCanceled {
+			e.mailSlipEnded(ctx, *p, "payment_slip_cancelled")
+		}
 	}
 	return nil
 }
@@ -311,7 +314,11 @@ func (e *Engine) expire(ctx context.Context, p *Process) error {
 		return err
 	}
 	if ok {
+		from := p.Status
 		p.Status = Expired
+		if from == Pending {
+			e.mailSlipEnded(ctx, *p, "payment_slip_expired")
+		}
 		return nil
 	}
 	q, err := e.store.Process(ctx, p.ID)

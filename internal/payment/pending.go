@@ -2,6 +2,7 @@ package payment
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -164,12 +165,37 @@ func (e *Engine) cancelAtGateway(ctx context.Context, p *Process) error {
 // A mail that cannot be sent is logged: the slip stays on the pending
 // payments page.
 func (e *Engine) mailSlip(ctx context.Context, p Process, slip Slip) {
+	e.mailAboutSlip(ctx, p, "payment_slip", "/payments/pending", func(cat *i18n.Catalog, lang i18n.Lang) []mail.Detail { return slipDetails(cat, lang, slip) })
+}
+
+// mailSlipEnded tells the member that a slip ended unpaid: it expired
+// (kind payment_slip_expired) or they cancelled it (payment_slip_cancelled).
+// Its callers send it only when their own status change took effect, so a
+// repeat, a second tab or another instance sends none. A process without
+// a slip (a card, a QR payment) ends on the page the member is on and is
+// not mailed.
+func (e *Engine) mailSlipEnded(ctx context.Context, p Process, kind string) {
+	var slip Slip
+	if len(p.Slip) == 0 || json.Unmarshal(p.Slip, &slip) != nil {
+		return
+	}
+	// the button opens the payment's result page, with its Start again
+	e.mailAboutSlip(ctx, p, kind, "/payment/"+p.ProductType+"/"+p.ID+"/result", func(cat *i18n.Catalog, lang i18n.Lang) []mail.Detail {
+		// the receipt number is the one the member may have written down
+		return slipDetails(cat, lang, Slip{ReceiptNumber: slip.ReceiptNumber})
+	})
+}
+
+// mailAboutSlip sends one of the slip's mails in the member's mail
+// language: the item, the amount and the deadline, with details and a
+// button to page (a path of the site).
+func (e *Engine) mailAboutSlip(ctx context.Context, p Process, kind, page string, details func(*i18n.Catalog, i18n.Lang) []mail.Detail) {
 	if e.cfg.Mailer == nil || e.cfg.MailTemplates == nil {
 		return
 	}
 	to, given, family, chosen, err := e.store.Contact(ctx, p.MemberID)
 	if err != nil {
-		e.log.Warn("payment: slip mail contact", "process", p.ID, "err", err)
+		e.log.Warn("payment: slip mail contact", "kind", kind, "process", p.ID, "err", err)
 		return
 	}
 	lang, ok := i18n.Parse(p.Lang)
@@ -177,19 +203,20 @@ func (e *Engine) mailSlip(ctx context.Context, p Process, slip Slip) {
 		lang = i18n.EN
 	}
 	lang = notify.MailLang(chosen, lang)
-	msg, err := e.cfg.MailTemplates.Standard("payment_slip", lang, to, mail.Data{
+	cat := e.cfg.MailTemplates.Catalog()
+	msg, err := e.cfg.MailTemplates.Standard(kind, lang, to, mail.Data{
 		Given: given, Family: family,
 		Args: []any{"item", p.Description, "amount", FormatMoney(p.Amount, p.Currency, lang),
-			"deadline", FormatDeadline(e.cfg.MailTemplates.Catalog(), lang, p.ExpiresAt)},
-		Details: slipDetails(e.cfg.MailTemplates.Catalog(), lang, slip),
-		URL:     e.cfg.ReturnBase + "/payments/pending",
+			"deadline", FormatDeadline(cat, lang, p.ExpiresAt)},
+		Details: details(cat, lang),
+		URL:     e.cfg.ReturnBase + page,
 	})
 	if err != nil {
-		e.log.Error("payment: render slip mail", "process", p.ID, "err", err)
+		e.log.Error("payment: render slip mail", "kind", kind, "process", p.ID, "err", err)
 		return
 	}
 	if err := e.cfg.Mailer.Send(ctx, msg); err != nil {
-		e.log.Warn("payment: slip mail not sent", "process", p.ID, "err", err)
+		e.log.Warn("payment: slip mail not sent", "kind", kind, "process", p.ID, "err", err)
 	}
 }
 
