@@ -1,5 +1,5 @@
 import '../payment.css'
-import { useEffect } from 'react'
+import { useEffect, useRef } from 'react'
 import { useParams } from 'react-router'
 import { useTranslation } from '@/i18n/translation'
 import { AppLink } from '@/app/routing/AppLink'
@@ -33,6 +33,17 @@ export default function PaymentResultPage() {
 
   // the losing window of a two-window purchase: the other window's order replaced this one
   const replaced = p?.status === 'expired' && p.failureCode === 'superseded'
+  const cancelled = p?.status === 'failed' && p.failureCode === 'canceled'
+  // A payment that ends while the member is on the page (they cancelled it
+  // here, or it failed or ran out): the focus goes to what happened, as it
+  // was on the Cancel button that is gone now.
+  const outcome = useRef<HTMLDivElement>(null)
+  const seen = useRef(p?.status)
+  useEffect(() => {
+    const was = seen.current
+    seen.current = p?.status
+    if ((was === 'pending' || was === 'prepared') && (p?.status === 'failed' || p?.status === 'expired')) outcome.current?.focus()
+  }, [p?.status])
   if (processMissing(process)) return <p className="page pay-notice pay-notice--warn" role="alert">{t('errors.notFound')}</p>
   if (!p || p.status === 'settled' || p.status === 'refunded') return <p className="page" role="status">{t('loading')}</p>
   return (
@@ -42,13 +53,13 @@ export default function PaymentResultPage() {
       <OrderSummary process={p} />
       {(p.status === 'pending' || p.status === 'prepared') && <PaymentWait process={p} kind={waitKind(p)} />}
       {p.status === 'failed' && (
-        <div className="pay-notice pay-notice--warn" role="alert">
-          <p><strong>{t('result.failed')}</strong></p>
+        <div className={cancelled ? 'pay-notice' : 'pay-notice pay-notice--warn'} role={cancelled ? 'status' : 'alert'} ref={outcome} tabIndex={-1}>
+          <p><strong>{cancelled ? t('result.cancelled') : t('result.failed')}</strong></p>
           <p>{t(`failure.${p.failureCode ?? 'failed'}`, { defaultValue: t('failure.failed') })}</p>
         </div>
       )}
       {replaced && (
-        <div className="pay-notice pay-notice--warn" role="alert">
+        <div className="pay-notice pay-notice--warn" role="alert" ref={outcome} tabIndex={-1}>
           <p><strong>{t('result.replaced')}</strong></p>
           <p>{t('result.replacedText')}</p>
           {p.replacedBy && (
@@ -57,7 +68,7 @@ export default function PaymentResultPage() {
         </div>
       )}
       {p.status === 'expired' && !replaced && (
-        <div className="pay-notice pay-notice--warn" role="alert">
+        <div className="pay-notice pay-notice--warn" role="alert" ref={outcome} tabIndex={-1}>
           <p><strong>{t('result.expired')}</strong></p>
           {p.refundedAmount > 0 && <p>{t('result.refunded')}</p>}
         </div>

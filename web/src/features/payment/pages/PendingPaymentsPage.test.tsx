@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { screen, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderApp } from '@/test/renderApp'
-import { stubFetch, MEMBER_SESSION } from '@/test/fetchStub'
+import { json, stubFetch, MEMBER_SESSION } from '@/test/fetchStub'
 
 const konbini = {
   paymentProcessId: 'pp-k', productType: 'peachpoints', description: 'Peach Points (JPY)', amount: 5000, currency: 'JPY',
@@ -28,4 +28,52 @@ describe('a konbini slip on Pending payments', () => {
       expect(values).toEqual(['11223344556', 'F-654321', 'L-123456', 'N-1'])
     })
   }
+})
+
+describe('cancelling a waiting payment', () => {
+  const slipProcess = {
+    paymentProcessId: 'pp-k', productType: 'peachpoints', status: 'pending', amount: 5000, currency: 'JPY', description: 'Peach Points (JPY)',
+    paymentMethod: 'convenienceStore', expiresAt: '2026-12-01T14:59:00Z', nextAction: { url: 'https://gateway.example/pay/1' },
+  } as const
+
+  it('on Pending payments: asks first, then the focus goes to what happened, which links back to the purchase', async () => {
+    let pending = [konbini]
+    stubFetch({
+      'GET /api/session/info': MEMBER_SESSION,
+      'GET /api/payments/pending': () => json({ payments: pending }),
+      'POST /api/payments/pp-k/cancel': () => {
+        pending = []
+        return json({ ...slipProcess, status: 'failed', failureCode: 'canceled' })
+      },
+    })
+    renderApp('/payments/pending?lang=en')
+    const card = await screen.findByRole('article', { name: 'Peach Points (JPY)' })
+    fireEvent.click(within(card).getByRole('button', { name: 'Cancel this payment' }))
+    fireEvent.click(await within(card).findByRole('button', { name: 'Yes, cancel it' }))
+    const done = await screen.findByText('The payment for Peach Points (JPY) has been cancelled. Nothing was charged.')
+    const notice = done.closest('[role="status"]')!
+    await waitFor(() => expect(document.activeElement).toBe(notice))
+    expect(within(notice as HTMLElement).getByRole('link', { name: 'Buy Peach Points' }).getAttribute('href')).toBe('/points?lang=en')
+  })
+
+  it('on the result page: asks first, then says it was cancelled (not failed), that nothing was charged, with the focus on it', async () => {
+    let cancelled = false
+    stubFetch({
+      'GET /api/session/info': MEMBER_SESSION,
+      'GET /api/payment_processes/pp-k/status': () => json(cancelled ? { ...slipProcess, status: 'failed', failureCode: 'canceled' } : slipProcess),
+      'POST /api/payments/pp-k/cancel': () => {
+        cancelled = true
+        return json({ ...slipProcess, status: 'failed', failureCode: 'canceled' })
+      },
+    })
+    renderApp('/payment/peachpoints/pp-k/result?lang=en')
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel this payment' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes, cancel it' }))
+    const title = await screen.findByText('You cancelled this payment.')
+    expect(screen.queryByText('The payment was not completed.')).toBeNull()
+    const notice = title.closest('[role="status"]')!
+    within(notice as HTMLElement).getByText('You cancelled this payment. Nothing was charged.')
+    await waitFor(() => expect(document.activeElement).toBe(notice))
+    expect(screen.getByRole('link', { name: 'Start again' }).getAttribute('href')).toBe('/points/sale?again=1&lang=en')
+  })
 })

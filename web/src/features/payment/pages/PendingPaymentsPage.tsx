@@ -1,10 +1,11 @@
 import '../payment.css'
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from '@/i18n/translation'
 import { AppLink } from '@/app/routing/AppLink'
 import { PageHeader } from '@/components/PageHeader'
 import { usePendingPayments, type PendingPayment } from '../api'
 import { PendingPaymentCard } from '../components/PendingPaymentCard'
+import { startPath } from '../startPaths'
 
 /**
  * /payments/pending: the member's payments left for later (a slip to pay
@@ -15,13 +16,22 @@ export default function PendingPaymentsPage() {
   const { t } = useTranslation('payment')
   const list = usePendingPayments()
   const [cancelled, setCancelled] = useState<PendingPayment | null>(null)
+  // the cancelled card is gone with the button that had the focus: the
+  // focus goes to what happened, which links back to the purchase
+  const outcome = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    if (cancelled) outcome.current?.focus()
+  }, [cancelled])
 
   return (
     <div className="page payment-page">
       <PageHeader title={t('pendingPage.title')} />
       <p>{t('pendingPage.intro')}</p>
       {cancelled && (
-        <p className="pay-notice" role="status">{t('pendingPage.cancelled', { item: cancelled.description })}</p>
+        <div className="pay-notice" role="status" ref={outcome} tabIndex={-1}>
+          <p>{t('pendingPage.cancelled', { item: cancelled.description })}</p>
+          <p><AppLink to={startPath(cancelled.productType)}>{t(`products.${cancelled.productType}`)}</AppLink></p>
+        </div>
       )}
       {list.isLoading ? (
         <p role="status">{t('loading')}</p>
