@@ -5,7 +5,7 @@
 // nothing on the page.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { e2eSuite, signIn, screenshot, VIEWPORTS } from "./harness.mjs";
+import { e2eSuite, signIn, screenshot, VIEWPORTS, DEMO2 } from "./harness.mjs";
 import { expectNoAxeViolations as axe } from "./axe.mjs";
 import { paymentApi } from "./paymentapi.mjs";
 
@@ -97,5 +97,37 @@ test("the pending payments page in en, jp and th at 375 and 1280 px", async () =
       }
       await context.close();
     }
+  }
+});
+
+test("cancelling a slip on its result page: asked first, then said as cancelled with nothing charged, the focus on it (en, th at 375 px)", async () => {
+  const words = {
+    en: { done: "You cancelled this payment.", again: "Start again" },
+    th: { done: "คุณได้ยกเลิกการชำระเงินนี้แล้ว" },
+  };
+  for (const lang of ["en", "th"]) {
+    const { context, page } = await env.newPage(VIEWPORTS.phone);
+    // the second member: the test above leaves the first one's slip waiting
+    await signIn(page, env.server.url, DEMO2, lang);
+    const id = await leaveSlip(page);
+    await page.goto(`${env.server.url}/payment/peachpoints/${id}/result?lang=${lang}`);
+    await page.locator(".payment-wait").getByRole("button").last().click();
+    const ask = page.locator(".pending-payment__confirm");
+    await ask.waitFor();
+    await screenshot(page, `pending-result-ask-${lang}-phone`);
+    await ask.getByRole("button").first().click();
+    const done = page.getByText(words[lang].done);
+    await done.waitFor();
+    await page.waitForFunction(() => document.activeElement?.getAttribute("role") === "status");
+    assert.equal(await page.locator('[role="status"]:focus').getByText(words[lang].done).count(), 1);
+    await axe(page, `result cancelled ${lang}`);
+    await screenshot(page, `pending-result-cancelled-${lang}-phone`);
+    if (lang === "en") {
+      assert.equal(await page.getByText("The payment was not completed.").count(), 0);
+      await page.getByRole("link", { name: words.en.again }).waitFor();
+    }
+    const st = await apiCall(page, "GET", `/api/payment_processes/${id}/status`);
+    assert.equal(st.body.failureCode, "canceled");
+    await context.close();
   }
 });

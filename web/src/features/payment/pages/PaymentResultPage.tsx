@@ -55,7 +55,11 @@ export default function PaymentResultPage() {
       {p.status === 'failed' && (
         <div className={cancelled ? 'pay-notice' : 'pay-notice pay-notice--warn'} role={cancelled ? 'status' : 'alert'} ref={outcome} tabIndex={-1}>
           <p><strong>{cancelled ? t('result.cancelled') : t('result.failed')}</strong></p>
-          <p>{t(`failure.${p.failureCode ?? 'failed'}`, { defaultValue: t('failure.failed') })}</p>
+          {cancelled ? (
+            <p>{t('result.cancelledText')} {p.paymentMethod === 'convenienceStore' && t('result.cancelledSlip')}</p>
+          ) : (
+            <p>{t(`failure.${p.failureCode ?? 'failed'}`, { defaultValue: t('failure.failed') })}</p>
+          )}
         </div>
       )}
       {replaced && (

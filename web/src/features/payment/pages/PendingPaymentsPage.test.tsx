@@ -72,7 +72,7 @@ describe('cancelling a waiting payment', () => {
     const title = await screen.findByText('You cancelled this payment.')
     expect(screen.queryByText('The payment was not completed.')).toBeNull()
     const notice = title.closest('[role="status"]')!
-    within(notice as HTMLElement).getByText('You cancelled this payment. Nothing was charged.')
+    expect(notice.textContent).toContain('Nothing was charged. The slip can no longer be paid: do not pay it at a store, an ATM or your bank.')
     await waitFor(() => expect(document.activeElement).toBe(notice))
     expect(screen.getByRole('link', { name: 'Start again' }).getAttribute('href')).toBe('/points/sale?again=1&lang=en')
   })
