@@ -316,7 +316,7 @@ func TestSlipEndedMails(t *testing.T) {
 		receipt := pendingOf(t, c).Payments[0].Slip.ReceiptNumber
 		mails(1)
 		for range 3 {
-			if got := decodeProcess(t, c.Do(http.MethodPost, "/api/payments/"+p.PaymentProcessID+"/cancel", nil)); got.Status != "failed" {
+			if got := decodeProcess(t, c.Do(http.MethodPost, "/api/payments/"+p.PaymentProcessID+"/cancel", nil)); got.Status != "failed" || got.FailureCode != "canceled" {
 				t.Fatalf("cancel: %+v", got)
 			}
 		}
