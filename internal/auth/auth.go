@@ -84,8 +84,12 @@ type Store interface {
 	DeleteSession(ctx context.Context, idHash string) error
 	// DeleteMemberSessions ends every session of a member but keepHash ("" for all).
 	DeleteMemberSessions(ctx context.Context, memberID, keepHash string) error
-	// DeleteStaleSessions removes sessions idle since or created before the times.
+	// DeleteStaleSessions removes sessions idle since or created before the
+	// times (and the record of sessions ended before createdBefore).
 	DeleteStaleSessions(ctx context.Context, idleBefore, createdBefore time.Time) (int64, error)
+	// SessionEndedByMember reports whether the session of idHash was
+	// signed out by its member from another device.
+	SessionEndedByMember(ctx context.Context, idHash string) (bool, error)
 }
 
 // Errors the store returns.
@@ -238,6 +242,16 @@ func (s *Service) open(ctx context.Context, memberID, addr, ua string) (string, 
 	return token, sess, nil
 }
 
+// EndedElsewhereKey is the errorKey of a call whose session the member
+// signed out from another device (the security centre's "End session" or
+// "End all other sessions"): the page says so, not "due to inactivity". A
+// password change or reset ends sessions too, but the member did that
+// knowingly on the device they are on: those stay the plain "error.session".
+const EndedElsewhereKey = "session_ended_elsewhere"
+
+// ErrEndedElsewhere is Authenticate's answer for such a session.
+var ErrEndedElsewhere = &apperr.Error{Code: apperr.Forbidden, MsgKey: "error.session_ended_elsewhere", ErrorKey: EndedElsewhereKey}
+
 // Authenticate returns the live session of a cookie token and marks it
 // seen. Expired sessions are deleted. Error: Forbidden.
 func (s *Service) Authenticate(ctx context.Context, token string) (Session, error) {
@@ -247,6 +261,14 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Session, erro
 	h := HashToken(token)
 	sess, err := s.store.SessionByHash(ctx, h)
 	if errors.Is(err, ErrNoSession) {
+		// Only a token with no session pays for this second look.
+		ended, eerr := s.store.SessionEndedByMember(ctx, h)
+		if eerr != nil {
+			return Session{}, fmt.Errorf("authenticate: %w", eerr)
+		}
+		if ended {
+			return Session{}, ErrEndedElsewhere
+		}
 		return Session{}, apperr.New(apperr.Forbidden, "error.session")
 	}
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"errors"
 	"log/slog"
 	mrand "math/rand/v2"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"members/internal/apperr"
+	"members/internal/auth"
 	"members/internal/i18n"
 )
 
@@ -22,6 +24,9 @@ type ctxKey int
 const (
 	keyRequestID ctxKey = iota
 	keySession
+	// keyEndedElsewhere: the caller's cookie named a session its member
+	// signed out from another device
+	keyEndedElsewhere
 	keyLogID
 )
 
@@ -176,17 +181,33 @@ func (s *Server) withSession(next http.Handler) http.Handler {
 				r = r.WithContext(ctx)
 			case apperr.CodeOf(err) == apperr.Forbidden:
 				s.setCookie(w, r, SessionCookie, "", -1)
+				if errors.Is(err, auth.ErrEndedElsewhere) {
+					// the session check (anonymous) answers with it too
+					ctx = context.WithValue(ctx, keyEndedElsewhere, true)
+					r = r.WithContext(ctx)
+				}
 			default:
 				s.writeError(w, r, err)
 				return
 			}
 		}
 		if _, ok := SessionFrom(ctx); !ok && !s.isAnonymous(r) {
-			s.writeMessage(w, r, http.StatusForbidden, "error.session")
+			s.writeNoSession(w, r)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// writeNoSession answers 403 to a call that needs a session and has
+// none: with auth.EndedElsewhereKey when the member signed this device
+// out from another one, else the plain "error.session".
+func (s *Server) writeNoSession(w http.ResponseWriter, r *http.Request) {
+	if ended, _ := r.Context().Value(keyEndedElsewhere).(bool); ended {
+		s.writeError(w, r, auth.ErrEndedElsewhere)
+		return
+	}
+	s.writeMessage(w, r, http.StatusForbidden, "error.session")
 }
 
 // cookie returns the value of the cookie name (under its prefixed name when

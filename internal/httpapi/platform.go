@@ -18,7 +18,7 @@ var _ platformapi.ServerInterface = (*platformHandlers)(nil)
 
 func (h *platformHandlers) CheckSession(w http.ResponseWriter, r *http.Request) {
 	if _, ok := SessionFrom(r.Context()); !ok {
-		h.writeMessage(w, r, http.StatusForbidden, "error.session")
+		h.writeNoSession(w, r)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -80,7 +80,11 @@ func (h *platformHandlers) GetSessionInfo(w http.ResponseWriter, r *http.Request
 		return
 	}
 	anon := h.ensureAnonCookie(w, r)
-	h.WriteJSON(w, http.StatusOK, platformapi.SessionInfo{SessionLogId: anonLogID(anon), LoggedIn: false})
+	info := platformapi.SessionInfo{SessionLogId: anonLogID(anon), LoggedIn: false}
+	if ended, _ := r.Context().Value(keyEndedElsewhere).(bool); ended {
+		info.SignedOutElsewhere = &ended
+	}
+	h.WriteJSON(w, http.StatusOK, info)
 }
 
 // ensureAnonCookie returns the visitor's pre-login cookie, setting one

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"members/internal/apitest"
+	"members/internal/auth"
 	"members/internal/store"
 )
 
@@ -189,6 +190,108 @@ func TestSecurityCentre(t *testing.T) {
 		}
 		if n, err := env.App.Security.Purge(context.Background()); err != nil || n != 9 { // member 1's 8 and member 2's sign-in
 			t.Fatalf("purged %d, %v", n, err)
+		}
+	})
+}
+
+// TestSignedOutFromAnotherDevice: a device the member signed out from the
+// security centre (one session, or every other one) is told so with its
+// own errorKey, in its language, on its session check and on any member
+// call; a session that ended otherwise (logged out on the device itself,
+// ended by a password change, or idle too long) is the plain "log in
+// again". The record of an ended session goes with the stale sessions.
+func TestSignedOutFromAnotherDevice(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		env := apitest.New(t, engine)
+		desk, _ := loginWith(t, env, apitest.DemoEmail, apitest.DemoPassword, uaWindowsChrome)
+		phone, _ := loginWith(t, env, apitest.DemoEmail, apitest.DemoPassword, uaIPhoneSafari)
+		tablet, _ := loginWith(t, env, apitest.DemoEmail, apitest.DemoPassword, uaIPhoneSafari)
+		selfOut, _ := loginWith(t, env, apitest.DemoEmail, apitest.DemoPassword, uaIPhoneSafari)
+		if r := selfOut.Do(http.MethodDelete, "/api/session", nil); r.Status != http.StatusNoContent {
+			t.Fatalf("logout: %d", r.Status)
+		}
+		wantKey := func(what string, r *apitest.Response, key, text string) {
+			t.Helper()
+			if r.Status != http.StatusForbidden {
+				t.Fatalf("%s: %d %s, want 403", what, r.Status, r.Body)
+			}
+			m := r.Map(t)
+			got, _ := m["errorKey"].(string)
+			msg, _ := m["message"].(string)
+			if got != key || !strings.Contains(msg, text) {
+				t.Errorf("%s: errorKey %q message %q, want %q with %q", what, got, msg, key, text)
+			}
+		}
+
+		// one session ended from the desk: the phone's check says why, in Thai
+		var phoneID string
+		for _, s := range sessionsOf(t, desk) {
+			if !s.Current && phoneID == "" {
+				phoneID = s.ID
+			}
+		}
+		if r := desk.Do(http.MethodDelete, "/api/security/sessions/"+phoneID, nil); r.Status != http.StatusNoContent {
+			t.Fatalf("end one: %d", r.Status)
+		}
+		// which of the two iPhone clients it was: the one whose check fails,
+		// in its language (the answer clears the cookie: asked once)
+		phone.Lang, tablet.Lang = "th", "th"
+		var ended *apitest.Client
+		for _, c := range []*apitest.Client{phone, tablet} {
+			if r := c.Get("/api/session"); r.Status == http.StatusForbidden {
+				ended = c
+				wantKey("session check", r, "session_ended_elsewhere", "อุปกรณ์อื่น")
+			}
+		}
+		if ended == nil {
+			t.Fatal("no client was signed out")
+		}
+		phone.Lang, tablet.Lang = "en", "en"
+
+		// every other session ended: the remaining ones are told the same,
+		// the page's first question (session info) included
+		watch, _ := loginWith(t, env, apitest.DemoEmail, apitest.DemoPassword, uaWindowsChrome)
+		if r := desk.Do(http.MethodDelete, "/api/security/sessions", nil); r.Status != http.StatusNoContent {
+			t.Fatalf("end others: %d", r.Status)
+		}
+		other := phone
+		if ended == phone {
+			other = tablet
+		}
+		wantKey("a member call after End all other sessions", other.Get("/api/user"), "session_ended_elsewhere", "signed out from another device")
+		var info struct {
+			LoggedIn           bool `json:"loggedIn"`
+			SignedOutElsewhere bool `json:"signedOutElsewhere"`
+		}
+		watch.Get("/api/session/info").JSON(t, &info)
+		if info.LoggedIn || !info.SignedOutElsewhere {
+			t.Errorf("session info after End all other sessions: %+v", info)
+		}
+		// the answer cleared the cookie: the next question is a visitor's
+		if r := watch.Get("/api/session/info"); !strings.Contains(string(r.Body), `"loggedIn":false`) || strings.Contains(string(r.Body), "signedOutElsewhere") {
+			t.Errorf("session info once the cookie is gone: %s", r.Body)
+		}
+
+		// logged out on the device itself: the plain message
+		wantKey("own logout", selfOut.Get("/api/session"), "", "log in again")
+
+		// a password change ends the other sessions: done on this device by the member, the plain message
+		laptop, _ := loginWith(t, env, apitest.DemoEmail, apitest.DemoPassword, uaWindowsChrome)
+		if r := desk.Do(http.MethodPut, "/api/user/password", map[string]string{
+			"passwordOld": apitest.DemoPassword, "passwordNew": "Newpass123", "passwordReenter": "Newpass123",
+		}); r.Status != http.StatusOK {
+			t.Fatalf("password change: %d %s", r.Status, r.Body)
+		}
+		wantKey("after a password change", laptop.Get("/api/session"), "", "log in again")
+
+		// the records go with the stale sessions, after a session's whole lifetime
+		env.Clock.Advance(auth.AbsoluteLifetime + time.Minute)
+		if _, err := env.App.Auth.PurgeStale(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		var left int
+		if err := env.App.DB.QueryRow(`SELECT COUNT(*) FROM ended_sessions`).Scan(&left); err != nil || left != 0 {
+			t.Errorf("%d ended-session records left after their lifetime (%v)", left, err)
 		}
 	})
 }

@@ -122,5 +122,23 @@ func (s *AuthStore) DeleteStaleSessions(ctx context.Context, idleBefore, created
 	if err != nil {
 		return 0, fmt.Errorf("delete stale sessions: %w", err)
 	}
+	// a session ended before createdBefore would have run out by now anyway
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM ended_sessions WHERE ended_at < $1`, createdBefore.UnixMilli()); err != nil {
+		return 0, fmt.Errorf("delete old ended sessions: %w", err)
+	}
 	return res.RowsAffected()
+}
+
+// SessionEndedByMember reports whether the session of idHash was signed
+// out by its member from another device (ended_sessions).
+func (s *AuthStore) SessionEndedByMember(ctx context.Context, idHash string) (bool, error) {
+	var one int
+	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM ended_sessions WHERE id_hash = $1`, idHash).Scan(&one)
+	if errors.Is(Translate(err), ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("ended session: %w", err)
+	}
+	return true, nil
 }

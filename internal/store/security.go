@@ -1,6 +1,7 @@
 package store
 
 import (
+	"database/sql"
 	"context"
 	"errors"
 	"fmt"
@@ -93,20 +94,46 @@ func (s *SecurityStore) Sessions(ctx context.Context, memberID string) ([]auth.S
 	return out, rs.Err()
 }
 
+// DeleteSession ends one session of the member and remembers its hash in
+// ended_sessions, in one transaction, so the device is told why.
 func (s *SecurityStore) DeleteSession(ctx context.Context, memberID, idHash string) error {
-	r, err := s.db.ExecContext(ctx, `DELETE FROM sessions WHERE member_id = $1 AND id_hash = $2`, memberID, idHash)
-	if err != nil {
-		return fmt.Errorf("delete session: %w", err)
-	}
-	if n, _ := r.RowsAffected(); n == 0 {
-		return security.ErrNotFound
-	}
-	return nil
+	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+		if err := rememberEnded(ctx, tx, s.db.NowMillis(), `member_id = $2 AND id_hash = $3`, memberID, idHash); err != nil {
+			return err
+		}
+		r, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE member_id = $1 AND id_hash = $2`, memberID, idHash)
+		if err != nil {
+			return fmt.Errorf("delete session: %w", err)
+		}
+		if n, _ := r.RowsAffected(); n == 0 {
+			return security.ErrNotFound
+		}
+		return nil
+	})
+	return err
 }
 
+// DeleteOtherSessions ends every session of the member but keepHash,
+// remembering their hashes as DeleteSession does.
 func (s *SecurityStore) DeleteOtherSessions(ctx context.Context, memberID, keepHash string) error {
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM sessions WHERE member_id = $1 AND id_hash <> $2`, memberID, keepHash); err != nil {
-		return fmt.Errorf("delete sessions: %w", err)
+	return s.db.Tx(ctx, func(tx *sql.Tx) error {
+		if err := rememberEnded(ctx, tx, s.db.NowMillis(), `member_id = $2 AND id_hash <> $3`, memberID, keepHash); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE member_id = $1 AND id_hash <> $2`, memberID, keepHash); err != nil {
+			return fmt.Errorf("delete sessions: %w", err)
+		}
+		return nil
+	})
+}
+
+// rememberEnded records the sessions matching where ($2, $3: memberID,
+// hash) as ended by the member at now.
+func rememberEnded(ctx context.Context, tx *sql.Tx, now int64, where, memberID, idHash string) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO ended_sessions (id_hash, ended_at) SELECT id_hash, $1 FROM sessions WHERE `+where+
+		` ON CONFLICT (id_hash) DO NOTHING`, now, memberID, idHash) // #nosec G202 -- where is one of two constants above
+	if err != nil {
+		return fmt.Errorf("remember ended sessions: %w", err)
 	}
 	return nil
 }

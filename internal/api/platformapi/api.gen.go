@@ -111,6 +111,9 @@ type OriginAccess struct {
 type SessionInfo struct {
 	LoggedIn     bool   `json:"loggedIn"`
 	SessionLogId string `json:"sessionLogId"`
+
+	// SignedOutElsewhere true (with loggedIn false) when the caller's cookie named a session its member signed out from another device (the security centre): the login page says so
+	SignedOutElsewhere *bool `json:"signedOutElsewhere,omitempty"`
 }
 
 // TopicBanner defines model for TopicBanner.
