@@ -2043,6 +2043,8 @@ export interface components {
         SessionInfo: {
             sessionLogId: string;
             loggedIn: boolean;
+            /** @description true (with loggedIn false) when the caller's cookie named a session its member signed out from another device (the security centre): the login page says so */
+            signedOutElsewhere?: boolean;
         };
         Language: {
             code: string;
