@@ -179,13 +179,14 @@ func (s *Server) withSession(next http.Handler) http.Handler {
 					*p = sess.LogID
 				}
 				r = r.WithContext(ctx)
+			case errors.Is(err, auth.ErrEndedElsewhere):
+				// The cookie stays until a login replaces it: every call of
+				// the page load (its data asked beside the session check,
+				// in any order) and the session check itself then say so.
+				ctx = context.WithValue(ctx, keyEndedElsewhere, true)
+				r = r.WithContext(ctx)
 			case apperr.CodeOf(err) == apperr.Forbidden:
 				s.setCookie(w, r, SessionCookie, "", -1)
-				if errors.Is(err, auth.ErrEndedElsewhere) {
-					// the session check (anonymous) answers with it too
-					ctx = context.WithValue(ctx, keyEndedElsewhere, true)
-					r = r.WithContext(ctx)
-				}
 			default:
 				s.writeError(w, r, err)
 				return

@@ -36,9 +36,41 @@ test("sessions on two devices, a new-device mail, signing the other device out",
 
   await sessions.getByRole("button", { name: /^End session: Safari 17/ }).click();
   await sessions.getByText("No other device is logged in.").waitFor();
-  // The phone's next call finds no session: the app sends it to the login page.
-  await phone.goto(`${env.server.url}/security?lang=en`);
+  // The phone's next load finds its session ended from the desk: the login
+  // page says so (not "due to inactivity"), in the phone's language.
+  await phone.goto(`${env.server.url}/security?lang=th`);
   await phone.waitForURL((u) => u.pathname.startsWith("/login"));
+  await phone.getByText("อุปกรณ์นี้ถูกออกจากระบบจากอุปกรณ์อื่นในศูนย์ความปลอดภัย", { exact: false }).waitFor();
+  await screenshot(phone, "security-signed-out-login-th-phone");
   await desk.context.close();
   await phoneContext.close();
+});
+
+test("a device signed out from another one while on a page is told so, not 'due to inactivity' (en, th at 375 px)", async () => {
+  for (const [lang, points, title, text] of [
+    ["en", "Points", "You were signed out", "This device was signed out from another device, in the Security centre."],
+    ["th", "พอยต์", "คุณถูกออกจากระบบแล้ว", "อุปกรณ์นี้ถูกออกจากระบบจากอุปกรณ์อื่นในศูนย์ความปลอดภัย"],
+  ]) {
+    const desk = await env.newPage(VIEWPORTS.desktop);
+    await login(desk.page, env.server.url);
+    const phoneContext = await env.browser.newContext({ viewport: VIEWPORTS.phone, userAgent: IPHONE, locale: "en-US" });
+    const phone = await phoneContext.newPage();
+    await login(phone, env.server.url);
+    await phone.goto(`${env.server.url}/account?lang=${lang}`);
+    await phone.locator("h1").waitFor();
+    // the desk ends every other session
+    await desk.page.goto(`${env.server.url}/security?lang=en`);
+    await desk.page.getByRole("button", { name: "End all other sessions" }).click();
+    await desk.page.getByRole("dialog", { name: "End all other sessions?" }).getByRole("button", { name: "End all other sessions" }).click();
+    await desk.page.getByText("No other device is logged in.").waitFor();
+    // the phone, still on its page, goes on to another: the dialog names what happened
+    await phone.getByRole("button", { name: /Menu|เมนู/ }).click();
+    await phone.getByRole("dialog").getByRole("link", { name: points, exact: true }).click();
+    const dialog = phone.getByRole("alertdialog", { name: title });
+    await dialog.waitFor();
+    assert.match(await dialog.innerText(), new RegExp(text));
+    await screenshot(phone, `security-signed-out-${lang}-phone`);
+    await desk.context.close();
+    await phoneContext.close();
+  }
 });

@@ -26,6 +26,9 @@ export const REQUEST_TIMEOUT_MS = 600_000
 /** Session, revision and origin-access events for the shell. */
 export const apiEvents = createApiEventBus()
 
+/** The errorKey of a 403 whose session the member signed out from another device. */
+export const SESSION_ENDED_ELSEWHERE = 'session_ended_elsewhere'
+
 /** Calls whose 403 means "no session" as an answer, not "the session timed out". */
 export function isSessionProbe(method: string, pathname: string): boolean {
   return pathname === '/api/session' && ['GET', 'POST', 'DELETE'].includes(method.toUpperCase())
@@ -213,7 +216,8 @@ export const shellMiddleware: Middleware = {
       throw new RevisionMismatchError(PAGE_REVISION, theirs)
     }
     if (response.status === 403 && !isSessionProbe(request.method, new URL(request.url).pathname) && !sentBeforeSession.has(request)) {
-      apiEvents.emit({ type: 'sessionTimedOut' })
+      const body = (await response.clone().json().catch(() => null)) as { errorKey?: string } | null
+      apiEvents.emit({ type: 'sessionTimedOut', endedElsewhere: body?.errorKey === SESSION_ENDED_ELSEWHERE })
     }
     return response
   },

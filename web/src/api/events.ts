@@ -4,7 +4,8 @@
  * (src/app/ApiEventsBridge.tsx) subscribes once.
  */
 export type ApiEvent =
-  | { type: 'sessionTimedOut' }
+  /** endedElsewhere: the member signed this device out from another one (the security centre). */
+  | { type: 'sessionTimedOut'; endedElsewhere?: boolean }
   | { type: 'revisionMismatch'; ours: string; theirs: string }
   | { type: 'originAccessDenied' }
   /** A content delivery network refused the call with its own (HTML) 403 page: it replaces the app. */

@@ -34,6 +34,7 @@ export function ApiEventsBridge() {
               <SessionTimedOutModal
                 close={_close}
                 active={active}
+                endedElsewhere={event.endedElsewhere === true}
                 onConfirm={() => {
                   const { location: loc, lang: l } = latest.current
                   closeAll()

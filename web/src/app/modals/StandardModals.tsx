@@ -97,20 +97,22 @@ export function RevisionErrorModal({ close, active, reload }: Base & { reload: (
 }
 
 /** Cannot be dismissed (no X, no Escape, no backdrop); its only button leads to the login. */
-export function SessionTimedOutModal({ active, onConfirm }: Base & { onConfirm: () => void }) {
+export function SessionTimedOutModal({ active, onConfirm, endedElsewhere = false }: Base & { onConfirm: () => void; endedElsewhere?: boolean }) {
   const { t } = useTranslation()
+  // signed out from another device: said as such, not "due to inactivity"
+  const words = endedElsewhere ? 'sessionEndedElsewhere' : 'sessionTimedOut'
   return (
     <Dialog
       role="alertdialog"
       active={active}
-      title={t('sessionTimedOut.title')}
+      title={t(`${words}.title`)}
       actions={
         <button type="button" className="button button--primary" onClick={onConfirm} data-autofocus>
           {t('sessionTimedOut.button')}
         </button>
       }
     >
-      <p>{t('sessionTimedOut.text')}</p>
+      <p>{t(`${words}.text`)}</p>
     </Dialog>
   )
 }

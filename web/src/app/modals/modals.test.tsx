@@ -47,6 +47,23 @@ describe('session timed out modal', () => {
     expect(screen.queryByRole('alertdialog')).toBeNull()
   })
 
+  it('says the device was signed out from another one when the 403 says so (th), not "due to inactivity"', async () => {
+    const elsewhere = json({ message: 'signed out', errorKey: 'session_ended_elsewhere' }, 403)
+    stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/topic_banner': () => elsewhere.clone(), 'GET /api/payments/pending': () => elsewhere.clone() })
+    renderApp('/?lang=th')
+    const dialog = await screen.findByRole('alertdialog', { name: 'คุณถูกออกจากระบบแล้ว' })
+    expect(dialog.textContent).toContain('อุปกรณ์นี้ถูกออกจากระบบจากอุปกรณ์อื่นในศูนย์ความปลอดภัย')
+    expect(dialog.textContent).not.toContain('ไม่มีการใช้งาน')
+  })
+
+  it('a page load that finds the device signed out from another one goes to the login page, which says so once', async () => {
+    stubFetch({ 'GET /api/session/info': { ...VISITOR_SESSION, signedOutElsewhere: true } })
+    renderApp('/points?lang=en')
+    await screen.findByRole('heading', { level: 1, name: 'Log in' })
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+    screen.getByText('This device was signed out from another device, in the Security centre. If that was not you, change your password after you log in.')
+  })
+
   it('on /login its button just closes all modals', async () => {
     stubFetch({ 'GET /api/session/info': VISITOR_SESSION, 'POST /api/session': json({ message: 'csrf' }, 403) })
     renderApp('/login?lang=en')

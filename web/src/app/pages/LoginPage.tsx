@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react'
 import { useLocation, useNavigate } from 'react-router'
+import { useQueryClient } from '@tanstack/react-query'
 import { useForm } from 'react-hook-form'
 import { useLang, useTranslation } from '@/i18n/translation'
 import { ApiError } from '@/api/errors'
-import { completeSession, useLoginMutation } from '@/api/platform'
+import { completeSession, sessionInfoQuery, useLoginMutation } from '@/api/platform'
 import { Field } from '@/components/Field'
 import { handleServerValidation } from '@/components/serverValidation'
 import { useModals } from '../modals/modalContext'
@@ -30,6 +31,12 @@ export default function LoginPage() {
   const [ssoFailed, setSsoFailed] = useState(() => new URLSearchParams(location.search).get('sso') === 'failed')
   // Arriving from the logout button (router state, so a reload does not repeat it).
   const [loggedOut, setLoggedOut] = useState(() => (location.state as { loggedOut?: boolean } | null)?.loggedOut === true)
+  // The session check of this page load found this device signed out by
+  // the member from another one (the security centre): say so, not a
+  // plain "log in". The server forgets it with the cookie: a reload does
+  // not repeat it.
+  const qc = useQueryClient()
+  const [signedOutElsewhere, setSignedOutElsewhere] = useState(() => qc.getQueryData(sessionInfoQuery.queryKey)?.signedOutElsewhere === true)
   useEffect(() => {
     const params = new URLSearchParams(location.search)
     if (!params.has('sso')) return
@@ -94,6 +101,7 @@ export default function LoginPage() {
     setFailure(null)
     setSsoFailed(false)
     setLoggedOut(false)
+    setSignedOutElsewhere(false)
     return submit(e)
   }
 
@@ -104,6 +112,11 @@ export default function LoginPage() {
         {loggedOut && !failure && (
           <p className="form__success" role="status">
             {t('login.loggedOut')}
+          </p>
+        )}
+        {signedOutElsewhere && !loggedOut && !failure && (
+          <p className="form__notice" role="status">
+            {t('sessionEndedElsewhere.text')}
           </p>
         )}
         {ssoFailed && !failure && (
