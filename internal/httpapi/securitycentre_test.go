@@ -301,3 +301,81 @@ func TestSignedOutFromAnotherDevice(t *testing.T) {
 		}
 	})
 }
+
+// TestGoneSessionAnswers: how a call whose cookie names no live session is
+// answered, by why the session is gone. Only the member's own "End
+// session" or "End all other sessions" from another device gives the
+// session_ended_elsewhere errorKey, on the session check and on a member
+// call alike; an idle, unknown or absent cookie is the plain 403.
+func TestGoneSessionAnswers(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		env := apitest.New(t, engine)
+		login := func(t *testing.T, ua string) *apitest.Client {
+			t.Helper()
+			c, status := loginWith(t, env, apitest.DemoEmail, apitest.DemoPassword, ua)
+			if status != http.StatusNoContent {
+				t.Fatalf("login: %d", status)
+			}
+			return c
+		}
+		tests := []struct {
+			name    string
+			gone    func(t *testing.T) *apitest.Client // a client whose session is gone
+			wantKey string
+		}{
+			{"ended from another device (End session)", func(t *testing.T) *apitest.Client {
+				phone := login(t, uaIPhoneSafari)
+				desk := login(t, uaWindowsChrome)
+				// the first case: the phone's is the one other session
+				var others []string
+				for _, s := range sessionsOf(t, desk) {
+					if !s.Current {
+						others = append(others, s.ID)
+					}
+				}
+				if len(others) != 1 {
+					t.Fatalf("other sessions %v, want the phone's", others)
+				}
+				id := others[0]
+				if r := desk.Do(http.MethodDelete, "/api/security/sessions/"+id, nil); r.Status != http.StatusNoContent {
+					t.Fatalf("end session %q: %d", id, r.Status)
+				}
+				return phone
+			}, auth.EndedElsewhereKey},
+			{"ended from another device (End all other sessions)", func(t *testing.T) *apitest.Client {
+				phone := login(t, uaIPhoneSafari)
+				desk := login(t, uaWindowsChrome)
+				if r := desk.Do(http.MethodDelete, "/api/security/sessions", nil); r.Status != http.StatusNoContent {
+					t.Fatalf("end others: %d", r.Status)
+				}
+				return phone
+			}, auth.EndedElsewhereKey},
+			{"idle past the timeout", func(t *testing.T) *apitest.Client {
+				phone := login(t, uaIPhoneSafari)
+				env.Clock.Advance(auth.IdleTimeout + time.Minute)
+				return phone
+			}, ""},
+			{"unknown cookie", func(t *testing.T) *apitest.Client {
+				c := env.Client(t)
+				c.SetCookie("members_session", "not-a-session-token-at-all")
+				return c
+			}, ""},
+			{"no cookie", func(t *testing.T) *apitest.Client { return env.Client(t) }, ""},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				c := tt.gone(t)
+				for _, path := range []string{"/api/session", "/api/user"} {
+					r := c.Get(path)
+					if r.Status != http.StatusForbidden {
+						t.Fatalf("%s: %d %s, want 403", path, r.Status, r.Body)
+					}
+					got, _ := r.Map(t)["errorKey"].(string)
+					if got != tt.wantKey {
+						t.Errorf("%s: errorKey %q, want %q", path, got, tt.wantKey)
+					}
+				}
+			})
+		}
+	})
+}
