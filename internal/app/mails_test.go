@@ -100,7 +100,7 @@ func TestMailsWriteDatesAmountsAndNamesTheLanguagesWay(t *testing.T) {
 			}, []string{money[lang]}},
 			{"pass lottery won", func() error {
 				until := i18n.FormatDateTime(lang, time.Date(2026, 12, 3, 23, 59, 0, 0, booking.JST)) + " (UTC+09:00)"
-				return pm.SendPassMail(ctx, pass.Mail{Kind: pass.MailLotteryWon, To: pass.Holder{Email: "h@example.com", Name: i18n.PersonName(lang, "Hanako", "Yamada"), Lang: string(lang)},
+				return pm.SendPassMail(ctx, pass.Mail{Kind: pass.MailLotteryWon, To: pass.Holder{Email: "h@example.com", Firstname: "Hanako", Lastname: "Yamada", Lang: string(lang)},
 					Name: "Unlimited pass", Until: until, Period: pass.Range{Begin: "2026-12-01", End: "2027-02-28"}})
 			}, nil},
 			{"flight change", func() error {

@@ -85,15 +85,15 @@ func (m passMembers) member(ctx context.Context, id string) (account.Member, err
 
 func (m passMembers) Holder(ctx context.Context, id string) (pass.Holder, error) {
 	mem, err := m.member(ctx, id)
-	ml := mem.MailLanguage(langOf(mem.Lang))
-	return pass.Holder{Email: mem.Email, Name: i18n.PersonName(ml, mem.Firstname, mem.Lastname), Lang: string(ml)}, err
+	return pass.Holder{Email: mem.Email, Firstname: mem.Firstname, Lastname: mem.Lastname, MailLang: mem.MailLang,
+		Lang: string(mem.MailLanguage(langOf(mem.Lang)))}, err
 }
 
 func (m passMembers) CouponHolder(ctx context.Context, id string) (coupon.Holder, error) {
 	mem, err := m.member(ctx, id)
 	return coupon.Holder{
 		Purchaser: coupon.Purchaser{Lastname: mem.Lastname, Firstname: mem.Firstname, Birthday: mem.Birth, Gender: mem.Gender},
-		Email:     mem.Email, Lang: string(mem.MailLanguage(langOf(mem.Lang))),
+		Email:     mem.Email, MailLang: mem.MailLang, Lang: string(mem.MailLanguage(langOf(mem.Lang))),
 	}, err
 }
 
@@ -119,7 +119,7 @@ func (m *passMailer) SendPassMail(ctx context.Context, pm pass.Mail) error {
 	}
 	add("mail.pass.code", pm.Code)
 	add("mail.pass.until", pm.Until)
-	msg, err := m.tpl.Standard(pm.Kind, lang, pm.To.Email, mail.Data{Name: pm.To.Name, Args: []any{"pass", pm.Name, "until", pm.Until}, Details: details})
+	msg, err := m.tpl.Standard(pm.Kind, lang, pm.To.Email, mail.Data{Given: pm.To.Firstname, Family: pm.To.Lastname, Args: []any{"pass", pm.Name, "until", pm.Until}, Details: details})
 	if err != nil {
 		return fmt.Errorf("pass mail: %w", err)
 	}

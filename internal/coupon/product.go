@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"members/internal/i18n"
 	"members/internal/payment"
 )
 
@@ -15,6 +16,7 @@ type Sale struct{ s *Service }
 var (
 	_ payment.Sale[Selection] = Sale{}
 	_ payment.Notifier        = Sale{}
+	_ payment.Describer       = Sale{}
 )
 
 // ProductType is the coupon pass's name in the payment engine and the API.
@@ -89,9 +91,25 @@ func (p Sale) Notify(ctx context.Context, g payment.Grant, granted payment.Grant
 	if err := json.Unmarshal(granted.Goods, &goods); err != nil {
 		return fmt.Errorf("coupon notify: %w", err)
 	}
-	h, err := p.s.d.Members.CouponHolder(ctx, g.MemberID)
-	if err != nil {
+	// the goods name the coupon in the purchase's language; the mail names
+	// it in its own, from the order's keys
+	c := goods.CouponTicket
+	var d orderDetails
+	if json.Unmarshal(g.Order.Details, &d) == nil && d.NameKey != "" {
+		c.Name, c.Description = d.NameKey, d.DescriptionKey
+	}
+	if err := p.s.send(ctx, g.MemberID, g.Lang, MailPurchased, c); err != nil {
 		return fmt.Errorf("coupon notify: %w", err)
 	}
-	return p.s.d.Mailer.SendCouponMail(ctx, Mail{Kind: MailPurchased, To: h, Coupon: goods.CouponTicket})
+	return nil
+}
+
+// Describe is what a coupon order buys, in lang: the coupon pass's name;
+// "" for an order recorded without its key.
+func (p Sale) Describe(lang i18n.Lang, o payment.Order) string {
+	var d orderDetails
+	if json.Unmarshal(o.Details, &d) != nil || d.NameKey == "" {
+		return ""
+	}
+	return p.s.d.Translate(string(lang), d.NameKey)
 }

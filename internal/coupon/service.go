@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"members/internal/apperr"
+	"members/internal/i18n"
+	"members/internal/notify"
 	"members/internal/pass"
 	"members/internal/platform"
 	"members/internal/validate"
@@ -23,7 +25,12 @@ type Status interface {
 // Holder is the purchasing member.
 type Holder struct {
 	Purchaser
-	Email, Lang string
+	Email string
+	// MailLang is the mail language the member chose ("" for none).
+	MailLang string
+	// Lang is the language of the mail to the holder: Service.send
+	// decides it (notify.MailLang) and writes the coupon's names in it.
+	Lang string
 }
 
 // Members finds a member.
@@ -345,6 +352,7 @@ func (s *Service) Refund(ctx context.Context, memberID, lang, id string) (Coupon
 	if err != nil {
 		return Coupon{}, fmt.Errorf("coupon refund: %w", err)
 	}
+	nameKey, descriptionKey := c.Name, c.Description
 	c = s.view(c, lang)
 	if c.Disabled {
 		return Coupon{}, ErrAlreadyRefunded
@@ -377,16 +385,31 @@ func (s *Service) Refund(ctx context.Context, memberID, lang, id string) (Coupon
 		return Coupon{}, fmt.Errorf("coupon refund: complete: %w", err)
 	}
 	c.Disabled, c.Refundable, c.RefundedAt = true, false, &now
-	s.mail(ctx, memberID, MailRefunded, c)
+	mc := c
+	mc.Name, mc.Description = nameKey, descriptionKey
+	s.mail(ctx, memberID, lang, MailRefunded, mc)
 	return c, nil
 }
 
-func (s *Service) mail(ctx context.Context, memberID, kind string, c Coupon) {
-	h, err := s.d.Members.CouponHolder(ctx, memberID)
-	if err == nil {
-		err = s.d.Mailer.SendCouponMail(ctx, Mail{Kind: kind, To: h, Coupon: c})
-	}
-	if err != nil {
+// mail sends a coupon mail, logging failures: see send.
+func (s *Service) mail(ctx context.Context, memberID, fallback, kind string, c Coupon) {
+	if err := s.send(ctx, memberID, fallback, kind, c); err != nil {
 		s.d.Logger.Warn("coupon mail", "kind", kind, "member", memberID, "err", err)
 	}
+}
+
+// send sends a coupon mail in the member's mail language, else fallback
+// (the language of the page where the member bought or refunded). c holds
+// its name and description as catalogue keys (a row recorded before may
+// hold them written out: they are used as they are); they are written in
+// the mail's language here, never taken from a text of another language.
+func (s *Service) send(ctx context.Context, memberID, fallback, kind string, c Coupon) error {
+	h, err := s.d.Members.CouponHolder(ctx, memberID)
+	if err != nil {
+		return err
+	}
+	fb, _ := i18n.Parse(fallback)
+	h.Lang = string(notify.MailLang(h.MailLang, fb))
+	c.Name, c.Description = s.d.Translate(h.Lang, c.Name), s.d.Translate(h.Lang, c.Description)
+	return s.d.Mailer.SendCouponMail(ctx, Mail{Kind: kind, To: h, Coupon: c})
 }

@@ -24,7 +24,7 @@ func (s *switches) GogoPassStatus(context.Context) (platform.GogoPassStatus, err
 type holders struct{}
 
 func (holders) Holder(_ context.Context, memberID string) (pass.Holder, error) {
-	return pass.Holder{Email: memberID + "@example.com", Name: "Member", Lang: "en"}, nil
+	return pass.Holder{Email: memberID + "@example.com", Firstname: "Member", Lang: "en"}, nil
 }
 
 // outbox keeps the pass mails the service sends.

@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"sort"
 	"time"
-
-	"members/internal/i18n"
 )
 
 // Pick returns the winners among entrants of one period: each entrant's
@@ -119,13 +117,8 @@ func (s *Service) Draw(ctx context.Context, seed string, window time.Duration) (
 		if e.Result == ResultWon {
 			kind = MailLotteryWon
 		}
-		lang, ok := i18n.Parse(e.Lang)
-		if !ok {
-			lang = i18n.Default
-		}
-		until := i18n.FormatDateTime(lang, d.BuyUntil.In(JST)) + " (UTC+09:00)"
-		s.mail(ctx, e.MemberID, Mail{Kind: kind, Name: s.d.Translate(e.Lang, e.Name),
-			Period: e.AvailablePeriodToBoard, Until: until, Lang: e.Lang})
+		// the entry's language is the fallback: the member entered there
+		s.mail(ctx, e.MemberID, e.Lang, Mail{Kind: kind, NameKey: e.Name, Period: e.AvailablePeriodToBoard, UntilAt: d.BuyUntil})
 	}
 	return d, nil
 }

@@ -19,6 +19,7 @@ var (
 	_ payment.Sale[Selection] = Sale{}
 	_ payment.Notifier        = Sale{}
 	_ payment.Opener          = Sale{}
+	_ payment.Describer       = Sale{}
 )
 
 // ProductType is the pass's name in the payment engine and the API.
@@ -82,10 +83,9 @@ func (p Sale) Quote(ctx context.Context, memberID, lang string, in Selection) (p
 	if err != nil {
 		return payment.Order{}, fmt.Errorf("pass order: %w", err)
 	}
-	return payment.Order{
-		Amount: period.Price.Of(in.FareType), Currency: period.CurrencyCode, Details: details,
-		Description: plan.Name + " " + RangeIn(l, period.AvailablePeriodToBoard),
-	}, nil
+	o := payment.Order{Amount: period.Price.Of(in.FareType), Currency: period.CurrencyCode, Details: details}
+	o.Description = p.Describe(l, o)
+	return o, nil
 }
 
 // Open refuses a payment that would start inside the maintenance window
@@ -160,12 +160,29 @@ func (p Sale) Notify(ctx context.Context, g payment.Grant, granted payment.Grant
 	if err := json.Unmarshal(granted.Goods, &goods); err != nil {
 		return fmt.Errorf("pass notify: %w", err)
 	}
-	h, err := p.s.d.Members.Holder(ctx, g.MemberID)
-	if err != nil {
+	pp := goods.PurchasedGogoPass
+	// the goods name the pass in the purchase's language; the mail names it
+	// in its own, from the order's key (the written name for an order
+	// recorded without one)
+	key := pp.Name
+	var d orderDetails
+	if json.Unmarshal(g.Order.Details, &d) == nil && d.NameKey != "" {
+		key = d.NameKey
+	}
+	if err := p.s.send(ctx, g.MemberID, g.Lang, Mail{Kind: MailIssued, NameKey: key, Period: pp.AvailablePeriodToBoard, Code: pp.Code}); err != nil {
 		return fmt.Errorf("pass notify: %w", err)
 	}
-	pp := goods.PurchasedGogoPass
-	return p.s.d.Mailer.SendPassMail(ctx, Mail{Kind: MailIssued, To: h, Name: pp.Name, Period: pp.AvailablePeriodToBoard, Code: pp.Code})
+	return nil
+}
+
+// Describe is what a pass order buys, in lang: the plan's name and the
+// boarding window; "" for an order recorded without the name's key.
+func (p Sale) Describe(lang i18n.Lang, o payment.Order) string {
+	var d orderDetails
+	if json.Unmarshal(o.Details, &d) != nil || d.NameKey == "" {
+		return ""
+	}
+	return p.s.d.Translate(string(lang), d.NameKey) + " " + RangeIn(lang, d.Board)
 }
 
 // period finds a plan (names as catalogue keys) by a period, whether or

@@ -14,6 +14,7 @@ import (
 
 	"members/internal/apperr"
 	"members/internal/i18n"
+	"members/internal/notify"
 	"members/internal/platform"
 	"members/internal/ratelimit"
 	"members/internal/validate"
@@ -26,7 +27,12 @@ type Status interface {
 
 // Holder is what the pass needs to know about a member.
 type Holder struct {
-	Email, Name, Lang string
+	Email, Firstname, Lastname string
+	// MailLang is the mail language the member chose ("" for none).
+	MailLang string
+	// Lang is the language of the mail to the holder: Service.mail
+	// decides it (notify.MailLang) and writes every part of the mail in it.
+	Lang string
 }
 
 // Members finds a member; apperr.ErrNotFound when unknown.
@@ -46,15 +52,18 @@ const (
 type Mail struct {
 	Kind string
 	To   Holder
+	// NameKey is the plan's name as a catalogue key (a row recorded before
+	// may hold a name written out: it is used as it is). UntilAt is the
+	// last moment a winner may buy. Service.mail writes both in the
+	// mail's language into Name and Until.
+	NameKey string
+	UntilAt time.Time
 	// Name is the plan's name, Until the last moment a winner may buy
-	// (Japan time), Code a pass's code.
+	// (Japan time), both in the mail's language; Code a pass's code.
 	Name, Until, Code string
 	// Period is the boarding window; the mailer writes it in the mail's
 	// language (RangeIn).
 	Period Range
-	// Lang, when set, is the language to write in (the entry's) instead of
-	// the member's.
-	Lang string
 }
 
 // Mailer sends pass mails (adapter over the app's mailer).
@@ -410,7 +419,7 @@ func (s *Service) Apply(ctx context.Context, memberID, lang string, in Selection
 		}
 		return Entry{}, fmt.Errorf("insert entry: %w", err)
 	}
-	s.mail(ctx, memberID, Mail{Kind: MailEntry, Name: c.Plan.Name, Period: c.Period.AvailablePeriodToBoard, Lang: lang})
+	s.mail(ctx, memberID, lang, Mail{Kind: MailEntry, NameKey: s.nameKey(ctx, c.Plan, c.Period.ID), Period: c.Period.AvailablePeriodToBoard})
 	return e, nil
 }
 
@@ -421,19 +430,46 @@ func RangeIn(lang i18n.Lang, r Range) string {
 	return i18n.FormatISODate(lang, r.Begin) + " – " + i18n.FormatISODate(lang, r.End)
 }
 
-// mail sends a mail to a member, logging failures.
-func (s *Service) mail(ctx context.Context, memberID string, m Mail) {
-	h, err := s.d.Members.Holder(ctx, memberID)
-	if err == nil {
-		m.To = h
-		if m.Lang != "" {
-			m.To.Lang = m.Lang
-		}
-		err = s.d.Mailer.SendPassMail(ctx, m)
-	}
-	if err != nil {
+// mail sends a mail to a member, logging failures. The mail's language is
+// the member's mail language, else fallback (the language of the page
+// where the member did what the mail is about: the entry, the purchase,
+// the exchange); the plan's name and the deadline are written in it here,
+// not taken from a text of another language.
+func (s *Service) mail(ctx context.Context, memberID, fallback string, m Mail) {
+	if err := s.send(ctx, memberID, fallback, m); err != nil {
 		s.d.Logger.Warn("pass mail", "kind", m.Kind, "member", memberID, "err", err)
 	}
+}
+
+// send is mail without the log: the error is the caller's.
+func (s *Service) send(ctx context.Context, memberID, fallback string, m Mail) error {
+	h, err := s.d.Members.Holder(ctx, memberID)
+	if err != nil {
+		return err
+	}
+	fb, _ := i18n.Parse(fallback)
+	lang := notify.MailLang(h.MailLang, fb)
+	h.Lang = string(lang)
+	m.To = h
+	if m.NameKey != "" {
+		m.Name = s.d.Translate(h.Lang, m.NameKey)
+	}
+	if !m.UntilAt.IsZero() {
+		m.Until = i18n.FormatDateTime(lang, m.UntilAt.In(JST)) + " (UTC+09:00)"
+	}
+	return s.d.Mailer.SendPassMail(ctx, m)
+}
+
+// nameKey is the catalogue key of plan's name (plan as shown, its name
+// written in the page's language), for a mail that writes it in its own
+// language; the written name when the plan cannot be read again.
+func (s *Service) nameKey(ctx context.Context, plan Plan, periodID string) string {
+	raw, err := s.period(ctx, plan.ID, periodID)
+	if err != nil {
+		s.d.Logger.Warn("pass mail: plan name", "plan", plan.ID, "err", err)
+		return plan.Name
+	}
+	return raw.Name
 }
 
 // HashPassword is the stored form of an exchange code's password.
@@ -563,7 +599,7 @@ func (s *Service) Exchange(ctx context.Context, memberID, lang string, in Exchan
 		return Pass{}, exchangeUnknown(err)
 	}
 	p.Name, p.NameAlt = plan.Name, plan.NameAlt
-	s.mail(ctx, memberID, Mail{Kind: MailIssued, Name: plan.Name, Period: period.AvailablePeriodToBoard, Code: p.Code})
+	s.mail(ctx, memberID, lang, Mail{Kind: MailIssued, NameKey: s.nameKey(ctx, plan, period.ID), Period: period.AvailablePeriodToBoard, Code: p.Code})
 	return p, nil
 }
 

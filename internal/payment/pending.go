@@ -206,7 +206,7 @@ func (e *Engine) mailAboutSlip(ctx context.Context, p Process, kind, page string
 	cat := e.cfg.MailTemplates.Catalog()
 	msg, err := e.cfg.MailTemplates.Standard(kind, lang, to, mail.Data{
 		Given: given, Family: family,
-		Args: []any{"item", p.Description, "amount", FormatMoney(p.Amount, p.Currency, lang),
+		Args: []any{"item", e.describe(p, lang), "amount", FormatMoney(p.Amount, p.Currency, lang),
 			"deadline", FormatDeadline(cat, lang, p.ExpiresAt)},
 		Details: details(cat, lang),
 		URL:     e.cfg.ReturnBase + page,

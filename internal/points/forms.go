@@ -9,6 +9,7 @@ import (
 
 	"members/internal/apperr"
 	"members/internal/i18n"
+	"members/internal/notify"
 	"members/internal/ratelimit"
 	"members/internal/validate"
 )
@@ -193,14 +194,8 @@ func (s *Service) Reissue(ctx context.Context, memberID string, lang i18n.Lang, 
 		return IssueResult{}, errorWithKey(KeyReissueUnknownError, err)
 	}
 	res := IssueResult{Peachpoint: s.View(nv, lang, Today(s.now())), Pin: pin}
-	c, err := s.store.Contact(ctx, memberID)
-	if err != nil {
-		// the voucher is made; the mail is what failed
-		res.ErrorKey = KeyMailError
-		return res, nil
-	}
-	to := Contact{Email: c.Email, Firstname: c.Firstname, Lastname: c.Lastname, Lang: string(lang)}
-	if err := s.mailer.SendPoints(ctx, Mail{Kind: "reissued", To: to, Voucher: nv, Pin: pin}); err != nil {
+	// the voucher is made; the mail is what may fail
+	if err := s.notify(ctx, memberID, "reissued", nv, pin, lang); err != nil {
 		res.ErrorKey = KeyMailError
 	}
 	return res, nil
@@ -282,17 +277,22 @@ func (s *Service) Exchange(ctx context.Context, memberID string, lang i18n.Lang,
 		return IssueResult{}, errorWithKey(KeyExchangeUnknownError, err)
 	}
 	res := IssueResult{Peachpoint: s.View(v, lang, Today(s.now())), Pin: pin}
-	if err := s.notify(ctx, memberID, "issued", v, pin); err != nil {
+	if err := s.notify(ctx, memberID, "issued", v, pin, lang); err != nil {
 		res.ErrorKey = KeyMailError
 	}
 	return res, nil
 }
 
-// notify mails the member about voucher v in the member's language.
-func (s *Service) notify(ctx context.Context, memberID, kind string, v Voucher, pin string) error {
+// notify mails the member about voucher v, which the member just bought,
+// exchanged or had reissued on a page in fallback: in the member's mail
+// language, else fallback (notify.MailLang), as every other mail about a
+// member's action, so the voucher's mail and the payment slip's of one
+// purchase speak the same language.
+func (s *Service) notify(ctx context.Context, memberID, kind string, v Voucher, pin string, fallback i18n.Lang) error {
 	c, err := s.store.Contact(ctx, memberID)
 	if err != nil {
 		return fmt.Errorf("contact: %w", err)
 	}
+	c.Lang = string(notify.MailLang(c.MailLang, fallback))
 	return s.mailer.SendPoints(ctx, Mail{Kind: kind, To: c, Voucher: v, Pin: pin})
 }

@@ -189,7 +189,13 @@ type Contact struct {
 	Email     string
 	Firstname string
 	Lastname  string
-	Lang      string
+	// Lang is the language of the mail: the member's mail language, else
+	// the account's (Store.Contact, ReminderTargets); Service.notify
+	// replaces it by the member's mail language, else the page's, for a
+	// mail about what the member just did.
+	Lang string
+	// MailLang is the mail language the member chose ("" for none).
+	MailLang string
 }
 
 // ReminderTarget is a voucher whose expiry reminder may be due.

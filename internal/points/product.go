@@ -41,6 +41,7 @@ var (
 	_ payment.Sale[PurchaseInput] = (*Sale)(nil)
 	_ payment.Notifier            = (*Sale)(nil)
 	_ payment.Offerer             = (*Sale)(nil)
+	_ payment.Describer           = (*Sale)(nil)
 )
 
 // Sale returns the points purchase for the payment engine.
@@ -100,10 +101,15 @@ func (p *Sale) Quote(ctx context.Context, memberID, lang string, in PurchaseInpu
 		return payment.Order{}, fmt.Errorf("quote: %w", err)
 	}
 	l, _ := i18n.Parse(lang)
-	return payment.Order{
-		Amount: in.Amount, Currency: in.CurrencyCode, Details: details,
-		Description: p.svc.catalog.T(l, "points.purchase.description", "currency", in.CurrencyCode),
-	}, nil
+	o := payment.Order{Amount: in.Amount, Currency: in.CurrencyCode, Details: details}
+	o.Description = p.Describe(l, o)
+	return o, nil
+}
+
+// Describe is what a points order buys, in lang (the voucher's currency
+// is the order's).
+func (p *Sale) Describe(lang i18n.Lang, o payment.Order) string {
+	return p.svc.catalog.T(lang, "points.purchase.description", "currency", o.Currency)
 }
 
 // saleDetails are the purchase's fields the order does not hold already.
@@ -198,7 +204,8 @@ func (p *Sale) Notify(ctx context.Context, g payment.Grant, granted payment.Gran
 	if err != nil {
 		return fmt.Errorf("notify points: %w", err)
 	}
-	return p.svc.notify(ctx, g.MemberID, "issued", v, sec.Pin)
+	lang, _ := i18n.Parse(g.Lang) // the purchase's page
+	return p.svc.notify(ctx, g.MemberID, "issued", v, sec.Pin, lang)
 }
 
 // SaleCurrency is the amounts on sale in one currency.

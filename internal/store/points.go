@@ -344,8 +344,8 @@ func (s *PointStore) MemberByEmail(ctx context.Context, email string) (string, e
 
 func (s *PointStore) Contact(ctx context.Context, memberID string) (points.Contact, error) {
 	var c points.Contact
-	err := s.db.QueryRowContext(ctx, `SELECT email, firstname, lastname, `+mailLangOf("members")+` FROM members WHERE id = $1`, memberID).
-		Scan(&c.Email, &c.Firstname, &c.Lastname, &c.Lang)
+	err := s.db.QueryRowContext(ctx, `SELECT email, firstname, lastname, `+mailLangOf("members")+`, `+chosenMailLangOf("members")+` FROM members WHERE id = $1`, memberID).
+		Scan(&c.Email, &c.Firstname, &c.Lastname, &c.Lang, &c.MailLang)
 	c.MemberID = memberID
 	if errors.Is(Translate(err), ErrNotFound) {
 		return c, points.ErrNotFound
