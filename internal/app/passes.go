@@ -85,15 +85,16 @@ func (m passMembers) member(ctx context.Context, id string) (account.Member, err
 
 func (m passMembers) Holder(ctx context.Context, id string) (pass.Holder, error) {
 	mem, err := m.member(ctx, id)
-	return pass.Holder{Email: mem.Email, Firstname: mem.Firstname, Lastname: mem.Lastname, MailLang: mem.MailLang,
-		Lang: string(mem.MailLanguage(langOf(mem.Lang)))}, err
+	// the mail's language is the pass service's to decide (the member's
+	// mail language, else the page's where the member acted)
+	return pass.Holder{Email: mem.Email, Firstname: mem.Firstname, Lastname: mem.Lastname, MailLang: mem.MailLang}, err
 }
 
 func (m passMembers) CouponHolder(ctx context.Context, id string) (coupon.Holder, error) {
 	mem, err := m.member(ctx, id)
 	return coupon.Holder{
 		Purchaser: coupon.Purchaser{Lastname: mem.Lastname, Firstname: mem.Firstname, Birthday: mem.Birth, Gender: mem.Gender},
-		Email:     mem.Email, MailLang: mem.MailLang, Lang: string(mem.MailLanguage(langOf(mem.Lang))),
+		Email:     mem.Email, MailLang: mem.MailLang,
 	}, err
 }
 

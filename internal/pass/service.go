@@ -30,7 +30,7 @@ type Holder struct {
 	Email, Firstname, Lastname string
 	// MailLang is the mail language the member chose ("" for none).
 	MailLang string
-	// Lang is the language of the mail to the holder: Service.mail
+	// Lang is the language of the mail to the holder: Service.send
 	// decides it (notify.MailLang) and writes every part of the mail in it.
 	Lang string
 }
@@ -54,7 +54,7 @@ type Mail struct {
 	To   Holder
 	// NameKey is the plan's name as a catalogue key (a row recorded before
 	// may hold a name written out: it is used as it is). UntilAt is the
-	// last moment a winner may buy. Service.mail writes both in the
+	// last moment a winner may buy. Service.send writes both in the
 	// mail's language into Name and Until.
 	NameKey string
 	UntilAt time.Time
