@@ -11,7 +11,9 @@ import (
 	"members/internal/apitest"
 	"members/internal/app"
 	"members/internal/demo"
+	"members/internal/i18n"
 	"members/internal/platform"
+	"members/internal/points"
 	"members/internal/store"
 )
 
@@ -23,8 +25,9 @@ var foreignScript = map[string]*regexp.Regexp{
 	"th": regexp.MustCompile(`[\p{Hiragana}\p{Katakana}\p{Han}\p{Hangul}]`),
 }
 
-// Every mail about a purchase speaks the member's mail language
-// throughout, whatever the language of the page the purchase was made on:
+// Every mail about a purchase (and about points got for a code) speaks
+// the member's mail language throughout, whatever the language of the page
+// the purchase was made on:
 // the payment slip and the voucher of one purchase alike, and the names
 // in them (the item the slip pays for, the pass's and the coupon pass's
 // names), which are written in the mail's language when it is sent, not
@@ -36,6 +39,10 @@ func TestPurchaseMailsSpeakTheMailLanguage(t *testing.T) {
 		})}
 		setFlags(t, env.Env, platform.GogoPassStatus{IsGogoPassPublic: true, IsGogoPassPurchasable: true}, true)
 		outbox := store.NewMailOutbox(env.App.DB)
+		pts, err := env.App.PointsService(app.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
 		seen := map[string]bool{}
 		for _, tc := range []struct {
 			// chosen is the member's mail language ("" for none), page the
@@ -43,14 +50,15 @@ func TestPurchaseMailsSpeakTheMailLanguage(t *testing.T) {
 			// language every mail must speak
 			chosen, page, mailLang string
 			member                 func(testing.TB) *apitest.Client
+			memberID               string
 			// pointsOnly: the points' slip and voucher alone
 			pointsOnly bool
 		}{
-			{"en", "jp", "en", env.Member, false},
-			{"jp", "th", "jp", env.Member2, false},
+			{"en", "jp", "en", env.Member, demo.Member1, false},
+			{"jp", "th", "jp", env.Member2, demo.Member2, false},
 			// none chosen: the page's language for both mails of the
 			// purchase (the account's is English)
-			{"", "th", "th", env.Member, true},
+			{"", "th", "th", env.Member, demo.Member1, true},
 		} {
 			c := tc.member(t)
 			if r := c.Do(http.MethodPut, settingsPath, settingsBody(true, true, tc.chosen)); r.Status != http.StatusOK {
@@ -97,9 +105,17 @@ func TestPurchaseMailsSpeakTheMailLanguage(t *testing.T) {
 				}
 			}
 			slipPaid("peachpoints", map[string]any{"nominee": "HANAKO YAMADA", "currencyCode": "JPY", "amount": 3000})
-			want := map[string]int{"payment_slip": 1, "points_issued": 1}
+			// a code exchanged for points on a page in the same language
+			codes, err := pts.MakeCodes(t.Context(), points.CodesInput{Currency: "SGD", Amount: 2550, Count: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := pts.Exchange(t.Context(), tc.memberID, i18n.Lang(tc.page), points.ExchangeInput{Code: codes[0].Code, Password: codes[0].Password}); err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]int{"payment_slip": 1, "points_issued": 2}
 			if !tc.pointsOnly {
-				want = map[string]int{"payment_slip": 2, "points_issued": 1, "gogo_pass_issued": 1, "coupon_ticket_purchased": 1, "coupon_ticket_refunded": 1}
+				want = map[string]int{"payment_slip": 2, "points_issued": 2, "gogo_pass_issued": 1, "coupon_ticket_purchased": 1, "coupon_ticket_refunded": 1}
 				otherProducts()
 			}
 
