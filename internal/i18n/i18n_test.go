@@ -108,9 +108,31 @@ func TestJapaneseCouponPassName(t *testing.T) {
 }
 
 // A slip's numbers have one name each wherever a member reads them: the
-// gateway's slip page, the slip mail and the web's Pending payments.
+// gateway's slip page, the slip mail and the web's Pending payments. So
+// has the internet banking where the Pay-easy numbers are entered: each
+// language names it one way (payEasy), with "Pay-easy" as on the numbers'
+// labels, on the slip page, in the slip mail, on the web's slip pages and
+// Pending payments; the payment method's short label names the banking
+// alone. Other names a language once used (others) appear nowhere.
 func TestSlipNumbersOneName(t *testing.T) {
 	c, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	payEasy := map[Lang]struct {
+		name, banking string
+		others        []string
+	}{
+		EN: {"internet banking (Pay-easy)", "internet banking", []string{" net banking", "internet bank "}},
+		SG: {"internet banking (Pay-easy)", "internet banking", []string{" net banking", "internet bank "}},
+		JP: {"ネットバンキング（Pay-easy）", "ネットバンキング", []string{"ペイジー", "インターネットバンキング"}},
+		KR: {"인터넷 뱅킹(Pay-easy)", "인터넷 뱅킹", []string{"페이지(Pay-easy)"}},
+		TW: {"網路銀行（Pay-easy）", "網路銀行", []string{"網上銀行"}},
+		HK: {"網上銀行（Pay-easy）", "網上銀行", []string{"網路銀行"}},
+		CN: {"网上银行（Pay-easy）", "网上银行", []string{"网络银行"}},
+		TH: {"อินเทอร์เน็ตแบงกิ้ง (Pay-easy)", "อินเทอร์เน็ตแบงกิ้ง", []string{"ธนาคารออนไลน์", "แบงก์กิ้ง"}},
+	}
+	goFiles, err := filepath.Glob("messages/*.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,11 +143,62 @@ func TestSlipNumbersOneName(t *testing.T) {
 		}
 		var web struct {
 			PendingPage struct {
-				Slip map[string]string `json:"slip"`
+				Slip     map[string]string `json:"slip"`
+				SlipHint string            `json:"slipHint"`
 			} `json:"pendingPage"`
+			Prepared struct {
+				SlipText string `json:"slipText"`
+			} `json:"prepared"`
+			Wait struct {
+				Slip struct {
+					Text string `json:"text"`
+				} `json:"slip"`
+			} `json:"wait"`
+			Methods struct {
+				ConvenienceStore string `json:"convenienceStore"`
+			} `json:"methods"`
 		}
 		if err := json.Unmarshal(b, &web); err != nil {
 			t.Fatal(err)
+		}
+		pe, ok := payEasy[lang]
+		if !ok {
+			t.Fatalf("%s: no name for Pay-easy's banking", lang)
+		}
+		for where, text := range map[string]string{
+			"the slip page":                   c.T(lang, "gateway.slip.intro"),
+			"the slip mail":                   c.T(lang, "mail.payment_slip.body"),
+			"Pending payments":                web.PendingPage.SlipHint,
+			"the web's slip before it is out": web.Prepared.SlipText,
+			"the web's slip while it waits":   web.Wait.Slip.Text,
+		} {
+			if !strings.Contains(text, pe.name) {
+				t.Errorf("%s: %s does not name Pay-easy's banking %q: %q", lang, where, pe.name, text)
+			}
+		}
+		if !strings.Contains(web.Methods.ConvenienceStore, pe.banking) {
+			t.Errorf("%s: the payment method does not name the banking %q: %q", lang, pe.banking, web.Methods.ConvenienceStore)
+		}
+		files, err := filepath.Glob("../../web/src/features/*/locales/" + string(lang) + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, "../../web/src/locales/"+string(lang)+".json")
+		for _, f := range goFiles {
+			if strings.HasSuffix(f, "."+string(lang)+".json") {
+				files = append(files, f)
+			}
+		}
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, other := range pe.others {
+				if strings.Contains(string(b), other) {
+					t.Errorf("%s: %s names Pay-easy's banking %q; it is %q", lang, f, other, pe.name)
+				}
+			}
 		}
 		for _, n := range []struct{ web, page, mail string }{
 			{"institutionNumber", "gateway.slip.biller", "payment.slip.institution_number"},

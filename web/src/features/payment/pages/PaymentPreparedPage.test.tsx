@@ -80,7 +80,7 @@ describe('Pay on the confirm page', () => {
     stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/payment_processes/pp1/status': slipOrder })
     const { unmount } = renderApp('/payment/peachpoints/pp1?lang=en')
     await screen.findByRole('button', { name: 'Issue the payment slip' })
-    screen.getByText(/get a slip for JPY 5,000\. Then pay it at a convenience store, an ATM or your internet bank by the deadline shown on the slip\. Nothing is charged until you pay\./)
+    screen.getByText(/get a slip for JPY 5,000\. Then pay it at a convenience store, an ATM or by internet banking \(Pay-easy\) by the deadline shown on the slip\. Nothing is charged until you pay\./)
     expect(screen.queryByText(/Press Pay to pay/)).toBeNull()
     expect(screen.queryByRole('button', { name: 'Pay' })).toBeNull()
     unmount()
