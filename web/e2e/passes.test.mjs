@@ -1,3 +1,4 @@
+/* global document */
 // Passes end to end: plan choice and purchase of the unlimited pass, the
 // lottery (entry, the operator's draw), exchange, the maintenance page, the
 // coupon pass purchase, view and refund; screenshots at 375 and 1280 px in

@@ -1,3 +1,4 @@
+/* global document */
 // Pending payments: a convenience-store payment left for later is found
 // again from the home page and the menu, shows its slip numbers and its
 // deadline in Japan time, blocks a new purchase with a link to it, and can
