@@ -42,6 +42,14 @@ test("sessions on two devices, a new-device mail, signing the other device out",
   await phone.waitForURL((u) => u.pathname.startsWith("/login"));
   await phone.getByText("อุปกรณ์นี้ถูกออกจากระบบจากอุปกรณ์อื่นในศูนย์ความปลอดภัย", { exact: false }).waitFor();
   await screenshot(phone, "security-signed-out-login-th-phone");
+  // A reload says it again (still true until a login on this device), once
+  // on the page and with no dialog over it.
+  await phone.goto(`${env.server.url}/login?lang=en`);
+  const notice = phone.getByText("This device was signed out from another device, in the Security centre.", { exact: false });
+  await notice.waitFor();
+  assert.equal(await notice.count(), 1);
+  assert.equal(await phone.getByRole("alertdialog").count(), 0);
+  await screenshot(phone, "security-signed-out-login-en-phone");
   await desk.context.close();
   await phoneContext.close();
 });

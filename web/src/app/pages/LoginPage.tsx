@@ -33,8 +33,10 @@ export default function LoginPage() {
   const [loggedOut, setLoggedOut] = useState(() => (location.state as { loggedOut?: boolean } | null)?.loggedOut === true)
   // The session check of this page load found this device signed out by
   // the member from another one (the security centre): say so, not a
-  // plain "log in". The server forgets it with the cookie: a reload does
-  // not repeat it.
+  // plain "log in". The server says so until a login on this device
+  // replaces the ended session's cookie, so a reload says it again (still
+  // true); after the dialog of a page it is not repeated here, since that
+  // page load's session info found the member logged in.
   const qc = useQueryClient()
   const [signedOutElsewhere, setSignedOutElsewhere] = useState(() => qc.getQueryData(sessionInfoQuery.queryKey)?.signedOutElsewhere === true)
   useEffect(() => {
