@@ -258,7 +258,7 @@ func TestSignedOutFromAnotherDevice(t *testing.T) {
 		if ended == phone {
 			other = tablet
 		}
-		wantKey("a member call after End all other sessions", other.Get("/api/user"), "session_ended_elsewhere", "signed out from another device")
+		wantKey("a member call after End all other sessions", other.Get("/api/user"), "session_ended_elsewhere", "logged out from another device")
 		var info struct {
 			LoggedIn           bool `json:"loggedIn"`
 			SignedOutElsewhere bool `json:"signedOutElsewhere"`

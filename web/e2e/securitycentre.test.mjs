@@ -45,7 +45,7 @@ test("sessions on two devices, a new-device mail, signing the other device out",
   // A reload says it again (still true until a login on this device), once
   // on the page and with no dialog over it.
   await phone.goto(`${env.server.url}/login?lang=en`);
-  const notice = phone.getByText("This device was signed out from another device, in the Security centre.", { exact: false });
+  const notice = phone.getByText("This device was logged out from another device, in the Security centre.", { exact: false });
   await notice.waitFor();
   assert.equal(await notice.count(), 1);
   assert.equal(await phone.getByRole("alertdialog").count(), 0);
@@ -56,7 +56,7 @@ test("sessions on two devices, a new-device mail, signing the other device out",
 
 test("a device signed out from another one while on a page is told so, not 'due to inactivity' (en, th at 375 px)", async () => {
   for (const [lang, points, title, text] of [
-    ["en", "Points", "You were signed out", "This device was signed out from another device, in the Security centre."],
+    ["en", "Points", "You were logged out", "This device was logged out from another device, in the Security centre."],
     ["th", "พอยต์", "คุณถูกออกจากระบบแล้ว", "อุปกรณ์นี้ถูกออกจากระบบจากอุปกรณ์อื่นในศูนย์ความปลอดภัย"],
   ]) {
     const desk = await env.newPage(VIEWPORTS.desktop);

@@ -89,3 +89,20 @@ describe('one name per idea', () => {
     }
   })
 })
+
+/**
+ * Thai names each product with one word, the one the server's mails use:
+ * พาส for the passes (บัตร stays for a card), พอยต์ for Peach Points
+ * (never คะแนน, a score).
+ */
+describe('Thai product words', () => {
+  const th = Object.fromEntries(namespaces.flatMap((ns) => Object.entries(flatten(resources.th?.[ns] ?? {})).map(([k, v]) => [`${ns}:${k}`, v])))
+  it('never calls points คะแนน', () => {
+    expect(Object.entries(th).filter(([, v]) => v.includes('คะแนน'))).toEqual([])
+  })
+  it('calls the passes พาส, in the menu, the passes pages and the links to them', () => {
+    const passes = Object.entries(th).filter(([k]) => k.startsWith('passes:') || k === 'common:nav.passes' || k.endsWith('.myPasses') || k.endsWith('refused_already_held'))
+    expect(passes.length).toBeGreaterThan(30)
+    expect(passes.filter(([, v]) => v.includes('บัตร') && !v.includes('บัตรเครดิต'))).toEqual([])
+  })
+})

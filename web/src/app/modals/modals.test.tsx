@@ -61,7 +61,7 @@ describe('session timed out modal', () => {
     renderApp('/points?lang=en')
     await screen.findByRole('heading', { level: 1, name: 'Log in' })
     expect(screen.queryByRole('alertdialog')).toBeNull()
-    screen.getByText('This device was signed out from another device, in the Security centre. If that was not you, change your password after you log in.')
+    screen.getByText('This device was logged out from another device, in the Security centre. If that was not you, change your password after you log in.')
   })
 
   it('on /login its button just closes all modals', async () => {
