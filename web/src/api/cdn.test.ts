@@ -24,7 +24,7 @@ describe('content delivery network and waiting room', () => {
     const r = await api.GET('/api/topic_banner')
     off()
     expect(r.response.status).toBe(403)
-    expect(events).toEqual([{ type: 'sessionTimedOut' }])
+    expect(events).toEqual([{ type: 'sessionTimedOut', endedElsewhere: false }])
   })
 
   it.each(['ACCESS_TOKEN_EXPIRED', 'ACCESS_TOKEN_WAS_NOT_GIVEN'])('the waiting-room reason %s forces a new origin-access check and one retry', async (reason) => {

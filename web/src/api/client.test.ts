@@ -30,8 +30,17 @@ describe('API client middleware', () => {
     await api.GET('/api/session')
     expect(listener).not.toHaveBeenCalled()
     const result = await api.GET('/api/topic_banner')
-    expect(listener).toHaveBeenCalledWith({ type: 'sessionTimedOut' })
+    expect(listener).toHaveBeenCalledWith({ type: 'sessionTimedOut', endedElsewhere: false })
     expect(() => unwrap(result)).toThrow(SessionTimedOutError)
+    off()
+  })
+
+  it('says when the 403 is a sign-out from another device (its errorKey)', async () => {
+    const listener = vi.fn()
+    const off = apiEvents.subscribe(listener)
+    stubFetch({ 'GET /api/topic_banner': json({ message: 'x', errorKey: 'session_ended_elsewhere' }, 403) })
+    await api.GET('/api/topic_banner')
+    expect(listener).toHaveBeenCalledWith({ type: 'sessionTimedOut', endedElsewhere: true })
     off()
   })
 
@@ -44,7 +53,7 @@ describe('API client middleware', () => {
     expect(() => unwrap(early)).toThrow(SessionTimedOutError)
     expect(listener).not.toHaveBeenCalled()
     await api.GET('/api/topic_banner')
-    expect(listener).toHaveBeenCalledWith({ type: 'sessionTimedOut' })
+    expect(listener).toHaveBeenCalledWith({ type: 'sessionTimedOut', endedElsewhere: false })
     off()
   })
 
