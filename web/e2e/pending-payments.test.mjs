@@ -101,10 +101,10 @@ test("the pending payments page in en, jp and th at 375 and 1280 px", async () =
   }
 });
 
-test("cancelling a slip on its result page: asked first, then said as cancelled with nothing charged, the focus on it (en, th at 375 px)", async () => {
+test("cancelling a slip on its result page and on Pending payments: asked first, then said as cancelled with nothing charged, the focus on it and a way back in it (en, th at 375 px)", async () => {
   const words = {
-    en: { done: "You cancelled this payment.", again: "Start again" },
-    th: { done: "คุณได้ยกเลิกการชำระเงินนี้แล้ว" },
+    en: { done: "You cancelled this payment.", again: "Start again", cancelled: /has been cancelled\. Nothing was charged\./, buy: "Buy Peach Points" },
+    th: { done: "คุณได้ยกเลิกการชำระเงินนี้แล้ว", again: "เริ่มใหม่", cancelled: /ไม่มีการเรียกเก็บเงิน/, buy: "ซื้อพีชพอยต์" },
   };
   for (const lang of ["en", "th"]) {
     const { context, page } = await env.newPage(VIEWPORTS.phone);
@@ -123,12 +123,26 @@ test("cancelling a slip on its result page: asked first, then said as cancelled 
     assert.equal(await page.locator('[role="status"]:focus').getByText(words[lang].done).count(), 1);
     await axe(page, `result cancelled ${lang}`);
     await screenshot(page, `pending-result-cancelled-${lang}-phone`);
-    if (lang === "en") {
-      assert.equal(await page.getByText("The payment was not completed.").count(), 0);
-      await page.getByRole("link", { name: words.en.again }).waitFor();
-    }
+    if (lang === "en") assert.equal(await page.getByText("The payment was not completed.").count(), 0);
+    // the way back to the purchase is in what happened, the next stop of the keyboard
+    const outcome = page.locator('[role="status"]:focus');
+    assert.match(await outcome.getByRole("link", { name: words[lang].again }).getAttribute("href"), /\/points\/sale\?again=1/);
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), words[lang].again);
     const st = await apiCall(page, "GET", `/api/payment_processes/${id}/status`);
     assert.equal(st.body.failureCode, "canceled");
+
+    // on Pending payments: the card goes, the focus goes to what happened, which links back to the purchase
+    await leaveSlip(page);
+    await page.goto(`${env.server.url}/payments/pending?lang=${lang}`);
+    await page.locator(".pending-payment").getByRole("button").last().click();
+    await page.locator(".pending-payment__confirm").getByRole("button").first().click();
+    await page.getByText(words[lang].cancelled).waitFor();
+    await page.waitForFunction(() => document.activeElement?.getAttribute("role") === "status");
+    const back = page.locator('[role="status"]:focus').getByRole("link", { name: words[lang].buy });
+    assert.match(await back.getAttribute("href"), /\/points/);
+    await axe(page, `pending cancelled ${lang}`);
+    await screenshot(page, `pending-cancelled-${lang}-phone`);
     await context.close();
   }
 });

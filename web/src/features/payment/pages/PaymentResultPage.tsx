@@ -46,6 +46,11 @@ export default function PaymentResultPage() {
   }, [p?.status])
   if (processMissing(process)) return <p className="page pay-notice pay-notice--warn" role="alert">{t('errors.notFound')}</p>
   if (!p || p.status === 'settled' || p.status === 'refunded') return <p className="page" role="status">{t('loading')}</p>
+  // back to the purchase, inside what happened: the focus lands on the
+  // outcome, and its next stop is the way on
+  const again = !p.replacedBy && (
+    <p className="pay-notice__again"><AppLink to={retryPath(productType)} className="button button--primary">{t('result.again')}</AppLink></p>
+  )
   return (
     <div className="page payment-page">
       <PageHeader title={t(`products.${productType}`)} />
@@ -53,13 +58,14 @@ export default function PaymentResultPage() {
       <OrderSummary process={p} />
       {(p.status === 'pending' || p.status === 'prepared') && <PaymentWait process={p} kind={waitKind(p)} />}
       {p.status === 'failed' && (
-        <div className={cancelled ? 'pay-notice' : 'pay-notice pay-notice--warn'} role={cancelled ? 'status' : 'alert'} ref={outcome} tabIndex={-1}>
+        <div className={cancelled ? 'pay-notice pay-notice--done' : 'pay-notice pay-notice--warn'} role={cancelled ? 'status' : 'alert'} ref={outcome} tabIndex={-1}>
           <p><strong>{cancelled ? t('result.cancelled') : t('result.failed')}</strong></p>
           {cancelled ? (
             <p>{t('result.cancelledText')} {p.paymentMethod === 'convenienceStore' && t('result.cancelledSlip')}</p>
           ) : (
             <p>{t(`failure.${p.failureCode ?? 'failed'}`, { defaultValue: t('failure.failed') })}</p>
           )}
+          {again}
         </div>
       )}
       {replaced && (
@@ -69,16 +75,15 @@ export default function PaymentResultPage() {
           {p.replacedBy && (
             <p><AppLink to={`/payment/${p.replacedBy.productType}/${p.replacedBy.paymentProcessId}`}>{t('result.replacedLink')}</AppLink></p>
           )}
+          {again}
         </div>
       )}
       {p.status === 'expired' && !replaced && (
         <div className="pay-notice pay-notice--warn" role="alert" ref={outcome} tabIndex={-1}>
           <p><strong>{t('result.expired')}</strong></p>
           {p.refundedAmount > 0 && <p>{t('result.refunded')}</p>}
+          {again}
         </div>
-      )}
-      {(p.status === 'failed' || p.status === 'expired') && !p.replacedBy && (
-        <AppLink to={retryPath(productType)} className="button button--primary">{t('result.again')}</AppLink>
       )}
     </div>
   )

@@ -56,7 +56,7 @@ describe('cancelling a waiting payment', () => {
     expect(within(notice as HTMLElement).getByRole('link', { name: 'Buy Peach Points' }).getAttribute('href')).toBe('/points?lang=en')
   })
 
-  it('on the result page: asks first, then says it was cancelled (not failed), that nothing was charged, with the focus on it', async () => {
+  it('on the result page: asks first, then says it was cancelled (not failed), that nothing was charged, with the focus on it and Start again in it', async () => {
     let cancelled = false
     stubFetch({
       'GET /api/session/info': MEMBER_SESSION,
@@ -74,6 +74,6 @@ describe('cancelling a waiting payment', () => {
     const notice = title.closest('[role="status"]')!
     expect(notice.textContent).toContain('Nothing was charged. The slip can no longer be paid: do not pay it at a store, an ATM or your bank.')
     await waitFor(() => expect(document.activeElement).toBe(notice))
-    expect(screen.getByRole('link', { name: 'Start again' }).getAttribute('href')).toBe('/points/sale?again=1&lang=en')
+    expect(within(notice as HTMLElement).getByRole('link', { name: 'Start again' }).getAttribute('href')).toBe('/points/sale?again=1&lang=en')
   })
 })

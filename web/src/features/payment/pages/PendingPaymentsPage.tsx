@@ -28,7 +28,7 @@ export default function PendingPaymentsPage() {
       <PageHeader title={t('pendingPage.title')} />
       <p>{t('pendingPage.intro')}</p>
       {cancelled && (
-        <div className="pay-notice" role="status" ref={outcome} tabIndex={-1}>
+        <div className="pay-notice pay-notice--done" role="status" ref={outcome} tabIndex={-1}>
           <p>{t('pendingPage.cancelled', { item: cancelled.description })}</p>
           <p><AppLink to={startPath(cancelled.productType)}>{t(`products.${cancelled.productType}`)}</AppLink></p>
         </div>
