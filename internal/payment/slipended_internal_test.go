@@ -1,0 +1,108 @@
+package payment
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"members/internal/i18n"
+	"members/internal/mail"
+)
+
+// moveStore answers the calls an ending makes: Move says whether this
+// caller's status change took effect (false: another instance, a webhook
+// or the worker moved the process first), Process what the process is then.
+type moveStore struct {
+	Store // nil: a call not listed here is a test failure (panic)
+	moved bool
+	after Process
+}
+
+func (s *moveStore) Move(context.Context, string, Status, Status, Changes, time.Time) (bool, error) {
+	return s.moved, nil
+}
+
+func (s *moveStore) Process(context.Context, string) (Process, error) { return s.after, nil }
+
+func (s *moveStore) Contact(context.Context, string) (string, string, string, string, error) {
+	return "taro@example.com", "Taro", "Peach", "", nil
+}
+
+type sentMails struct{ got []mail.Message }
+
+func (m *sentMails) Send(_ context.Context, msg mail.Message) error {
+	m.got = append(m.got, msg)
+	return nil
+}
+
+// A slip that ends unpaid is mailed by the caller whose own status change
+// took effect, and only then: a caller that lost the race to another one
+// (its conditional move changed nothing) sends none, so the member gets
+// one mail however many instances, webhooks and workers end it. A payment
+// without a slip, or one that failed rather than being cancelled, is not
+// mailed here.
+func TestSlipEndedMailOnlyWhenMoved(t *testing.T) {
+	cat, err := i18n.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl, err := mail.NewTemplates(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slip := json.RawMessage(`{"receiptNumber":"R-123456"}`)
+	expire := func(e *Engine, p *Process) error { return e.expire(context.Background(), p) }
+	cancel := func(e *Engine, p *Process) error { return e.fail(context.Background(), p, FailCanceled) }
+	decline := func(e *Engine, p *Process) error { return e.fail(context.Background(), p, "declined") }
+	for _, tc := range []struct {
+		name    string
+		end     func(*Engine, *Process) error
+		moved   bool
+		slip    json.RawMessage
+		subject string // "": no mail
+	}{
+		{"expired by this caller", expire, true, slip, "Your payment slip has expired"},
+		{"expired by another caller first", expire, false, slip, ""},
+		{"cancelled by this caller", cancel, true, slip, "Your payment slip has been cancelled"},
+		{"cancelled by another caller first", cancel, false, slip, ""},
+		{"a QR payment expired", expire, true, nil, ""},
+		{"a QR payment cancelled", cancel, true, nil, ""},
+		{"a slip the gateway failed", decline, true, slip, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := Process{ID: "pp-1", MemberID: "m-1", ProductType: "peachpoints", Status: Pending, Lang: "en",
+				Description: "Peach Points (JPY)", Amount: 3000, Currency: "JPY", Slip: tc.slip,
+				ExpiresAt: time.Date(2026, 12, 1, 14, 59, 0, 0, time.UTC)}
+			st := &moveStore{moved: tc.moved, after: p}
+			st.after.Status = Expired
+			sent := &sentMails{}
+			e := NewEngine(st, nil, Config{Mailer: sent, MailTemplates: tmpl, ReturnBase: "https://members.example"},
+				func() time.Time { return p.ExpiresAt }, slog.New(slog.NewTextHandler(io.Discard, nil)))
+			if err := tc.end(e, &p); err != nil {
+				t.Fatal(err)
+			}
+			if tc.subject == "" {
+				if len(sent.got) != 0 {
+					t.Fatalf("mailed %q, want no mail", sent.got[0].Subject)
+				}
+				return
+			}
+			if len(sent.got) != 1 {
+				t.Fatalf("%d mails, want 1", len(sent.got))
+			}
+			m := sent.got[0]
+			for _, want := range []string{"R-123456", "Nothing was charged", "JPY 3,000", "https://members.example/payment/peachpoints/pp-1/result"} {
+				if !strings.Contains(m.Text, want) {
+					t.Errorf("mail lacks %q:\n%s", want, m.Text)
+				}
+			}
+			if !strings.HasPrefix(m.Subject, tc.subject) || m.To != "taro@example.com" {
+				t.Errorf("mail to %q, subject %q; want %q…", m.To, m.Subject, tc.subject)
+			}
+		})
+	}
+}
