@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"members/internal/apitest"
-	"members/internal/app"
-	"members/internal/mail/mailtest"
 	"members/internal/store"
 )
 
@@ -79,8 +77,7 @@ func TestRegisterCardVerifiedAtTheIssuer(t *testing.T) {
 // asks to save a card already saved pays with it and saves nothing more.
 func TestRegisterSameCardTwice(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
-		srv := mailtest.Start(t)
-		env := newPayEnv(t, engine, func(c *app.Config) { c.SMTPURL = srv.URL() })
+		srv, env := newMailPayEnv(t, engine)
 		c := env.Member(t)
 		register := func(tok, currency string) *apitest.Response {
 			return c.Do(http.MethodPost, "/api/cc/register", map[string]any{"token": tok, "gateway": "ndhk", "currency": currency})

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"members/internal/apitest"
-	"members/internal/app"
 	"members/internal/demo"
 	"members/internal/mail/mailtest"
 	"members/internal/payment"
@@ -76,8 +75,7 @@ func refundState(t *testing.T, env *payEnv, id string) (status, code string, ref
 // by the worker after a crash between the refusal and the refund.
 func TestAccountDeletionWithMoneyInFlight(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
-		srv := mailtest.Start(t)
-		env := newPayEnv(t, engine, func(c *app.Config) { c.SMTPURL = srv.URL() })
+		srv, env := newMailPayEnv(t, engine)
 		setFlags(t, env.Env, platform.GogoPassStatus{IsGogoPassPublic: true, IsGogoPassPurchasable: true}, true)
 		ctx := context.Background()
 		c := env.Member(t)

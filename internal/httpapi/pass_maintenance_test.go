@@ -75,17 +75,7 @@ func TestPassPaymentStepInMaintenance(t *testing.T) {
 		}
 
 		// 03:30: the slip is paid at the store and settles inside the window.
-		env.Clock.Set(time.Date(2026, 11, 21, 3, 30, 0, 0, jst))
-		if _, err := env.App.Gateway.Sandbox.CustomerStep(ctx, env.gatewayPaymentID(t, slip.PaymentProcessID), true); err != nil {
-			t.Fatal(err)
-		}
-		env.deliver(t)
-		if p := decodeProcess(t, env.Member2(t).Get("/api/gogo_pass/buy/"+slip.PaymentProcessID+"/status")); p.Status != "settled" {
-			t.Errorf("a slip issued before the window and paid inside it is %s", p.Status)
-		}
-		if n := passesOf(t, env.Env, demo.Member2, demo.DemoPeriodNext); n != 1 {
-			t.Errorf("member 2 holds %d passes after paying the slip", n)
-		}
+		paidInsideWindow(t, env, env.Member2, demo.Member2, slip.PaymentProcessID, time.Date(2026, 11, 21, 3, 30, 0, 0, jst))
 
 	})
 }
@@ -109,16 +99,24 @@ func TestPassQRUnderWayInMaintenance(t *testing.T) {
 			t.Fatalf("QR at 02:58: %+v", qr)
 		}
 
-		env.Clock.Set(time.Date(2026, 11, 21, 3, 10, 0, 0, jst))
-		if _, err := env.App.Gateway.Sandbox.CustomerStep(context.Background(), env.gatewayPaymentID(t, qr.PaymentProcessID), true); err != nil {
-			t.Fatal(err)
-		}
-		env.deliver(t)
-		if p := decodeProcess(t, env.Member(t).Get("/api/gogo_pass/buy/"+qr.PaymentProcessID+"/status")); p.Status != "settled" {
-			t.Errorf("a QR payment started before the window and paid inside it is %s", p.Status)
-		}
-		if n := passesOf(t, env.Env, demo.Member1, demo.DemoPeriodNext); n != 1 {
-			t.Errorf("member 1 holds %d passes after paying by QR", n)
-		}
+		paidInsideWindow(t, env, env.Member, demo.Member1, qr.PaymentProcessID, time.Date(2026, 11, 21, 3, 10, 0, 0, jst))
 	})
+}
+
+// paidInsideWindow has the member pay their pending pass payment (a slip
+// at the store, a QR code in the app) at the time at, inside the
+// maintenance window: it settles and the member holds the pass.
+func paidInsideWindow(t *testing.T, env *payEnv, login func(testing.TB) *apitest.Client, memberID, processID string, at time.Time) {
+	t.Helper()
+	env.Clock.Set(at)
+	if _, err := env.App.Gateway.Sandbox.CustomerStep(context.Background(), env.gatewayPaymentID(t, processID), true); err != nil {
+		t.Fatal(err)
+	}
+	env.deliver(t)
+	if p := decodeProcess(t, login(t).Get("/api/gogo_pass/buy/"+processID+"/status")); p.Status != "settled" {
+		t.Errorf("a payment under way before the window and paid inside it is %s", p.Status)
+	}
+	if n := passesOf(t, env.Env, memberID, demo.DemoPeriodNext); n != 1 {
+		t.Errorf("%s holds %d passes after paying", memberID, n)
+	}
 }

@@ -11,9 +11,7 @@ import (
 	"time"
 
 	"members/internal/apitest"
-	"members/internal/app"
 	"members/internal/demo"
-	"members/internal/mail/mailtest"
 	"members/internal/platform"
 	"members/internal/store"
 )
@@ -183,8 +181,7 @@ func TestCouponRefundOnceInParallel(t *testing.T) {
 func TestPassDatesWritten(t *testing.T) {
 	t.Parallel()
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
-		srv := mailtest.Start(t)
-		env := newPayEnv(t, engine, func(c *app.Config) { c.SMTPURL = srv.URL() })
+		srv, env := newMailPayEnv(t, engine)
 		setFlags(t, env.Env, platform.GogoPassStatus{IsGogoPassPublic: true, IsGogoPassPurchasable: true}, true)
 		c := env.Member(t)
 		c.Lang = "jp"

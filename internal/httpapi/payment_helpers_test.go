@@ -14,6 +14,7 @@ import (
 	"members/internal/apitest"
 	"members/internal/app"
 	"members/internal/apperr"
+	"members/internal/mail/mailtest"
 	"members/internal/payment"
 	"members/internal/points"
 	"members/internal/store"
@@ -218,3 +219,11 @@ func (e *payEnv) webhook(t *testing.T, body []byte, at time.Time) int {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// newMailPayEnv is newPayEnv with its mails sent over SMTP to an
+// in-process server, which it returns.
+func newMailPayEnv(t *testing.T, engine store.Engine) (*mailtest.Server, *payEnv) {
+	t.Helper()
+	srv := mailtest.Start(t)
+	return srv, newPayEnv(t, engine, func(c *app.Config) { c.SMTPURL = srv.URL() })
+}

@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"members/internal/apitest"
-	"members/internal/app"
-	"members/internal/mail/mailtest"
 	"members/internal/store"
 )
 
@@ -525,8 +523,7 @@ func TestPurchaseNewCardSaved(t *testing.T) {
 // and answers 204 (mail not sent).
 func TestCardMails(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
-		srv := mailtest.Start(t)
-		env := newPayEnv(t, engine, func(c *app.Config) { c.SMTPURL = srv.URL() })
+		srv, env := newMailPayEnv(t, engine)
 		c := env.Member(t)
 		c.Lang = "jp"
 		tok := env.Tokenize(t, "5555555555554444", "123")["token"].(string)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"members/internal/apitest"
-	"members/internal/app"
 	"members/internal/mail/mailtest"
 	"members/internal/store"
 )
@@ -58,8 +57,7 @@ func qrBody(amount int64) map[string]any {
 // the pending payments; another member neither sees nor cancels it.
 func TestPendingSlip(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
-		srv := mailtest.Start(t)
-		env := newPayEnv(t, engine, func(c *app.Config) { c.SMTPURL = srv.URL() })
+		srv, env := newMailPayEnv(t, engine)
 		c := env.Member(t)
 		c.Lang = "jp"
 		if l := pendingOf(t, c); len(l.Payments) != 0 {
@@ -190,14 +188,7 @@ func TestPendingDeadlineByMethod(t *testing.T) {
 		if left := l.Payments[0].ExpiresAt.Sub(env.Clock.Now()); left < 25*time.Minute || left > 31*time.Minute {
 			t.Errorf("a QR payment's deadline is %v away, want minutes", left)
 		}
-		env.Clock.Advance(31 * time.Minute)
-		if _, err := env.App.Payments.RunOnce(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		c = env.Member(t)
-		if st := status(t, c, p.PaymentProcessID); st.Status != "expired" {
-			t.Fatalf("QR after 31 minutes: %+v", st)
-		}
+		c = expiredAfter(t, env, p.PaymentProcessID, 31*time.Minute)
 
 		s := buy(t, c, slipBody(2000))
 		cont(t, c, s.PaymentProcessID)
@@ -293,8 +284,7 @@ func TestPendingCancelRacesPayment(t *testing.T) {
 // expires on the page the member is on is not mailed.
 func TestSlipEndedMails(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
-		srv := mailtest.Start(t)
-		env := newPayEnv(t, engine, func(c *app.Config) { c.SMTPURL = srv.URL() })
+		srv, env := newMailPayEnv(t, engine)
 		c := env.Member(t)
 		c.Lang = "jp"
 		mails := func(want int) []mailtest.Received {
@@ -354,14 +344,23 @@ func TestSlipEndedMails(t *testing.T) {
 		// a QR payment's expiry: no mail
 		p = buy(t, c, qrBody(1500))
 		cont(t, c, p.PaymentProcessID)
-		env.Clock.Advance(31 * time.Minute)
-		if _, err := env.App.Payments.RunOnce(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		c = env.Member(t)
-		if st := status(t, c, p.PaymentProcessID); st.Status != "expired" {
-			t.Fatalf("QR after 31 minutes: %+v", st)
-		}
+		c = expiredAfter(t, env, p.PaymentProcessID, 31*time.Minute)
 		mails(4)
 	})
+}
+
+// expiredAfter moves the clock by d, lets the background work run and
+// checks that the member's process has expired; it returns the member's
+// new client (the session timed out meanwhile).
+func expiredAfter(t *testing.T, env *payEnv, processID string, d time.Duration) *apitest.Client {
+	t.Helper()
+	env.Clock.Advance(d)
+	if _, err := env.App.Payments.RunOnce(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c := env.Member(t)
+	if st := status(t, c, processID); st.Status != "expired" {
+		t.Fatalf("after %s: %+v", d, st)
+	}
+	return c
 }
