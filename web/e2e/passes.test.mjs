@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { e2eSuite, signIn, screenshot, VIEWPORTS, root, DEMO2 } from "./harness.mjs";
 import { axeBuilder } from "./axe.mjs";
+import { typeNewCard } from "./paymentapi.mjs";
 
 const env = e2eSuite({ before, after });
 const bin = process.env.MEMBERS_BIN || path.join(root, "bin/members");
@@ -87,12 +88,7 @@ test("a declined card on the unlimited pass: Start again shows the plan, period 
   const { context, page } = await newPage(VIEWPORTS.phone, "en", DEMO2);
   await page.goto(`${env.server.url}/gogo-pass?lang=en`);
   await period(page, "gp-all-next").locator('input[value="happlus"]').check();
-  await page.getByRole("button", { name: "Change", exact: true }).click();
-  await page.getByRole("dialog", { name: "Choose a payment method" }).getByText("A new credit card").click();
-  await page.getByLabel("Card number").fill("4000 0000 0000 0002");
-  await page.getByLabel("Expiry date (MM/YY)").fill("08/33");
-  await page.getByLabel("Security code (CVV)").fill("123");
-  await page.getByLabel("Cardholder name").fill("TARO PEACH");
+  await typeNewCard(page, "4000 0000 0000 0002");
   await page.getByRole("button", { name: "Go to confirmation" }).click();
   await page.waitForURL(/\/payment\/gogo_pass\//);
   await page.getByRole("button", { name: "Pay", exact: true }).click();

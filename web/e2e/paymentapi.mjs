@@ -38,3 +38,18 @@ export function paymentApi(env) {
 
   return { apiCall, tokenize, paymentEnd };
 }
+
+/**
+ * Types a new card into the payment panel (English page): "A new credit
+ * card" from the method chooser first when a saved card is chosen.
+ */
+export async function typeNewCard(page, number, holder = "TARO PEACH") {
+  if (!(await page.getByLabel("Card number").isVisible())) {
+    await page.getByRole("button", { name: "Change", exact: true }).click();
+    await page.getByRole("dialog", { name: "Choose a payment method" }).getByText("A new credit card").click();
+  }
+  await page.getByLabel("Card number").fill(number);
+  await page.getByLabel("Expiry date (MM/YY)").fill("08/33");
+  await page.getByLabel("Security code (CVV)").fill("123");
+  await page.getByLabel("Cardholder name").fill(holder);
+}

@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { e2eSuite, signIn, root, screenshot, VIEWPORTS, DEMO } from "./harness.mjs";
 import { axeBuilder } from "./axe.mjs";
+import { typeNewCard } from "./paymentapi.mjs";
 
 const env = e2eSuite({ before, after });
 const bin = () => process.env.MEMBERS_BIN || path.join(root, "bin/members");
@@ -210,15 +211,7 @@ test("purchase with the sandbox gateway: number and PIN on the completed page an
   await panel.waitFor();
   await screenshot(page, "points-sale-payment-desktop");
   // A new card, typed into the gateway's tokeniser.
-  const cardNumber = page.getByLabel("Card number");
-  if (!(await cardNumber.isVisible())) {
-    await page.getByRole("button", { name: "Change", exact: true }).click();
-    await page.getByRole("dialog", { name: "Choose a payment method" }).getByText("A new credit card").click();
-  }
-  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await page.getByLabel("Expiry date (MM/YY)").fill("08/33");
-  await page.getByLabel("Security code (CVV)").fill("123");
-  await page.getByLabel("Cardholder name").fill("HANAKO YAMADA");
+  await typeNewCard(page, "4242 4242 4242 4242", "HANAKO YAMADA");
   await page.getByRole("button", { name: "Go to confirmation" }).click();
   await page.getByRole("heading", { name: "Confirm your order" }).waitFor();
   await page.getByRole("button", { name: "Pay", exact: true }).click();
