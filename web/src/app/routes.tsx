@@ -15,11 +15,16 @@ import type { QueryClient } from '@tanstack/react-query'
 import { prefetchShellData, sessionQuery } from '@/api/platform'
 import { hadSession } from '@/api/sessionHint'
 import { prefetchAccountPage } from '@/features/account/api'
-import { prefetchPointsPage } from '@/features/points/prefetch'
+import { prefetchPointsPage, prefetchPointsSalePage } from '@/features/points/prefetch'
+import { prefetchBookingsPage, prefetchRecentBookings } from '@/features/bookings/prefetch'
+import { prefetchCouponPassPage, prefetchGogoPassPage, prefetchPassStatus } from '@/features/passes/prefetch'
+import { prefetchPendingPayments } from '@/features/payment/prefetch'
 import type { Access } from './routing/RouteGuard'
 import { lazyPage, type LazyPage } from './routing/lazyPage'
 
-const HomePage = lazyPage(() => import('./pages/HomePage'), ['bookings', 'passes', 'payment'])
+// The home page's bookings and pass panel (the payments left for later come with every member page: preloadPage).
+const prefetchHome = (qc: QueryClient) => Promise.all([prefetchRecentBookings(qc), prefetchPassStatus(qc)]).then(() => {})
+const HomePage = lazyPage(() => import('./pages/HomePage'), ['bookings', 'passes', 'payment'], prefetchHome)
 const LoginPage = lazyPage(() => import('./pages/LoginPage'), [])
 const SorryPage = lazyPage(() => import('./pages/SorryPage'), [])
 const AccountPage = lazyPage(() => import('@/features/account/pages/AccountPage'), ['account', 'security'], prefetchAccountPage)
@@ -29,14 +34,14 @@ const ResetPasswordPage = lazyPage(() => import('@/features/account/pages/ResetP
 const ResetPasswordTokenPage = lazyPage(() => import('@/features/account/pages/ResetPasswordTokenPage'), ['account'])
 const ResetPasswordInvalidPage = lazyPage(() => import('@/features/account/pages/ResetPasswordInvalidPage'), ['account'])
 const EmailChangeLinkPage = lazyPage(() => import('@/features/account/pages/EmailChangeLinkPage'), ['account'])
-const BookingsPage = lazyPage(() => import('@/features/bookings/pages/BookingsPage'), ['bookings'])
+const BookingsPage = lazyPage(() => import('@/features/bookings/pages/BookingsPage'), ['bookings'], prefetchBookingsPage)
 const PaymentMethodsPage = lazyPage(() => import('@/features/payment/pages/PaymentMethodsPage'), ['payment'])
 const PaymentPreparedPage = lazyPage(() => import('@/features/payment/pages/PaymentPreparedPage'), ['payment'])
 const PaymentResultPage = lazyPage(() => import('@/features/payment/pages/PaymentResultPage'), ['payment'])
 const PaymentCompletedPage = lazyPage(() => import('@/features/payment/pages/PaymentCompletedPage'), ['payment'])
 const PendingPaymentsPage = lazyPage(() => import('@/features/payment/pages/PendingPaymentsPage'), ['payment'])
 const PointsPage = lazyPage(() => import('@/features/points/pages/PointsPage'), ['points'], prefetchPointsPage)
-const PointsSalePage = lazyPage(() => import('@/features/points/pages/PointsSalePage'), ['points', 'payment'])
+const PointsSalePage = lazyPage(() => import('@/features/points/pages/PointsSalePage'), ['points', 'payment'], prefetchPointsSalePage)
 const PointsReissuePage = lazyPage(() => import('@/features/points/pages/PointsReissuePage'), ['points'])
 const PointsExchangePage = lazyPage(() => import('@/features/points/pages/PointsExchangePage'), ['points'])
 const PointsExchangeAnaPage = lazyPage(() => import('@/features/points/pages/PointsExchangeAnaPage'), ['points'])
@@ -45,12 +50,14 @@ const PasskeysPage = lazyPage(() => import('@/features/security/pages/PasskeysPa
 const YourDataPage = lazyPage(() => import('@/features/security/pages/YourDataPage'), ['security'])
 const DeleteAccountPage = lazyPage(() => import('@/features/security/pages/DeleteAccountPage'), ['security'])
 const AccountDeletedPage = lazyPage(() => import('@/features/security/pages/AccountDeletedPage'), ['security'])
-const GogoPassPage = lazyPage(() => import('@/features/passes/pages/GogoPassPage'), ['passes', 'payment'])
+const GogoPassPage = lazyPage(() => import('@/features/passes/pages/GogoPassPage'), ['passes', 'payment'], prefetchGogoPassPage)
 const LotteryPage = lazyPage(() => import('@/features/passes/pages/LotteryPage'), ['passes'])
 const LotteryCompletePage = lazyPage(() => import('@/features/passes/pages/LotteryCompletePage'), ['passes'])
 const PassExchangePage = lazyPage(() => import('@/features/passes/pages/ExchangePage'), ['passes'])
 const PassMaintenancePage = lazyPage(() => import('@/features/passes/pages/MaintenancePage'), ['passes'])
-const CouponPassPage = lazyPage(() => import('@/features/passes/pages/CouponPassPage'), ['passes', 'payment'])
+// The coupon page's block waits for the member's pending card payment.
+const prefetchCouponPass = (qc: QueryClient) => Promise.all([prefetchCouponPassPage(qc), prefetchPendingPayments(qc, { card: true })]).then(() => {})
+const CouponPassPage = lazyPage(() => import('@/features/passes/pages/CouponPassPage'), ['passes', 'payment'], prefetchCouponPass)
 const MyPassesPage = lazyPage(() => import('@/features/passes/pages/MyPassesPage'), ['passes'])
 
 export interface AppRoute {
@@ -129,7 +136,11 @@ export async function preloadPage(pathname: string, lang: string, queryClient: Q
   const session = route.access !== 'static' ? queryClient.prefetchQuery(sessionQuery) : undefined
   const preload = () => ({
     page: isValidElement(route.element) ? (route.element.type as Partial<LazyPage<object>>).preload?.(lang, queryClient) : undefined,
-    shell: prefetchShellData(queryClient, route.access === 'member'),
+    shell: Promise.all([
+      prefetchShellData(queryClient, route.access === 'member'),
+      // The member menu's entry for the payments left for later (and the home page's notice of them).
+      route.access === 'member' ? prefetchPendingPayments(queryClient, { later: true }) : undefined,
+    ]),
   })
   // A member page's data is asked for beside the check only when this
   // browser had a session (api/sessionHint.ts): a visitor sends no call

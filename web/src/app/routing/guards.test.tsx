@@ -4,6 +4,7 @@ import { App, createAppServices } from '@/app/App'
 import { preloadPage } from '@/app/routes'
 import { renderApp, currentUrl } from '@/test/renderApp'
 import { json, stubFetch, MEMBER_SESSION, VISITOR_SESSION } from '@/test/fetchStub'
+import { rememberSession } from '@/api/sessionHint'
 
 describe('routing rules', () => {
   it('sends a logged-out visitor of a member page to /login with the full original path', async () => {
@@ -100,6 +101,84 @@ describe('routing rules', () => {
     await screen.findByRole('search')
     // The page takes the answers: not asked again on mount.
     for (const call of calls) expect(api.called(call), call).toBe(1)
+  })
+
+  describe("a member page's first data starts before the first render, and each call is asked once", () => {
+    const range = (begin: string, end: string) => ({ begin, end })
+    const plans = [{
+      id: 'gp-all', name: 'Peach GoGo Pass', nameAlt: 'All routes',
+      periods: [{ id: 'gp-all-next', availablePeriodToBoard: range('2027-01-10', '2027-04-10'), availablePeriodToBook: range('2026-12-20', '2027-04-01'),
+        currencyCode: 'JPY', price: { happy: 54800, happlus: 74800 }, lotteryQuota: 50 }],
+    }]
+    const products = [{ id: 'p', name: 'Kansai Discovery Pass', description: 'd', periods: [{ id: 'w', description: 'Winter',
+      availablePeriodToBoard: range('2026-12-04', '2027-03-03'), availablePeriodToBook: range('2026-11-20', '2027-02-23'),
+      plan: { lite: { availableDaysAfterFirstUse: 7, availableNumberOfUse: 4, currencyCode: 'JPY', pricePerPerson: 19800 },
+        standard: { availableDaysAfterFirstUse: 14, availableNumberOfUse: 8, currencyCode: 'JPY', pricePerPerson: 32800 } } }] }]
+    const noBookings = { reservations: [], perPage: 10, currentPage: 1, total: 0, totalPages: 0 }
+    const stubs = {
+      'GET /api/session/info': MEMBER_SESSION,
+      'GET /api/gogo_pass_status': { isGogoPassPublic: true, isGogoPassPurchasable: true, isGogoPassLotteryPhase: false, isGogoPassMaintenance: false },
+      'GET /api/coupon_ticket_status': { isCouponTicketPublic: true },
+      'GET /api/payments/pending': { payments: [] },
+      'GET /api/gogo_pass': { gogoPasses: plans, purchasable: true, maintenance: false, wins: [] },
+      'GET /api/user/gogo_pass': { gogoPasses: [], entries: [] },
+      'GET /api/user/coupon_ticket': { couponTickets: [] },
+      'GET /api/coupon_ticket': { couponTickets: products },
+      'GET /api/user/passengers': { passengers: [] },
+      'GET /api/cc/pending': { pending: false },
+      'GET /api/cc': { creditcards: [] },
+      'GET /api/reservations': noBookings,
+      'GET /api/masters/airports': [{ code: 'KIX', shortName: 'Osaka (Kansai)', localName: '' }],
+      'GET /api/calendar/subscription': { active: false },
+      'POST /api/peachpoints/buy/preapply': { productType: 'peachpoints', currencies: [{ currencyCode: 'JPY', amounts: [1000, 3000] }] },
+      'GET /api/user/email_change': { pending: null },
+    } as const
+
+    // Every member page's menu asks for the payments left for later.
+    const MENU = ['GET /api/payments/pending']
+    const pages: { path: string; calls: Record<string, number>; shown: () => Promise<unknown> }[] = [
+      // "/": the changed and the nearest bookings (two searches), the pass panel's passes, coupons and catalogue.
+      { path: '/', calls: { 'GET /api/reservations': 2, 'GET /api/user/gogo_pass': 1, 'GET /api/user/coupon_ticket': 1, 'GET /api/gogo_pass': 1 },
+        shown: () => screen.findByRole('navigation', { name: 'Shortcuts' }) },
+      { path: '/bookings', calls: { 'GET /api/reservations': 1, 'GET /api/masters/airports': 1, 'GET /api/calendar/subscription': 1 },
+        shown: () => screen.findByText('No bookings match these conditions.') },
+      { path: '/gogo-pass', calls: { 'GET /api/gogo_pass': 1, 'GET /api/user/gogo_pass': 1 },
+        shown: () => screen.findByRole('radiogroup', { name: 'Fare type' }) },
+      { path: '/coupon-pass', calls: { 'GET /api/coupon_ticket': 1, 'GET /api/masters/countries': 1, 'GET /api/user/passengers': 1, 'GET /api/cc/pending': 1 },
+        shown: () => screen.findByRole('button', { name: 'Add a passenger' }) },
+      { path: '/points/sale', calls: { 'POST /api/peachpoints/buy/preapply': 1 },
+        shown: () => screen.findByRole('heading', { level: 1, name: 'Buy Peach Points' }) },
+      { path: '/account', calls: { 'GET /api/user/email_change': 1, 'GET /api/masters/countries': 1 },
+        shown: () => screen.findByRole('heading', { level: 1, name: 'Account' }) },
+    ]
+    it.each(pages)('$path', async ({ path, calls, shown }) => {
+      const api = stubFetch(stubs)
+      const expected: Record<string, number> = { ...calls }
+      for (const call of MENU) expected[call] = 1
+      const services = createAppServices()
+      window.history.replaceState(null, '', `${path}?lang=en`)
+      await preloadPage(path, 'en', services.queryClient)
+      // Nothing rendered yet: each has been asked for.
+      for (const [call, n] of Object.entries(expected)) expect(api.called(call), call).toBe(n)
+      render(<App services={services} />)
+      await shown()
+      await new Promise((r) => setTimeout(r, 50))
+      // The page takes the answers: not asked again on mount.
+      for (const [call, n] of Object.entries(expected)) expect(api.called(call), call).toBe(n)
+    })
+
+    it.each(pages.map((p) => p.path))("%s without a session: the early requests' 403s open no dialog, the visitor goes to the login page", async (path) => {
+      const refused = Object.fromEntries(Object.keys(stubs).filter((k) => !k.includes('_status') && !k.includes('/session/')).map((k) => [k, 403]))
+      const api = stubFetch({ ...stubs, ...refused, 'GET /api/session/info': VISITOR_SESSION, 'GET /api/user': 403 })
+      rememberSession(true) // the hint says a session, but it has ended since
+      renderApp(`${path}?lang=en`, { preload: true })
+      await waitFor(() => expect(currentUrl()).toMatch(/^\/login\?/))
+      await screen.findByRole('button', { name: 'Log in' })
+      // They were sent (and refused) beside the session check.
+      expect(api.called('GET /api/payments/pending')).toBe(1)
+      expect(screen.queryByRole('dialog')).toBeNull()
+      expect(screen.queryByText('Please try to log in again')).toBeNull()
+    })
   })
 
   it('does not check the session on a static page, first address or not', async () => {

@@ -3,8 +3,9 @@
  * Query keys live in bookingKeys; mutations invalidate by them.
  */
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/api/client'
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import type { Middleware } from 'openapi-fetch'
+import { api, beforeSession } from '@/api/client'
 import { ApiError, SessionTimedOutError, ValidationError, unwrap } from '@/api/errors'
 import { featureKeys } from '@/api/queryKeys'
 import type { components } from '@/api/schema'
@@ -47,9 +48,9 @@ export function emptyResult(q: ReservationQuery): ReservationResult {
   return { reservations: [], perPage: q.perPage ?? 10, currentPage: q.page ?? 1, total: 0, totalPages: 0 }
 }
 
-export async function searchReservations(q: ReservationQuery, signal?: AbortSignal): Promise<ReservationResult> {
+export async function searchReservations(q: ReservationQuery, signal?: AbortSignal, middleware?: Middleware[]): Promise<ReservationResult> {
   try {
-    return unwrap(await api.GET('/api/reservations', { params: { query: compact(q) }, signal }))
+    return unwrap(await api.GET('/api/reservations', { params: { query: compact(q) }, signal, middleware }))
   } catch (e) {
     if (e instanceof ApiError && e.status === 500) return emptyResult(q)
     throw e
@@ -74,19 +75,30 @@ export interface SearchState {
  * list (searchReservations). `first` is searched when the page opens, with
  * the state pending from the start: the page renders again for the answer
  * only (a mutation and a pending state had re-rendered it three times
- * more; docs/speed.md).
+ * more; docs/speed.md). On a visit's first address the startup prefetch
+ * has asked for `first` already (firstSearchOptions): its answer, when in,
+ * is the state from the first render on, and when still on its way, the
+ * opening search waits for that call instead of sending another.
  */
 export function useReservationSearch(first?: ReservationQuery) {
-  const [state, setState] = useState<SearchState>({ condition: null, result: null, validation: null, failure: null, pending: first !== undefined })
+  const qc = useQueryClient()
+  // The first search's answer, when the startup prefetch has it already (firstSearchOptions): no search on mount.
+  const [prefetched] = useState(() => (first ? freshFirstSearch(qc, first) : undefined))
+  const [state, setState] = useState<SearchState>(() =>
+    prefetched && first
+      ? { condition: first, result: prefetched, validation: null, failure: null, pending: false }
+      : { condition: null, result: null, validation: null, failure: null, pending: first !== undefined },
+  )
   const inflight = useRef<AbortController | null>(null)
-  const submit = useCallback(async (q: ReservationQuery) => {
+  const search = useCallback(async (q: ReservationQuery, opening: boolean) => {
     inflight.current?.abort()
     const ctrl = new AbortController()
     inflight.current = ctrl
     // The same state object when nothing changes: no render.
     setState((s) => (s.pending && !s.validation && !s.failure ? s : { ...s, validation: null, failure: null, pending: true }))
     try {
-      const result = await searchReservations(q, ctrl.signal)
+      // The opening search takes the startup prefetch's call if it is still under way; every other one asks the server.
+      const result = opening ? await qc.fetchQuery(firstSearchOptions(q)) : await searchReservations(q, ctrl.signal)
       if (ctrl.signal.aborted) return
       setState({ condition: q, result, validation: null, failure: null, pending: false })
     } catch (e) {
@@ -96,13 +108,63 @@ export function useReservationSearch(first?: ReservationQuery) {
       const failure = validation || e instanceof SessionTimedOutError ? null : e
       setState((s) => ({ ...s, pending: false, validation, failure }))
     }
-  }, [])
-  const firstRef = useRef(first)
+  }, [qc])
+  const submit = useCallback((q: ReservationQuery) => search(q, false), [search])
+  const firstRef = useRef(prefetched ? undefined : first)
   useEffect(() => {
-    if (firstRef.current) void submit(firstRef.current)
+    if (firstRef.current) void search(firstRef.current, true)
     return () => inflight.current?.abort()
-  }, [submit])
+  }, [search])
   return { ...state, submit }
+}
+
+// Data the startup prefetch brought a moment before the page mounts is not
+// asked for again on mount (an added booking invalidates it whatever its age).
+const PREFETCHED_FRESH_MS = 10_000
+
+/** Per-request middleware: `beforeSession` for the startup prefetch (prefetchBookingsData, prefetchRecentData). */
+interface Sent {
+  middleware?: Middleware[]
+}
+
+/**
+ * The bookings page's opening search (the address's, searchParams.ts
+ * firstSearchOf), asked for at startup and taken by the page's first search
+ * (useReservationSearch) while fresh. Only the opening search goes through
+ * the cache: every later one (a submit, a page) asks the server.
+ */
+export const firstSearchOptions = (q: ReservationQuery, sent: Sent = {}) =>
+  queryOptions({
+    queryKey: bookingKeys.key('first-search', q),
+    queryFn: ({ signal }) => searchReservations(q, signal, sent.middleware),
+    staleTime: PREFETCHED_FRESH_MS,
+    retry: false,
+    // The page shows its own failures (useReservationSearch).
+    meta: { silent: true },
+  })
+
+function freshFirstSearch(qc: QueryClient, q: ReservationQuery): ReservationResult | undefined {
+  const state = qc.getQueryState<ReservationResult>(firstSearchOptions(q).queryKey)
+  return state?.status === 'success' && Date.now() - state.dataUpdatedAt < PREFETCHED_FRESH_MS ? state.data : undefined
+}
+
+const early = { meta: { silent: true }, retry: false } as const
+const sentEarly: Sent = { middleware: [beforeSession] }
+
+/**
+ * The bookings page's first data, asked for at startup beside the session
+ * check (prefetch.ts, through routes.tsx): the opening search and the
+ * airports of the search form. The page otherwise asked for them once
+ * rendered, a round trip later. Without a session the answers are 403s
+ * that nobody shows (silent, not retried, sent `beforeSession`).
+ */
+export async function prefetchBookingsData(qc: QueryClient, first: ReservationQuery): Promise<void> {
+  await Promise.all([qc.prefetchQuery({ ...firstSearchOptions(first, sentEarly), ...early }), qc.prefetchQuery({ ...airportsOptions(sentEarly), ...early })])
+}
+
+/** The home page's bookings (RecentBookings): the changed and the nearest ones, asked for at startup as the bookings page's. */
+export async function prefetchRecentData(qc: QueryClient, today: string): Promise<void> {
+  await Promise.all([qc.prefetchQuery({ ...changedOptions(sentEarly), ...early }), qc.prefetchQuery({ ...recentOptions(today, sentEarly), ...early })])
 }
 
 /**
@@ -111,12 +173,15 @@ export function useReservationSearch(first?: ReservationQuery) {
  */
 export const changedQuery: ReservationQuery = { changed: true, status: 'all', perPage: 50, page: 1, order: 'asc', withFlightStatus: true, timeZone: '+09:00' }
 
-export function useChangedReservations() {
-  return useQuery({
+const changedOptions = (sent: Sent = {}) =>
+  queryOptions({
     queryKey: bookingKeys.key('changed'),
-    queryFn: ({ signal }) => searchReservations(changedQuery, signal),
-    meta: { silent: true },
+    queryFn: ({ signal }) => searchReservations(changedQuery, signal, sent.middleware),
+    staleTime: PREFETCHED_FRESH_MS,
   })
+
+export function useChangedReservations() {
+  return useQuery({ ...changedOptions(), meta: { silent: true } })
 }
 
 /** The home page's recent list: from today, ACTIVE, 5, ascending, with flight status. */
@@ -124,20 +189,26 @@ export function recentQuery(today: string): ReservationQuery {
   return { lastDepartDateFrom: today, status: 'ACTIVE', perPage: 5, page: 1, order: 'asc', withFlightStatus: true, timeZone: '+09:00' }
 }
 
-export function useRecentReservations(today: string) {
-  return useQuery({
+const recentOptions = (today: string, sent: Sent = {}) =>
+  queryOptions({
     queryKey: bookingKeys.key('recent', today),
-    queryFn: ({ signal }) => searchReservations(recentQuery(today), signal),
-    meta: { silent: true },
+    queryFn: ({ signal }) => searchReservations(recentQuery(today), signal, sent.middleware),
+    staleTime: PREFETCHED_FRESH_MS,
   })
+
+export function useRecentReservations(today: string) {
+  return useQuery({ ...recentOptions(today), meta: { silent: true } })
 }
 
-export function useAirports() {
-  return useQuery({
+const airportsOptions = (sent: Sent = {}) =>
+  queryOptions({
     queryKey: ['airports'],
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/masters/airports', { signal })) as Airport[],
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/masters/airports', { signal, ...sent })) as Airport[],
     staleTime: Infinity,
   })
+
+export function useAirports() {
+  return useQuery(airportsOptions())
 }
 
 export function useAddReservation() {

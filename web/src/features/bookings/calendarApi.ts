@@ -3,8 +3,8 @@
  * subscription (state, renew, stop). Kept apart from api.ts so the calendar
  * parts of the bookings page stay self-contained.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/api/client'
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { api, beforeSession } from '@/api/client'
 import { unwrap } from '@/api/errors'
 import type { components } from '@/api/schema'
 import { bookingKeys } from './api'
@@ -24,11 +24,21 @@ export function webcalUrl(url: string): string {
 
 const subscriptionKey = bookingKeys.key('calendar-subscription')
 
-export function useCalendarSubscription() {
-  return useQuery({
+const subscriptionOptions = (early = false) =>
+  queryOptions({
     queryKey: subscriptionKey,
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/calendar/subscription', { signal })),
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/calendar/subscription', { signal, middleware: early ? [beforeSession] : [] })),
+    // The startup prefetch's answer is not asked for again on mount; a renewal or a stop invalidates it.
+    staleTime: 10_000,
   })
+
+export function useCalendarSubscription() {
+  return useQuery(subscriptionOptions())
+}
+
+/** The subscription's state, asked for at startup with the bookings page's search (prefetch.ts); silent and sent `beforeSession`. */
+export async function prefetchCalendarSubscription(qc: QueryClient): Promise<void> {
+  await qc.prefetchQuery({ ...subscriptionOptions(true), meta: { silent: true }, retry: false })
 }
 
 export function useRenewCalendarSubscription() {

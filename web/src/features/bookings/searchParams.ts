@@ -11,7 +11,7 @@
  * empty (`departDateFrom=`), so it reads back empty, not as the default.
  * Other parameters of the address (lang) are kept.
  */
-import { EARLIEST_DATE, searchDefaults, type SearchForm } from './searchForm'
+import { EARLIEST_DATE, searchDefaults, toQuery, type SearchForm } from './searchForm'
 import type { ReservationQuery } from './api'
 
 const FIELDS = ['pnr', 'airportCode', 'bookingDateFrom', 'bookingDateTo', 'departDateFrom', 'departDateTo', 'status', 'order'] as const satisfies readonly (keyof SearchForm)[]
@@ -48,6 +48,14 @@ export function searchFromParams(params: URLSearchParams, now: Date = new Date()
     },
     page,
   }
+}
+
+/** Bookings a page of results shows. */
+export const PER_PAGE = 10
+
+/** The query of an addressed search, as the page sends it. */
+export function queryOf(search: AddressedSearch): ReservationQuery {
+  return toQuery(search.form, search.page, PER_PAGE)
 }
 
 /** Fields whose default is not empty: written even when the member emptied them, so the address keeps the emptiness. */

@@ -3,8 +3,10 @@
  * queryOptions and hook per call. Purchases go through the payment feature's
  * PaymentPanel (the generic …/buy endpoints).
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/api/client'
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import type { Middleware } from 'openapi-fetch'
+import { api, beforeSession } from '@/api/client'
+import { couponTicketStatusQuery, gogoPassStatusQuery } from '@/api/platform'
 import { unwrap } from '@/api/errors'
 import { featureKeys } from '@/api/queryKeys'
 import type { components } from '@/api/schema'
@@ -30,11 +32,23 @@ export type SavedPassenger = S['Passenger']
 
 export const passKeys = featureKeys('passes')
 
-export const gogoPassCatalogueQuery = queryOptions({
-  queryKey: passKeys.key('catalogue'),
-  queryFn: async ({ signal }) => unwrap(await api.GET('/api/gogo_pass', { signal })),
-  retry: false,
-})
+/** Per-request middleware: `beforeSession` for the startup prefetch (prefetchGogoPassPage, prefetchCouponPassPage). */
+interface Sent {
+  middleware?: Middleware[]
+}
+
+// Data the startup prefetch brought a moment before the page mounts is not
+// asked for again on mount (a purchase or an entry invalidates it whatever its age).
+const PREFETCHED_FRESH_MS = 10_000
+
+const gogoPassCatalogueOptions = (sent: Sent = {}) =>
+  queryOptions({
+    queryKey: passKeys.key('catalogue'),
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/gogo_pass', { signal, ...sent })),
+    retry: false,
+    staleTime: PREFETCHED_FRESH_MS,
+  })
+export const gogoPassCatalogueQuery = gogoPassCatalogueOptions()
 export const useGogoPassCatalogue = (enabled = true, silent = false) => useQuery({ ...gogoPassCatalogueQuery, enabled, meta: { silent } })
 
 export const applicableQuery = queryOptions({
@@ -44,24 +58,67 @@ export const applicableQuery = queryOptions({
 })
 export const useApplicable = (enabled = true) => useQuery({ ...applicableQuery, enabled })
 
-export const myPassesQuery = queryOptions({
-  queryKey: passKeys.key('mine'),
-  queryFn: async ({ signal }) => unwrap(await api.GET('/api/user/gogo_pass', { signal })),
-})
+const myPassesOptions = (sent: Sent = {}) =>
+  queryOptions({
+    queryKey: passKeys.key('mine'),
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/user/gogo_pass', { signal, ...sent })),
+    staleTime: PREFETCHED_FRESH_MS,
+  })
+export const myPassesQuery = myPassesOptions()
 export const useMyPasses = (silent = false) => useQuery({ ...myPassesQuery, meta: { silent } })
 
-export const myCouponsQuery = queryOptions({
-  queryKey: passKeys.key('coupons'),
-  queryFn: async ({ signal }) => unwrap(await api.GET('/api/user/coupon_ticket', { signal })),
-})
+const myCouponsOptions = (sent: Sent = {}) =>
+  queryOptions({
+    queryKey: passKeys.key('coupons'),
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/user/coupon_ticket', { signal, ...sent })),
+    staleTime: PREFETCHED_FRESH_MS,
+  })
+export const myCouponsQuery = myCouponsOptions()
 export const useMyCoupons = (silent = false) => useQuery({ ...myCouponsQuery, meta: { silent } })
 
-export const couponProductsQuery = queryOptions({
-  queryKey: passKeys.key('couponProducts'),
-  queryFn: async ({ signal }) => unwrap(await api.GET('/api/coupon_ticket', { signal })).couponTickets ?? [],
-  retry: false,
-})
+const couponProductsOptions = (sent: Sent = {}) =>
+  queryOptions({
+    queryKey: passKeys.key('couponProducts'),
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/coupon_ticket', { signal, ...sent })).couponTickets ?? [],
+    retry: false,
+    staleTime: PREFETCHED_FRESH_MS,
+  })
+export const couponProductsQuery = couponProductsOptions()
 export const useCouponProducts = (enabled = true) => useQuery({ ...couponProductsQuery, enabled })
+
+/**
+ * What a page of this feature asks for first, asked for at startup beside the
+ * session check (prefetch.ts, through routes.tsx): it otherwise started only
+ * once the page rendered, a round trip later, and the page rendered again
+ * for each answer. Without a session the answers are 403s that nobody shows
+ * (silent, not retried, sent `beforeSession`). A catalogue is asked for only
+ * when the pass is on sale (the shell's pass flags, asked for at startup
+ * too: the call under way is shared), as the page asks.
+ */
+const early = { meta: { silent: true }, retry: false } as const
+const sentEarly: Sent = { middleware: [beforeSession] }
+
+/** The member's unlimited passes, and the catalogue when the pass is public. */
+export async function prefetchGogoPassData(qc: QueryClient, { mine = true }: { mine?: boolean } = {}): Promise<void> {
+  await Promise.all([
+    qc.fetchQuery(gogoPassStatusQuery(true)).then((s) => (s.isGogoPassPublic ? qc.prefetchQuery({ ...gogoPassCatalogueOptions(sentEarly), ...early }) : undefined)),
+    mine ? qc.prefetchQuery({ ...myPassesOptions(sentEarly), ...early }) : undefined,
+  ])
+}
+
+/** The home page's pass panel: the member's passes and coupons, and the unlimited pass's catalogue when public. */
+export async function prefetchPassStatusData(qc: QueryClient): Promise<void> {
+  await Promise.all([prefetchGogoPassData(qc), qc.prefetchQuery({ ...myCouponsOptions(sentEarly), ...early })])
+}
+
+/** The coupon pass page: the products when on sale, the country list and the member's saved passengers. */
+export async function prefetchCouponPassData(qc: QueryClient): Promise<void> {
+  await Promise.all([
+    qc.fetchQuery(couponTicketStatusQuery(true)).then((s) => (s.isCouponTicketPublic ? qc.prefetchQuery({ ...couponProductsOptions(sentEarly), ...early }) : undefined)),
+    qc.prefetchQuery({ ...countriesOptions(sentEarly), ...early }),
+    qc.prefetchQuery({ ...savedPassengersOptions(sentEarly), ...early }),
+  ])
+}
 
 export function useValidateEntry() {
   return useMutation({
@@ -110,16 +167,21 @@ export function useRefundCoupon() {
   })
 }
 
-export const countriesQuery = queryOptions({
-  queryKey: passKeys.key('countries'),
-  queryFn: async ({ signal }) => unwrap(await api.GET('/api/masters/countries', { signal })),
-  staleTime: Infinity,
-})
+const countriesOptions = (sent: Sent = {}) =>
+  queryOptions({
+    queryKey: passKeys.key('countries'),
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/masters/countries', { signal, ...sent })),
+    staleTime: Infinity,
+  })
+export const countriesQuery = countriesOptions()
 export const useCountries = () => useQuery(countriesQuery)
 
 /** The member's saved passengers, to fill a coupon passenger from. */
-export const savedPassengersQuery = queryOptions({
-  queryKey: passKeys.key('saved-passengers'),
-  queryFn: async ({ signal }) => unwrap(await api.GET('/api/user/passengers', { signal })).passengers,
-})
+const savedPassengersOptions = (sent: Sent = {}) =>
+  queryOptions({
+    queryKey: passKeys.key('saved-passengers'),
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/user/passengers', { signal, ...sent })).passengers,
+    staleTime: PREFETCHED_FRESH_MS,
+  })
+export const savedPassengersQuery = savedPassengersOptions()
 export const useSavedPassengers = () => useQuery(savedPassengersQuery)

@@ -1,6 +1,7 @@
 /** The payment calls: one queryOptions or mutation hook per call. */
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/api/client'
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import type { Middleware } from 'openapi-fetch'
+import { api, beforeSession } from '@/api/client'
 import { SessionTimedOutError, unwrap } from '@/api/errors'
 import { featureKeys } from '@/api/queryKeys'
 import type { components } from '@/api/schema'
@@ -31,10 +32,22 @@ export const availabilityQuery = (currency: string, productType: string) =>
   })
 export const useAvailability = (currency: string, productType: string) => useQuery({ ...availabilityQuery(currency, productType), enabled: currency !== '' })
 
-export const pendingQuery = queryOptions({
-  queryKey: paymentKeys.key('pending'),
-  queryFn: async ({ signal }) => unwrap(await api.GET('/api/cc/pending', { signal })),
-})
+/** Per-request middleware: `beforeSession` for the startup prefetch (prefetchPendingData). */
+interface Sent {
+  middleware?: Middleware[]
+}
+
+// A pending payment's flag the startup prefetch brought a moment before the
+// page mounts is not asked for again on mount (a payment sent invalidates it).
+const PREFETCHED_FRESH_MS = 10_000
+
+const pendingOptions = (sent: Sent = {}) =>
+  queryOptions({
+    queryKey: paymentKeys.key('pending'),
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/cc/pending', { signal, ...sent })),
+    staleTime: PREFETCHED_FRESH_MS,
+  })
+export const pendingQuery = pendingOptions()
 export const usePendingPayment = () => useQuery(pendingQuery)
 
 /**
@@ -42,12 +55,30 @@ export const usePendingPayment = () => useQuery(pendingQuery)
  * challenge). Kept fresh for half a minute: the menu and the home page
  * read it on every page.
  */
-export const pendingPaymentsQuery = queryOptions({
-  queryKey: paymentKeys.key('pendingPayments'),
-  queryFn: async ({ signal }) => unwrap(await api.GET('/api/payments/pending', { signal })).payments,
-  staleTime: 30_000,
-})
+const pendingPaymentsOptions = (sent: Sent = {}) =>
+  queryOptions({
+    queryKey: paymentKeys.key('pendingPayments'),
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/payments/pending', { signal, ...sent })).payments,
+    staleTime: 30_000,
+  })
+export const pendingPaymentsQuery = pendingPaymentsOptions()
 export const usePendingPayments = (enabled = true) => useQuery({ ...pendingPaymentsQuery, enabled })
+
+/**
+ * A page's payment data asked for at startup, beside the session check
+ * (prefetch.ts, through routes.tsx): the member's pending card payment (the
+ * coupon pass page's block) and the payments left for later (the home
+ * page's notice, the menu's entry). Without a session the answers are 403s
+ * that nobody shows (silent, not retried, sent `beforeSession`).
+ */
+export async function prefetchPendingData(qc: QueryClient, which: { card?: boolean; later?: boolean }): Promise<void> {
+  const early = { meta: { silent: true }, retry: false } as const
+  const sent = { middleware: [beforeSession] }
+  await Promise.all([
+    which.card ? qc.prefetchQuery({ ...pendingOptions(sent), ...early }) : undefined,
+    which.later ? qc.prefetchQuery({ ...pendingPaymentsOptions(sent), ...early }) : undefined,
+  ])
+}
 
 /** POST /api/payments/{id}/cancel: gives up a pending payment. */
 export function useCancelPayment() {

@@ -167,19 +167,34 @@ export type SalePreapply = components['schemas']['PurchasePreapply'] & { blocked
  * on sale, or blocked (a payment of the member still pending answers 409
  * payment_pending; the page says so instead of offering the form).
  */
+const loadSalePreapply = async (signal?: AbortSignal, middleware?: Middleware[]): Promise<SalePreapply> => {
+  try {
+    return { ...unwrap(await api.POST('/api/peachpoints/buy/preapply', { signal, middleware })), blocked: false }
+  } catch (e) {
+    if (e instanceof ApiError && e.errorKey === 'payment_pending') return { productType: 'peachpoints', currencies: [], blocked: true }
+    throw e
+  }
+}
+// Fresh for as long as the startup prefetch's answer (prefetchSaleData) is
+// taken by the mount that follows it; a visit later than that asks again (what
+// is on sale may have changed, a pending payment been paid).
+const salePreapplyQuery = queryOptions({
+  queryKey: pointKeys.key('salePreapply'),
+  queryFn: ({ signal }) => loadSalePreapply(signal),
+  staleTime: PREFETCHED_FRESH_MS,
+})
+
 export function useSalePreapply() {
-  return useQuery({
-    queryKey: pointKeys.key('salePreapply'),
-    queryFn: async ({ signal }): Promise<SalePreapply> => {
-      try {
-        return { ...unwrap(await api.POST('/api/peachpoints/buy/preapply', { signal })), blocked: false }
-      } catch (e) {
-        if (e instanceof ApiError && e.errorKey === 'payment_pending') return { productType: 'peachpoints', currencies: [], blocked: true }
-        throw e
-      }
-    },
-    staleTime: 0,
-  })
+  return useQuery(salePreapplyQuery)
+}
+
+/**
+ * The sale page's first data asked for at startup, beside the session check
+ * (prefetch.ts): the preapply check, which the page otherwise sent only once
+ * rendered, a round trip later.
+ */
+export async function prefetchSaleData(qc: QueryClient): Promise<void> {
+  await qc.prefetchQuery({ ...salePreapplyQuery, queryFn: ({ signal }) => loadSalePreapply(signal, [beforeSession]), meta: { silent: true }, retry: false })
 }
 
 export interface ReissueBody {

@@ -14,13 +14,11 @@ import { pageNavigation } from '@/app/pageNavigation'
 import { useAddReservation, useAirports, useBookingSiteSSO, useReservationSearch, type ReservationQuery, type ReservationResult } from '../api'
 import { keepRangeEnd, searchDefaults, searchResolver, toQuery, type SearchForm } from '../searchForm'
 import type { AddForm } from '../schemas'
-import { formOfQuery, paramsForSearch, searchFromParams, searchKey, type AddressedSearch } from '../searchParams'
+import { formOfQuery, paramsForSearch, PER_PAGE, queryOf, searchFromParams, searchKey, type AddressedSearch } from '../searchParams'
 import { lazyResolver } from '@/components/lazyResolver'
 import { ReservationCard } from '../components/ReservationCard'
 import { CalendarSubscription } from '../components/CalendarSubscription'
 import { KeepTripsToggle } from '../offline/KeepTripsToggle'
-
-const PER_PAGE = 10
 
 /**
  * Booking management: "Add a booking" at the top, the results with paging
@@ -42,7 +40,8 @@ export default function BookingsPage() {
   const addressed = useMemo(() => searchFromParams(params), [params])
   const addressedKey = searchKey(addressed)
   // The first search is the address's (the defaults on a plain /bookings).
-  const search = useReservationSearch(toQuery(addressed.form, addressed.page, PER_PAGE))
+  // (Asked for at startup on a visit's first address: prefetch.ts.)
+  const search = useReservationSearch(queryOf(addressed))
   const { submit } = search
   // The search the address was last brought to: a search of the page's own
   // (a submit, a page) sends at once and then writes the address; a change
@@ -52,11 +51,11 @@ export default function BookingsPage() {
   useEffect(() => {
     if (searched.current === addressedKey) return
     searched.current = addressedKey
-    void submit(toQuery(addressed.form, addressed.page, PER_PAGE))
+    void submit(queryOf(addressed))
   }, [addressedKey, addressed, submit])
   /** Sends a search, every time (the same condition too), and makes it the address's. */
   const searchFor = (next: AddressedSearch) => {
-    const sent = submit(toQuery(next.form, next.page, PER_PAGE))
+    const sent = submit(queryOf(next))
     const key = searchKey(next)
     if (key !== searched.current) {
       searched.current = key
