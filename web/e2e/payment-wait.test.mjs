@@ -83,7 +83,11 @@ test("Back during the card challenge: the challenge state with Continue and Canc
   await page.getByText("Your card company asks you to confirm this payment").waitFor();
   await page.getByRole("button", { name: "Cancel this payment" }).click();
   await page.getByRole("button", { name: "Yes, cancel it" }).click();
-  await page.getByText("You cancelled this payment. Nothing was charged.").waitFor();
+  // said as cancelled, not failed, with nothing charged
+  const outcome = page.locator(".pay-notice--done");
+  await outcome.getByText("You cancelled this payment.", { exact: true }).waitFor();
+  await outcome.getByText("Nothing was charged.").waitFor();
+  assert.equal(await page.getByText("The payment was not completed.").count(), 0);
   await page.getByRole("link", { name: "Start again" }).waitFor();
   await screenshot(page, "payment-wait-cancelled-en-desktop");
   await context.close();
@@ -118,7 +122,9 @@ test("the challenge, QR and slip waiting states in en, jp and th at 375 and 1280
         await page.waitForFunction(() => globalThis.document.activeElement?.closest(".pending-payment__confirm .button--primary") != null);
         assert.equal((await apiCall(page, "GET", `/api/payment_processes/${id}/status`)).body.status, "pending", `${kind} ${lang} ${vp}: nothing cancelled before the answer`);
         await ask.locator(".button--primary").click();
-        await page.locator(".pay-notice--warn").waitFor();
+        // the outcome: cancelled (not the failure's warning), with the focus on it
+        await page.locator(".pay-notice--done").waitFor();
+        await page.waitForFunction(() => globalThis.document.activeElement?.classList.contains("pay-notice--done"));
         const st = await apiCall(page, "GET", `/api/payment_processes/${id}/status`);
         assert.equal(st.body.failureCode, "canceled", `${kind} ${lang} ${vp}`);
       }
