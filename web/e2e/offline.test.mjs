@@ -351,6 +351,18 @@ test("signing out everywhere erases the kept trips at the device's next connecti
   await context.close();
 });
 
+test("an erasure a closed page left unfinished is finished by the next page", async () => {
+  const { context, page, base } = await bookingsPage(VIEWPORTS.phone);
+  await switchOn(page, "en");
+  // the page went away between the start of an erasure and its end: the copy is still there
+  await page.evaluate(() => localStorage.setItem("members.keptTrips.erasing", "1"));
+  assert.ok(await keptRecord(page));
+  await page.goto(`${base}/?lang=en`);
+  await assertErased(page, "unfinished erasure");
+  assert.equal(await page.evaluate(() => localStorage.getItem("members.keptTrips.erasing")), null);
+  await context.close();
+});
+
 test("deleting the account on this device erases the kept trips, and another member logging in sees none", async () => {
   const bin = process.env.MEMBERS_BIN || path.join(root, "bin/members");
   const { context, page, base } = await bookingsPage(VIEWPORTS.phone, "en", DEMO2);

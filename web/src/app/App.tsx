@@ -19,7 +19,7 @@ import { useCookieConsentScripts } from './cookieConsent'
 import { watchViewport } from './viewport'
 import { useOnline } from './pwa/online'
 import { useSession } from './session/SessionProvider'
-import { keepsTrips } from './pwa/keptFlag'
+import { mayHoldTrips } from './pwa/keptFlag'
 
 const KeptTripsSync = lazy(() => import('@/features/bookings/offline/KeptTripsSync'))
 // "Reload to update": loaded with the worker's registration, never on a visitor's first load.
@@ -133,7 +133,7 @@ function OfflineSupport() {
   return (
     <Suspense fallback={null}>
       {registered && <UpdateBanner />}
-      {online && status !== 'checking' && keepsTrips() && <KeptTripsSync />}
+      {online && status !== 'checking' && mayHoldTrips() && <KeptTripsSync />}
     </Suspense>
   )
 }

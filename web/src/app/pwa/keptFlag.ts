@@ -7,9 +7,20 @@ import { localFlag } from '@/api/localFlag'
  * change) load that code only on a device that keeps trips.
  */
 const kept = localFlag('members.keptTrips')
+// Set while an erasure runs, cleared with the choice once the copy is gone:
+// a page closed or left in between leaves it, and the next page finishes
+// the erasure (the choice alone, cleared first, would leave a copy that
+// nothing erases any more).
+const erasing = localFlag('members.keptTrips.erasing')
 
+/** The device keeps trips: the choice is on and no erasure is under way (no copy is written otherwise). */
 export function keepsTrips(): boolean {
-  return kept.get()
+  return kept.get() && !erasing.get()
+}
+
+/** The device may hold a copy: it keeps trips, or an erasure has not finished. */
+export function mayHoldTrips(): boolean {
+  return kept.get() || erasing.get()
 }
 
 /** Records the member's choice (storage refused, private mode: it cannot be kept). */
@@ -17,9 +28,20 @@ export function setKeepsTrips(on: boolean): void {
   kept.set(on)
 }
 
-/** Erases the kept trips if this device keeps any (the store's code loads only then). */
+/** An erasure starts: nothing is written from now on. */
+export function beginErasure(): void {
+  erasing.set(true)
+}
+
+/** The copy is gone: the choice goes off and the erasure ends. */
+export function endErasure(): void {
+  kept.set(false)
+  erasing.set(false)
+}
+
+/** Erases the kept trips if this device may hold any (the store's code loads only then). */
 export async function eraseKeptTripsIfAny(): Promise<void> {
-  if (!keepsTrips()) return
+  if (!mayHoldTrips()) return
   const { eraseKept } = await import('@/features/bookings/offline/store')
   await eraseKept()
 }

@@ -7,7 +7,6 @@ import { platformKeys } from '@/api/queryKeys'
 import { useLang } from '@/i18n/translation'
 import { LOGIN_PATH, withLang } from '../routing/paths'
 import { eraseKeptTripsIfAny } from '../pwa/keptFlag'
-import { forgetKeptSales } from '@/features/payment/keptSale'
 import { shouldRefreshToken, type RefreshClock, type RefreshTrigger } from './tokenRefresh'
 
 export type SessionStatus = 'checking' | 'loggedIn' | 'loggedOut'
@@ -94,8 +93,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     qc.removeQueries({ predicate: isMemberData })
     // The trips kept on this device go with the session (cache storage and IndexedDB).
     await eraseKeptTripsIfAny().catch(() => undefined)
-    // So do the orders kept for "Start again" (passengers' names among them).
-    forgetKeptSales()
+    // So do the orders kept for "Start again" (passengers' names among them;
+    // loaded here, not with the login page).
+    await import('@/features/payment/keptSale').then((m) => m.forgetKeptSales()).catch(() => undefined)
     qc.setQueryData(platformKeys.session, false)
     void qc.invalidateQueries({ queryKey: platformKeys.sessionInfo })
     setTimedOut(false)

@@ -2,11 +2,12 @@ import { useEffect } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import { platformKeys } from '@/api/queryKeys'
 import { useSession } from '@/app/session/SessionProvider'
+import { keepsTrips } from '@/app/pwa/keptFlag'
 import { currentMemberId, eraseKept, refreshKept } from './store'
 
 /**
  * Keeps the kept trips true while the device is online (the shell mounts it
- * only then, and only on a device that keeps trips):
+ * only then, and only on a device that may hold a copy):
  * - the server says there is no session (a logout elsewhere, "sign out
  *   everywhere", a password change, the account deleted, or the session's
  *   end): the copy is erased;
@@ -17,6 +18,11 @@ export default function KeptTripsSync() {
   const { status } = useSession()
   const qc = useQueryClient()
   useEffect(() => {
+    // An erasure a closed page left unfinished ends first.
+    if (!keepsTrips()) {
+      void eraseKept()
+      return
+    }
     // An answer, not a failure to ask: only the server's "no session" erases.
     if (status === 'loggedOut' && qc.getQueryData(platformKeys.session) === false) void eraseKept()
     if (status !== 'loggedIn') return

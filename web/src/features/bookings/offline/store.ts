@@ -11,7 +11,7 @@ import { getActiveLang } from '@/i18n/i18n'
 import { documentUrl, searchReservations } from '../api'
 import { todayJST } from '../searchForm'
 import { keptQuery, tripsToKeep, type KeptRecord } from './keptTrips'
-import { keepsTrips, setKeepsTrips } from '@/app/pwa/keptFlag'
+import { beginErasure, endErasure, keepsTrips, setKeepsTrips } from '@/app/pwa/keptFlag'
 
 export const KEPT_DB = 'members-kept'
 const RECORD = 'trips'
@@ -25,11 +25,12 @@ export async function readKept(): Promise<KeptRecord | undefined> {
 }
 
 export async function eraseKept(): Promise<void> {
-  setKeepsTrips(false)
+  beginErasure()
   await clear(store())
   if (typeof caches !== 'undefined') {
     for (const name of await caches.keys()) if (name.startsWith(CACHE_PREFIX)) await caches.delete(name)
   }
+  endErasure()
 }
 
 /** The member's profile id: whose trips these are. */
