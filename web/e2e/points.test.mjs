@@ -74,7 +74,11 @@ test("paging keeps the last condition", async () => {
   const { context, page } = await newPage();
   await page.goto(`${env.server.url}/points?lang=en`);
   await page.locator("#points-currency").selectOption("THB");
+  // the first search's answer (every currency, two pages too) may still be on
+  // the page: page on once the THB search has answered
+  const answered = page.waitForResponse((r) => /\/api\/peachpoints\?/.test(r.url()) && r.url().includes("THB"));
   await page.getByRole("button", { name: "Search", exact: true }).click();
+  await answered;
   const pager = page.getByRole("navigation", { name: "Result pages" });
   await pager.getByText("Page 1 of 2").waitFor();
   await pager.getByRole("button", { name: "Next page" }).click();
