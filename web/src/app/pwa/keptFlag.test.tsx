@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { beginErasure, endErasure, keepsTrips, mayHoldTrips, setKeepsTrips } from './keptFlag'
+import { keepsTrips, mayHoldTrips, setErasing, setKeepsTrips } from './keptFlag'
 
 describe('the kept-trips flag', () => {
   afterEach(() => localStorage.clear())
@@ -7,15 +7,16 @@ describe('the kept-trips flag', () => {
   it('writes nothing while an erasure runs, yet still knows a copy may be there until it ends', () => {
     setKeepsTrips(true)
     expect([keepsTrips(), mayHoldTrips()]).toEqual([true, true])
-    beginErasure()
+    setErasing(true)
     expect([keepsTrips(), mayHoldTrips()]).toEqual([false, true])
-    endErasure()
+    setKeepsTrips(false)
+    setErasing(false)
     expect([keepsTrips(), mayHoldTrips()]).toEqual([false, false])
     expect(localStorage.getItem('members.keptTrips')).toBeNull()
   })
 
   it('an erasure a closed page left unfinished is still to be done, the choice gone or not', () => {
-    beginErasure()
+    setErasing(true)
     expect(mayHoldTrips()).toBe(true)
   })
 })

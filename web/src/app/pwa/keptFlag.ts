@@ -28,15 +28,9 @@ export function setKeepsTrips(on: boolean): void {
   kept.set(on)
 }
 
-/** An erasure starts: nothing is written from now on. */
-export function beginErasure(): void {
-  erasing.set(true)
-}
-
-/** The copy is gone: the choice goes off and the erasure ends. */
-export function endErasure(): void {
-  kept.set(false)
-  erasing.set(false)
+/** Marks an erasure under way (on: nothing is written from then on) or ended. */
+export function setErasing(on: boolean): void {
+  erasing.set(on)
 }
 
 /** Erases the kept trips if this device may hold any (the store's code loads only then). */

@@ -93,9 +93,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     qc.removeQueries({ predicate: isMemberData })
     // The trips kept on this device go with the session (cache storage and IndexedDB).
     await eraseKeptTripsIfAny().catch(() => undefined)
-    // So do the orders kept for "Start again" (passengers' names among them;
-    // loaded here, not with the login page).
-    await import('@/features/payment/keptSale').then((m) => m.forgetKeptSales()).catch(() => undefined)
+    // So does the tab's session storage: it holds only the orders kept for
+    // "Start again" (features/payment/keptSale.ts), passengers' names among them.
+    try {
+      globalThis.sessionStorage?.clear()
+    } catch {
+      // no storage: nothing was kept
+    }
     qc.setQueryData(platformKeys.session, false)
     void qc.invalidateQueries({ queryKey: platformKeys.sessionInfo })
     setTimedOut(false)

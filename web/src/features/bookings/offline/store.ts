@@ -11,7 +11,7 @@ import { getActiveLang } from '@/i18n/i18n'
 import { documentUrl, searchReservations } from '../api'
 import { todayJST } from '../searchForm'
 import { keptQuery, tripsToKeep, type KeptRecord } from './keptTrips'
-import { beginErasure, endErasure, keepsTrips, setKeepsTrips } from '@/app/pwa/keptFlag'
+import { keepsTrips, setErasing, setKeepsTrips } from '@/app/pwa/keptFlag'
 
 export const KEPT_DB = 'members-kept'
 const RECORD = 'trips'
@@ -25,12 +25,14 @@ export async function readKept(): Promise<KeptRecord | undefined> {
 }
 
 export async function eraseKept(): Promise<void> {
-  beginErasure()
+  setErasing(true)
   await clear(store())
   if (typeof caches !== 'undefined') {
     for (const name of await caches.keys()) if (name.startsWith(CACHE_PREFIX)) await caches.delete(name)
   }
-  endErasure()
+  // the copy is gone: the choice goes off, then the erasure ends
+  setKeepsTrips(false)
+  setErasing(false)
 }
 
 /** The member's profile id: whose trips these are. */
