@@ -3,7 +3,6 @@ import { useState } from 'react'
 import { useTranslation } from '@/i18n/translation'
 import { ApiError } from '@/api/errors'
 import { useSession } from '@/app/session/SessionProvider'
-import { isCancelled, signInWithPasskey } from '../passkeysApi'
 
 /**
  * The login page's passkey button: a discoverable sign-in (no address
@@ -19,11 +18,13 @@ export function PasskeySignIn() {
   const run = async () => {
     setFailure(null)
     setBusy(true)
+    // the passkey code loads on the press, not with the login page (its budget)
+    const passkeys = await import('../passkeysApi')
     try {
-      await signInWithPasskey()
+      await passkeys.signInWithPasskey()
       await session.onLoggedIn()
     } catch (e) {
-      if (isCancelled(e)) setFailure(t('login.passkey.cancelled'))
+      if (passkeys.isCancelled(e)) setFailure(t('login.passkey.cancelled'))
       else if (e instanceof ApiError && e.serverMessage && (e.status === 401 || e.status === 429 || e.status === 503)) setFailure(e.serverMessage)
       else setFailure(t('login.passkey.error'))
     } finally {
