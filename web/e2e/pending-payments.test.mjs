@@ -137,7 +137,8 @@ test("cancelling a slip on its result page and on Pending payments: asked first,
     await page.goto(`${env.server.url}/payments/pending?lang=${lang}`);
     await page.locator(".pending-payment").getByRole("button").last().click();
     await page.locator(".pending-payment__confirm").getByRole("button").first().click();
-    await page.getByText(words[lang].cancelled).waitFor();
+    // in what happened (role status), not in the question still closing
+    await page.locator('[role="status"]').getByText(words[lang].cancelled).waitFor();
     await page.waitForFunction(() => document.activeElement?.getAttribute("role") === "status");
     const back = page.locator('[role="status"]:focus').getByRole("link", { name: words[lang].buy });
     assert.match(await back.getAttribute("href"), /\/points/);
