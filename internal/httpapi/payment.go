@@ -286,24 +286,6 @@ func PaymentWebhook(e *payment.Engine, log *slog.Logger) http.Handler {
 			return
 		}
 		err = e.HandleWebhook(r.Context(), body, r.Header.Get("Gateway-Signature"))
-		w.Header().Set("Content-Type", "application/json")
-		switch {
-		case err == nil:
-			w.WriteHeader(http.StatusOK)
-			_, _ = w.Write([]byte(`{"received":true}`))
-		case errors.Is(err, payment.ErrBadSignature):
-			w.WriteHeader(http.StatusUnauthorized)
-			_, _ = w.Write([]byte(`{"message":"bad signature"}`))
-		case errors.Is(err, payment.ErrBusy):
-			w.WriteHeader(http.StatusConflict)
-			_, _ = w.Write([]byte(`{"message":"busy, send again later"}`))
-		case apperr.CodeOf(err) == apperr.Invalid:
-			w.WriteHeader(http.StatusBadRequest)
-			_, _ = w.Write([]byte(`{"message":"bad request"}`))
-		default:
-			log.Warn("payment: webhook not handled", "err", err)
-			w.WriteHeader(http.StatusServiceUnavailable)
-			_, _ = w.Write([]byte(`{"message":"try again"}`))
-		}
+		payment.WriteWebhookReply(w, err, http.StatusUnauthorized, log)
 	})
 }

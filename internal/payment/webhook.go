@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
+	"net/http"
 	"time"
 
 	"members/internal/apperr"
@@ -26,6 +28,30 @@ var ErrBusy = errors.New("payment: process busy, send the event again later")
 
 // ErrBadSignature is a webhook whose signature or timestamp is wrong.
 var ErrBadSignature = apperr.New(apperr.Forbidden, "error.forbidden")
+
+// WriteWebhookReply answers a gateway's webhook with the outcome of
+// handling it: 200 handled or ignored; badSignature (the gateway's own
+// status for a signature refused) for ErrBadSignature; 400 a bad body; 409
+// a process busy this instant and 503 anything else, both of which the
+// gateway sends again. Any answer but 2xx makes a gateway retry.
+func WriteWebhookReply(w http.ResponseWriter, err error, badSignature int, log *slog.Logger) {
+	status, body := http.StatusOK, `{"received":true}`
+	switch {
+	case err == nil:
+	case errors.Is(err, ErrBadSignature):
+		status, body = badSignature, `{"message":"bad signature"}`
+	case errors.Is(err, ErrBusy):
+		status, body = http.StatusConflict, `{"message":"busy, send again later"}`
+	case apperr.CodeOf(err) == apperr.Invalid:
+		status, body = http.StatusBadRequest, `{"message":"bad request"}`
+	default:
+		log.Warn("payment: webhook not handled", "err", err)
+		status, body = http.StatusServiceUnavailable, `{"message":"try again"}`
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(body))
+}
 
 // VerifySignature checks the header "t=<unix seconds>,v1=<hex HMAC-SHA256
 // of "t.body">" with secret and that t is within tolerance of now; any

@@ -63,9 +63,6 @@ func NewWebhooks(gw *Gateway, hints Hints, setups SetupHints, secrets []string, 
 	return &Webhooks{gw: gw, hints: hints, setups: setups, secrets: s, log: log}
 }
 
-// ErrBadSignature is an event no secret signed within the tolerance.
-var ErrBadSignature = errors.New("stripe: webhook signature")
-
 // Verify checks Stripe-Signature over body with each secret in turn
 // (webhook.ConstructEvent's check, 5-minute tolerance). The API version
 // of the event is not checked: the account's version decides it.
@@ -78,7 +75,8 @@ func (w *Webhooks) Verify(body []byte, header string) (sapi.Event, error) {
 			return ev, nil
 		}
 	}
-	return sapi.Event{}, ErrBadSignature
+	// no secret signed it within the tolerance
+	return sapi.Event{}, payment.ErrBadSignature
 }
 
 // Handle takes one verified event as a hint. A PaymentIntent's event is
@@ -134,32 +132,12 @@ func (w *Webhooks) Handle(ctx context.Context, ev sapi.Event) error {
 // or body (Stripe shows it and retries), 409 a process busy this instant
 // and 503 anything else (Stripe retries).
 func (w *Webhooks) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	var ev sapi.Event
 	body, err := io.ReadAll(http.MaxBytesReader(rw, r.Body, 256<<10))
-	rw.Header().Set("Content-Type", "application/json")
 	if err != nil {
-		rw.WriteHeader(http.StatusBadRequest)
-		_, _ = rw.Write([]byte(`{"message":"bad request"}`))
-		return
-	}
-	ev, err := w.Verify(body, r.Header.Get("Stripe-Signature"))
-	if err == nil {
+		err = apperr.New(apperr.Invalid, "error.bad_request")
+	} else if ev, err = w.Verify(body, r.Header.Get("Stripe-Signature")); err == nil {
 		err = w.Handle(r.Context(), ev)
 	}
-	switch {
-	case err == nil:
-		_, _ = rw.Write([]byte(`{"received":true}`))
-	case errors.Is(err, ErrBadSignature):
-		rw.WriteHeader(http.StatusBadRequest)
-		_, _ = rw.Write([]byte(`{"message":"bad signature"}`))
-	case errors.Is(err, payment.ErrBusy):
-		rw.WriteHeader(http.StatusConflict)
-		_, _ = rw.Write([]byte(`{"message":"busy, send again later"}`))
-	case apperr.CodeOf(err) == apperr.Invalid:
-		rw.WriteHeader(http.StatusBadRequest)
-		_, _ = rw.Write([]byte(`{"message":"bad request"}`))
-	default:
-		w.log.Warn("stripe: webhook not handled", "event", ev.ID, "err", err)
-		rw.WriteHeader(http.StatusServiceUnavailable)
-		_, _ = rw.Write([]byte(`{"message":"try again"}`))
-	}
+	payment.WriteWebhookReply(rw, err, http.StatusBadRequest, w.log.With("event", ev.ID))
 }
