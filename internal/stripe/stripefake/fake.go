@@ -538,6 +538,13 @@ func (f *Fake) createPI(r *http.Request, form url.Values) (int, obj) {
 
 // piJSON is a PaymentIntent; latest_charge and payment_method are
 // expanded when the request asks (expand[]).
+// piUnexpected is Stripe's refusal of a step pi's status does not allow:
+// refusal, then the status, and the PaymentIntent as it stands.
+func (f *Fake) piUnexpected(pi *intent, refusal string) (int, obj) {
+	return apiError(400, "invalid_request_error", "payment_intent_unexpected_state",
+		refusal+" because it has a status of "+pi.Status+".", obj{"payment_intent": f.piJSON(pi, nil)})
+}
+
 func (f *Fake) piJSON(pi *intent, form url.Values) obj {
 	expand := map[string]bool{}
 	for k, v := range form {
@@ -691,8 +698,7 @@ func (f *Fake) capturePI(r *http.Request, form url.Values) (int, obj) {
 		return missing("payment_intent", r.PathValue("id"))
 	}
 	if pi.Status != "requires_capture" {
-		return apiError(400, "invalid_request_error", "payment_intent_unexpected_state",
-			"This PaymentIntent could not be captured because it has a status of "+pi.Status+".", obj{"payment_intent": f.piJSON(pi, nil)})
+		return f.piUnexpected(pi, "This PaymentIntent could not be captured")
 	}
 	pi.Status = "succeeded"
 	f.event("payment_intent.succeeded", f.piJSON(pi, nil))
@@ -706,8 +712,7 @@ func (f *Fake) cancelPI(r *http.Request, form url.Values) (int, obj) {
 	}
 	switch pi.Status {
 	case "succeeded", "canceled", "processing":
-		return apiError(400, "invalid_request_error", "payment_intent_unexpected_state",
-			"You cannot cancel this PaymentIntent because it has a status of "+pi.Status+".", obj{"payment_intent": f.piJSON(pi, nil)})
+		return f.piUnexpected(pi, "You cannot cancel this PaymentIntent")
 	}
 	pi.Status, pi.NextAction = "canceled", nil
 	pi.CancelReason = form.Get("cancellation_reason")
