@@ -12,7 +12,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -26,18 +25,8 @@ import (
 	"members/internal/auth"
 	"members/internal/demo"
 	"members/internal/store"
+	"members/internal/testtool"
 )
-
-// nginxPath finds Debian's nginx (in /usr/sbin, often not on a user's PATH).
-func nginxPath() string {
-	if p, err := exec.LookPath("nginx"); err == nil {
-		return p
-	}
-	if _, err := os.Stat("/usr/sbin/nginx"); err == nil {
-		return "/usr/sbin/nginx"
-	}
-	return ""
-}
 
 // schemaDSN makes a fresh schema on the test PostgreSQL server, dropped
 // when the test ends, and returns its DSN.
@@ -207,10 +196,7 @@ func TestCluster(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs nginx and three servers")
 	}
-	nginx := nginxPath()
-	if nginx == "" {
-		t.Skip("nginx is not installed (apt-get install nginx)")
-	}
+	nginx := testtool.Path(t, "nginx", "apt-get install nginx", "/usr/sbin/nginx")
 	admin, err := sql.Open("pgx", apitest.PostgresURL())
 	if err != nil {
 		t.Fatal(err)

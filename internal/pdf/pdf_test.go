@@ -15,17 +15,13 @@ import (
 	"members/internal/brand"
 	"members/internal/i18n"
 	"members/internal/pdf"
+	"members/internal/testtool"
 )
 
 // pdftotext returns the text of a PDF (poppler-utils).
 func pdftotext(t *testing.T, b []byte) string {
 	t.Helper()
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("pdftotext (poppler-utils) is required in CI")
-		}
-		t.Skip("pdftotext not installed (apt-get install poppler-utils)")
-	}
+	testtool.Path(t, "pdftotext", "apt-get install poppler-utils")
 	path := filepath.Join(t.TempDir(), "doc.pdf")
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)

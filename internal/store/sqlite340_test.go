@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"context"
-	"os"
 	"os/exec"
 	"reflect"
 	"strings"
@@ -13,20 +12,14 @@ import (
 	"members/internal/booking"
 	"members/internal/demo"
 	"members/internal/store"
+	"members/internal/testtool"
 )
 
 // sqlite3 returns the path of the sqlite3 command-line tool: Debian 12's
 // (3.40) in CI, where it is required.
 func sqlite3(t *testing.T) string {
 	t.Helper()
-	p, err := exec.LookPath("sqlite3")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("sqlite3 is required in CI (.ci/run installs it)")
-		}
-		t.Skip("sqlite3 not installed (apt-get install sqlite3)")
-	}
-	return p
+	return testtool.Path(t, "sqlite3", "apt-get install sqlite3")
 }
 
 // TestDistributionSQLiteReadsTheDatabase: the sqlite3 of the current

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"members/internal/payment"
+	"members/internal/testtool"
 )
 
 // stripeMockURL starts Stripe's own mock server (stripe-mock, installed by
@@ -24,21 +25,12 @@ import (
 // keeps no state. Under CI=true a missing stripe-mock fails the test.
 func stripeMockURL(t *testing.T) string {
 	t.Helper()
-	bin, err := exec.LookPath("stripe-mock")
-	if err != nil {
-		gopath := os.Getenv("GOPATH")
-		if gopath == "" {
-			out, _ := exec.Command("go", "env", "GOPATH").Output()
-			gopath = strings.TrimSpace(string(out))
-		}
-		bin = filepath.Join(gopath, "bin", "stripe-mock")
-		if _, err := os.Stat(bin); err != nil {
-			if ci := os.Getenv("CI"); ci == "true" || ci == "1" {
-				t.Fatalf("stripe-mock not installed (go install github.com/stripe/stripe-mock@v0.203.0): %v", err)
-			}
-			t.Skip("stripe-mock not installed: go install github.com/stripe/stripe-mock@v0.203.0")
-		}
+	gopath := os.Getenv("GOPATH")
+	if gopath == "" {
+		out, _ := exec.Command("go", "env", "GOPATH").Output()
+		gopath = strings.TrimSpace(string(out))
 	}
+	bin := testtool.Path(t, "stripe-mock", "go install github.com/stripe/stripe-mock@v0.203.0", filepath.Join(gopath, "bin", "stripe-mock"))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
