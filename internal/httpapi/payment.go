@@ -95,7 +95,7 @@ func (h *PaymentHandlers) GetPendingPayment(w http.ResponseWriter, r *http.Reque
 
 // ListPendingPayments lists the member's payments left for later.
 func (h *PaymentHandlers) ListPendingPayments(w http.ResponseWriter, r *http.Request) {
-	res, err := h.engine.PendingPayments(r.Context(), member(r))
+	res, err := h.engine.PendingPaymentsIn(r.Context(), member(r), Lang(r))
 	h.reply(w, r, res, err)
 }
 
@@ -103,12 +103,12 @@ func (h *PaymentHandlers) ListPendingPayments(w http.ResponseWriter, r *http.Req
 // another member's, 409 once it has been paid).
 func (h *PaymentHandlers) CancelPendingPayment(w http.ResponseWriter, r *http.Request, id string) {
 	res, err := h.engine.Cancel(r.Context(), member(r), id)
-	h.reply(w, r, res, err)
+	h.replyView(w, r, res, err)
 }
 
 func (h *PaymentHandlers) GetPaymentProcessStatus(w http.ResponseWriter, r *http.Request, id string) {
 	res, err := h.engine.Status(r.Context(), member(r), "", id)
-	h.reply(w, r, res, err)
+	h.replyView(w, r, res, err)
 }
 
 // decodePurchase reads a purchase body once, into T, the product's type
@@ -216,17 +216,26 @@ func buyPurchase[B, P any](h *PaymentHandlers, w http.ResponseWriter, r *http.Re
 		return
 	}
 	res, err := c.Buy(r.Context(), member(r), Lang(r), pur)
-	h.reply(w, r, res, err)
+	h.replyView(w, r, res, err)
 }
 
 func (h *PaymentHandlers) cont(w http.ResponseWriter, r *http.Request, product, id string) {
 	res, err := h.engine.Continue(r.Context(), member(r), product, id)
-	h.reply(w, r, res, err)
+	h.replyView(w, r, res, err)
 }
 
 func (h *PaymentHandlers) status(w http.ResponseWriter, r *http.Request, product, id string) {
 	res, err := h.engine.Status(r.Context(), member(r), product, id)
-	h.reply(w, r, res, err)
+	h.replyView(w, r, res, err)
+}
+
+// replyView answers a payment process with its item named in the
+// request's language (the page's), whatever the language it was bought in.
+func (h *PaymentHandlers) replyView(w http.ResponseWriter, r *http.Request, v payment.View, err error) {
+	if err == nil {
+		v = h.engine.InLang(Lang(r), v)
+	}
+	h.reply(w, r, v, err)
 }
 
 // PreapplyPeachpointsPurchase answers before the purchase form is filled:

@@ -527,8 +527,10 @@ type PaymentProcess struct {
 		Brand string `json:"brand"`
 		Last4 string `json:"last4"`
 	} `json:"card,omitempty"`
-	CreatedAt   time.Time              `json:"createdAt"`
-	Currency    string                 `json:"currency"`
+	CreatedAt time.Time `json:"createdAt"`
+	Currency  string    `json:"currency"`
+
+	// Description what the order buys, in the request's language (X-Lang), whatever the language it was made in
 	Description string                 `json:"description"`
 	Details     map[string]interface{} `json:"details"`
 	ExpiresAt   time.Time              `json:"expiresAt"`
@@ -601,7 +603,7 @@ type PendingPayment struct {
 	CreatedAt time.Time `json:"createdAt"`
 	Currency  string    `json:"currency"`
 
-	// Description what the payment buys
+	// Description what the payment buys, in the request's language (X-Lang)
 	Description string `json:"description"`
 
 	// ExpiresAt the deadline the gateway set for the method

@@ -2488,7 +2488,7 @@ export interface components {
         PendingPayment: {
             paymentProcessId: string;
             productType: string;
-            /** @description what the payment buys */
+            /** @description what the payment buys, in the request's language (X-Lang) */
             description: string;
             /** Format: int64 */
             amount: number;
@@ -2585,6 +2585,7 @@ export interface components {
             /** Format: int64 */
             amount: number;
             currency: string;
+            /** @description what the order buys, in the request's language (X-Lang), whatever the language it was made in */
             description: string;
             paymentMethod: string;
             otherPaymentType?: string;
