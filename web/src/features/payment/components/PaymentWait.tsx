@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useLang, useTranslation } from '@/i18n/translation'
 import { AppLink } from '@/app/routing/AppLink'
 import { formatDateTime } from '@/i18n/format'
+import { noBreak } from '@/i18n/noBreak'
 import { ApiError, SessionTimedOutError } from '@/api/errors'
 import { processQuery, useCancelPayment, type PaymentProcess } from '../api'
 import { PENDING_PATH } from './PendingPayments'
@@ -65,7 +66,7 @@ export function PaymentWait({ process: p, kind }: { process: PaymentProcess; kin
     <div className="payment-wait" role="status" aria-live="polite">
       {waiting && <span className="spinner" aria-hidden="true" />}
       <p><strong>{t(`wait.${kind}.title`)}</strong></p>
-      <p>{t(`wait.${kind}.text`, { deadline: t('pendingPage.japanTime', { time: formatDateTime(p.expiresAt, lang) }) })}</p>
+      <p>{noBreak(t(`wait.${kind}.text`, { deadline: t('pendingPage.japanTime', { time: formatDateTime(p.expiresAt, lang) }) }))}</p>
       {slow && <p>{t('wait.slow')}</p>}
       {error && <p className="pay-notice pay-notice--warn" role="alert">{error}</p>}
       {!waiting && asking && (

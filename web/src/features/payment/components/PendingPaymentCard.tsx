@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { useLang, useTranslation } from '@/i18n/translation'
 import { formatDateTime, formatMoney } from '@/i18n/format'
+import { noBreak } from '@/i18n/noBreak'
 import { ApiError, SessionTimedOutError } from '@/api/errors'
 import { useCancelPayment, type PendingPayment } from '../api'
 import { CancelAsk } from './CancelAsk'
@@ -64,7 +65,7 @@ export function PendingPaymentCard({ payment: p, onCancelled }: { payment: Pendi
       {(slipRows.length > 0 || codes.length > 0) && (
         <section className="pending-payment__slip" aria-label={t('pendingPage.slipTitle')}>
           <h3>{t('pendingPage.slipTitle')}</h3>
-          <p className="pending-payment__hint">{t('pendingPage.slipHint')}</p>
+          <p className="pending-payment__hint">{noBreak(t('pendingPage.slipHint'))}</p>
           <dl className="order-summary">
             {slipRows.map((k) => (
               <div key={k}><dt>{t(`pendingPage.slip.${k}`)}</dt><dd className="pending-payment__number">{p.slip?.[k]}</dd></div>

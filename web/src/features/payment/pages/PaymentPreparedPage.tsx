@@ -7,6 +7,7 @@ import { useModals } from '@/app/modals/modalContext'
 import { useAppNavigate } from '@/app/routing/useAppNavigate'
 import { ApiError, SessionTimedOutError, isPassMaintenance } from '@/api/errors'
 import { formatMoney } from '@/i18n/format'
+import { noBreak } from '@/i18n/noBreak'
 import { isProductType, processMissing, processQuery, useContinue } from '../api'
 import { PaymentSteps } from '../components/PaymentSteps'
 import { OrderSummary } from '../components/OrderSummary'
@@ -69,7 +70,7 @@ export default function PaymentPreparedPage() {
       {p.status === 'prepared' && !message ? (
         <>
           {/* a slip is issued now and paid later, by its deadline: Pay would say the money moves now */}
-          <p>{t(slip ? 'prepared.slipText' : 'prepared.text', { amount: formatMoney(p.amount, p.currency, lang) })}</p>
+          <p>{noBreak(t(slip ? 'prepared.slipText' : 'prepared.text', { amount: formatMoney(p.amount, p.currency, lang) }))}</p>
           <button type="button" className="button button--primary button--block" onClick={pay} disabled={cont.isPending}>
             {cont.isPending ? t('panel.working') : t(slip ? 'prepared.issueSlip' : 'prepared.pay')}
           </button>
