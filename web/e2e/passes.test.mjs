@@ -239,7 +239,10 @@ test("coupon pass: passengers with the age rules, total, purchase, view and refu
   await details.getByText("2 passengers").waitFor();
   await details.getByText(/a refund fee of JPY 9,000 per item is deducted: JPY 18,000 for its 2 items/).waitFor();
   await details.getByRole("link", { name: /terms and conditions/ }).waitFor();
-  await shots("coupon-confirm", new URL(page.url()).pathname, (p) => p.locator(".order-details").waitFor());
+  // ordered on an English page, the coupon pass is named in the language of the page that shows the order
+  const couponName = { en: "Kansai Discovery Pass", jp: "関西ディスカバリーパス", th: "คันไซ ดิสคัฟเวอรี่ พาส" };
+  await shots("coupon-confirm", new URL(page.url()).pathname, (p) =>
+    p.locator(".order-details").getByText(couponName[new URL(p.url()).searchParams.get("lang")], { exact: true }).first().waitFor());
   await page.getByRole("button", { name: "Pay" }).click();
   await page.waitForURL(/completed/, { timeout: 20000 });
 
