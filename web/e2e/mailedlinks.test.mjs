@@ -157,6 +157,42 @@ test("the slip mail leads to the pending payment and its slip", async () => {
   await context.close();
 });
 
+test("the slip cancelled mail's button leads to the payment, cancelled, with Start again", async () => {
+  const { context, page } = await env.newPage(VIEWPORTS.phone);
+  await signIn(page, env.server.url, DEMO2);
+  const buy = await apiCall(page, "POST", "/api/peachpoints/buy", {
+    nominee: "KIM LEE", currencyCode: "JPY", amount: 3000, paymentMethod: "convenienceStore", requestId: `links-slip-cancel-${Date.now()}`,
+  });
+  assert.equal(buy.status, 200, JSON.stringify(buy.body));
+  const id = buy.body.paymentProcessId;
+  assert.equal((await apiCall(page, "POST", `/api/peachpoints/buy/${id}/continue`)).body.status, "pending");
+  const cancel = await apiCall(page, "POST", `/api/payments/${id}/cancel`);
+  assert.equal(cancel.body.failureCode, "canceled", JSON.stringify(cancel.body));
+
+  const text = await mailOf("payment_slip_cancelled", DEMO2.email);
+  assert.match(text, /Nothing was charged/, text);
+  const html = await mailOf("payment_slip_cancelled", DEMO2.email, { html: true });
+  // the button: the link its HTML part gives the action's words
+  const button = [...html.matchAll(/<a\b[^>]*href="([^"]+)"[^>]*>([\s\S]*?)<\/a>/g)]
+    .find(([, , inner]) => /See the payment/.test(inner.replace(/<[^>]+>/g, "")))?.[1]?.replaceAll("&amp;", "&");
+  assert.ok(button && new URL(button).pathname === `/payment/peachpoints/${id}/result`, `the button leads to the payment's result: ${button}\n${html}`);
+  for (const link of linksOf(text)) await follow(page, link);
+  await follow(page, button);
+  const outcome = page.locator(".pay-notice--done");
+  await outcome.getByText("You cancelled this payment.").waitFor();
+  await outcome.getByText(/Nothing was charged\. The slip can no longer be paid/).waitFor();
+  await outcome.getByRole("link", { name: "Start again" }).waitFor();
+  await screenshot(page, "mailedlinks-slip-cancelled-en-phone");
+  // the same page in Thai, as a member reading it in Thai finds it
+  const th = new URL(button);
+  th.searchParams.set("lang", "th");
+  await page.goto(th.href);
+  await page.locator(".pay-notice--done .pay-notice__again a").waitFor();
+  await screenshot(page, "mailedlinks-slip-cancelled-th-phone");
+  await mailScreenshot(html, "mail-slip-cancelled-en");
+  await context.close();
+});
+
 test("the password reset and e-mail change mails lead to their pages", async () => {
   // Reset: asked for without a session, the link opened in a new browser.
   const asker = await env.newPage(VIEWPORTS.phone);
