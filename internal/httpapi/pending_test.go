@@ -9,6 +9,7 @@ import (
 
 	"members/internal/apitest"
 	"members/internal/mail/mailtest"
+	"members/internal/payment"
 	"members/internal/store"
 )
 
@@ -92,7 +93,8 @@ func TestPendingSlip(t *testing.T) {
 			!contains(text, "日本時間") || !contains(text, "3,000円") || !contains(text, "/payments/pending") {
 			t.Errorf("slip mail: %q\n%s", d.Subject, text)
 		}
-		time.Sleep(200 * time.Millisecond)
+		// a mail is delivered before the request or the background round
+		// that sends it returns: once they have, none is on its way
 		if n := len(srv.Messages()); n != 1 {
 			t.Errorf("%d mails, want the slip once", n)
 		}
@@ -289,10 +291,8 @@ func TestSlipEndedMails(t *testing.T) {
 		c.Lang = "jp"
 		mails := func(want int) []mailtest.Received {
 			t.Helper()
-			for until := time.Now().Add(5 * time.Second); len(srv.Messages()) < want && time.Now().Before(until); {
-				time.Sleep(20 * time.Millisecond)
-			}
-			time.Sleep(200 * time.Millisecond) // and no more than that
+			// a mail is delivered before the request or the background
+			// round that sends it returns: once they have, none is on its way
 			got := srv.Messages()
 			if len(got) != want {
 				t.Fatalf("%d mails, want %d", len(got), want)
@@ -346,6 +346,52 @@ func TestSlipEndedMails(t *testing.T) {
 		cont(t, c, p.PaymentProcessID)
 		c = expiredAfter(t, env, p.PaymentProcessID, 31*time.Minute)
 		mails(4)
+	})
+}
+
+// TestSlipEndedMailAfterACrash: a server killed between the move that
+// ended a slip and the mail leaves the mail owed (the move recorded it);
+// the background work's sweep sends it once the minute given to the
+// request has passed, and only once.
+func TestSlipEndedMailAfterACrash(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		ctx := context.Background()
+		srv, env := newMailPayEnv(t, engine)
+		c := env.Member(t)
+		p := buy(t, c, slipBody(3000))
+		cont(t, c, p.PaymentProcessID)
+		srv.WaitFor(apitest.DemoEmail) // the slip's own mail
+		// what the cancel's request did before it was killed: its move
+		code := payment.FailCanceled
+		moved, err := store.NewPaymentStore(env.App.DB).Move(ctx, p.PaymentProcessID, payment.Pending, payment.Failed,
+			payment.Changes{FailureCode: &code, Notify: true}, env.Clock.Now())
+		if err != nil || !moved {
+			t.Fatalf("move: %v %v", moved, err)
+		}
+		// each round mails synchronously: when it returns, what it sent
+		// has reached the SMTP server
+		round := func() int {
+			t.Helper()
+			if _, err := env.App.Payments.RunOnce(ctx); err != nil {
+				t.Fatal(err)
+			}
+			return len(srv.Messages())
+		}
+		if n := round(); n != 1 {
+			t.Fatalf("%d mails within the request's minute, want the slip's only", n)
+		}
+		env.Clock.Advance(2 * time.Minute)
+		if n := round(); n != 2 {
+			t.Fatalf("%d mails after the sweep, want the slip's and the cancellation's", n)
+		}
+		d := srv.Messages()[1].Decode(t)
+		if !contains(d.Subject, "cancelled") || !contains(string(d.Parts["text/plain"]), "/payment/peachpoints/"+p.PaymentProcessID+"/result") {
+			t.Errorf("the swept mail: %q\n%s", d.Subject, d.Parts["text/plain"])
+		}
+		env.Clock.Advance(2 * time.Minute)
+		if n := round(); n != 2 {
+			t.Errorf("%d mails after another round, want the cancellation's once", n)
+		}
 	})
 }
 

@@ -295,29 +295,30 @@ func (e *Engine) fail(ctx context.Context, p *Process, code string) error {
 		code = "failed"
 	}
 	empty := ""
-	ok, err := e.store.Move(ctx, p.ID, Pending, Failed, Changes{FailureCode: &code, NextActionURL: &empty}, e.now())
+	mail := code == FailCanceled && len(p.Slip) > 0
+	ok, err := e.store.Move(ctx, p.ID, Pending, Failed, Changes{FailureCode: &code, NextActionURL: &empty, Notify: mail}, e.now())
 	if err != nil {
 		return err
 	}
 	if ok {
 		p.Status, p.FailureCode = Failed, code
-		if code == FailCanceled {
-			e.mailSlipEnded(ctx, *p, "payment_slip_cancelled")
+		if mail {
+			e.mailSlipEnded(ctx, *p)
 		}
 	}
 	return nil
 }
 
 func (e *Engine) expire(ctx context.Context, p *Process) error {
-	ok, err := e.store.Move(ctx, p.ID, p.Status, Expired, Changes{}, e.now())
+	mail := p.Status == Pending && len(p.Slip) > 0
+	ok, err := e.store.Move(ctx, p.ID, p.Status, Expired, Changes{Notify: mail}, e.now())
 	if err != nil {
 		return err
 	}
 	if ok {
-		from := p.Status
 		p.Status = Expired
-		if from == Pending {
-			e.mailSlipEnded(ctx, *p, "payment_slip_expired")
+		if mail {
+			e.mailSlipEnded(ctx, *p)
 		}
 		return nil
 	}

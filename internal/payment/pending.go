@@ -168,16 +168,23 @@ func (e *Engine) mailSlip(ctx context.Context, p Process, slip Slip) {
 	e.mailAboutSlip(ctx, p, "payment_slip", "/payments/pending", func(cat *i18n.Catalog, lang i18n.Lang) []mail.Detail { return slipDetails(cat, lang, slip) })
 }
 
-// mailSlipEnded tells the member that a slip ended unpaid: it expired
-// (kind payment_slip_expired) or they cancelled it (payment_slip_cancelled).
-// Its callers send it only when their own status change took effect, so a
-// repeat, a second tab or another instance sends none. A process without
-// a slip (a card, a QR payment) ends on the page the member is on and is
-// not mailed.
-func (e *Engine) mailSlipEnded(ctx context.Context, p Process, kind string) {
+// mailSlipEnded tells the member that a slip ended unpaid, then marks the
+// mail sent: it expired (payment_slip_expired) or they cancelled it
+// (payment_slip_cancelled). The status change that ended it recorded the
+// mail as owed (Changes.Notify), and only the caller whose change took
+// effect sends it, so a repeat, a second tab or another instance sends
+// none; a crash before it is sent leaves it to the worker's sweep. A
+// process without a slip (a card, a QR payment) ends on the page the
+// member is on and is not mailed.
+func (e *Engine) mailSlipEnded(ctx context.Context, p Process) {
+	defer func() { e.storeFailed(ctx, "mark notified", p.ID, e.store.MarkNotified(ctx, p.ID)) }()
 	var slip Slip
 	if len(p.Slip) == 0 || json.Unmarshal(p.Slip, &slip) != nil {
 		return
+	}
+	kind := "payment_slip_expired"
+	if p.Status == Failed {
+		kind = "payment_slip_cancelled"
 	}
 	// the button opens the payment's result page, with its Start again
 	e.mailAboutSlip(ctx, p, kind, "/payment/"+p.ProductType+"/"+p.ID+"/result", func(cat *i18n.Catalog, lang i18n.Lang) []mail.Detail {

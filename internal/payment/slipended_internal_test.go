@@ -15,15 +15,26 @@ import (
 
 // moveStore answers the calls an ending makes: Move says whether this
 // caller's status change took effect (false: another instance, a webhook
-// or the worker moved the process first), Process what the process is then.
+// or the worker moved the process first) and records whether it owed a
+// mail (Changes.Notify), Process what the process is then, MarkNotified
+// counts the mails marked sent.
 type moveStore struct {
 	Store // nil: a call not listed here is a test failure (panic)
 	moved bool
 	after Process
+
+	owed   bool
+	marked int
 }
 
-func (s *moveStore) Move(context.Context, string, Status, Status, Changes, time.Time) (bool, error) {
+func (s *moveStore) Move(_ context.Context, _ string, _, _ Status, c Changes, _ time.Time) (bool, error) {
+	s.owed = c.Notify
 	return s.moved, nil
+}
+
+func (s *moveStore) MarkNotified(context.Context, string) error {
+	s.marked++
+	return nil
 }
 
 func (s *moveStore) Process(context.Context, string) (Process, error) { return s.after, nil }
@@ -63,15 +74,16 @@ func TestSlipEndedMailOnlyWhenMoved(t *testing.T) {
 		end     func(*Engine, *Process) error
 		moved   bool
 		slip    json.RawMessage
+		owed    bool   // the move records a mail as owed
 		subject string // "": no mail
 	}{
-		{"expired by this caller", expire, true, slip, "Your payment slip has expired"},
-		{"expired by another caller first", expire, false, slip, ""},
-		{"cancelled by this caller", cancel, true, slip, "Your payment slip has been cancelled"},
-		{"cancelled by another caller first", cancel, false, slip, ""},
-		{"a QR payment expired", expire, true, nil, ""},
-		{"a QR payment cancelled", cancel, true, nil, ""},
-		{"a slip the gateway failed", decline, true, slip, ""},
+		{"expired by this caller", expire, true, slip, true, "Your payment slip has expired"},
+		{"expired by another caller first", expire, false, slip, true, ""},
+		{"cancelled by this caller", cancel, true, slip, true, "Your payment slip has been cancelled"},
+		{"cancelled by another caller first", cancel, false, slip, true, ""},
+		{"a QR payment expired", expire, true, nil, false, ""},
+		{"a QR payment cancelled", cancel, true, nil, false, ""},
+		{"a slip the gateway failed", decline, true, slip, false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := Process{ID: "pp-1", MemberID: "m-1", ProductType: "peachpoints", Status: Pending, Lang: "en",
@@ -84,6 +96,15 @@ func TestSlipEndedMailOnlyWhenMoved(t *testing.T) {
 				func() time.Time { return p.ExpiresAt }, slog.New(slog.NewTextHandler(io.Discard, nil)))
 			if err := tc.end(e, &p); err != nil {
 				t.Fatal(err)
+			}
+			// the ending records the mail as owed, in its own change, and
+			// the caller that moved marks it sent: a crash between the two
+			// leaves it to the worker's sweep
+			if st.owed != tc.owed {
+				t.Errorf("the move owed a mail: %v, want %v", st.owed, tc.owed)
+			}
+			if wantMarked := len(sent.got); st.marked != wantMarked {
+				t.Errorf("marked sent %d times, want %d", st.marked, wantMarked)
 			}
 			if tc.subject == "" {
 				if len(sent.got) != 0 {

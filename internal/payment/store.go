@@ -23,6 +23,10 @@ type Changes struct {
 	LeaseOwner   string
 	LeaseUntil   time.Time
 	ReleaseLease bool
+	// Notify records, with the change, that the member is owed a mail
+	// about it (notified = FALSE): the caller sends it and marks it sent,
+	// and the worker's sweep sends what a crash in between left unsent.
+	Notify bool
 }
 
 // SettleFunc creates the goods inside the settlement's unit of work.
@@ -115,8 +119,9 @@ type Store interface {
 	ClaimRefunds(ctx context.Context, owner string, now, leaseUntil, olderThan time.Time, limit int) ([]Process, error)
 	// OpenRefunds lists the refunds of a process not done yet.
 	OpenRefunds(ctx context.Context, id string) ([]RefundIntent, error)
-	// ClaimDue leases open processes whose next check is due and settled
-	// ones not yet notified, up to limit, for owner until leaseUntil.
+	// ClaimDue leases open processes whose next check is due and ended
+	// ones not yet notified (Changes.Notify), up to limit, for owner until
+	// leaseUntil.
 	ClaimDue(ctx context.Context, owner string, now, leaseUntil time.Time, limit int) ([]Process, error)
 	// ClaimOne leases one process when its lease is free.
 	ClaimOne(ctx context.Context, id, owner string, now, leaseUntil time.Time) (bool, error)

@@ -108,6 +108,12 @@ func (e *Engine) work(ctx context.Context, p Process) {
 			}
 		}
 		e.storeFailed(ctx, "release settled", p.ID, e.store.Update(ctx, p.ID, Changes{ReleaseLease: true}, now))
+	case Failed, Expired:
+		if !p.Notified {
+			// a slip that ended unpaid, its mail left unsent by a crash
+			e.mailSlipEnded(ctx, p)
+		}
+		e.storeFailed(ctx, "release ended", p.ID, e.store.Update(ctx, p.ID, Changes{ReleaseLease: true}, now))
 	default:
 		e.storeFailed(ctx, "release", p.ID, e.store.Update(ctx, p.ID, Changes{ReleaseLease: true}, now))
 	}

@@ -48,7 +48,8 @@ func TestWorkerLogsStoreFailures(t *testing.T) {
 		{"prepared and due to expire", Process{ID: "p1", Status: Prepared, ExpiresAt: now.Add(-time.Minute)}, "expire prepared"},
 		{"prepared and still open", Process{ID: "p2", Status: Prepared, ExpiresAt: now.Add(time.Minute)}, "release prepared"},
 		{"settled without a notifier", Process{ID: "p3", Status: Settled, Notified: true}, "release settled"},
-		{"failed", Process{ID: "p4", Status: Failed}, "release"},
+		{"failed, its mail owed", Process{ID: "p4", Status: Failed}, "mark notified"},
+		{"expired, nothing owed", Process{ID: "p5", Status: Expired, Notified: true}, "release ended"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -229,6 +229,9 @@ func sets(c payment.Changes, now time.Time, n int) (string, []any) {
 	if c.ExpiresAt != nil {
 		add("expires_at", c.ExpiresAt.UnixMilli())
 	}
+	if c.Notify {
+		add("notified", false)
+	}
 	if c.LeaseOwner != "" {
 		add("lease_owner", c.LeaseOwner)
 		add("lease_until", c.LeaseUntil.UnixMilli())
@@ -425,9 +428,11 @@ func (s *PaymentStore) ClaimDue(ctx context.Context, owner string, now, until ti
 	if err != nil {
 		return nil, err
 	}
-	// notifications a crash left unsent (give the settling request a minute)
+	// notifications a crash left unsent (give the request that settled or
+	// ended the process a minute): a settlement's, or the mail of a slip
+	// that ended unpaid (no settled_at; its ending is its last update)
 	unsent, err := s.claim(ctx, `UPDATE payment_processes SET lease_owner = $1, lease_until = $2
-		WHERE id IN (SELECT id FROM payment_processes WHERE notified = FALSE AND settled_at <= $4
+		WHERE id IN (SELECT id FROM payment_processes WHERE notified = FALSE AND COALESCE(settled_at, updated_at) <= $4
 			AND lease_until < $3 LIMIT $5)
 		AND lease_until < $3 AND notified = FALSE
 		RETURNING id`, owner, until.UnixMilli(), now.UnixMilli(), now.Add(-time.Minute).UnixMilli(), limit)
