@@ -7,7 +7,7 @@ import { api } from './client'
 import { apiError, unwrap } from './errors'
 import { platformKeys } from './queryKeys'
 import { shellUserBeforeSession } from './user'
-import { rememberSession } from './sessionHint'
+import { followEndedElsewhere, rememberSession } from './sessionHint'
 import type { components } from './schema'
 
 export type TopicBanner = components['schemas']['TopicBanner']
@@ -25,7 +25,11 @@ export const TOPIC_BANNER_STALE_MS = 5 * 60_000
  */
 export const sessionInfoQuery = queryOptions({
   queryKey: platformKeys.sessionInfo,
-  queryFn: async ({ signal }) => unwrap(await api.GET('/api/session/info', { signal })),
+  queryFn: async ({ signal }) => {
+    const info = unwrap(await api.GET('/api/session/info', { signal }))
+    followEndedElsewhere(info.signedOutElsewhere === true)
+    return info
+  },
   staleTime: Infinity,
   retry: false,
   meta: { silent: true },

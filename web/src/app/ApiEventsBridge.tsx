@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { apiEvents } from '@/api/client'
 import { revisionAction } from '@/api/revision'
+import { markEndedElsewhereTold } from '@/api/sessionHint'
 import { useLang } from '@/i18n/translation'
 import { useModals, MODAL_IDS } from './modals/modalContext'
 import { RevisionErrorModal, SessionTimedOutModal } from './modals/StandardModals'
@@ -29,6 +30,7 @@ export function ApiEventsBridge() {
       switch (event.type) {
         case 'sessionTimedOut':
           markTimedOut()
+          if (event.endedElsewhere) markEndedElsewhereTold()
           open(
             (_close, active) => (
               <SessionTimedOutModal

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { TranslationProvider } from '@/i18n/translation'
 import { MemoryRouter } from 'react-router'
 import { createI18n } from '@/i18n/i18n'
@@ -62,6 +62,43 @@ describe('session timed out modal', () => {
     await screen.findByRole('heading', { level: 1, name: 'Log in' })
     expect(screen.queryByRole('alertdialog')).toBeNull()
     screen.getByText('This device was logged out from another device, in the Security centre. If that was not you, change your password after you log in.')
+  })
+
+  it('the login page says the device was logged out from another one once: not on a reload, again only after a check that no longer reports it', async () => {
+    const told = 'This device was logged out from another device, in the Security centre. If that was not you, change your password after you log in.'
+    const load = async (info: object) => {
+      cleanup()
+      stubFetch({ 'GET /api/session/info': info })
+      renderApp('/login?lang=en')
+      await screen.findByRole('heading', { level: 1, name: 'Log in' })
+      return screen.queryByText(told) !== null
+    }
+    const ended = { ...VISITOR_SESSION, signedOutElsewhere: true }
+    expect(await load(ended)).toBe(true)
+    // the server reports it on every check until a login here: a reload is not told again
+    expect(await load(ended)).toBe(false)
+    expect(await load(ended)).toBe(false)
+    // logged in here, and later logged out from another device again: told again
+    cleanup()
+    stubFetch({ 'GET /api/session/info': MEMBER_SESSION })
+    renderApp('/login?lang=en')
+    await waitFor(() => expect(window.location.pathname).toBe('/')) // a member leaves the login page
+    expect(await load(ended)).toBe(true)
+    // the ending's cookie gone (it expired, or a logout here): the same
+    expect(await load(VISITOR_SESSION)).toBe(false)
+    expect(await load(ended)).toBe(true)
+  })
+
+  it('told by the dialog of a page, the login page a reload opens does not say it again', async () => {
+    const elsewhere = json({ message: 'signed out', errorKey: 'session_ended_elsewhere' }, 403)
+    stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/topic_banner': () => elsewhere.clone(), 'GET /api/payments/pending': () => elsewhere.clone() })
+    renderApp('/?lang=en')
+    await screen.findByRole('alertdialog', { name: 'You were logged out' })
+    cleanup()
+    stubFetch({ 'GET /api/session/info': { ...VISITOR_SESSION, signedOutElsewhere: true } })
+    renderApp('/login?lang=en')
+    await screen.findByRole('heading', { level: 1, name: 'Log in' })
+    expect(screen.queryByText(/logged out from another device/)).toBeNull()
   })
 
   it('on /login its button just closes all modals', async () => {

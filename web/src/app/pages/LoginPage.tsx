@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form'
 import { useLang, useTranslation } from '@/i18n/translation'
 import { ApiError } from '@/api/errors'
 import { completeSession, sessionInfoQuery, useLoginMutation } from '@/api/platform'
+import { endedElsewhereUntold, markEndedElsewhereTold } from '@/api/sessionHint'
 import { Field } from '@/components/Field'
 import { handleServerValidation } from '@/components/serverValidation'
 import { useModals } from '../modals/modalContext'
@@ -33,12 +34,16 @@ export default function LoginPage() {
   const [loggedOut, setLoggedOut] = useState(() => (location.state as { loggedOut?: boolean } | null)?.loggedOut === true)
   // The session check of this page load found this device signed out by
   // the member from another one (the security centre): say so, not a
-  // plain "log in". The server says so until a login on this device
-  // replaces the ended session's cookie, so a reload says it again (still
-  // true); after the dialog of a page it is not repeated here, since that
-  // page load's session info found the member logged in.
+  // plain "log in", once. The server says so until a login on this device
+  // replaces the ended session's cookie; a reload, or a page load after
+  // the dialog of a page that said it, does not say it again (sessionHint).
   const qc = useQueryClient()
-  const [signedOutElsewhere, setSignedOutElsewhere] = useState(() => qc.getQueryData(sessionInfoQuery.queryKey)?.signedOutElsewhere === true)
+  const [signedOutElsewhere, setSignedOutElsewhere] = useState(() =>
+    endedElsewhereUntold(qc.getQueryData(sessionInfoQuery.queryKey)?.signedOutElsewhere === true),
+  )
+  useEffect(() => {
+    if (signedOutElsewhere) markEndedElsewhereTold()
+  }, [signedOutElsewhere])
   useEffect(() => {
     const params = new URLSearchParams(location.search)
     if (!params.has('sso')) return
