@@ -6,7 +6,7 @@ import { queryOptions, useMutation, useQuery, type QueryClient } from '@tanstack
 import { api } from './client'
 import { apiError, unwrap } from './errors'
 import { platformKeys } from './queryKeys'
-import { shellUserBeforeSession } from './user'
+import { prefetchShellUser } from './user'
 import { followEndedElsewhere, rememberSession } from './sessionHint'
 import type { components } from './schema'
 
@@ -122,7 +122,7 @@ export async function prefetchShellData(qc: QueryClient, memberPage: boolean): P
       qc.prefetchQuery(gogoPassStatusQuery(true)),
       qc.prefetchQuery(couponTicketStatusQuery(true)),
       qc.prefetchQuery(topicBannerQuery),
-      qc.prefetchQuery(shellUserBeforeSession),
+      prefetchShellUser(qc),
     )
   }
   await Promise.all(calls)

@@ -3,9 +3,9 @@
  * will describe it in api/openapi.yaml; until then this module declares the few
  * fields the shell reads and calls it defensively (any failure → no data).
  */
-import { queryOptions } from '@tanstack/react-query'
 import type { Middleware } from 'openapi-fetch'
-import { beforeSession, createApiClient } from './client'
+import { createApiClient } from './client'
+import { prefetchedQuery } from './prefetched'
 import { platformKeys } from './queryKeys'
 
 /** The fields of the user record the shell needs. */
@@ -37,21 +37,12 @@ export async function fetchShellUser(signal?: AbortSignal, middleware?: Middlewa
   }
 }
 
-export const shellUserQuery = (enabled: boolean) =>
-  queryOptions({
-    queryKey: platformKeys.user,
-    queryFn: ({ signal }) => fetchShellUser(signal),
-    enabled,
-    staleTime: 60_000,
-    meta: { silent: true },
-  })
+const shellUser = prefetchedQuery(platformKeys.user, fetchShellUser, 60_000)
+export const shellUserQuery = (enabled: boolean) => ({ ...shellUser.query, enabled, meta: { silent: true } })
 
 /**
  * The member's record for the shell, asked for at startup beside the session
  * check (api/platform.ts prefetchShellData): without a session its 403 is
- * the session check's answer, not a timed-out session (beforeSession).
+ * the session check's answer, not a timed-out session (prefetchedQuery).
  */
-export const shellUserBeforeSession = queryOptions({
-  ...shellUserQuery(true),
-  queryFn: ({ signal }) => fetchShellUser(signal, [beforeSession]),
-})
+export const prefetchShellUser = shellUser.prefetch

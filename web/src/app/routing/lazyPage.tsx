@@ -22,10 +22,12 @@ import { useLang, useTranslation } from '@/i18n/translation'
  * first address of a visit, beside the session check and the chunk (preload).
  * A member page renders only once the session is known, and its queries would
  * otherwise start then, a round trip later; it lives outside the page's chunk
- * (the feature's api.ts, in the shell's bundle) so that it need not wait for
- * it. Requests that need a session go with `beforeSession` (api/client.ts): a
- * visitor without one is sent to the login page by the session check, with no
- * "session timed out" dialog.
+ * (in the shell's bundle, or in a chunk of its own loaded beside the page's:
+ * features/points/prefetch.ts) so that it need not wait for it. Requests
+ * that need a session go with `beforeSession` (api/client.ts): a visitor
+ * without one is sent to the login page by the session check, with no
+ * "session timed out" dialog. A feature makes both its page's options and
+ * the startup's call of a query with prefetchedQuery (api/prefetched.ts).
  */
 export type LazyPage<P extends object> = ComponentType<P> & {
   /**

@@ -1,11 +1,11 @@
 /** The account calls: one queryOptions or mutation hook per call (see src/api/platform.ts). */
-import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
-import type { Middleware } from 'openapi-fetch'
-import { api, beforeSession } from '@/api/client'
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/api/client'
 import { unwrap } from '@/api/errors'
-import { featureKeys, platformKeys } from '@/api/queryKeys'
+import { platformKeys } from '@/api/queryKeys'
 import type { components } from '@/api/schema'
 import { eraseKeptTripsIfAny } from '@/app/pwa/keptFlag'
+import { accountKeys, emailChangeQuery, userQuery } from './firstData'
 
 export type User = components['schemas']['User']
 export type UserUpdate = components['schemas']['UserUpdate']
@@ -13,32 +13,9 @@ export type Passenger = components['schemas']['Passenger']
 export type Country = components['schemas']['Country']
 export type PassengerInput = components['schemas']['PassengerInput']
 
-export const accountKeys = featureKeys('account')
+export { accountKeys, countriesQuery, emailChangeQuery, userQuery } from './firstData'
 
-/** Per-request middleware: `beforeSession` for the account page's startup prefetch (prefetchAccountPage). */
-interface Sent {
-  middleware?: Middleware[]
-}
-
-// Data the startup prefetch brought a moment before the page mounts is not
-// asked for again on mount; a save invalidates it whatever its age.
-const PREFETCHED_FRESH_MS = 10_000
-
-const userOptions = (sent: Sent = {}) =>
-  queryOptions({
-    queryKey: [...platformKeys.user, 'full'] as const,
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/user', { params: { query: { disableCache: true } }, signal, ...sent })),
-    staleTime: PREFETCHED_FRESH_MS,
-  })
-export const userQuery = userOptions()
 export const useUser = () => useQuery(userQuery)
-
-export const countriesQuery = (lang: string, sent: Sent = {}) =>
-  queryOptions({
-    queryKey: accountKeys.key('countries', lang),
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/masters/countries', { signal, ...sent })),
-    staleTime: Infinity,
-  })
 
 export const passengersQuery = queryOptions({
   queryKey: accountKeys.key('passengers'),
@@ -59,32 +36,7 @@ export function useUpdateUser() {
 
 export type PendingEmail = components['schemas']['PendingEmail']
 
-/** The e-mail change waiting for its confirmation link (null when none). */
-const emailChangeOptions = (sent: Sent = {}) =>
-  queryOptions({
-    queryKey: accountKeys.key('emailChange'),
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/user/email_change', { signal, ...sent })).pending ?? null,
-    staleTime: PREFETCHED_FRESH_MS,
-  })
-export const emailChangeQuery = emailChangeOptions()
 export const useEmailChange = () => useQuery(emailChangeQuery)
-
-/**
- * The account page's data, asked for when /account is the first address of a
- * visit, beside the session check and the page's chunk (routes.tsx, lazyPage). Without a
- * session the answers are 403s that nobody shows: silent, not retried, and
- * cleared by the login (SessionProvider); the session check sends the
- * visitor to the login page.
- */
-export async function prefetchAccountPage(qc: QueryClient, lang: string): Promise<void> {
-  const early = { meta: { silent: true }, retry: false } as const
-  const sent = { middleware: [beforeSession] }
-  await Promise.all([
-    qc.prefetchQuery({ ...userOptions(sent), ...early }),
-    qc.prefetchQuery({ ...emailChangeOptions(sent), ...early }),
-    qc.prefetchQuery({ ...countriesQuery(lang, sent), ...early }),
-  ])
-}
 
 export function useCancelEmailChange() {
   const qc = useQueryClient()

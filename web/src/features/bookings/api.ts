@@ -3,10 +3,11 @@
  * Query keys live in bookingKeys; mutations invalidate by them.
  */
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import type { Middleware } from 'openapi-fetch'
-import { api, beforeSession } from '@/api/client'
+import { api } from '@/api/client'
 import { ApiError, SessionTimedOutError, ValidationError, unwrap } from '@/api/errors'
+import { PREFETCHED_FRESH_MS, prefetchedQuery } from '@/api/prefetched'
 import { featureKeys } from '@/api/queryKeys'
 import type { components } from '@/api/schema'
 
@@ -118,14 +119,7 @@ export function useReservationSearch(first?: ReservationQuery) {
   return { ...state, submit }
 }
 
-// Data the startup prefetch brought a moment before the page mounts is not
-// asked for again on mount (an added booking invalidates it whatever its age).
-const PREFETCHED_FRESH_MS = 10_000
-
-/** Per-request middleware: `beforeSession` for the startup prefetch (prefetchBookingsData, prefetchRecentData). */
-interface Sent {
-  middleware?: Middleware[]
-}
+// What the startup prefetch brought is not asked for again on mount (prefetchedQuery); an added booking invalidates it whatever its age.
 
 /**
  * The bookings page's opening search (the address's, searchParams.ts
@@ -133,23 +127,16 @@ interface Sent {
  * (useReservationSearch) while fresh. Only the opening search goes through
  * the cache: every later one (a submit, a page) asks the server.
  */
-export const firstSearchOptions = (q: ReservationQuery, sent: Sent = {}) =>
-  queryOptions({
-    queryKey: bookingKeys.key('first-search', q),
-    queryFn: ({ signal }) => searchReservations(q, signal, sent.middleware),
-    staleTime: PREFETCHED_FRESH_MS,
-    retry: false,
-    // The page shows its own failures (useReservationSearch).
-    meta: { silent: true },
-  })
+const firstSearch = (q: ReservationQuery) =>
+  prefetchedQuery(bookingKeys.key('first-search', q), (signal, middleware) => searchReservations(q, signal, middleware))
+export const firstSearchOptions = (q: ReservationQuery) =>
+  // The page shows its own failures (useReservationSearch).
+  ({ ...firstSearch(q).query, retry: false, meta: { silent: true } })
 
 function freshFirstSearch(qc: QueryClient, q: ReservationQuery): ReservationResult | undefined {
   const state = qc.getQueryState<ReservationResult>(firstSearchOptions(q).queryKey)
   return state?.status === 'success' && Date.now() - state.dataUpdatedAt < PREFETCHED_FRESH_MS ? state.data : undefined
 }
-
-const early = { meta: { silent: true }, retry: false } as const
-const sentEarly: Sent = { middleware: [beforeSession] }
 
 /**
  * The bookings page's first data, asked for at startup beside the session
@@ -159,12 +146,12 @@ const sentEarly: Sent = { middleware: [beforeSession] }
  * that nobody shows (silent, not retried, sent `beforeSession`).
  */
 export async function prefetchBookingsData(qc: QueryClient, first: ReservationQuery): Promise<void> {
-  await Promise.all([qc.prefetchQuery({ ...firstSearchOptions(first, sentEarly), ...early }), qc.prefetchQuery({ ...airportsOptions(sentEarly), ...early })])
+  await Promise.all([firstSearch(first).prefetch(qc), airports.prefetch(qc)])
 }
 
 /** The home page's bookings (RecentBookings): the changed and the nearest ones, asked for at startup as the bookings page's. */
 export async function prefetchRecentData(qc: QueryClient, today: string): Promise<void> {
-  await Promise.all([qc.prefetchQuery({ ...changedOptions(sentEarly), ...early }), qc.prefetchQuery({ ...recentOptions(today, sentEarly), ...early })])
+  await Promise.all([changed.prefetch(qc), recent(today).prefetch(qc)])
 }
 
 /**
@@ -173,15 +160,10 @@ export async function prefetchRecentData(qc: QueryClient, today: string): Promis
  */
 export const changedQuery: ReservationQuery = { changed: true, status: 'all', perPage: 50, page: 1, order: 'asc', withFlightStatus: true, timeZone: '+09:00' }
 
-const changedOptions = (sent: Sent = {}) =>
-  queryOptions({
-    queryKey: bookingKeys.key('changed'),
-    queryFn: ({ signal }) => searchReservations(changedQuery, signal, sent.middleware),
-    staleTime: PREFETCHED_FRESH_MS,
-  })
+const changed = prefetchedQuery(bookingKeys.key('changed'), (signal, middleware) => searchReservations(changedQuery, signal, middleware))
 
 export function useChangedReservations() {
-  return useQuery({ ...changedOptions(), meta: { silent: true } })
+  return useQuery({ ...changed.query, meta: { silent: true } })
 }
 
 /** The home page's recent list: from today, ACTIVE, 5, ascending, with flight status. */
@@ -189,26 +171,17 @@ export function recentQuery(today: string): ReservationQuery {
   return { lastDepartDateFrom: today, status: 'ACTIVE', perPage: 5, page: 1, order: 'asc', withFlightStatus: true, timeZone: '+09:00' }
 }
 
-const recentOptions = (today: string, sent: Sent = {}) =>
-  queryOptions({
-    queryKey: bookingKeys.key('recent', today),
-    queryFn: ({ signal }) => searchReservations(recentQuery(today), signal, sent.middleware),
-    staleTime: PREFETCHED_FRESH_MS,
-  })
+const recent = (today: string) =>
+  prefetchedQuery(bookingKeys.key('recent', today), (signal, middleware) => searchReservations(recentQuery(today), signal, middleware))
 
 export function useRecentReservations(today: string) {
-  return useQuery({ ...recentOptions(today), meta: { silent: true } })
+  return useQuery({ ...recent(today).query, meta: { silent: true } })
 }
 
-const airportsOptions = (sent: Sent = {}) =>
-  queryOptions({
-    queryKey: ['airports'],
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/masters/airports', { signal, ...sent })) as Airport[],
-    staleTime: Infinity,
-  })
+const airports = prefetchedQuery(['airports'], async (signal, middleware) => unwrap(await api.GET('/api/masters/airports', { signal, middleware })) as Airport[], Infinity)
 
 export function useAirports() {
-  return useQuery(airportsOptions())
+  return useQuery(airports.query)
 }
 
 export function useAddReservation() {

@@ -3,9 +3,10 @@
  * subscription (state, renew, stop). Kept apart from api.ts so the calendar
  * parts of the bookings page stay self-contained.
  */
-import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
-import { api, beforeSession } from '@/api/client'
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { api } from '@/api/client'
 import { unwrap } from '@/api/errors'
+import { prefetchedQuery } from '@/api/prefetched'
 import type { components } from '@/api/schema'
 import { bookingKeys } from './api'
 
@@ -24,21 +25,16 @@ export function webcalUrl(url: string): string {
 
 const subscriptionKey = bookingKeys.key('calendar-subscription')
 
-const subscriptionOptions = (early = false) =>
-  queryOptions({
-    queryKey: subscriptionKey,
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/calendar/subscription', { signal, middleware: early ? [beforeSession] : [] })),
-    // The startup prefetch's answer is not asked for again on mount; a renewal or a stop invalidates it.
-    staleTime: 10_000,
-  })
+// The startup prefetch's answer is not asked for again on mount (prefetchedQuery); a renewal or a stop invalidates it whatever its age.
+const subscription = prefetchedQuery(subscriptionKey, async (signal, middleware) => unwrap(await api.GET('/api/calendar/subscription', { signal, middleware })))
 
 export function useCalendarSubscription() {
-  return useQuery(subscriptionOptions())
+  return useQuery(subscription.query)
 }
 
-/** The subscription's state, asked for at startup with the bookings page's search (prefetch.ts); silent and sent `beforeSession`. */
+/** The subscription's state, asked for at startup with the bookings page's search (prefetch.ts). */
 export async function prefetchCalendarSubscription(qc: QueryClient): Promise<void> {
-  await qc.prefetchQuery({ ...subscriptionOptions(true), meta: { silent: true }, retry: false })
+  await subscription.prefetch(qc)
 }
 
 export function useRenewCalendarSubscription() {

@@ -4,10 +4,10 @@
  * PaymentPanel (the generic …/buy endpoints).
  */
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
-import type { Middleware } from 'openapi-fetch'
-import { api, beforeSession } from '@/api/client'
+import { api } from '@/api/client'
 import { couponTicketStatusQuery, gogoPassStatusQuery } from '@/api/platform'
 import { unwrap } from '@/api/errors'
+import { prefetchedQuery } from '@/api/prefetched'
 import { featureKeys } from '@/api/queryKeys'
 import type { components } from '@/api/schema'
 
@@ -32,23 +32,9 @@ export type SavedPassenger = S['Passenger']
 
 export const passKeys = featureKeys('passes')
 
-/** Per-request middleware: `beforeSession` for the startup prefetch (prefetchGogoPassPage, prefetchCouponPassPage). */
-interface Sent {
-  middleware?: Middleware[]
-}
-
-// Data the startup prefetch brought a moment before the page mounts is not
-// asked for again on mount (a purchase or an entry invalidates it whatever its age).
-const PREFETCHED_FRESH_MS = 10_000
-
-const gogoPassCatalogueOptions = (sent: Sent = {}) =>
-  queryOptions({
-    queryKey: passKeys.key('catalogue'),
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/gogo_pass', { signal, ...sent })),
-    retry: false,
-    staleTime: PREFETCHED_FRESH_MS,
-  })
-export const gogoPassCatalogueQuery = gogoPassCatalogueOptions()
+// What the startup prefetch brought is not asked for again on mount (prefetchedQuery); a purchase or an entry invalidates it whatever its age.
+const gogoPassCatalogue = prefetchedQuery(passKeys.key('catalogue'), async (signal, middleware) => unwrap(await api.GET('/api/gogo_pass', { signal, middleware })))
+export const gogoPassCatalogueQuery = { ...gogoPassCatalogue.query, retry: false }
 export const useGogoPassCatalogue = (enabled = true, silent = false) => useQuery({ ...gogoPassCatalogueQuery, enabled, meta: { silent } })
 
 export const applicableQuery = queryOptions({
@@ -58,35 +44,20 @@ export const applicableQuery = queryOptions({
 })
 export const useApplicable = (enabled = true) => useQuery({ ...applicableQuery, enabled })
 
-const myPassesOptions = (sent: Sent = {}) =>
-  queryOptions({
-    queryKey: passKeys.key('mine'),
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/user/gogo_pass', { signal, ...sent })),
-    staleTime: PREFETCHED_FRESH_MS,
-  })
-export const myPassesQuery = myPassesOptions()
+const myPasses = prefetchedQuery(passKeys.key('mine'), async (signal, middleware) => unwrap(await api.GET('/api/user/gogo_pass', { signal, middleware })))
+export const myPassesQuery = myPasses.query
 export const useMyPasses = (silent = false) => useQuery({ ...myPassesQuery, meta: { silent } })
 
-const myCouponsOptions = (sent: Sent = {}) =>
-  queryOptions({
-    queryKey: passKeys.key('coupons'),
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/user/coupon_ticket', { signal, ...sent })),
-    staleTime: PREFETCHED_FRESH_MS,
-  })
-export const myCouponsQuery = myCouponsOptions()
+const myCoupons = prefetchedQuery(passKeys.key('coupons'), async (signal, middleware) => unwrap(await api.GET('/api/user/coupon_ticket', { signal, middleware })))
+export const myCouponsQuery = myCoupons.query
 export const useMyCoupons = (silent = false) => useQuery({ ...myCouponsQuery, meta: { silent } })
 
-const couponProductsOptions = (sent: Sent = {}) =>
-  queryOptions({
-    queryKey: passKeys.key('couponProducts'),
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/coupon_ticket', { signal, ...sent })).couponTickets ?? [],
-    retry: false,
-    staleTime: PREFETCHED_FRESH_MS,
-  })
-export const couponProductsQuery = couponProductsOptions()
+const couponProducts = prefetchedQuery(passKeys.key('couponProducts'), async (signal, middleware) =>
+  unwrap(await api.GET('/api/coupon_ticket', { signal, middleware })).couponTickets ?? [])
+export const couponProductsQuery = { ...couponProducts.query, retry: false }
 export const useCouponProducts = (enabled = true) => useQuery({ ...couponProductsQuery, enabled })
 
-/**
+/*
  * What a page of this feature asks for first, asked for at startup beside the
  * session check (prefetch.ts, through routes.tsx): it otherwise started only
  * once the page rendered, a round trip later, and the page rendered again
@@ -95,28 +66,26 @@ export const useCouponProducts = (enabled = true) => useQuery({ ...couponProduct
  * when the pass is on sale (the shell's pass flags, asked for at startup
  * too: the call under way is shared), as the page asks.
  */
-const early = { meta: { silent: true }, retry: false } as const
-const sentEarly: Sent = { middleware: [beforeSession] }
 
 /** The member's unlimited passes, and the catalogue when the pass is public. */
 export async function prefetchGogoPassData(qc: QueryClient, { mine = true }: { mine?: boolean } = {}): Promise<void> {
   await Promise.all([
-    qc.fetchQuery(gogoPassStatusQuery(true)).then((s) => (s.isGogoPassPublic ? qc.prefetchQuery({ ...gogoPassCatalogueOptions(sentEarly), ...early }) : undefined)),
-    mine ? qc.prefetchQuery({ ...myPassesOptions(sentEarly), ...early }) : undefined,
+    qc.fetchQuery(gogoPassStatusQuery(true)).then((s) => (s.isGogoPassPublic ? gogoPassCatalogue.prefetch(qc) : undefined)),
+    mine ? myPasses.prefetch(qc) : undefined,
   ])
 }
 
 /** The home page's pass panel: the member's passes and coupons, and the unlimited pass's catalogue when public. */
 export async function prefetchPassStatusData(qc: QueryClient): Promise<void> {
-  await Promise.all([prefetchGogoPassData(qc), qc.prefetchQuery({ ...myCouponsOptions(sentEarly), ...early })])
+  await Promise.all([prefetchGogoPassData(qc), myCoupons.prefetch(qc)])
 }
 
 /** The coupon pass page: the products when on sale, the country list and the member's saved passengers. */
 export async function prefetchCouponPassData(qc: QueryClient): Promise<void> {
   await Promise.all([
-    qc.fetchQuery(couponTicketStatusQuery(true)).then((s) => (s.isCouponTicketPublic ? qc.prefetchQuery({ ...couponProductsOptions(sentEarly), ...early }) : undefined)),
-    qc.prefetchQuery({ ...countriesOptions(sentEarly), ...early }),
-    qc.prefetchQuery({ ...savedPassengersOptions(sentEarly), ...early }),
+    qc.fetchQuery(couponTicketStatusQuery(true)).then((s) => (s.isCouponTicketPublic ? couponProducts.prefetch(qc) : undefined)),
+    countries.prefetch(qc),
+    savedPassengers.prefetch(qc),
   ])
 }
 
@@ -167,21 +136,12 @@ export function useRefundCoupon() {
   })
 }
 
-const countriesOptions = (sent: Sent = {}) =>
-  queryOptions({
-    queryKey: passKeys.key('countries'),
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/masters/countries', { signal, ...sent })),
-    staleTime: Infinity,
-  })
-export const countriesQuery = countriesOptions()
+const countries = prefetchedQuery(passKeys.key('countries'), async (signal, middleware) => unwrap(await api.GET('/api/masters/countries', { signal, middleware })), Infinity)
+export const countriesQuery = countries.query
 export const useCountries = () => useQuery(countriesQuery)
 
 /** The member's saved passengers, to fill a coupon passenger from. */
-const savedPassengersOptions = (sent: Sent = {}) =>
-  queryOptions({
-    queryKey: passKeys.key('saved-passengers'),
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/user/passengers', { signal, ...sent })).passengers,
-    staleTime: PREFETCHED_FRESH_MS,
-  })
-export const savedPassengersQuery = savedPassengersOptions()
+const savedPassengers = prefetchedQuery(passKeys.key('saved-passengers'), async (signal, middleware) =>
+  unwrap(await api.GET('/api/user/passengers', { signal, middleware })).passengers)
+export const savedPassengersQuery = savedPassengers.query
 export const useSavedPassengers = () => useQuery(savedPassengersQuery)

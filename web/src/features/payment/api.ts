@@ -1,8 +1,8 @@
 /** The payment calls: one queryOptions or mutation hook per call. */
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
-import type { Middleware } from 'openapi-fetch'
-import { api, beforeSession } from '@/api/client'
+import { api } from '@/api/client'
 import { SessionTimedOutError, unwrap } from '@/api/errors'
+import { prefetchedQuery } from '@/api/prefetched'
 import { featureKeys } from '@/api/queryKeys'
 import type { components } from '@/api/schema'
 
@@ -32,22 +32,10 @@ export const availabilityQuery = (currency: string, productType: string) =>
   })
 export const useAvailability = (currency: string, productType: string) => useQuery({ ...availabilityQuery(currency, productType), enabled: currency !== '' })
 
-/** Per-request middleware: `beforeSession` for the startup prefetch (prefetchPendingData). */
-interface Sent {
-  middleware?: Middleware[]
-}
-
-// A pending payment's flag the startup prefetch brought a moment before the
-// page mounts is not asked for again on mount (a payment sent invalidates it).
-const PREFETCHED_FRESH_MS = 10_000
-
-const pendingOptions = (sent: Sent = {}) =>
-  queryOptions({
-    queryKey: paymentKeys.key('pending'),
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/cc/pending', { signal, ...sent })),
-    staleTime: PREFETCHED_FRESH_MS,
-  })
-export const pendingQuery = pendingOptions()
+// The member's pending card payment the startup prefetch brought is not asked for again on mount
+// (prefetchedQuery); a payment sent invalidates it whatever its age.
+const pending = prefetchedQuery(paymentKeys.key('pending'), async (signal, middleware) => unwrap(await api.GET('/api/cc/pending', { signal, middleware })))
+export const pendingQuery = pending.query
 export const usePendingPayment = () => useQuery(pendingQuery)
 
 /**
@@ -55,13 +43,12 @@ export const usePendingPayment = () => useQuery(pendingQuery)
  * challenge). Kept fresh for half a minute: the menu and the home page
  * read it on every page.
  */
-const pendingPaymentsOptions = (sent: Sent = {}) =>
-  queryOptions({
-    queryKey: paymentKeys.key('pendingPayments'),
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/payments/pending', { signal, ...sent })).payments,
-    staleTime: 30_000,
-  })
-export const pendingPaymentsQuery = pendingPaymentsOptions()
+const pendingPayments = prefetchedQuery(
+  paymentKeys.key('pendingPayments'),
+  async (signal, middleware) => unwrap(await api.GET('/api/payments/pending', { signal, middleware })).payments,
+  30_000,
+)
+export const pendingPaymentsQuery = pendingPayments.query
 export const usePendingPayments = (enabled = true) => useQuery({ ...pendingPaymentsQuery, enabled })
 
 /**
@@ -72,12 +59,7 @@ export const usePendingPayments = (enabled = true) => useQuery({ ...pendingPayme
  * that nobody shows (silent, not retried, sent `beforeSession`).
  */
 export async function prefetchPendingData(qc: QueryClient, which: { card?: boolean; later?: boolean }): Promise<void> {
-  const early = { meta: { silent: true }, retry: false } as const
-  const sent = { middleware: [beforeSession] }
-  await Promise.all([
-    which.card ? qc.prefetchQuery({ ...pendingOptions(sent), ...early }) : undefined,
-    which.later ? qc.prefetchQuery({ ...pendingPaymentsOptions(sent), ...early }) : undefined,
-  ])
+  await Promise.all([which.card ? pending.prefetch(qc) : undefined, which.later ? pendingPayments.prefetch(qc) : undefined])
 }
 
 /** POST /api/payments/{id}/cancel: gives up a pending payment. */

@@ -3,10 +3,11 @@
  * pointKeys. The summary answers placeholder rows on any failure
  * but 403, the search an empty list on 500.
  */
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient, useSuspenseQuery, type QueryClient } from '@tanstack/react-query'
+import { keepPreviousData, useMutation, useQuery, useQueryClient, useSuspenseQuery, type QueryClient } from '@tanstack/react-query'
 import type { Middleware } from 'openapi-fetch'
-import { api, beforeSession } from '@/api/client'
+import { api } from '@/api/client'
 import { ApiError, SessionTimedOutError, unwrap } from '@/api/errors'
+import { prefetchedQuery } from '@/api/prefetched'
 import { featureKeys } from '@/api/queryKeys'
 import type { components } from '@/api/schema'
 import { monthJST, placeholderRows, summaryRows, type SummaryRow } from './rules'
@@ -32,17 +33,11 @@ export async function loadSummary(signal?: AbortSignal, middleware?: Middleware[
   }
 }
 
-// Data the startup prefetch brought a moment before the page mounts is not
-// asked for again on mount (a new search, the refresh button, the network's
-// return and a change of month or currency still ask).
-const PREFETCHED_FRESH_MS = 10_000
-
-export const summaryQuery = queryOptions({
-  queryKey: pointKeys.key('summary'),
-  queryFn: ({ signal }) => loadSummary(signal),
-  retry: false,
-  staleTime: PREFETCHED_FRESH_MS,
-})
+// What the startup prefetch brought is not asked for again on mount
+// (prefetchedQuery); a new search, the refresh button, the network's return
+// and a change of month or currency still ask.
+const summary = prefetchedQuery(pointKeys.key('summary'), loadSummary)
+export const summaryQuery = { ...summary.query, retry: false }
 
 /**
  * The page's first data asked for at startup, beside the session check
@@ -51,14 +46,7 @@ export const summaryQuery = queryOptions({
  * only once rendered, a round trip later, rendering again for each answer.
  */
 export async function prefetchFirstData(qc: QueryClient): Promise<void> {
-  const early = { meta: { silent: true }, retry: false } as const
-  const sent = [beforeSession]
-  await Promise.all([
-    qc.prefetchQuery({ ...summaryQuery, queryFn: ({ signal }) => loadSummary(signal, sent), meta: { silent: true } }),
-    qc.prefetchQuery({ ...searchOptions(FIRST_SEARCH, 0), queryFn: ({ signal }) => searchPoints(FIRST_SEARCH, signal, sent), ...early }),
-    qc.prefetchQuery({ ...timelineQuery, queryFn: ({ signal }) => loadTimeline(signal, sent), ...early }),
-    qc.prefetchQuery({ ...expiredInOptions(monthJST(), FIRST_CURRENCY), queryFn: ({ signal }) => loadExpiredIn(monthJST(), FIRST_CURRENCY, signal, sent), ...early }),
-  ])
+  await Promise.all([summary.prefetch(qc), search(FIRST_SEARCH, 0).prefetch(qc), timeline.prefetch(qc), expiredIn(monthJST(), FIRST_CURRENCY).prefetch(qc)])
 }
 
 /** The search the page opens with: the form's defaults, first page. */
@@ -110,16 +98,12 @@ export async function searchPoints(q: PointQuery, signal?: AbortSignal, middlewa
  * The points search: `submission` counts the submits, so each one (the same
  * condition again included) is its own query and asks the server.
  */
-const searchOptions = (q: PointQuery, submission: number) =>
-  queryOptions({
-    queryKey: pointKeys.key('search', q, submission),
-    queryFn: ({ signal }) => searchPoints(q, signal),
-    staleTime: PREFETCHED_FRESH_MS,
-  })
+const search = (q: PointQuery, submission: number) =>
+  prefetchedQuery(pointKeys.key('search', q, submission), (signal, middleware) => searchPoints(q, signal, middleware))
 
 export function usePointSearch(q: PointQuery | null, submission = 0) {
   return useQuery({
-    ...searchOptions(q!, submission),
+    ...search(q!, submission).query,
     enabled: q !== null,
     placeholderData: keepPreviousData,
     retry: false,
@@ -136,25 +120,19 @@ export function useVoucher(number: string, enabled: boolean) {
   })
 }
 
-const loadTimeline = async (signal?: AbortSignal, middleware?: Middleware[]) => unwrap(await api.GET('/api/peachpoints/timeline', { signal, middleware }))
-const timelineQuery = queryOptions({ queryKey: pointKeys.key('timeline'), queryFn: ({ signal }) => loadTimeline(signal), staleTime: PREFETCHED_FRESH_MS })
+const timeline = prefetchedQuery(pointKeys.key('timeline'), async (signal, middleware) => unwrap(await api.GET('/api/peachpoints/timeline', { signal, middleware })))
 
 export function useTimeline() {
-  return useQuery(timelineQuery)
+  return useQuery(timeline.query)
 }
 
-const loadExpiredIn = async (month: string, currencyCode: string, signal?: AbortSignal, middleware?: Middleware[]) =>
-  unwrap(await api.GET('/api/peachpoints/expired_in', { params: { query: { month, currencyCode } }, signal, middleware }))
-const expiredInOptions = (month: string, currencyCode: string) =>
-  queryOptions({
-    queryKey: pointKeys.key('expiredIn', month, currencyCode),
-    queryFn: ({ signal }) => loadExpiredIn(month, currencyCode, signal),
-    staleTime: PREFETCHED_FRESH_MS,
-  })
+const expiredIn = (month: string, currencyCode: string) =>
+  prefetchedQuery(pointKeys.key('expiredIn', month, currencyCode), async (signal, middleware) =>
+    unwrap(await api.GET('/api/peachpoints/expired_in', { params: { query: { month, currencyCode } }, signal, middleware })))
 
 export function useExpiredIn(month: string, currencyCode: string) {
   return useQuery({
-    ...expiredInOptions(month, currencyCode),
+    ...expiredIn(month, currencyCode).query,
     enabled: /^\d{4}-\d{2}$/.test(month) && currencyCode !== '',
     meta: { silent: true },
   })
@@ -178,14 +156,10 @@ const loadSalePreapply = async (signal?: AbortSignal, middleware?: Middleware[])
 // Fresh for as long as the startup prefetch's answer (prefetchSaleData) is
 // taken by the mount that follows it; a visit later than that asks again (what
 // is on sale may have changed, a pending payment been paid).
-const salePreapplyQuery = queryOptions({
-  queryKey: pointKeys.key('salePreapply'),
-  queryFn: ({ signal }) => loadSalePreapply(signal),
-  staleTime: PREFETCHED_FRESH_MS,
-})
+const salePreapply = prefetchedQuery(pointKeys.key('salePreapply'), loadSalePreapply)
 
 export function useSalePreapply() {
-  return useQuery(salePreapplyQuery)
+  return useQuery(salePreapply.query)
 }
 
 /**
@@ -194,7 +168,7 @@ export function useSalePreapply() {
  * rendered, a round trip later.
  */
 export async function prefetchSaleData(qc: QueryClient): Promise<void> {
-  await qc.prefetchQuery({ ...salePreapplyQuery, queryFn: ({ signal }) => loadSalePreapply(signal, [beforeSession]), meta: { silent: true }, retry: false })
+  await salePreapply.prefetch(qc)
 }
 
 export interface ReissueBody {
