@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { forgetKeptSales, keepSale, keptSale } from './keptSale'
+import { keepSale, keptSale } from './keptSale'
 
 describe('the fields kept for "Start again"', () => {
   afterEach(() => sessionStorage.clear())
@@ -16,15 +16,5 @@ describe('the fields kept for "Start again"', () => {
     expect(keptSale('gogo_pass', '?again=1')).toBeNull()
     sessionStorage.setItem('sale-fields:gogo_pass', '[1,2]')
     expect(keptSale('gogo_pass', '?again=1')).toBeNull()
-  })
-
-  it('all go at once (a logout), and nothing else of the tab goes with them', () => {
-    keepSale('coupon_ticket', { productId: 'cp-kix', periodId: 'p1', fareType: 'lite', agreeTerms: true, additionalPassengers: [] })
-    keepSale('peachpoints', { nominee: 'TARO PEACH', currencyCode: 'JPY', amount: 5000 })
-    sessionStorage.setItem('other', 'stays')
-    forgetKeptSales()
-    expect(keptSale('coupon_ticket', '?again=1')).toBeNull()
-    expect(keptSale('peachpoints', '?again=1')).toBeNull()
-    expect(sessionStorage.getItem('other')).toBe('stays')
   })
 })

@@ -27,19 +27,3 @@ export function keptSale<P extends ProductType>(productType: P, search: string):
     return null
   }
 }
-
-/**
- * Forgets every kept order of the tab: a logout on a shared computer must
- * not leave the names of the member's passengers for the next visitor's
- * "Start again".
- */
-export function forgetKeptSales(): void {
-  try {
-    const store = globalThis.sessionStorage
-    if (!store) return
-    const keys = Array.from({ length: store.length }, (_, i) => store.key(i)).filter((k): k is string => k?.startsWith(PREFIX) === true)
-    for (const k of keys) store.removeItem(k)
-  } catch {
-    // no storage: nothing was kept
-  }
-}
