@@ -162,8 +162,14 @@ describe('routing rules', () => {
       for (const [call, n] of Object.entries(expected)) expect(api.called(call), call).toBe(n)
       render(<App services={services} />)
       await shown()
-      await new Promise((r) => setTimeout(r, 50))
-      // The page takes the answers: not asked again on mount.
+      // Settled: nothing under way, and every query the page shows has its answer.
+      const { queryClient } = services
+      await waitFor(() => {
+        expect(queryClient.isFetching()).toBe(0)
+        const waiting = queryClient.getQueryCache().findAll({ type: 'active' }).filter((q) => q.state.status !== 'success')
+        expect(waiting.map((q) => q.queryKey)).toEqual([])
+      })
+      // The page took the answers: not asked again on mount.
       for (const [call, n] of Object.entries(expected)) expect(api.called(call), call).toBe(n)
     })
 
