@@ -19,32 +19,72 @@ import (
 // has been out for duringWait without an answer (the gateway has it, its
 // outcome unknown here), or just after the gateway answered it, at the
 // first point it reaches; it logs the point first, so a test knows
-// where the run ended. It is honoured only with the
+// where the run ended. One point is not a gateway call: "after-slipend",
+// just after the move that ends a slip unpaid (cancelled or expired) took
+// effect, before its mail. It is honoured only with the
 // in-process sandbox gateway, or Stripe at a test URL (--stripe-api-url:
 // the stand-in), neither of which moves money.
 const CrashEnv = "MEMBERS_TEST_CRASH"
 
-// crashPoint wraps gw when the environment names crash points and the
-// gateway moves no money (testOnly); otherwise it returns gw as it is.
-func crashPoint(gw payment.Gateway, testOnly bool, log *slog.Logger) payment.Gateway {
+// crashPoints are the points the environment arms, when the gateway
+// moves no money (testOnly); nil when none is armed.
+type crashPoints struct {
+	points map[string]bool
+	log    *slog.Logger
+}
+
+// armedCrashPoints reads CrashEnv.
+func armedCrashPoints(testOnly bool, log *slog.Logger) *crashPoints {
 	env := os.Getenv(CrashEnv)
 	if env == "" {
-		return gw
+		return nil
 	}
 	points := map[string]bool{}
 	valid := testOnly
 	for _, at := range strings.Split(env, ",") {
 		when, call, _ := strings.Cut(at, "-")
-		valid = valid && (when == "before" || when == "during" || when == "after") &&
-			(call == "authorize" || call == "capture" || call == "refund" || call == "cancel")
+		valid = valid && (at == "after-slipend" || (when == "before" || when == "during" || when == "after") &&
+			(call == "authorize" || call == "capture" || call == "refund" || call == "cancel"))
 		points[at] = true
 	}
 	if !valid {
-		log.Warn("ignored: "+CrashEnv+" is for the sandbox gateway, as before-CALL, during-CALL or after-CALL points", "value", env)
-		return gw
+		log.Warn("ignored: "+CrashEnv+" is for the sandbox gateway, as before-CALL, during-CALL, after-CALL or after-slipend points", "value", env)
+		return nil
 	}
 	log.Warn("crash points armed: the server kills itself at the first", "points", env)
-	c := crashGateway{Gateway: gw, points: points, log: log}
+	return &crashPoints{points: points, log: log}
+}
+
+// crashStore wraps the payment store when after-slipend is armed.
+func crashStore(st payment.Store, armed *crashPoints) payment.Store {
+	if armed == nil || !armed.points["after-slipend"] {
+		return st
+	}
+	return crashingStore{Store: st, crashPoints: *armed}
+}
+
+// crashingStore kills the process after a move that ended a slip (the
+// one that records its mail as owed) took effect.
+type crashingStore struct {
+	payment.Store
+	crashPoints
+}
+
+func (c crashingStore) Move(ctx context.Context, id string, from, to payment.Status, ch payment.Changes, now time.Time) (bool, error) {
+	ok, err := c.Store.Move(ctx, id, from, to, ch, now)
+	if ok && err == nil && ch.Notify {
+		c.at("after", "slipend")
+	}
+	return ok, err
+}
+
+// crashPoint wraps gw when crash points are armed; otherwise it returns
+// gw as it is.
+func crashPoint(gw payment.Gateway, armed *crashPoints) payment.Gateway {
+	if armed == nil {
+		return gw
+	}
+	c := crashGateway{Gateway: gw, crashPoints: *armed}
 	if s, ok := gw.(setupGateway); ok {
 		// keep what the gateway offers and how it checks cards
 		return crashSetupGateway{crashGateway: c, offer: s, setup: s}
@@ -82,12 +122,11 @@ func (c crashSetupGateway) CardSetupStatus(ctx context.Context, setupID string) 
 // crashGateway is the gateway with crash points armed.
 type crashGateway struct {
 	payment.Gateway
-	points map[string]bool
-	log    *slog.Logger
+	crashPoints
 }
 
 // at kills the process when when-call is an armed point.
-func (c crashGateway) at(when, call string) {
+func (c crashPoints) at(when, call string) {
 	point := when + "-" + call
 	if !c.points[point] {
 		return

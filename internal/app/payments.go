@@ -56,7 +56,8 @@ func (a *App) wirePayments(ctx context.Context, cfg Config, f *Features, conn Ga
 	default:
 		gw = payment.NewHTTPGateway(conn.URL, conn.Key, timeout)
 	}
-	gw = crashPoint(gw, conn.Sandbox != nil || (conn.Stripe && cfg.Stripe.APIURL != ""), a.Logger)
+	armed := armedCrashPoints(conn.Sandbox != nil || (conn.Stripe && cfg.Stripe.APIURL != ""), a.Logger)
+	gw = crashPoint(gw, armed)
 	secret := conn.WebhookSecret
 	var previous [][]byte
 	for _, p := range conn.PreviousWebhookSecrets {
@@ -68,7 +69,7 @@ func (a *App) wirePayments(ctx context.Context, cfg Config, f *Features, conn Ga
 	if err != nil {
 		return payments{}, err
 	}
-	engine := payment.NewEngine(observedPayments{st, a.metrics}, gw, payment.Config{
+	engine := payment.NewEngine(crashStore(observedPayments{st, a.metrics}, armed), gw, payment.Config{
 		ReturnBase: publicURL, WebhookSecret: []byte(secret), PreviousWebhookSecrets: previous,
 		// a request drives at most four gateway calls; after that the lease
 		// lapses and the background work takes over (a killed instance)
