@@ -205,18 +205,19 @@ func (m *Mailer) Outbox() Outbox { return m.outbox }
 // Send stores msg and, with SMTP configured, delivers it at once. It
 // returns an error wrapping ErrNotSent when the message could not be
 // delivered now (it stays pending and the worker retries), or another
-// error when even storing failed.
+// error when even storing failed (nothing was kept: a caller that must
+// not lose the mail tries again later).
 func (m *Mailer) Send(ctx context.Context, msg Message) error {
 	now := m.now()
 	if m.transport == nil {
 		if _, err := m.outbox.Add(ctx, msg, Held, now); err != nil {
-			return fmt.Errorf("%w: store: %v", ErrNotSent, err)
+			return fmt.Errorf("mail: store: %w", err)
 		}
 		return nil
 	}
 	id, err := m.outbox.Add(ctx, msg, Pending, now)
 	if err != nil {
-		return fmt.Errorf("%w: store: %v", ErrNotSent, err)
+		return fmt.Errorf("mail: store: %w", err)
 	}
 	if err := m.attempt(ctx, Stored{Message: msg, ID: id}); err != nil {
 		return fmt.Errorf("%w: %v", ErrNotSent, err)

@@ -165,7 +165,10 @@ func (e *Engine) cancelAtGateway(ctx context.Context, p *Process) error {
 // A mail that cannot be sent is logged: the slip stays on the pending
 // payments page.
 func (e *Engine) mailSlip(ctx context.Context, p Process, slip Slip) {
-	e.mailAboutSlip(ctx, p, "payment_slip", "/payments/pending", func(cat *i18n.Catalog, lang i18n.Lang) []mail.Detail { return slipDetails(cat, lang, slip) })
+	err := e.mailAboutSlip(ctx, p, "payment_slip", "/payments/pending", func(cat *i18n.Catalog, lang i18n.Lang) []mail.Detail { return slipDetails(cat, lang, slip) })
+	if err != nil {
+		e.log.Warn("payment: slip mail not sent", "kind", "payment_slip", "process", p.ID, "err", err)
+	}
 }
 
 // mailSlipEnded tells the member that a slip ended unpaid, then marks the
@@ -173,37 +176,46 @@ func (e *Engine) mailSlip(ctx context.Context, p Process, slip Slip) {
 // (payment_slip_cancelled). The status change that ended it recorded the
 // mail as owed (Changes.Notify), and only the caller whose change took
 // effect sends it, so a repeat, a second tab or another instance sends
-// none; a crash before it is sent leaves it to the worker's sweep. A
-// process without a slip (a card, a QR payment) ends on the page the
-// member is on and is not mailed.
+// none; a crash before it is sent, or a mail the outbox could not store,
+// leaves it owed to the worker's sweep. A process without a slip (a card,
+// a QR payment) ends on the page the member is on and is not mailed.
 func (e *Engine) mailSlipEnded(ctx context.Context, p Process) {
-	defer func() { e.storeFailed(ctx, "mark notified", p.ID, e.store.MarkNotified(ctx, p.ID)) }()
 	var slip Slip
-	if len(p.Slip) == 0 || json.Unmarshal(p.Slip, &slip) != nil {
-		return
+	if len(p.Slip) > 0 && json.Unmarshal(p.Slip, &slip) == nil {
+		kind := "payment_slip_expired"
+		if p.Status == Failed {
+			kind = "payment_slip_cancelled"
+		}
+		// the button opens the payment's result page, with its Start again
+		err := e.mailAboutSlip(ctx, p, kind, "/payment/"+p.ProductType+"/"+p.ID+"/result", func(cat *i18n.Catalog, lang i18n.Lang) []mail.Detail {
+			// the receipt number is the one the member may have written down
+			return slipDetails(cat, lang, Slip{ReceiptNumber: slip.ReceiptNumber})
+		})
+		if err != nil {
+			e.log.Warn("payment: slip mail not stored, left to the worker's sweep", "kind", kind, "process", p.ID, "err", err)
+			return
+		}
 	}
-	kind := "payment_slip_expired"
-	if p.Status == Failed {
-		kind = "payment_slip_cancelled"
-	}
-	// the button opens the payment's result page, with its Start again
-	e.mailAboutSlip(ctx, p, kind, "/payment/"+p.ProductType+"/"+p.ID+"/result", func(cat *i18n.Catalog, lang i18n.Lang) []mail.Detail {
-		// the receipt number is the one the member may have written down
-		return slipDetails(cat, lang, Slip{ReceiptNumber: slip.ReceiptNumber})
-	})
+	e.storeFailed(ctx, "mark notified", p.ID, e.store.MarkNotified(ctx, p.ID))
 }
 
 // mailAboutSlip sends one of the slip's mails in the member's mail
 // language: the item, the amount and the deadline, with details and a
-// button to page (a path of the site).
-func (e *Engine) mailAboutSlip(ctx context.Context, p Process, kind, page string, details func(*i18n.Catalog, i18n.Lang) []mail.Detail) {
+// button to page (a path of the site). It returns an error only when the
+// mail was not stored for a reason that may pass (the database); one
+// stored and not delivered yet is the outbox's to retry, and one that can
+// never be sent (no mailer, no member, a template that fails) is logged.
+func (e *Engine) mailAboutSlip(ctx context.Context, p Process, kind, page string, details func(*i18n.Catalog, i18n.Lang) []mail.Detail) error {
 	if e.cfg.Mailer == nil || e.cfg.MailTemplates == nil {
-		return
+		return nil
 	}
 	to, given, family, chosen, err := e.store.Contact(ctx, p.MemberID)
+	if errors.Is(err, ErrNotFound) {
+		e.log.Warn("payment: slip mail: no member", "kind", kind, "process", p.ID)
+		return nil
+	}
 	if err != nil {
-		e.log.Warn("payment: slip mail contact", "kind", kind, "process", p.ID, "err", err)
-		return
+		return fmt.Errorf("payment: slip mail contact: %w", err)
 	}
 	lang, ok := i18n.Parse(p.Lang)
 	if !ok {
@@ -220,11 +232,17 @@ func (e *Engine) mailAboutSlip(ctx context.Context, p Process, kind, page string
 	})
 	if err != nil {
 		e.log.Error("payment: render slip mail", "kind", kind, "process", p.ID, "err", err)
-		return
+		return nil
 	}
-	if err := e.cfg.Mailer.Send(ctx, msg); err != nil {
+	err = e.cfg.Mailer.Send(ctx, msg)
+	if errors.Is(err, mail.ErrNotSent) {
 		e.log.Warn("payment: slip mail not sent", "kind", kind, "process", p.ID, "err", err)
+		return nil
 	}
+	if err != nil {
+		return fmt.Errorf("payment: slip mail %s: %w", kind, err)
+	}
+	return nil
 }
 
 func slipDetails(cat *i18n.Catalog, lang i18n.Lang, s Slip) []mail.Detail {

@@ -3,6 +3,8 @@ package payment
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"strings"
@@ -23,8 +25,9 @@ type moveStore struct {
 	moved bool
 	after Process
 
-	owed   bool
-	marked int
+	owed    bool
+	marked  int
+	contact error // the member's address not read
 }
 
 func (s *moveStore) Move(_ context.Context, _ string, _, _ Status, c Changes, _ time.Time) (bool, error) {
@@ -40,12 +43,24 @@ func (s *moveStore) MarkNotified(context.Context, string) error {
 func (s *moveStore) Process(context.Context, string) (Process, error) { return s.after, nil }
 
 func (s *moveStore) Contact(context.Context, string) (string, string, string, string, error) {
+	if s.contact != nil {
+		return "", "", "", "", s.contact
+	}
 	return "taro@example.com", "Taro", "Peach", "", nil
 }
 
-type sentMails struct{ got []mail.Message }
+// sentMails records what is sent; with err set, Send answers it (a mail
+// stored and not delivered: mail.ErrNotSent wrapped; one not even
+// stored: any other error) and records nothing.
+type sentMails struct {
+	got []mail.Message
+	err error
+}
 
 func (m *sentMails) Send(_ context.Context, msg mail.Message) error {
+	if m.err != nil {
+		return m.err
+	}
 	m.got = append(m.got, msg)
 	return nil
 }
@@ -123,6 +138,49 @@ func TestSlipEndedMailOnlyWhenMoved(t *testing.T) {
 			}
 			if !strings.HasPrefix(m.Subject, tc.subject) || m.To != "taro@example.com" {
 				t.Errorf("mail to %q, subject %q; want %q…", m.To, m.Subject, tc.subject)
+			}
+		})
+	}
+}
+
+// A slip's ending mail is marked sent once the mailer has stored it (or it
+// can never be sent): one that was not stored (the outbox's database
+// failed, or the member's address could not be read) stays owed, and the
+// worker's sweep sends it later. A stored mail the SMTP server refused is
+// the outbox's to retry: leaving it owed would send it twice.
+func TestSlipEndedMailOwedUntilStored(t *testing.T) {
+	cat, err := i18n.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl, err := mail.NewTemplates(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		send    error
+		contact error
+		marked  int
+	}{
+		{"stored and delivered", nil, nil, 1},
+		{"stored, delivery failed", fmt.Errorf("%w: 451 try later", mail.ErrNotSent), nil, 1},
+		{"not stored", errors.New("mail: store: database is locked"), nil, 0},
+		{"the address not read", nil, errors.New("connection reset"), 0},
+		{"the member is gone", nil, ErrNotFound, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := Process{ID: "pp-1", MemberID: "m-1", ProductType: "peachpoints", Status: Pending, Lang: "en",
+				Description: "Peach Points (JPY)", Amount: 3000, Currency: "JPY", Slip: json.RawMessage(`{"receiptNumber":"R-1"}`),
+				ExpiresAt: time.Date(2026, 12, 1, 14, 59, 0, 0, time.UTC)}
+			st := &moveStore{moved: true, contact: tc.contact}
+			e := NewEngine(st, nil, Config{Mailer: &sentMails{err: tc.send}, MailTemplates: tmpl, ReturnBase: "https://members.example"},
+				func() time.Time { return p.ExpiresAt }, slog.New(slog.NewTextHandler(io.Discard, nil)))
+			if err := e.fail(context.Background(), &p, FailCanceled); err != nil {
+				t.Fatal(err)
+			}
+			if st.marked != tc.marked {
+				t.Errorf("marked sent %d times, want %d", st.marked, tc.marked)
 			}
 		})
 	}
