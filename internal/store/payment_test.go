@@ -3,6 +3,8 @@ package store_test
 import (
 	"context"
 	"errors"
+	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -184,3 +186,86 @@ func TestPaymentReleaseLeases(t *testing.T) {
 		}
 	})
 }
+
+// TestPaymentSlipEndedSweep: a move that ends a slip records its mail as
+// owed (notified false) in the same statement; the sweep leaves the mail
+// a minute to whoever made the move, then claims the process, and once
+// the mail is recorded sent claims it no more. A process ended without
+// the flag is never claimed for a mail.
+func TestPaymentSlipEndedSweep(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		db := apitest.OpenDB(t, engine)
+		ctx := context.Background()
+		if _, err := db.Exec(`INSERT INTO members (id, email, email_key, password_hash, firstname, lastname, gender, birth, tel,
+			address_country_code, created_at, updated_at) VALUES ('m1', 'a@example.com', 'a@example.com', 'x', 'A', 'B', 'male',
+			'1990-01-01', '0312345678', 'JP', 0, 0)`); err != nil {
+			t.Fatal(err)
+		}
+		st := store.NewPaymentStore(db)
+		now := time.UnixMilli(time.Now().UnixMilli())
+		canceled := payment.FailCanceled
+		for _, tc := range []struct {
+			id string
+			to payment.Status
+			c  payment.Changes
+		}{
+			{"cancelled", payment.Failed, payment.Changes{FailureCode: &canceled, Notify: true}},
+			{"expired", payment.Expired, payment.Changes{Notify: true}},
+			{"declined", payment.Failed, payment.Changes{FailureCode: ptr("declined")}},
+		} {
+			p := payment.Process{ID: tc.id, MemberID: "m1", RequestID: tc.id, RequestHash: "h", ProductType: "x", Status: payment.Prepared,
+				Lang: "en", Amount: 100, Currency: "JPY", Details: []byte(`{}`), PaymentMethod: payment.MethodConvenienceStore,
+				ExpiresAt: now.Add(time.Hour), NextCheckAt: now.Add(time.Hour), CreatedAt: now, UpdatedAt: now}
+			if err := st.CreateProcess(ctx, p); err != nil {
+				t.Fatal(err)
+			}
+			if ok, err := st.Move(ctx, tc.id, payment.Prepared, payment.Pending, payment.Changes{}, now); !ok || err != nil {
+				t.Fatalf("%s: to pending: %v %v", tc.id, ok, err)
+			}
+			if ok, err := st.Move(ctx, tc.id, payment.Pending, tc.to, tc.c, now); !ok || err != nil {
+				t.Fatalf("%s: to %s: %v %v", tc.id, tc.to, ok, err)
+			}
+			got, err := st.Process(ctx, tc.id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := !tc.c.Notify; got.Notified != want || got.Status != tc.to {
+				t.Fatalf("%s: %s notified %v, want %s %v", tc.id, got.Status, got.Notified, tc.to, want)
+			}
+		}
+		claim := func(at time.Time) []string {
+			t.Helper()
+			ps, err := st.ClaimDue(ctx, "w", at, at.Add(time.Minute), 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for _, p := range ps {
+				ids = append(ids, p.ID)
+				// released as of the move: the last claim is then due by
+				// the minute, and only the recorded mail keeps it out
+				if err := st.Update(ctx, p.ID, payment.Changes{ReleaseLease: true}, now); err != nil {
+					t.Fatal(err)
+				}
+			}
+			sort.Strings(ids)
+			return ids
+		}
+		if ids := claim(now.Add(59 * time.Second)); len(ids) != 0 {
+			t.Fatalf("claimed within the minute: %v", ids)
+		}
+		if ids := claim(now.Add(61 * time.Second)); strings.Join(ids, ",") != "cancelled,expired" {
+			t.Fatalf("claimed %v, want cancelled,expired", ids)
+		}
+		for _, id := range []string{"cancelled", "expired"} {
+			if err := st.MarkNotified(ctx, id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if ids := claim(now.Add(2 * time.Minute)); len(ids) != 0 {
+			t.Fatalf("claimed after the mails were recorded sent: %v", ids)
+		}
+	})
+}
+
+func ptr[T any](v T) *T { return &v }
