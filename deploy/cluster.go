@@ -76,6 +76,7 @@ type Instance struct {
 type Proc struct {
 	cmd  *exec.Cmd
 	log  *os.File
+	from int64 // where this run's output starts in log (a restart appends)
 	done chan struct{}
 	err  error
 }
@@ -136,23 +137,74 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 }
 
 // StartInstance starts instance i (again) and waits until it is ready.
+// A first start whose port another process took meanwhile (freeAddr gives
+// the port back before the instance binds it, and tests running beside
+// this one start servers too) is made again on other ports; a restart
+// keeps its ports, which nginx knows.
 func (c *Cluster) StartInstance(ctx context.Context, i int) error {
 	in := c.Instances[i]
-	args := []string{"serve", "--addr", in.Addr, "--db", c.o.DSN, "--metrics-addr", in.MetricsAddr,
-		"--public-url", c.ProxyURL, "--trusted-proxies", "127.0.0.1/32",
-		"--gateway-url", c.GatewayURL, "--gateway-key", GatewayKey, "--gateway-webhook-secret", GatewayWebhookSecret,
-		"--log-requests", "off"}
-	if c.o.Demo && i == 0 {
-		args = append(args, "--demo")
+	first := in.proc == nil
+	for try := 1; ; try++ {
+		args := []string{"serve", "--addr", in.Addr, "--db", c.o.DSN, "--metrics-addr", in.MetricsAddr,
+			"--public-url", c.ProxyURL, "--trusted-proxies", "127.0.0.1/32",
+			"--gateway-url", c.GatewayURL, "--gateway-key", GatewayKey, "--gateway-webhook-secret", GatewayWebhookSecret,
+			"--log-requests", "off"}
+		if c.o.Demo && i == 0 {
+			args = append(args, "--demo")
+		}
+		args = append(args, c.o.Serve...)
+		p, err := start(c.o.Dir, "instance-"+in.Name, c.o.Bin, args...)
+		if err != nil {
+			return err
+		}
+		in.proc = p
+		// what answers at the address is this instance only once it says
+		// it listens there
+		err = waitOutput(ctx, p, "listening on http://"+in.Addr+" ", 60*time.Second)
+		if err != nil && first && try < 5 && strings.Contains(p.output(), "address already in use") {
+			if in.Addr, err = freeAddr(); err != nil {
+				return err
+			}
+			if in.MetricsAddr, err = freeAddr(); err != nil {
+				return err
+			}
+			continue
+		}
+		if err == nil {
+			err = waitHTTP(ctx, "http://"+in.Addr+"/readyz", 60*time.Second, p, func(code int) bool { return code == 200 })
+		}
+		if err != nil {
+			return fmt.Errorf("instance %s: %w\n%s", in.Name, err, p.Tail())
+		}
+		return nil
 	}
-	args = append(args, c.o.Serve...)
-	p, err := start(c.o.Dir, "instance-"+in.Name, c.o.Bin, args...)
-	if err != nil {
-		return err
+}
+
+// output is what this run of p has printed so far.
+func (p *Proc) output() string {
+	b, err := os.ReadFile(p.log.Name())
+	if err != nil || int64(len(b)) < p.from {
+		return ""
 	}
-	in.proc = p
-	if err := waitHTTP(ctx, "http://"+in.Addr+"/readyz", 60*time.Second, p, func(code int) bool { return code == 200 }); err != nil {
-		return fmt.Errorf("instance %s: %w\n%s", in.Name, err, p.Tail())
+	return string(b[p.from:])
+}
+
+// waitOutput waits until this run of p has printed line, p exits or within
+// passes.
+func waitOutput(ctx context.Context, p *Proc, line string, within time.Duration) error {
+	deadline := time.Now().Add(within)
+	for !strings.Contains(p.output(), line) {
+		if p.Exited() {
+			return fmt.Errorf("exited before it printed %q", line)
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("no %q after %s", line, within)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
 	return nil
 }
@@ -334,6 +386,11 @@ func start(dir, name, bin string, args ...string) (*Proc, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	fmt.Fprintf(f, "--- %s %s\n", time.Now().Format(time.RFC3339), strings.Join(append([]string{bin}, args...), " "))
+	from, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	cmd := exec.Command(bin, args...) // #nosec G204 -- the cluster's own binaries
 	cmd.Stdout, cmd.Stderr = f, f
 	cmd.Env = os.Environ()
@@ -341,7 +398,7 @@ func start(dir, name, bin string, args ...string) (*Proc, error) {
 		_ = f.Close()
 		return nil, fmt.Errorf("start %s: %w", name, err)
 	}
-	p := &Proc{cmd: cmd, log: f, done: make(chan struct{})}
+	p := &Proc{cmd: cmd, log: f, from: from, done: make(chan struct{})}
 	go func() { p.err = cmd.Wait(); close(p.done) }()
 	return p, nil
 }
