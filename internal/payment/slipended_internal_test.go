@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"members/internal/i18n"
 	"members/internal/mail"
+	"members/internal/mail/mailtest"
 )
 
 // moveStore answers the calls an ending makes: Move says whether this
@@ -72,14 +72,7 @@ func (m *sentMails) Send(_ context.Context, msg mail.Message) error {
 // without a slip, or one that failed rather than being cancelled, is not
 // mailed here.
 func TestSlipEndedMailOnlyWhenMoved(t *testing.T) {
-	cat, err := i18n.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl, err := mail.NewTemplates(cat)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, tmpl := mailtest.Templates(t)
 	slip := json.RawMessage(`{"receiptNumber":"R-123456"}`)
 	expire := func(e *Engine, p *Process) error { return e.expire(context.Background(), p) }
 	cancel := func(e *Engine, p *Process) error { return e.fail(context.Background(), p, FailCanceled) }
@@ -149,14 +142,7 @@ func TestSlipEndedMailOnlyWhenMoved(t *testing.T) {
 // worker's sweep sends it later. A stored mail the SMTP server refused is
 // the outbox's to retry: leaving it owed would send it twice.
 func TestSlipEndedMailOwedUntilStored(t *testing.T) {
-	cat, err := i18n.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl, err := mail.NewTemplates(cat)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, tmpl := mailtest.Templates(t)
 	for _, tc := range []struct {
 		name    string
 		send    error

@@ -18,13 +18,8 @@ import (
 // changes nothing.
 func TestPaymentTransitions(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
-		db := apitest.OpenDB(t, engine)
+		db := paymentDB(t, engine)
 		ctx := context.Background()
-		if _, err := db.Exec(`INSERT INTO members (id, email, email_key, password_hash, firstname, lastname, gender, birth, tel,
-			address_country_code, created_at, updated_at) VALUES ('m1', 'a@example.com', 'a@example.com', 'x', 'A', 'B', 'male',
-			'1990-01-01', '0312345678', 'JP', 0, 0)`); err != nil {
-			t.Fatal(err)
-		}
 		st := store.NewPaymentStore(db)
 		now := time.Now()
 		all := []payment.Status{payment.Prepared, payment.Pending, payment.Settled, payment.Failed, payment.Expired, payment.Refunded}
@@ -94,13 +89,8 @@ func TestPaymentTransitions(t *testing.T) {
 // member, and a second prepared order replaces the first.
 func TestPaymentOneOpenProcess(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
-		db := apitest.OpenDB(t, engine)
+		db := paymentDB(t, engine)
 		ctx := context.Background()
-		if _, err := db.Exec(`INSERT INTO members (id, email, email_key, password_hash, firstname, lastname, gender, birth, tel,
-			address_country_code, created_at, updated_at) VALUES ('m1', 'a@example.com', 'a@example.com', 'x', 'A', 'B', 'male',
-			'1990-01-01', '0312345678', 'JP', 0, 0)`); err != nil {
-			t.Fatal(err)
-		}
 		st := store.NewPaymentStore(db)
 		now := time.Now()
 		mk := func(id string) payment.Process {
@@ -153,13 +143,8 @@ func TestPaymentOneOpenProcess(t *testing.T) {
 // (and only its own), so another instance claims the work at once.
 func TestPaymentReleaseLeases(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
-		db := apitest.OpenDB(t, engine)
+		db := paymentDB(t, engine)
 		ctx := context.Background()
-		if _, err := db.Exec(`INSERT INTO members (id, email, email_key, password_hash, firstname, lastname, gender, birth, tel,
-			address_country_code, created_at, updated_at) VALUES ('m1', 'a@example.com', 'a@example.com', 'x', 'A', 'B', 'male',
-			'1990-01-01', '0312345678', 'JP', 0, 0)`); err != nil {
-			t.Fatal(err)
-		}
 		st := store.NewPaymentStore(db)
 		now := time.Now()
 		p := payment.Process{ID: "p1", MemberID: "m1", RequestID: "r1", RequestHash: "h", ProductType: "x", Status: payment.Prepared,
@@ -194,13 +179,8 @@ func TestPaymentReleaseLeases(t *testing.T) {
 // the flag is never claimed for a mail.
 func TestPaymentSlipEndedSweep(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
-		db := apitest.OpenDB(t, engine)
+		db := paymentDB(t, engine)
 		ctx := context.Background()
-		if _, err := db.Exec(`INSERT INTO members (id, email, email_key, password_hash, firstname, lastname, gender, birth, tel,
-			address_country_code, created_at, updated_at) VALUES ('m1', 'a@example.com', 'a@example.com', 'x', 'A', 'B', 'male',
-			'1990-01-01', '0312345678', 'JP', 0, 0)`); err != nil {
-			t.Fatal(err)
-		}
 		st := store.NewPaymentStore(db)
 		now := time.UnixMilli(time.Now().UnixMilli())
 		canceled := payment.FailCanceled
@@ -269,3 +249,16 @@ func TestPaymentSlipEndedSweep(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// paymentDB is a database on engine holding member m1, whose payment
+// processes the tests record.
+func paymentDB(t *testing.T, engine store.Engine) *store.DB {
+	t.Helper()
+	db := apitest.OpenDB(t, engine)
+	if _, err := db.Exec(`INSERT INTO members (id, email, email_key, password_hash, firstname, lastname, gender, birth, tel,
+		address_country_code, created_at, updated_at) VALUES ('m1', 'a@example.com', 'a@example.com', 'x', 'A', 'B', 'male',
+		'1990-01-01', '0312345678', 'JP', 0, 0)`); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
