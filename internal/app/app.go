@@ -5,6 +5,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
@@ -232,9 +233,23 @@ func (a *App) Server(ctx context.Context, cfg Config) (http.Handler, *Features, 
 		TrustedProxies: cfg.TrustedProxies, ConnectOrigins: connectOrigins(cfg),
 		ScriptOrigins: scriptOrigins(cfg), FrameOrigins: frameOrigins(cfg),
 		Now: a.DB.Now, Features: feats.Mounts, AnonymousPaths: feats.Anonymous, RootMounts: feats.RootMounts,
-		Observe: observe, Unavailable: a.DB.Unavailable,
+		Observe: observe, Unavailable: a.unavailable,
 	})
 	return h, feats, nil
+}
+
+// unavailable names what a handler's error says cannot answer just now
+// (answered 503 with Retry-After, docs/operations.md): the database
+// (unreachable, out of space) or the payment gateway (unreachable, or its
+// answer lost: a call whose outcome is unknown), "" otherwise.
+func (a *App) unavailable(err error) string {
+	switch {
+	case a.DB.Unavailable(err):
+		return "database"
+	case errors.Is(err, payment.ErrGatewayUnavailable):
+		return "payment gateway"
+	}
+	return ""
 }
 
 // Secret returns a random server secret stored in the database, the same

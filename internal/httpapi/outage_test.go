@@ -1,7 +1,8 @@
 package httpapi_test
 
 import (
-	"io"
+	"bytes"
+	"fmt"
 	"net"
 	"net/http"
 	"net/url"
@@ -9,10 +10,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"members/internal/apitest"
+	"members/internal/app"
 	"members/internal/httpapi"
 	"members/internal/i18n"
 	"members/internal/store"
@@ -20,7 +23,10 @@ import (
 
 // dbProxy stands between the server and PostgreSQL: stop() drops every
 // connection and refuses new ones, as a PostgreSQL restart does; start()
-// accepts again on the same address.
+// accepts again on the same address. With cutMidQuery(n) set, each
+// connection forwards n statements and cuts the next one mid-query: the
+// statement reaches PostgreSQL, then both ends are closed before any of its
+// answer comes back (as `restart -m immediate` does to a running query).
 type dbProxy struct {
 	t        *testing.T
 	addr     string
@@ -28,6 +34,76 @@ type dbProxy struct {
 	mu       sync.Mutex
 	ln       net.Listener
 	conns    []net.Conn
+	cutAt    atomic.Int32 // 0: no cut; n+1: cut each connection's statement n (0-based)
+}
+
+// cutMidQuery makes every connection cut its statement n (0-based, counting
+// from the first after the connection is ready); -1 turns cutting off.
+func (p *dbProxy) cutMidQuery(n int) { p.cutAt.Store(int32(n + 1)) }
+
+// readyForQuery is PostgreSQL's ReadyForQuery message header: the
+// connection is past its start-up and takes statements.
+var readyForQuery = []byte{'Z', 0, 0, 0, 5}
+
+// pipe forwards one connection. Server to client: everything, until the
+// connection is cut. Client to server: each write after the server's first
+// ReadyForQuery is a statement (pgx writes a message or a batch of them in
+// one go); the one to cut is forwarded, then both ends are closed.
+func (p *dbProxy) pipe(c, u net.Conn) {
+	var ready, cut atomic.Bool
+	var mu sync.Mutex // cut and the server's writes to the client
+	go func() {
+		defer c.Close()
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := u.Read(buf)
+			if n > 0 {
+				mu.Lock()
+				if cut.Load() {
+					mu.Unlock()
+					return
+				}
+				if bytes.Contains(buf[:n], readyForQuery) {
+					ready.Store(true)
+				}
+				_, werr := c.Write(buf[:n])
+				mu.Unlock()
+				if werr != nil {
+					return
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	go func() {
+		defer u.Close()
+		buf := make([]byte, 32<<10)
+		statements := 0
+		for {
+			n, err := c.Read(buf)
+			if n > 0 {
+				if _, werr := u.Write(buf[:n]); werr != nil {
+					return
+				}
+				if ready.Load() {
+					at := int(p.cutAt.Load()) - 1
+					if at >= 0 && statements == at {
+						mu.Lock()
+						cut.Store(true)
+						mu.Unlock()
+						c.Close()
+						return
+					}
+					statements++
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
 }
 
 func newDBProxy(t *testing.T, upstream string) *dbProxy {
@@ -68,8 +144,7 @@ func (p *dbProxy) start() {
 			p.mu.Lock()
 			p.conns = append(p.conns, c, u)
 			p.mu.Unlock()
-			go func() { _, _ = io.Copy(u, c); u.Close() }()
-			go func() { _, _ = io.Copy(c, u); c.Close() }()
+			p.pipe(c, u)
 		}
 	}()
 }
@@ -163,4 +238,113 @@ func TestClosedDatabaseAnswers503(t *testing.T) {
 		checkUnavailable(t, env, c.Get("/api/peachpoints/summary"), "jp")
 		checkUnavailable(t, env, c.Do(http.MethodPost, "/api/session", map[string]string{"email": "x@example.com", "password": "x"}), "jp")
 	})
+}
+
+// A connection cut mid-query (the statement sent, its answer never comes:
+// PostgreSQL's `restart -m immediate`, a reset, a proxy gone) answers 503
+// with Retry-After, whichever statement of the request it hits: the
+// session's read, a page's reads, a write's transaction.
+func TestConnectionCutMidQueryAnswers503(t *testing.T) {
+	if !slices.Contains(apitest.Engines(t), store.Postgres) {
+		return // no PostgreSQL here (CI requires one)
+	}
+	dsn := apitest.DSN(t, store.Postgres)
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := newDBProxy(t, u.Host)
+	u.Host = proxy.addr
+	env := apitest.NewOn(t, store.Postgres, u.String())
+	c := env.Member(t)
+	c.Lang = "kr"
+	requests := []struct {
+		name string
+		do   func() *apitest.Response
+	}{
+		{"session", func() *apitest.Response { return c.Get("/api/session") }},
+		{"points summary", func() *apitest.Response { return c.Get("/api/peachpoints/summary") }},
+		{"passengers", func() *apitest.Response { return c.Get("/api/user/passengers") }},
+		{"settings saved", func() *apitest.Response {
+			return c.Do(http.MethodPut, "/api/user/notification_settings",
+				map[string]any{"flightChanges": true, "pointsReminders": false, "securityAlerts": true, "mailLang": "kr"})
+		}},
+	}
+	// A request either missed the cut (a statement of another connection,
+	// the worker's, was cut instead) and succeeded, or was cut: 503.
+	cut := 0
+	for n := range 4 {
+		for _, req := range requests {
+			proxy.cutMidQuery(n)
+			r := req.do()
+			proxy.cutMidQuery(-1)
+			if r.Status < 500 {
+				continue
+			}
+			cut++
+			t.Run(fmt.Sprintf("%s cut at statement %d", req.name, n), func(t *testing.T) {
+				checkUnavailable(t, env, r, "kr")
+			})
+		}
+	}
+	if cut < len(requests) {
+		t.Fatalf("only %d requests were cut", cut)
+	}
+	if strings.Contains(env.Log.String(), `"level":"ERROR","msg":"internal error"`) {
+		t.Errorf("a cut connection was logged as an internal error:\n%s", env.Log.String())
+	}
+	if r := c.Get("/api/peachpoints/summary"); r.Status != http.StatusOK {
+		t.Fatalf("after the cuts: %d %s", r.Status, r.Body)
+	}
+}
+
+// closedAddr is a loopback address nothing listens on: a connection to it
+// is refused.
+func closedAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}
+
+// A card registration whose payment gateway cannot be reached (the outside
+// gateway's host down, Stripe's API out of reach) answers 503 with
+// Retry-After and "try again in a moment" in the member's language, saves
+// no card, and logs no internal error.
+func TestUnreachableGatewayAnswers503(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		cfg     func(*app.Config)
+		token   string
+		gateway string
+	}{
+		{"outside gateway", func(c *app.Config) {
+			c.GatewayURL = "http://" + closedAddr(t) + "/gateway"
+			c.GatewayKey = "k"
+		}, "tok_0123456789", "ndhk"},
+		{"stripe", func(c *app.Config) {
+			c.Gateway = app.GatewayStripe
+			c.Stripe = app.StripeConfig{SecretKey: "sk_test_members", PublishableKey: "pk_test_members",
+				WebhookSecret: testWebhookSecret, APIURL: "http://" + closedAddr(t)}
+		}, "pm_card_visa", "stripe"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := apitest.New(t, store.SQLite, tc.cfg)
+			c := env.Member(t)
+			c.Lang = "tw"
+			before := c.Get("/api/cc")
+			r := c.Do(http.MethodPost, "/api/cc/register", map[string]any{"token": tc.token, "gateway": tc.gateway, "currency": "JPY"})
+			checkUnavailable(t, env, r, "tw")
+			if after := c.Get("/api/cc"); string(after.Body) != string(before.Body) {
+				t.Errorf("cards changed: %s, were %s", after.Body, before.Body)
+			}
+			if log := env.Log.String(); strings.Contains(log, `"msg":"internal error"`) || !strings.Contains(log, `"msg":"payment gateway unavailable"`) {
+				t.Errorf("log:\n%s", log)
+			}
+		})
+	}
 }

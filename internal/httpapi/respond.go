@@ -162,10 +162,11 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	e := apperr.As(err)
-	if (e == nil || e.Code == apperr.Internal) && s.Unavailable != nil && s.Unavailable(err) {
-		// A database restart or a full disk: the same request a moment
-		// later may well succeed, so say so (a proxy or the app retries).
-		s.Logger.Warn("database unavailable", "request_id", RequestID(r.Context()), "err", err)
+	if what := s.unavailable(e, err); what != "" {
+		// A database restart or a full disk, a gateway that cannot be
+		// reached: the same request a moment later may well succeed, so
+		// say so (a proxy or the app retries).
+		s.Logger.Warn(what+" unavailable", "request_id", RequestID(r.Context()), "err", err)
 		w.Header().Set("Retry-After", strconv.Itoa(RetryAfterUnavailable))
 		s.writeMessage(w, r, http.StatusServiceUnavailable, "error.try_again_shortly")
 		return
@@ -196,6 +197,15 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		w.Header().Set("Retry-After", "900")
 	}
 	s.WriteJSON(w, statusOf[e.Code], errorBody{Message: s.Catalog.T(Lang(r), e.MsgKey), ErrorKey: e.ErrorKey})
+}
+
+// unavailable names what err says cannot answer just now, "" when it is a
+// domain error or a fault of another kind.
+func (s *Server) unavailable(e *apperr.Error, err error) string {
+	if (e != nil && e.Code != apperr.Internal) || s.Unavailable == nil {
+		return ""
+	}
+	return s.Unavailable(err)
 }
 
 // paramError answers a malformed path or query parameter. A missing

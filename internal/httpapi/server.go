@@ -63,10 +63,12 @@ type Deps struct {
 	// pattern that served it ("" when none), method, status and duration
 	// (the metrics).
 	Observe func(route, method string, code int, d time.Duration)
-	// Unavailable, when set, reports whether a handler's error is the
-	// database being unreachable or out of space: answered 503 with
-	// Retry-After (a moment's wait, then the same request again), not 500.
-	Unavailable func(err error) bool
+	// Unavailable, when set, names what a handler's error says cannot
+	// answer just now ("database": unreachable or out of space; "payment
+	// gateway": unreachable), or "" when the error is none of these: such
+	// an error is answered 503 with Retry-After (a moment's wait, then the
+	// same request again), not 500.
+	Unavailable func(err error) string
 }
 
 // Server holds the dependencies of the handlers.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
+	"io"
 	"net"
 	"strings"
 	"sync/atomic"
@@ -49,7 +50,10 @@ func FaultOf(err error) Fault {
 		case pgErr.Code == "53100", pgErr.Code == "58030": // disk_full, io_error
 			return Full
 		case strings.HasPrefix(pgErr.Code, "08"), // connection exception
-			pgErr.Code == "57P01", pgErr.Code == "57P02", pgErr.Code == "57P03", // shutting down, crash, starting up
+			// operator intervention: 57P01 admin shutdown, 57P02 crash
+			// shutdown, 57P03 cannot connect now (starting up), 57P04
+			// database dropped, 57P05 idle session timeout
+			strings.HasPrefix(pgErr.Code, "57P0"),
 			pgErr.Code == "53300": // too many connections
 			return Unreachable
 		}
@@ -60,14 +64,19 @@ func FaultOf(err error) Fault {
 	switch {
 	case errors.As(err, &connectErr), errors.As(err, &netErr),
 		errors.Is(err, driver.ErrBadConn), errors.Is(err, sql.ErrConnDone), errors.Is(err, pgconn.ErrConnClosed),
-		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
+		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),
+		errors.Is(err, syscall.ECONNABORTED), errors.Is(err, syscall.ETIMEDOUT), errors.Is(err, net.ErrClosed),
+		// the connection ended mid-answer (PostgreSQL's restart -m
+		// immediate, a proxy cut): pgx returns the reader's bare EOF
+		errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return Unreachable
 	}
 	// database/sql's word for a pool closed under the statement, and
 	// pgx's for a connection that broke mid-statement (PostgreSQL killed:
 	// an unexpected EOF), whose error types are not exported
 	msg := err.Error()
-	for _, s := range []string{"sql: database is closed", "failed to receive message", "connection reset by peer"} {
+	// ("conn closed": a statement on a connection pgx already closed)
+	for _, s := range []string{"sql: database is closed", "failed to receive message", "connection reset by peer", "conn closed"} {
 		if strings.Contains(msg, s) {
 			return Unreachable
 		}

@@ -5,6 +5,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"syscall"
 	"testing"
@@ -39,6 +40,17 @@ func TestFaultOf(t *testing.T) {
 		{"pgx conn closed", wrap(pgconn.ErrConnClosed), store.Unreachable},
 		{"pool closed", wrap(errors.New("sql: database is closed")), store.Unreachable},
 		{"broke mid-statement", wrap(errors.New("failed to receive message: unexpected EOF")), store.Unreachable},
+		{"bare unexpected EOF (restart -m immediate)", wrap(io.ErrUnexpectedEOF), store.Unreachable},
+		{"EOF", wrap(io.EOF), store.Unreachable},
+		{"reset", wrap(&net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}), store.Unreachable},
+		{"broken pipe", wrap(&net.OpError{Op: "write", Net: "tcp", Err: syscall.EPIPE}), store.Unreachable},
+		{"closed socket", wrap(net.ErrClosed), store.Unreachable},
+		{"crash shutdown", wrap(&pgconn.PgError{Code: "57P02"}), store.Unreachable},
+		{"database dropped", wrap(&pgconn.PgError{Code: "57P04"}), store.Unreachable},
+		{"idle session timeout", wrap(&pgconn.PgError{Code: "57P05"}), store.Unreachable},
+		{"query cancelled is no outage", wrap(&pgconn.PgError{Code: "57014"}), store.NoFault},
+		{"connection does not exist", wrap(&pgconn.PgError{Code: "08003"}), store.Unreachable},
+		{"pgx statement on a closed conn", wrap(errors.New("conn closed")), store.Unreachable},
 	} {
 		if got := store.FaultOf(tc.err); got != tc.want {
 			t.Errorf("%s: FaultOf(%v) = %d, want %d", tc.name, tc.err, got, tc.want)
