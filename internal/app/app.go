@@ -5,9 +5,9 @@ package app
 
 import (
 	"context"
-	"errors"
 	"crypto/rand"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
