@@ -76,6 +76,8 @@ func (a *App) wirePayments(ctx context.Context, cfg Config, f *Features, conn Ga
 		Lease: 4*timeout + 5*time.Second,
 		// the slip of a konbini / ATM / net-banking payment is mailed
 		Mailer: mailer, MailTemplates: a.MailTemplates,
+		// a voucher PIN left unread on the page goes with the mails
+		SecretRetention: cfg.MailRetention,
 	}, a.DB.Now, a.Logger)
 	checkouts := &httpapi.Checkouts{}
 	cards := payment.NewCards(st, gw, mailer, a.MailTemplates, a.DB.Now, a.Logger).WithReturnBase(publicURL)

@@ -123,36 +123,147 @@ func TestMailSecretsAreGoneOnceSent(t *testing.T) {
 				t.Errorf("the server's log has the %s", what)
 			}
 		}
-		if engine == store.SQLite {
-			path := strings.TrimPrefix(env.DSN(), "sqlite:")
-			for _, f := range []string{path, path + "-wal"} {
-				b, err := os.ReadFile(f)
-				if err != nil && !os.IsNotExist(err) {
-					t.Fatal(err)
-				}
-				for what, v := range secrets {
-					if bytes.Contains(b, []byte(v)) {
-						t.Errorf("%s holds the %s", f, what)
-					}
-				}
-			}
-			return
-		}
-		// PostgreSQL: every row of every table of the schema, as text.
-		tables := apitest.Tables(t, env.App.DB)
-		if len(tables) < 30 {
-			t.Fatalf("only %d tables", len(tables))
-		}
-		for _, table := range tables {
-			var dump string
-			if err := env.App.DB.QueryRowContext(ctx, `SELECT COALESCE(string_agg(t::text, E'\n'), '') FROM `+table+` t`).Scan(&dump); err != nil {
-				t.Fatalf("%s: %v", table, err)
+		secretsRestNowhere(t, env, engine, secrets)
+	})
+}
+
+// secretsRestNowhere: none of secrets is in the database: not in the
+// SQLite file or its write-ahead log, not in any PostgreSQL row.
+func secretsRestNowhere(t *testing.T, env *apitest.Env, engine store.Engine, secrets map[string]string) {
+	t.Helper()
+	if engine == store.SQLite {
+		path := strings.TrimPrefix(env.DSN(), "sqlite:")
+		for _, f := range []string{path, path + "-wal"} {
+			b, err := os.ReadFile(f)
+			if err != nil && !os.IsNotExist(err) {
+				t.Fatal(err)
 			}
 			for what, v := range secrets {
-				if strings.Contains(dump, v) {
-					t.Errorf("table %s holds the %s", table, what)
+				if bytes.Contains(b, []byte(v)) {
+					t.Errorf("%s holds the %s", f, what)
 				}
 			}
+		}
+		return
+	}
+	// PostgreSQL: every row of every table of the schema, as text.
+	tables := apitest.Tables(t, env.App.DB)
+	if len(tables) < 30 {
+		t.Fatalf("only %d tables", len(tables))
+	}
+	for _, table := range tables {
+		var dump string
+		if err := env.App.DB.QueryRowContext(context.Background(), `SELECT COALESCE(string_agg(t::text, E'\n'), '') FROM `+table+` t`).Scan(&dump); err != nil {
+			t.Fatalf("%s: %v", table, err)
+		}
+		for what, v := range secrets {
+			if strings.Contains(dump, v) {
+				t.Errorf("table %s holds the %s", table, what)
+			}
+		}
+	}
+}
+
+// A voucher's PIN whose buyer never asks for the status after settling (a
+// closed tab; the settlement came by webhook or by the worker) leaves
+// payment_processes once the mail that holds it has been in the outbox
+// for the page's 10 minutes: then neither the process nor the outbox
+// (the mail was sent) nor the files hold it. A buyer who asks within the
+// 10 minutes is still shown it once.
+func TestVoucherPINLeavesTheProcessUnread(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		srv := mailtest.Start(t)
+		env := apitest.New(t, engine, func(c *app.Config) {
+			c.SMTPURL = srv.URL()
+			c.GatewaySlow = 3 * time.Second // card 0119's answer outlives the timeout
+			c.GatewayTimeout = 1500 * time.Millisecond
+		})
+		pe := &payEnv{Env: env}
+		c := env.Member(t)
+		c.Lang = "en"
+		ctx := context.Background()
+		body := func(card string) map[string]any {
+			tok := pe.Tokenize(t, card, "123")
+			return map[string]any{"nominee": "Hanako Yamada", "currencyCode": "SGD", "amount": 5000, "paymentMethod": "creditCard",
+				"creditCardToken": tok["token"], "requestId": newRequestID()}
+		}
+		settled := func(id string) bool {
+			t.Helper()
+			return pe.processColumn(t, id, "status") == "settled"
+		}
+
+		// By webhook: a 3-D Secure card; the member passes the challenge
+		// and closes the tab; the gateway's webhook settles.
+		byWebhook := buy(t, c, body("4000000000003220"))
+		if got := cont(t, c, byWebhook.PaymentProcessID); got.Status != "pending" {
+			t.Fatalf("challenge: %+v", got)
+		}
+		if _, err := env.App.Gateway.Sandbox.CustomerStep(ctx, pe.gatewayPaymentID(t, byWebhook.PaymentProcessID), true); err != nil {
+			t.Fatal(err)
+		}
+		pe.deliver(t)
+		if !settled(byWebhook.PaymentProcessID) {
+			t.Fatal("the webhook did not settle")
+		}
+
+		// By the worker: card 0119's answer comes after the timeout; the
+		// worker's status query settles.
+		byWorker := buy(t, c, body("4000000000000119"))
+		if got := cont(t, c, byWorker.PaymentProcessID); got.Status != "pending" {
+			t.Fatalf("after the timeout: %+v", got)
+		}
+		env.Clock.Advance(5 * time.Second)
+		if _, err := env.App.Payments.RunOnce(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if !settled(byWorker.PaymentProcessID) {
+			t.Fatal("the worker did not settle")
+		}
+
+		// Both PIN mails arrive; their PINs are in the processes for the
+		// page's moment.
+		var pins []string
+		for deadline := time.Now().Add(10 * time.Second); len(pins) < 2 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			pins = pins[:0]
+			for _, m := range srv.Messages() {
+				d := m.Decode(t)
+				if pin := pinLine.FindStringSubmatch(string(d.Parts["text/plain"])); pin != nil {
+					pins = append(pins, pin[1])
+				}
+			}
+		}
+		if len(pins) != 2 {
+			t.Fatalf("PIN mails: %d", len(pins))
+		}
+		for _, id := range []string{byWebhook.PaymentProcessID, byWorker.PaymentProcessID} {
+			if pe.processColumn(t, id, "secret") == "" {
+				t.Fatalf("process %s: the secret went before the page's moment", id)
+			}
+		}
+		env.Clock.Advance(9 * time.Minute)
+		if _, err := env.App.Payments.RunOnce(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if pe.processColumn(t, byWorker.PaymentProcessID, "secret") == "" {
+			t.Fatal("the secret went before the 10 minutes")
+		}
+
+		// The 10 minutes pass; no page asked.
+		env.Clock.Advance(2 * time.Minute)
+		if _, err := env.App.Payments.RunOnce(ctx); err != nil {
+			t.Fatal(err)
+		}
+		mailer, err := env.App.Mailer(app.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := mailer.ForgetSent(ctx); err != nil {
+			t.Fatal(err)
+		}
+		secretsRestNowhere(t, env, engine, map[string]string{"webhook's PIN": pins[0], "worker's PIN": pins[1]})
+		// The page opened late says settled, without a PIN (the mail has it).
+		if st := status(t, c, byWebhook.PaymentProcessID); st.Status != "settled" || len(st.Secret) > 0 {
+			t.Errorf("late status: %+v", st)
 		}
 	})
 }

@@ -34,6 +34,12 @@ type Config struct {
 	ReconcileEvery  time.Duration
 	ReconcileWindow time.Duration
 	ReconcileLease  time.Duration
+	// SecretShownFor is how long after the mail that holds it was stored a
+	// process's secret (a voucher PIN) stays for the page to show once (10
+	// minutes); SecretRetention erases it at the latest that long after the
+	// settlement, mailed or not (the mail retention, 30 days).
+	SecretShownFor  time.Duration
+	SecretRetention time.Duration
 	// Mailer and MailTemplates send the slip of a convenience-store / ATM
 	// / net-banking payment to the member when the gateway issues it (nil:
 	// no mail).
@@ -54,6 +60,8 @@ func (c *Config) defaults() {
 		{&c.ReconcileEvery, time.Hour},
 		{&c.ReconcileWindow, 48 * time.Hour},
 		{&c.ReconcileLease, 10 * time.Minute},
+		{&c.SecretShownFor, 10 * time.Minute},
+		{&c.SecretRetention, 30 * 24 * time.Hour},
 	} {
 		if *d.field == 0 {
 			*d.field = d.value

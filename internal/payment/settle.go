@@ -2,10 +2,12 @@ package payment
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"members/internal/apperr"
+	"members/internal/mail"
 )
 
 // settle grants the goods in the transaction that records settlement.
@@ -88,8 +90,16 @@ func (e *Engine) grantOf(p *Process, at time.Time) Grant {
 }
 
 func (e *Engine) notify(ctx context.Context, n Notifier, g Grant, granted Granted) {
-	if err := n.Notify(ctx, g, granted); err != nil {
+	err := n.Notify(ctx, g, granted)
+	if err != nil {
 		e.log.Warn("payment: notify", "process", g.ProcessID, "err", err)
+	}
+	if len(granted.Secret) > 0 && (err == nil || errors.Is(err, mail.ErrNotSent)) {
+		// the outbox holds the mail and its secret (sent, or waiting for
+		// SMTP): the process's copy goes once the page had its moment
+		if err := e.store.SecretMailed(ctx, g.ProcessID, e.now()); err != nil {
+			e.log.Warn("payment: secret mailed", "process", g.ProcessID, "err", err)
+		}
 	}
 	if err := e.store.MarkNotified(ctx, g.ProcessID); err != nil {
 		e.log.Warn("payment: mark notified", "process", g.ProcessID, "err", err)

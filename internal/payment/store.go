@@ -135,6 +135,12 @@ type Store interface {
 	// TakeSecret erases the secret when it is still secret; true for the
 	// one caller that erased it.
 	TakeSecret(ctx context.Context, id string, secret json.RawMessage, now time.Time) (bool, error)
+	// SecretMailed records that the outbox holds the mail that carries the
+	// process's secret (the clock of its erasure starts).
+	SecretMailed(ctx context.Context, id string, now time.Time) error
+	// ForgetSecrets erases the secrets mailed before mailedBefore and
+	// those of processes settled before settledBefore; how many.
+	ForgetSecrets(ctx context.Context, mailedBefore, settledBefore time.Time) (int64, error)
 	// AddRefund records an intended refund (kept when it exists) and
 	// returns the recorded amount and whether it is done.
 	AddRefund(ctx context.Context, id, reason string, amount int64, now time.Time) (int64, bool, error)

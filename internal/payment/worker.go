@@ -44,6 +44,7 @@ func (e *Engine) ReleaseLeases(ctx context.Context) (int64, error) {
 func (e *Engine) RunOnce(ctx context.Context) (int, error) {
 	n := 0
 	e.returnLeases(ctx)
+	e.forgetSecrets(ctx)
 	for {
 		now := e.now()
 		ps, err := e.store.ClaimDue(ctx, e.owner, now, now.Add(e.cfg.Lease), 32)
@@ -72,6 +73,20 @@ func (e *Engine) RunOnce(ctx context.Context) (int, error) {
 		if len(ps) < 32 || ctx.Err() != nil {
 			return n, ctx.Err()
 		}
+	}
+}
+
+// forgetSecrets erases the secrets (voucher PINs) whose mail the outbox
+// has held for SecretShownFor, and those of settlements older than
+// SecretRetention, whether or not the member's page ever showed them.
+func (e *Engine) forgetSecrets(ctx context.Context) {
+	now := e.now()
+	n, err := e.store.ForgetSecrets(ctx, now.Add(-e.cfg.SecretShownFor), now.Add(-e.cfg.SecretRetention))
+	if err != nil && ctx.Err() == nil {
+		e.log.Warn("payment: forget secrets", "err", err)
+	}
+	if n > 0 {
+		e.log.Info("payment: secrets erased (mailed, or past the retention)", "count", n)
 	}
 }
 

@@ -152,26 +152,36 @@ func (o *MailOutbox) PurgeSent(ctx context.Context, before time.Time) (int64, er
 // mailer tries again on its next pass. PostgreSQL's dead rows and WAL
 // segments are VACUUM's and the archive's (docs/operations.md).
 func (o *MailOutbox) Forget(ctx context.Context) error {
-	if o.db.Engine != SQLite {
+	if err := o.db.truncateWAL(ctx); err != nil {
+		return fmt.Errorf("outbox: forget: %w", err)
+	}
+	return nil
+}
+
+// truncateWAL empties SQLite's write-ahead log (a checkpoint in TRUNCATE
+// mode), waiting at most a second for readers and writers; an error when
+// they kept it from finishing. Nothing on PostgreSQL.
+func (db *DB) truncateWAL(ctx context.Context) error {
+	if db.Engine != SQLite {
 		return nil
 	}
-	conn, err := o.db.Conn(ctx)
+	conn, err := db.Conn(ctx)
 	if err != nil {
-		return fmt.Errorf("outbox: forget: %w", err)
+		return err
 	}
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, `PRAGMA busy_timeout = 1000`); err != nil {
-		return fmt.Errorf("outbox: forget: %w", err)
+		return err
 	}
 	defer func() {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf(`PRAGMA busy_timeout = %d`, sqliteBusyTimeoutMs))
 	}()
 	var busy, logPages, done int
 	if err := conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logPages, &done); err != nil {
-		return fmt.Errorf("outbox: forget: checkpoint: %w", err)
+		return fmt.Errorf("checkpoint: %w", err)
 	}
 	if busy != 0 {
-		return errors.New("outbox: forget: the checkpoint was kept from finishing (busy); next pass")
+		return errors.New("the checkpoint was kept from finishing (busy); next pass")
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"members/internal/payment"
@@ -14,7 +15,12 @@ import (
 
 // PaymentStore implements payment.Store: saved cards, payment processes,
 // refunds and webhook events.
-type PaymentStore struct{ db *DB }
+type PaymentStore struct {
+	db *DB
+	// forgetOwed: secrets were erased and SQLite's write-ahead log may
+	// still hold them (ForgetSecrets empties it).
+	forgetOwed atomic.Bool
+}
 
 var _ payment.Store = (*PaymentStore)(nil)
 
@@ -484,6 +490,44 @@ func (s *PaymentStore) TakeSecret(ctx context.Context, id string, secret json.Ra
 	}
 	n, err := res.RowsAffected()
 	return n == 1, err
+}
+
+func (s *PaymentStore) SecretMailed(ctx context.Context, id string, now time.Time) error {
+	if _, err := s.db.ExecContext(ctx, `UPDATE payment_processes SET secret_mailed_at = $1
+		WHERE id = $2 AND secret <> '' AND secret_mailed_at = 0`, now.UnixMilli(), id); err != nil {
+		return fmt.Errorf("secret mailed %s: %w", id, err)
+	}
+	return nil
+}
+
+// ForgetSecrets erases the secrets mailed before mailedBefore and those of
+// processes settled before settledBefore (the partial index
+// payment_processes_secret holds only the rows with a secret). On SQLite
+// the erased values are overwritten in the file (secure_delete) and the
+// write-ahead log is emptied after them; when a reader keeps the
+// checkpoint from finishing, the next call tries again.
+func (s *PaymentStore) ForgetSecrets(ctx context.Context, mailedBefore, settledBefore time.Time) (int64, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE payment_processes SET secret = ''
+		WHERE secret <> '' AND settled_at IS NOT NULL
+		  AND ((secret_mailed_at > 0 AND secret_mailed_at <= $1) OR settled_at <= $2)`,
+		mailedBefore.UnixMilli(), settledBefore.UnixMilli())
+	if err != nil {
+		return 0, fmt.Errorf("forget secrets: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("forget secrets: %w", err)
+	}
+	if n > 0 {
+		s.forgetOwed.Store(true)
+	}
+	if s.forgetOwed.Load() {
+		if err := s.db.truncateWAL(ctx); err != nil {
+			return n, fmt.Errorf("forget secrets: %w", err)
+		}
+		s.forgetOwed.Store(false)
+	}
+	return n, nil
 }
 
 func (s *PaymentStore) AddRefund(ctx context.Context, id, reason string, amount int64, now time.Time) (int64, bool, error) {

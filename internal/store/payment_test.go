@@ -262,3 +262,56 @@ func paymentDB(t *testing.T, engine store.Engine) *store.DB {
 	}
 	return db
 }
+
+// A process's secret (a voucher PIN) is erased SecretShownFor after its
+// mail was stored, and at the latest at the retention when no mail holds
+// it (the outbox could not store it); a process without a mailed secret
+// and younger than the retention keeps it.
+func TestForgetSecrets(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		db := paymentDB(t, engine)
+		ctx := context.Background()
+		st := store.NewPaymentStore(db)
+		now := time.UnixMilli(time.Now().UnixMilli())
+		settled := func(id string, at time.Time) {
+			t.Helper()
+			p := payment.Process{ID: id, MemberID: "m1", RequestID: id, RequestHash: "h", ProductType: "x", Status: payment.Prepared,
+				Lang: "en", Amount: 100, Currency: "JPY", Details: []byte(`{}`), PaymentMethod: payment.MethodCreditCard,
+				ExpiresAt: now.Add(time.Hour), NextCheckAt: now, CreatedAt: at, UpdatedAt: at}
+			if err := st.CreateProcess(ctx, p); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Exec(`UPDATE payment_processes SET status = 'settled', settled_at = $1, secret = $2 WHERE id = $3`,
+				at.UnixMilli(), `{"pin":"PIN-`+id+`"}`, id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		settled("mailed-long-ago", now.Add(-time.Hour))
+		settled("mailed-just-now", now.Add(-time.Hour))
+		settled("never-mailed-old", now.Add(-31*24*time.Hour))
+		settled("never-mailed-young", now.Add(-29*24*time.Hour))
+		if err := st.SecretMailed(ctx, "mailed-long-ago", now.Add(-11*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.SecretMailed(ctx, "mailed-just-now", now.Add(-time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		n, err := st.ForgetSecrets(ctx, now.Add(-10*time.Minute), now.Add(-30*24*time.Hour))
+		if err != nil || n != 2 {
+			t.Fatalf("forgot %d, %v; want 2", n, err)
+		}
+		for id, kept := range map[string]bool{"mailed-long-ago": false, "mailed-just-now": true, "never-mailed-old": false, "never-mailed-young": true} {
+			p, err := st.Process(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (len(p.Secret) > 0) != kept {
+				t.Errorf("%s: secret %q, kept %v", id, p.Secret, kept)
+			}
+		}
+		// taken by the page before: nothing left to erase, nothing moves
+		if n, err := st.ForgetSecrets(ctx, now.Add(-10*time.Minute), now.Add(-30*24*time.Hour)); err != nil || n != 0 {
+			t.Errorf("second pass forgot %d, %v", n, err)
+		}
+	})
+}
