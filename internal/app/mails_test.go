@@ -44,6 +44,13 @@ func (o *memOutbox) List(context.Context, int) ([]mail.Stored, error)    { retur
 func (o *memOutbox) Get(context.Context, string) (mail.Stored, error)    { return mail.Stored{}, nil }
 func (o *memOutbox) PurgeSent(context.Context, time.Time) (int64, error) { return 0, nil }
 func (o *memOutbox) Forget(context.Context) error                        { return nil }
+func (o *memOutbox) ForgetFailed(context.Context, time.Time) (int64, error) {
+	return 0, nil
+}
+func (o *memOutbox) Requeue(context.Context, string, time.Time) (bool, error) { return false, nil }
+func (o *memOutbox) Failed(context.Context, time.Time, time.Time) ([]mail.Stored, error) {
+	return nil, nil
+}
 
 func (o *memOutbox) last(t *testing.T) mail.Message {
 	t.Helper()

@@ -107,6 +107,15 @@ type Outbox interface {
 	Get(ctx context.Context, id string) (Stored, error)
 	// PurgeSent deletes the messages sent and made before before.
 	PurgeSent(ctx context.Context, before time.Time) (int64, error)
+	// ForgetFailed deletes the secrets of the failed messages made before
+	// before, returning how many lost theirs.
+	ForgetFailed(ctx context.Context, before time.Time) (int64, error)
+	// Requeue makes a failed message pending again, due at now, attempts
+	// from zero; false when it is not failed.
+	Requeue(ctx context.Context, id string, now time.Time) (bool, error)
+	// Failed returns the failed messages made in [since, until), oldest
+	// first.
+	Failed(ctx context.Context, since, until time.Time) ([]Stored, error)
 	// Forget makes the secrets deleted so far unreadable in the
 	// database's files too (its log), when the engine keeps them there.
 	Forget(ctx context.Context) error
@@ -246,8 +255,14 @@ func (m *Mailer) attempt(ctx context.Context, s Stored) error {
 	}
 	if merr := m.outbox.MarkAttempt(ctx, s.ID, attempts, status, now.Add(Backoff(attempts)), err.Error()); merr != nil {
 		m.logger.Warn("mail: record attempt", "id", s.ID, "err", merr)
-	} else if status == Failed && len(s.Secrets) > 0 {
-		m.forget.Add(1)
+	}
+	if status == Failed {
+		// the last attempt: the mail is not sent unless an operator
+		// sends it again (its secrets are kept until then or the
+		// retention)
+		m.logger.Error("mail: given up, never sent", "id", s.ID, "kind", s.Kind, "attempts", attempts, "err", err,
+			"resend", "members mail resend "+s.ID)
+		return err
 	}
 	m.logger.Warn("mail: delivery failed", "id", s.ID, "attempts", attempts, "err", err)
 	return err
@@ -302,6 +317,14 @@ func (m *Mailer) PurgeDue(ctx context.Context) (int64, error) {
 		return 0, err
 	}
 	n, err := m.outbox.PurgeSent(ctx, now.Add(-m.retention))
+	if err == nil {
+		var lost int64
+		lost, err = m.outbox.ForgetFailed(ctx, now.Add(-m.retention))
+		if lost > 0 {
+			m.forget.Add(1)
+			m.logger.Info("mail: secrets of failed mails past their retention deleted", "count", lost, "retention", m.retention.String())
+		}
+	}
 	if ferr := m.leases.FinishJob(ctx, RetentionJob, m.owner, m.now(), now.Add(retentionEvery)); ferr != nil && err == nil {
 		err = ferr
 	}

@@ -1,8 +1,10 @@
 package mail_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -15,9 +17,9 @@ import (
 )
 
 // A mail's secrets live in the outbox while it waits: every retry sends
-// them; the attempt that gives up deletes them with the mail's failed
-// mark; a mail held without SMTP keeps them (the outbox is its only
-// destination).
+// them; a mail given up keeps them until `members mail resend` sends it
+// (then they go) or the retention ends; a mail held without SMTP keeps
+// them (the outbox is its only destination).
 func TestSecretsLiveUntilSentOrGivenUp(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		ctx := context.Background()
@@ -55,7 +57,10 @@ func TestSecretsLiveUntilSentOrGivenUp(t *testing.T) {
 			t.Fatalf("after sending: %s %q", s.Status, s.Text)
 		}
 
-		// Given up after the last attempt: the secrets go with the mark.
+		// Given up after the last attempt (about two hours of outage): an
+		// ERROR of its own, the mail shown as never sent, its secrets kept.
+		var logged bytes.Buffer
+		m = mail.New(outbox, tr(t, srv), mail.DefaultFrom, clock.Now, slog.New(slog.NewJSONHandler(&logged, nil)))
 		srv.Refuse(true)
 		msg.To = "never@example.com"
 		_ = m.Send(ctx, msg)
@@ -66,12 +71,74 @@ func TestSecretsLiveUntilSentOrGivenUp(t *testing.T) {
 			}
 		}
 		list, _ = outbox.List(ctx, 10)
-		if list[0].To != "never@example.com" || list[0].Status != mail.Failed || strings.Contains(list[0].Text, token) {
-			t.Fatalf("given up: %s %s %q", list[0].To, list[0].Status, list[0].Text)
+		given := list[0]
+		if given.To != "never@example.com" || given.Status != mail.Failed || !strings.Contains(given.Text, token) {
+			t.Fatalf("given up: %s %s %q", given.To, given.Status, given.Text)
+		}
+		if why := mail.NeverSent(given); !strings.Contains(why, "never sent") || !strings.Contains(why, "mail resend "+given.ID) {
+			t.Errorf("never sent: %q", why)
+		}
+		if errs := strings.Count(logged.String(), `"level":"ERROR"`); errs != 1 || !strings.Contains(logged.String(), `"msg":"mail: given up, never sent"`) ||
+			strings.Contains(logged.String(), token) {
+			t.Errorf("%d ERROR lines:\n%s", errs, logged.String())
 		}
 		var n int
+		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM mail_secrets`).Scan(&n); err != nil || n != 1 {
+			t.Fatalf("%d secrets kept (%v), want the failed mail's", n, err)
+		}
+
+		// Sent again once SMTP is back: with its link; then its secrets go.
+		srv.Refuse(false)
+		res, err := mail.Resend(ctx, outbox, []string{given.ID, list[1].ID, "nosuch"}, clock.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res) != 3 || res[0].Outcome != mail.ResendQueued || res[1].Outcome != mail.ResendNotFailed || res[2].Outcome != mail.ResendNotFound {
+			t.Fatalf("resend: %+v", res)
+		}
+		if n, err := m.DeliverDue(ctx); err != nil || n != 1 {
+			t.Fatalf("deliver the resent mail: %d %v", n, err)
+		}
+		if got := srv.WaitFor("never@example.com").Decode(t); !strings.Contains(string(got.Parts["text/plain"]), "/reset-password/"+token+"?lang=en") {
+			t.Fatalf("resent mail: %s", got.Parts["text/plain"])
+		}
+		if s, _ := outbox.Get(ctx, given.ID); s.Status != mail.Sent || strings.Contains(s.Text, token) || mail.NeverSent(s) != "" {
+			t.Fatalf("after the resend: %s %q", s.Status, s.Text)
+		}
 		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM mail_secrets`).Scan(&n); err != nil || n != 0 {
 			t.Fatalf("%d secrets left (%v)", n, err)
+		}
+
+		// A failed mail past the retention loses its secrets, and is no
+		// longer sent again (it would carry a dead link).
+		srv.Refuse(true)
+		msg.To = "late@example.com"
+		_ = m.Send(ctx, msg)
+		for i := 1; i < mail.MaxAttempts; i++ {
+			clock.Advance(mail.Backoff(i))
+			if _, err := m.DeliverDue(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		list, _ = outbox.List(ctx, 1)
+		late := list[0]
+		if late.To != "late@example.com" || late.Status != mail.Failed {
+			t.Fatalf("late: %+v", late)
+		}
+		m.KeepSent(mail.DefaultRetention, store.NewJobs(db), "test")
+		clock.Advance(mail.DefaultRetention)
+		if _, err := m.PurgeDue(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM mail_secrets`).Scan(&n); err != nil || n != 0 {
+			t.Fatalf("%d secrets past the retention (%v)", n, err)
+		}
+		late, _ = outbox.Get(ctx, late.ID)
+		if late.Status != mail.Failed || strings.Contains(late.Text, token) || !strings.Contains(mail.NeverSent(late), "cannot be sent again") {
+			t.Fatalf("past the retention: %s %q %q", late.Status, late.Text, mail.NeverSent(late))
+		}
+		if res, err := mail.Resend(ctx, outbox, []string{late.ID}, clock.Now()); err != nil || res[0].Outcome != mail.ResendSecretsGone {
+			t.Fatalf("resend past the retention: %+v %v", res, err)
 		}
 
 		// Without SMTP the outbox keeps the mail whole.
@@ -163,4 +230,14 @@ func TestRetentionPurgesOldSentMailsOnOneInstance(t *testing.T) {
 			t.Fatalf("an hour later: %d, %v", n, err)
 		}
 	})
+}
+
+// tr is a transport to srv.
+func tr(t *testing.T, srv *mailtest.Server) mail.Transport {
+	t.Helper()
+	tr, _, err := mail.ParseSMTPURL(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
 }

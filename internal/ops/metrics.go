@@ -21,6 +21,7 @@ type Metrics struct {
 	discrepancies prometheus.Counter
 	webhooks      *prometheus.CounterVec
 	mailFailures  *prometheus.CounterVec
+	mailGivenUp   prometheus.Counter
 	logins        *prometheus.CounterVec
 	flightEvents  *prometheus.CounterVec
 }
@@ -69,6 +70,9 @@ func NewMetrics(reg *prometheus.Registry, pools []Pool, snap Snapshot, now func(
 		mailFailures: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "members_mail_failures_total", Help: "Failed SMTP attempts, by outcome: retry (tried again later) or failed (given up).",
 		}, []string{"outcome"}),
+		mailGivenUp: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "members_mail_given_up_total", Help: "Mails whose last SMTP attempt failed: never sent unless `members mail resend` sends them again.",
+		}),
 		logins: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "members_login_refusals_total", Help: "Refused logins, by reason: failed (wrong credentials) or throttled.",
 		}, []string{"reason"}),
@@ -77,7 +81,7 @@ func NewMetrics(reg *prometheus.Registry, pools []Pool, snap Snapshot, now func(
 		}, []string{"result"}),
 	}
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.requests, m.duration, m.transitions, m.discrepancies, m.webhooks, m.mailFailures, m.logins, m.flightEvents)
+		m.requests, m.duration, m.transitions, m.discrepancies, m.webhooks, m.mailFailures, m.mailGivenUp, m.logins, m.flightEvents)
 	for _, p := range pools {
 		reg.MustRegister(collectors.NewDBStatsCollector(p.DB, p.Name))
 	}
@@ -171,6 +175,7 @@ func (m *Metrics) MailFailure(final bool) {
 	}
 	if final {
 		m.mailFailures.WithLabelValues("failed").Inc()
+		m.mailGivenUp.Inc()
 		return
 	}
 	m.mailFailures.WithLabelValues("retry").Inc()

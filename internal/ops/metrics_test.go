@@ -2,6 +2,7 @@ package ops_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,7 +16,10 @@ import (
 	"members/internal/apitest"
 	"members/internal/app"
 	"members/internal/flightops"
+	"members/internal/mail"
+	"members/internal/mail/mailtest"
 	"members/internal/ops"
+	"members/internal/store"
 )
 
 // scrape reads /metrics as Prometheus does and returns each sample's
@@ -128,7 +132,7 @@ func TestMetricsMove(t *testing.T) {
 				`go_sql_open_connections{db_name="main"}`, `go_sql_wait_count_total{db_name="main"}`,
 				`members_payment_processes_open{state="pending"}`, `members_payment_oldest_pending_seconds`,
 				`members_mail_outbox{status="pending"}`, `members_payment_discrepancies`, `members_mail_failures_total{outcome="failed"}`,
-				`members_payment_webhooks_total{result="accepted"}`,
+				`members_payment_webhooks_total{result="accepted"}`, `members_mail_given_up_total`,
 			} {
 				if _, ok := after[name]; !ok {
 					t.Errorf("no sample %s", name)
@@ -147,3 +151,46 @@ func TestMetricsMove(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// A mail whose last SMTP attempt fails counts members_mail_given_up_total
+// once, apart from the retries, and logs an ERROR of its own.
+func TestMailGivenUpCounted(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	srv := mailtest.Start(t)
+	srv.Refuse(true)
+	env := apitest.New(t, store.SQLite, func(c *app.Config) { c.Metrics = reg; c.SMTPURL = srv.URL() })
+	ctx := context.Background()
+	m, err := env.App.Mailer(app.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := scrape(t, reg)
+	if err := m.Send(ctx, mail.Message{Kind: "security_alert", To: "alert@example.com", Lang: "en", Subject: "New sign-in",
+		Text: "A new sign-in.", HTML: "<p>A new sign-in.</p>"}); !errors.Is(err, mail.ErrNotSent) {
+		t.Fatalf("send: %v", err)
+	}
+	for i := 1; i < mail.MaxAttempts; i++ {
+		env.Clock.Advance(mail.Backoff(i))
+		if _, err := m.DeliverDue(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if i == mail.MaxAttempts-2 {
+			if n := scrape(t, reg)[`members_mail_given_up_total`] - before[`members_mail_given_up_total`]; n != 0 {
+				t.Fatalf("given up counted %v times before the last attempt", n)
+			}
+		}
+	}
+	after := scrape(t, reg)
+	for name, want := range map[string]float64{
+		`members_mail_given_up_total`:                   1,
+		`members_mail_failures_total{outcome="failed"}`: 1,
+		`members_mail_failures_total{outcome="retry"}`:  mail.MaxAttempts - 1,
+	} {
+		if got := after[name] - before[name]; got != want {
+			t.Errorf("%s moved by %v, want %v", name, got, want)
+		}
+	}
+	if n := strings.Count(env.Log.String(), `"level":"ERROR","msg":"mail: given up, never sent"`); n != 1 {
+		t.Errorf("%d given-up ERROR lines:\n%s", n, env.Log.String())
+	}
+}

@@ -117,11 +117,54 @@ func (o *MailOutbox) MarkAttempt(ctx context.Context, id string, attempts int, s
 			attempts, string(status), next.UnixMilli(), lastErr, id); err != nil {
 			return err
 		}
-		if status == mail.Failed { // given up: its secrets go
-			return forgetSecrets(ctx, tx, id)
-		}
+		// given up: its secrets stay until `members mail resend` sends
+		// it or the retention ends (ForgetFailed)
 		return nil
 	})
+}
+
+// Requeue makes a failed mail pending again, due at now, with its attempts
+// counted from zero; false when the mail is not failed (sent meanwhile,
+// already requeued, held, unknown).
+func (o *MailOutbox) Requeue(ctx context.Context, id string, now time.Time) (bool, error) {
+	res, err := o.db.ExecContext(ctx, `UPDATE mail_outbox SET status = $1, attempts = 0, next_attempt_at = $2
+		WHERE id = $3 AND status = $4`, string(mail.Pending), now.UnixMilli(), id, string(mail.Failed))
+	if err != nil {
+		return false, fmt.Errorf("outbox: requeue %s: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// Failed returns the failed mails made from since up to until (until
+// excluded), oldest first.
+func (o *MailOutbox) Failed(ctx context.Context, since, until time.Time) ([]mail.Stored, error) {
+	rows, err := o.db.QueryContext(ctx, outboxSelect+` WHERE o.status = $1 AND o.created_at >= $2 AND o.created_at < $3
+		ORDER BY o.created_at, o.id`, string(mail.Failed), since.UnixMilli(), until.UnixMilli())
+	if err != nil {
+		return nil, fmt.Errorf("outbox: failed: %w", err)
+	}
+	return scanOutbox(rows)
+}
+
+// ForgetFailed deletes the secrets of the failed mails made before before
+// (the retention ended: they will not be sent again with them), 500 a
+// statement, and returns how many mails lost theirs.
+func (o *MailOutbox) ForgetFailed(ctx context.Context, before time.Time) (int64, error) {
+	var total int64
+	for {
+		res, err := o.db.ExecContext(ctx, `DELETE FROM mail_secrets WHERE mail_id IN
+			(SELECT o.id FROM mail_outbox o JOIN mail_secrets s ON s.mail_id = o.id
+			 WHERE o.created_at < $1 AND o.status = $2 LIMIT 500)`, before.UnixMilli(), string(mail.Failed))
+		if err != nil {
+			return total, fmt.Errorf("outbox: forget failed: %w", err)
+		}
+		n, _ := res.RowsAffected()
+		total += n
+		if n < 500 {
+			return total, nil
+		}
+	}
 }
 
 // PurgeSent deletes the mails sent and made before before, 500 a
