@@ -84,3 +84,8 @@ func TestStoreFailedAtShutdownIsInfo(t *testing.T) {
 		t.Errorf("nil error logged: %s", buf.String())
 	}
 }
+
+// ForgetSecrets finds no secret to erase (TestForgetSecrets in the store).
+func (s *brokenStore) ForgetSecrets(context.Context, time.Time, time.Time) (int64, error) {
+	return 0, nil
+}
