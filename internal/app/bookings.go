@@ -42,7 +42,7 @@ func (a *App) wireBookings(ctx context.Context, cfg Config, f *Features) error {
 	f.Anonymous = append(f.Anonymous, httpapi.BookingAnonymous...)
 	// The booking site redeems each hand-over token once (server to server).
 	f.RootMounts = append(f.RootMounts, func(mux *http.ServeMux) {
-		mux.Handle("POST "+HandoverRedeemPath, httpapi.HandoverRedeem(handover, a.DB.Now))
+		mux.Handle("POST "+HandoverRedeemPath, httpapi.HandoverRedeem(handover, a.DB.Now, a.unavailable))
 	})
 	return nil
 }

@@ -37,7 +37,7 @@ func (a *App) wireFlights(_ context.Context, cfg Config, f *Features) error {
 	}
 	svc := a.FlightOps()
 	f.RootMounts = append(f.RootMounts, func(mux *http.ServeMux) {
-		mux.Handle("POST "+httpapi.FlightEventsPath, httpapi.FlightEvents(svc, []byte(secret), a.DB.Now, a.Logger))
+		mux.Handle("POST "+httpapi.FlightEventsPath, httpapi.FlightEvents(svc, []byte(secret), a.DB.Now, a.Logger, a.unavailable))
 	})
 	alerts, err := a.FlightAlerts(cfg)
 	if err != nil {

@@ -64,7 +64,7 @@ func (a *App) wireNotify(ctx context.Context, cfg Config, f *Features) error {
 			BaseRouter: mux, ErrorHandlerFunc: s.ParamError,
 		})
 	})
-	page := httpapi.Unsubscribe(svc, a.Catalog, a.Logger)
+	page := httpapi.Unsubscribe(svc, a.Catalog, a.Logger, a.unavailable)
 	f.RootMounts = append(f.RootMounts, func(mux *http.ServeMux) {
 		mux.Handle("GET "+notify.UnsubscribePath, page)
 		mux.Handle("POST "+notify.UnsubscribePath, page)

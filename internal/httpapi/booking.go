@@ -204,7 +204,7 @@ func (h *BookingHandlers) pdf(w http.ResponseWriter, r *http.Request, name strin
 // /api: no session, no CSRF; the signed token is the credential):
 // POST /handover/v1/redeem {"token": "…"} → 200 with the claims, once per
 // token; 404 for a bad, expired or already used token.
-func HandoverRedeem(h *booking.Handover, now func() time.Time) http.Handler {
+func HandoverRedeem(h *booking.Handover, now func() time.Time, unavailable func(error) string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var in struct {
 			Token string `json:"token"`
@@ -221,6 +221,11 @@ func HandoverRedeem(h *booking.Handover, now func() time.Time) http.Handler {
 		case errors.Is(err, booking.ErrBadToken):
 			w.WriteHeader(http.StatusNotFound)
 			_, _ = w.Write([]byte(`{"message":"invalid, expired or used token"}`))
+			return
+		case err != nil && unavailable(err) != "":
+			w.Header().Set("Retry-After", strconv.Itoa(RetryAfterUnavailable))
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = w.Write([]byte(`{"message":"try again in a moment"}`))
 			return
 		case err != nil:
 			w.WriteHeader(http.StatusInternalServerError)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"time"
 
 	"members/internal/flightops"
@@ -25,7 +26,7 @@ const maxFlightEventBody = 64 << 10
 // system: 200 {eventId, outcome, bookings}; 400 a malformed body
 // {error, field, message}; 401 a bad signature or a stale timestamp; 413
 // too large; 422 an unknown flight. Nothing is stored unless 200.
-func FlightEvents(svc *flightops.Service, secret []byte, now func() time.Time, logger *slog.Logger) http.Handler {
+func FlightEvents(svc *flightops.Service, secret []byte, now func() time.Time, logger *slog.Logger, unavailable func(error) string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		reply := func(status int, v any) {
 			w.Header().Set("Content-Type", "application/json; charset=utf-8")
@@ -67,6 +68,12 @@ func FlightEvents(svc *flightops.Service, secret []byte, now func() time.Time, l
 			reply(http.StatusBadRequest, map[string]string{"error": "invalid", "field": fe.Field, "message": fe.Reason})
 		case errors.Is(err, flightops.ErrUnknownFlight):
 			fail(http.StatusUnprocessableEntity, "unknown_flight", "no booking holds this flight on this date")
+		case err != nil && unavailable(err) != "":
+			// the database restarting, unreachable or full: the sender
+			// sends it again after Retry-After
+			logger.Warn("flight event: "+unavailable(err)+" unavailable", "err", err, "event", ev.ID)
+			w.Header().Set("Retry-After", strconv.Itoa(RetryAfterUnavailable))
+			fail(http.StatusServiceUnavailable, "unavailable", "the event could not be applied just now; send it again after Retry-After")
 		case err != nil:
 			logger.Error("flight event", "err", err, "event", ev.ID)
 			fail(http.StatusInternalServerError, "internal", "the event could not be applied; send it again")

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -16,6 +17,8 @@ import (
 
 	"members/internal/apitest"
 	"members/internal/app"
+	"members/internal/demo"
+	"members/internal/flightops"
 	"members/internal/httpapi"
 	"members/internal/i18n"
 	"members/internal/store"
@@ -347,4 +350,73 @@ func TestUnreachableGatewayAnswers503(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The endpoints outside /api that touch the database answer a database
+// outage 503 with Retry-After too, not 500: the flight events feed (its
+// sender sends again), the one-click unsubscribe link's page (in the
+// member's language), the booking site's hand-over redemption.
+func TestClosedDatabaseAnswers503OutsideTheAPI(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		env := apitest.New(t, engine)
+		c := env.Member(t)
+		r := c.Do(http.MethodPost, "/api/sso/booking", nil)
+		if r.Status != http.StatusOK {
+			t.Fatalf("hand-over = %d", r.Status)
+		}
+		token := r.Map(t)["token"].(string)
+		svc, err := env.App.Notify(t.Context(), app.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		unsubscribe := svc.UnsubscribeURL(demo.Member1, "flight_changes")
+		link, _ := url.Parse(unsubscribe)
+		if err := env.App.DB.Close(); err != nil {
+			t.Fatal(err)
+		}
+		retryLater := func(what string, status int, h http.Header) {
+			t.Helper()
+			if status != http.StatusServiceUnavailable || h.Get("Retry-After") != strconv.Itoa(httpapi.RetryAfterUnavailable) {
+				t.Errorf("%s: %d, Retry-After %q; want 503 with Retry-After", what, status, h.Get("Retry-After"))
+			}
+		}
+
+		body := eventJSON("ev-outage", "delay", "2026-11-20T05:00:00Z", `,"departure":"2026-11-30T10:40:00+09:00"`)
+		req, _ := http.NewRequest(http.MethodPost, env.Server.URL+httpapi.FlightEventsPath, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set(flightops.SignatureHeader, flightops.Sign([]byte(app.DemoOpsSecret), env.Clock.Now(), body))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		retryLater("flight event", resp.StatusCode, resp.Header)
+
+		req, _ = http.NewRequest(http.MethodPost, env.Server.URL+link.Path+"?"+link.RawQuery, strings.NewReader("List-Unsubscribe=One-Click"))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Accept-Language", "ja")
+		resp, err = http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		retryLater("unsubscribe", resp.StatusCode, resp.Header)
+		if want := env.App.Catalog.T(i18n.EN, "error.try_again_shortly"); !strings.Contains(string(page), want) &&
+			!strings.Contains(string(page), env.App.Catalog.T(i18n.JP, "error.try_again_shortly")) {
+			t.Errorf("unsubscribe page: %s", page)
+		}
+
+		req, _ = http.NewRequest(http.MethodPost, env.Server.URL+app.HandoverRedeemPath, strings.NewReader(`{"token":"`+token+`"}`))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err = http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		retryLater("hand-over", resp.StatusCode, resp.Header)
+		if strings.Contains(env.Log.String(), `"level":"ERROR"`) {
+			t.Errorf("the outage was logged as an error:\n%s", env.Log.String())
+		}
+	})
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 
 	"members/internal/i18n"
 	"members/internal/notify"
@@ -48,7 +49,7 @@ type unsubscribeView struct {
 // that asks to confirm; POST switches the kind off, as a mail client does
 // for List-Unsubscribe-Post (RFC 8058) or the page's button. A link whose
 // signature is not the server's is refused (403) and changes nothing.
-func Unsubscribe(svc *notify.Service, cat *i18n.Catalog, logger *slog.Logger) http.Handler {
+func Unsubscribe(svc *notify.Service, cat *i18n.Catalog, logger *slog.Logger, unavailable func(error) string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		memberID, kind, sig := q.Get("m"), q.Get("k"), q.Get("s")
@@ -78,6 +79,11 @@ func Unsubscribe(svc *notify.Service, cat *i18n.Catalog, logger *slog.Logger) ht
 		case errors.Is(err, notify.ErrNotFound):
 			status = http.StatusNotFound
 			v.Title, v.Text = t("notify.unsubscribe.invalid_title"), t("notify.unsubscribe.invalid")
+		case err != nil && unavailable(err) != "":
+			logger.Warn("unsubscribe: "+unavailable(err)+" unavailable", "err", err)
+			status = http.StatusServiceUnavailable
+			w.Header().Set("Retry-After", strconv.Itoa(RetryAfterUnavailable))
+			v.Title, v.Text = t("notify.unsubscribe.error_title"), t("error.try_again_shortly")
 		case err != nil:
 			logger.Error("unsubscribe", "err", err)
 			status = http.StatusInternalServerError
