@@ -28,7 +28,7 @@ commands:
   backup      copy a live SQLite database and check the copy: backup --db sqlite:PATH --out FILE
               (PostgreSQL: pg_dump -Fc; docs/operations.md)
   admin       operator settings: admin help
-  mail        the mail outbox: mail list | mail show ID
+  mail        the mail outbox: mail list | mail show ID | mail resend ID… (or --since)
   seed-bench  fill a database for benchmarks: seed-bench --reservations N
   gateway     the sandbox payment gateway alone (--addr, --db, --webhook-url),
               or its operator: gateway list | settle ID | fail ID | reconcile
