@@ -1,6 +1,6 @@
 import { useTranslation } from '@/i18n/translation'
 import { Dialog } from '@/components/Dialog'
-import { isSystemFailure, ApiError, type ValidationErrors } from '@/api/errors'
+import { isSystemFailure, isTryAgainShortly, ApiError, type ValidationErrors } from '@/api/errors'
 
 interface Base {
   close: () => void
@@ -11,13 +11,17 @@ interface Base {
 export function ErrorModal({ close, active, title, message, error }: Base & { title?: string; message?: string; error?: unknown }) {
   const { t } = useTranslation()
   const answered = error !== undefined && !isSystemFailure(error)
+  // a 503 (the database restarting, a gateway out of reach): nothing broke, the same step works in a moment
+  const shortly = isTryAgainShortly(error)
   // the server's text of a 4xx, or of a catalogued 5xx (errorKey: the maintenance hours, "contact the contact center")
-  const text = message ?? (error instanceof ApiError && (answered || error.errorKey) ? error.serverMessage : undefined)
+  const text =
+    message ??
+    (shortly ? t('error.tryAgainShortly') : error instanceof ApiError && (answered || error.errorKey) ? error.serverMessage : undefined)
   return (
     <Dialog
       role="alertdialog"
       active={active}
-      title={title ?? (answered ? t('error.notDoneTitle') : t('error.systemTitle'))}
+      title={title ?? (answered || shortly ? t('error.notDoneTitle') : t('error.systemTitle'))}
       onDismiss={close}
       actions={
         <button type="button" className="button button--primary" onClick={close} data-autofocus>

@@ -169,7 +169,7 @@ describe('error modal', () => {
     expect(screen.queryByRole('alertdialog')).toBeNull()
   })
 
-  it("is titled by what failed: the server's refusal (4xx) with its text, a 5xx or no answer as the system error", () => {
+  it("is titled by what failed: the server's refusal (4xx) with its text, a 503 as try again in a moment, a 5xx or no answer as the system error", () => {
     const modals = withModals()
     const cases: [unknown, string, string][] = [
       [new ApiError(409, { message: 'Already refunded.' }), 'Your request could not be completed', 'Already refunded.'],
@@ -177,6 +177,8 @@ describe('error modal', () => {
       [new ApiError(500, { message: 'System error occurred.' }), 'System error occurred.', 'Processing was interrupted because an error occurred.'],
       [new ApiError(500, { message: 'Scheduled from 3:00 am to 5:00 am.', errorKey: 'gogopass_maintenance_error' }), 'System error occurred.', 'Scheduled from 3:00 am to 5:00 am.'],
       [new TypeError('Failed to fetch'), 'System error occurred.', 'Processing was interrupted because an error occurred.'],
+      // a 503 (a database restart, a card gateway out of reach): not a system error, try again in a moment
+      [new ApiError(503, { message: 'The service could not answer just now. Please try again in a moment.' }), 'Your request could not be completed', 'Please try again in a moment.'],
     ]
     for (const [error, title, text] of cases) {
       act(() => {

@@ -125,4 +125,26 @@ describe('stored payment methods', () => {
     await screen.findByRole('dialog', { name: 'Delete this card?' })
     expect(screen.queryByText(/The card has been registered/)).toBeNull()
   })
+
+  it('a registration whose gateway cannot be reached (503) says to try again in a moment, not a system error; the form stays', async () => {
+    const api = stubFetch({
+      'GET /api/session/info': MEMBER_SESSION,
+      'GET /api/cc': () => json({ creditcards: [] }),
+      'GET /api/payment_availability': SANDBOX,
+      'POST /gateway/v1/tokens': () => json({ token: 'tok-new', gateway: 'ndhk', brand: 'visa', last4: '4242', expirationDate: '29/11', holderName: 'TARO PEACH' }),
+      'POST /api/cc/register': () => json({ message: 'The service could not answer just now. Please try again in a moment.' }, 503),
+    })
+    renderApp('/payment-methods?lang=en')
+    fireEvent.click(await screen.findByRole('button', { name: 'Register a card' }))
+    fireEvent.change(await screen.findByLabelText(/^Card number/), { target: { value: '4242 4242 4242 4242' } })
+    fireEvent.change(screen.getByLabelText(/^Expiry/), { target: { value: '11/29' } })
+    fireEvent.change(screen.getByLabelText(/^Security code/), { target: { value: '123' } })
+    fireEvent.change(screen.getByLabelText(/^Cardholder name/), { target: { value: 'TARO PEACH' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Register' }))
+    const dialog = await screen.findByRole('alertdialog', { name: 'Your request could not be completed' })
+    expect(dialog.textContent).toContain('Please try again in a moment.')
+    expect(dialog.textContent).not.toContain('System error')
+    expect(api.called('POST /api/cc/register')).toBe(1) // a POST is never sent again by itself
+    expect(screen.getByRole('button', { name: 'Register' })).toBeTruthy()
+  })
 })
