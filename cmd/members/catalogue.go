@@ -104,6 +104,9 @@ func catalogueCmd(ctx context.Context, args []string, stdout, stderr io.Writer, 
 type errRefused struct{ n int }
 
 func (e errRefused) Error() string {
+	if e.n == 1 {
+		return "catalogue apply: 1 problem, nothing applied"
+	}
 	return fmt.Sprintf("catalogue apply: %d problems, nothing applied", e.n)
 }
 
