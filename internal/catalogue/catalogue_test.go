@@ -111,7 +111,6 @@ func TestRulesNameLineAndField(t *testing.T) {
 	}
 }
 
-
 func exportText(t *testing.T, svc *catalogue.Service) string {
 	t.Helper()
 	c, err := svc.Export(context.Background())
@@ -226,8 +225,14 @@ func TestHeldPeriodsAreNotRemovedOrRepriced(t *testing.T) {
 			VALUES ('pp-held', '00000000000000000000000000000002', 'r1', 'h', 'coupon_ticket', 'pending', 'en', 21800, 'JPY', 'x', '{"productId":"cp-kansai","periodId":"cp-kansai-spring"}', 'creditCard', 0, 0, 0)`); err != nil {
 			t.Fatal(err)
 		}
+		if _, err := db.ExecContext(ctx, `INSERT INTO payment_processes (id, member_id, request_id, request_hash, product_type, status, lang,
+			amount, currency, description, details, payment_method, expires_at, created_at, updated_at)
+			VALUES ('pp-held2', '00000000000000000000000000000001', 'r2', 'h', 'gogo_pass', 'prepared', 'en', 29800, 'JPY', 'x', '{"planId":"gp-weekday","periodId":"gp-weekday-next","fareType":"happy"}', 'creditCard', 0, 0, 0)`); err != nil {
+			t.Fatal(err)
+		}
 		f := parse(t, live)
 		c := f.Catalogue
+		c.Plans[1].Periods[0].CurrencyCode = "KRW" // gp-weekday-next: a payment is preparing
 		// remove gp-all-current, reprice gp-all-next, reprice cp-kansai-spring, rename a plan (allowed)
 		c.Plans[0].Periods = c.Plans[0].Periods[1:]
 		c.Plans[0].Periods[0].Price.Happy++
@@ -251,6 +256,7 @@ func TestHeldPeriodsAreNotRemovedOrRepriced(t *testing.T) {
 			"pass period gp-all-current of plan gp-all cannot be removed: held by 1 (1 pass)",
 			"passPlans[0].periods[0].price: pass period gp-all-next cannot be repriced: held by 1 (1 lottery entry)",
 			"cp-kansai-spring cannot be repriced: held by 1 (1 payment in progress)",
+			"passPlans[1].periods[0].price: pass period gp-weekday-next cannot be repriced: held by 1 (1 payment in progress)",
 		} {
 			if !strings.Contains(got, want) {
 				t.Errorf("refusal lacks %q:\n%s", want, got)
@@ -260,4 +266,39 @@ func TestHeldPeriodsAreNotRemovedOrRepriced(t *testing.T) {
 			t.Fatal("a refused apply changed the catalogue")
 		}
 	})
+}
+
+// TestJSONFileNamesTheLine: a JSON catalogue is read the same way, with
+// its lines; two plans with one id are refused at the second.
+func TestJSONFileNamesTheLine(t *testing.T) {
+	texts := `{"jp": "a", "en": "a", "sg": "a", "kr": "a", "cn": "a", "tw": "a", "hk": "a", "th": "a"}`
+	plan := `{
+	"id": "gp-x", "name": ` + texts + `, "nameAlt": ` + texts + `,
+	"periods": [{"id": "%s", "availablePeriodToBoard": {"begin": "2027-01-01", "end": "2027-02-01"},
+		"availablePeriodToBook": {"begin": "2026-12-01", "end": "2027-01-15"}, "currencyCode": "JPY",
+		"price": {"happy": 1000, "happlus": %s}}]
+}`
+	doc := "{\n\"passPlans\": [\n" + strings.Replace(strings.Replace(plan, "%s", "p1", 1), "%s", "2000", 1) + ",\n" +
+		strings.Replace(strings.Replace(plan, "%s", "p2", 1), "%s", "\"2000\"", 1) + "\n],\n\"couponProducts\": []\n}\n"
+	_, err := catalogue.Parse("catalogue.json", []byte(doc))
+	var errs *catalogue.Errors
+	if !errors.As(err, &errs) {
+		t.Fatalf("not refused: %v", err)
+	}
+	got := strings.Join(errs.Lines(), "\n")
+	for _, want := range []string{
+		"catalogue.json:10: passPlans[1].id: duplicate id \"gp-x\" (also passPlans[0].id)",
+		"catalogue.json:13: passPlans[1].periods[0].price.happlus: must be an integer, not \"2000\"",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("got\n%s\nwant %q", got, want)
+		}
+	}
+	// the same file, mended, is taken
+	mended := strings.Replace(doc, `"happlus": "2000"`, `"happlus": 2000`, 1)
+	mended = strings.Replace(mended, `"id": "gp-x"`, `"id": "gp-y"`, 1)
+	f, err := catalogue.Parse("catalogue.json", []byte(mended))
+	if err != nil || len(f.Catalogue.Plans) != 2 || f.Catalogue.Plans[1].Periods[0].Price.Happlus != 2000 {
+		t.Fatalf("mended file: %v %+v", err, f)
+	}
 }

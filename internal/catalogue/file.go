@@ -123,10 +123,10 @@ func Parse(name string, data []byte) (*File, error) {
 		},
 	}, fieldPlans, fieldProducts)
 	for _, p := range pass.CheckPlans(f.Catalogue.Plans) {
-		r.at(fieldPlans+p.Field, p.Message)
+		r.at(fieldPlans+p.Field, strings.ReplaceAll(p.Message, "(also [", "(also "+fieldPlans+"["))
 	}
 	for _, p := range coupon.CheckProducts(f.Catalogue.Products) {
-		r.at(fieldProducts+p.Field, p.Message)
+		r.at(fieldProducts+p.Field, strings.ReplaceAll(p.Message, "(also [", "(also "+fieldProducts+"["))
 	}
 	if len(r.issues) > 0 {
 		return nil, r.errors()
