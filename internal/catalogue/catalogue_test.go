@@ -302,3 +302,27 @@ func TestJSONFileNamesTheLine(t *testing.T) {
 		t.Fatalf("mended file: %v %+v", err, f)
 	}
 }
+
+// TestHeldPeriodKeepsItsPriceNotItsTexts: a held period's windows and its
+// plan's names may change; moving it to another plan may not.
+func TestHeldPeriodKeepsItsPriceNotItsTexts(t *testing.T) {
+	ctx := context.Background()
+	db, _ := apitest.OpenDemoDB(t, store.SQLite)
+	svc := service(t, db)
+	c := parse(t, exportText(t, svc)).Catalogue
+	c.Plans[0].Name["jp"] = "新しい名前"
+	c.Plans[0].Periods[0].AvailablePeriodToBoard.End = c.Plans[0].Periods[0].AvailablePeriodToBook.End
+	b, _ := catalogue.Encode(c)
+	ch, err := svc.Apply(ctx, parse(t, string(b)), false)
+	if err != nil || catalogue.Summary(ch) != "0 added, 2 changed, 0 removed" {
+		t.Fatalf("apply: %v %v", ch, err)
+	}
+	moved := parse(t, string(b)).Catalogue
+	moved.Plans[1].Periods = append(moved.Plans[1].Periods, moved.Plans[0].Periods[0])
+	moved.Plans[0].Periods = moved.Plans[0].Periods[1:]
+	b, _ = catalogue.Encode(moved)
+	_, err = svc.Apply(ctx, parse(t, string(b)), false)
+	if err == nil || !strings.Contains(err.Error(), "passPlans[1].periods[1].id: pass period gp-all-current cannot be moved to another plan: held by 1 (1 pass)") {
+		t.Fatalf("move: %v", err)
+	}
+}
