@@ -35,6 +35,8 @@ commands:
   lottery     the unlimited pass lottery: lottery draw [--seed S] | lottery verify
   points      vouchers and exchange codes: points issue | points codes (points help)
   flights     the flight events feed's operator: flights event | flights show (flights help)
+  catalogue   the pass plans and coupon products on sale: catalogue apply FILE [--dry-run] |
+              catalogue export (catalogue help)
 `
 
 func main() {
@@ -89,6 +91,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	case "flights":
 		return flightsCmd(ctx, rest, stdout, stderr, logger)
+
+	case "catalogue":
+		return catalogueCmd(ctx, rest, stdout, stderr, logger)
 
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)

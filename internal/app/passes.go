@@ -34,7 +34,8 @@ func (a *App) NewPasses(cfg Config, refunder coupon.Refunder) (*Passes, error) {
 	}
 	members := passMembers{store.NewAccountStore(a.DB)}
 	mailer := &passMailer{cat: a.Catalog, tpl: tpl, mailer: m}
-	translate := func(lang, key string) string { return a.Catalog.T(langOf(lang), key) }
+	// a product's name is a message key or the operator's texts (i18n.Texts)
+	translate := func(lang, key string) string { return a.Catalog.Text(langOf(lang), key) }
 	return &Passes{
 		Pass: pass.NewService(pass.Deps{
 			Store: store.NewPassStore(a.DB), Status: a.Platform, Members: members, Mailer: mailer, Translate: translate,
