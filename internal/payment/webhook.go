@@ -156,12 +156,12 @@ func (e *Engine) HandleEvent(ctx context.Context, ev Event) error {
 		return e.recordEvent(ctx, ev)
 	case claim.ID == "" || len(claim.ID) > 100:
 		return apperr.New(apperr.Invalid, "error.bad_request")
-	case p.Status == Settled && claim.Status == GWCaptured && claim.ID == p.GatewayPaymentID && len(recordDiffs(&p, claim)) == 0:
+	case p.Status == Settled && claim.Status == GWCaptured && claim.RefundedAmount == p.RefundedAmount && claim.ID == p.GatewayPaymentID && len(recordDiffs(&p, claim)) == 0:
 		// The usual end of a card purchase: the process settled on the
 		// gateway's own answer for this payment, and the event claims
 		// just what was recorded then. It has nothing to apply and
 		// nothing that differs, so the record is not read again. (A
-		// refund since then has an event of its own, read in full.)
+		// claim of a refund, partial ones too, is read in full.)
 		return e.recordEvent(ctx, ev)
 	}
 	gp, err := e.gw.Payment(ctx, claim.ID)

@@ -28,7 +28,7 @@ const Tolerance = 5 * time.Minute
 var Events = []string{
 	"payment_intent.succeeded", "payment_intent.payment_failed", "payment_intent.canceled",
 	"payment_intent.processing", "payment_intent.requires_action", "payment_intent.amount_capturable_updated",
-	"charge.refunded", "setup_intent.succeeded", "setup_intent.setup_failed",
+	"charge.refunded", "refund.updated", "setup_intent.succeeded", "setup_intent.setup_failed",
 }
 
 // Hints is what takes a verified event: the engine (payment.Engine).
@@ -124,6 +124,21 @@ func (w *Webhooks) Handle(ctx context.Context, ev sapi.Event) error {
 			return apperr.New(apperr.Invalid, "error.bad_request")
 		}
 		gp, err := w.gw.Payment(ctx, ch.PaymentIntent.ID)
+		if errors.Is(err, payment.ErrUnknownToken) {
+			w.log.Warn("stripe: refund event for an unknown payment", "event", ev.ID)
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		claim = gp
+	case ev.Type == "refund.updated":
+		// a refund's event names its PaymentIntent, read as for a charge
+		var re sapi.Refund
+		if err := json.Unmarshal(ev.Data.Raw, &re); err != nil || re.PaymentIntent == nil {
+			return apperr.New(apperr.Invalid, "error.bad_request")
+		}
+		gp, err := w.gw.Payment(ctx, re.PaymentIntent.ID)
 		if errors.Is(err, payment.ErrUnknownToken) {
 			w.log.Warn("stripe: refund event for an unknown payment", "event", ev.ID)
 			return nil
