@@ -192,6 +192,28 @@ func TestStripeCardRegistration(t *testing.T) {
 	if r := c.Do(http.MethodPost, "/api/cc/register/"+reg.SetupID+"/complete", nil); r.Status != http.StatusBadRequest {
 		t.Errorf("failed challenge: %d %s", r.Status, r.Body)
 	}
+	// the same card again: a new check under a new key, never the failed
+	// one replayed (Stripe keeps a key's answer 24 hours); it succeeds
+	failed, retry := reg.SetupID, ""
+	for range 2 { // a double click of the new attempt makes one check
+		r = c.Do(http.MethodPost, "/api/cc/register", map[string]any{"token": "pm_card_threeDSecureRequired", "gateway": "stripe", "currency": "JPY"})
+		reg.Status, reg.SetupID, reg.NextAction = "", "", nil
+		r.JSON(t, &reg)
+		if reg.Status != "requires_action" || reg.SetupID == failed || reg.NextAction == nil {
+			t.Fatalf("retry after a failed challenge: %s (failed check %s)", r.Body, failed)
+		}
+		if retry == "" {
+			retry = reg.SetupID
+		} else if reg.SetupID != retry {
+			t.Errorf("a repeat of the new attempt made another check: %s, then %s", retry, reg.SetupID)
+		}
+	}
+	if back, ok := env.fake.Step(reg.SetupID, true); !ok || !strings.Contains(back, "/payment-methods?setup="+reg.SetupID) {
+		t.Fatalf("retry's return page %q", back)
+	}
+	if r := c.Do(http.MethodPost, "/api/cc/register/"+reg.SetupID+"/complete", nil); r.Status != 200 {
+		t.Fatalf("retry's completion: %d %s", r.Status, r.Body)
+	}
 
 	// delete detaches the PaymentMethod at Stripe
 	if r := c.Do(http.MethodDelete, "/api/cc/"+saved+"?gateway=stripe", nil); r.Status != 200 && r.Status != 204 {
