@@ -30,6 +30,12 @@ func TestServeStripeWithoutKeysRefuses(t *testing.T) {
 		{"mixed modes", []string{"--stripe-secret-key", "sk_live_a", "--stripe-publishable-key", "pk_test_a", "--stripe-webhook-secret", "whsec_a"},
 			"members: --stripe-secret-key and --stripe-publishable-key: one is a test-mode key"},
 		{"with the sandbox", []string{"--gateway-sandbox"}, "members: --gateway stripe with --gateway-url or --gateway-sandbox"},
+		{"live secret key elsewhere than Stripe", []string{"--stripe-secret-key", "sk_live_a", "--stripe-publishable-key", "pk_live_a",
+			"--stripe-webhook-secret", "whsec_a", "--stripe-api-url", "http://127.0.0.1:9"},
+			"members: --stripe-api-url is for tests only and is refused with a live key"},
+		{"live restricted key elsewhere than Stripe", []string{"--stripe-secret-key", "rk_live_a", "--stripe-publishable-key", "pk_live_a",
+			"--stripe-webhook-secret", "whsec_a", "--stripe-api-url", "https://stripe.example.net"},
+			"members: --stripe-api-url is for tests only and is refused with a live key"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dsn := "sqlite:" + filepath.Join(t.TempDir(), "m.db")

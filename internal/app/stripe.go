@@ -77,6 +77,13 @@ func CheckStripe(cfg Config) (warning string, err error) {
 		return "", errors.New("--stripe-webhook-secret: not a Stripe webhook signing secret (whsec_…)")
 	case testKey(s.SecretKey) != testKey(s.PublishableKey):
 		return "", errors.New("--stripe-secret-key and --stripe-publishable-key: one is a test-mode key, the other a live one")
+	case liveKey(s.SecretKey) && s.APIURL != "":
+		// the flag is for tests: a live key sent elsewhere than Stripe
+		// moves no money, and the key is given away
+		return "", errors.New("--stripe-api-url is for tests only and is refused with a live key (sk_live_…, rk_live_…)")
+	}
+	if liveKey(s.SecretKey) && (cfg.PublicURL == "" || loopbackURL(cfg.PublicURL)) {
+		return "STRIPE LIVE KEY ON A LOOPBACK PUBLIC URL: real money moves, but Stripe's pages return members to " + orLoopback(cfg.PublicURL) + "; give --public-url the site's address (docs/payments.md)", nil
 	}
 	if testKey(s.SecretKey) && cfg.PublicURL != "" && !loopbackURL(cfg.PublicURL) {
 		return "STRIPE TEST-MODE KEY ON A PUBLIC SITE: payments are in Stripe's test mode and move no money; give live keys (sk_live_…, pk_live_…) for real sales (docs/payments.md)", nil
@@ -85,6 +92,18 @@ func CheckStripe(cfg Config) (warning string, err error) {
 }
 
 func testKey(k string) bool { return strings.Contains(k, "_test_") }
+
+// liveKey is a live-mode secret or restricted key.
+func liveKey(k string) bool {
+	return strings.HasPrefix(k, "sk_live_") || strings.HasPrefix(k, "rk_live_")
+}
+
+func orLoopback(u string) string {
+	if u == "" {
+		return "a loopback address"
+	}
+	return u
+}
 
 // stripeGateway builds the Stripe adapter, its webhook receiver at
 // /webhooks/stripe and the members' customer ids (kept in the settings).
@@ -97,7 +116,7 @@ func (a *App) stripeGateway(cfg Config, st *store.PaymentStore, timeout time.Dur
 
 // mountStripeWebhooks receives Stripe's events.
 func (a *App) mountStripeWebhooks(cfg Config, f *Features, gw *stripe.Gateway, engine *payment.Engine, cards *payment.Cards) {
-	hook := stripe.NewWebhooks(gw, engine, cards, append([]string{cfg.Stripe.WebhookSecret}, cfg.Stripe.WebhookSecretPrevious...), a.Logger)
+	hook := stripe.NewWebhooks(gw, engine, cards, append([]string{cfg.Stripe.WebhookSecret}, cfg.Stripe.WebhookSecretPrevious...), a.DB.Now, a.Logger)
 	f.RootMounts = append(f.RootMounts, func(root *http.ServeMux) {
 		root.Handle("POST "+stripe.WebhookPath, hook)
 	})

@@ -17,7 +17,34 @@ var (
 	_ payment.Sale[Selection] = Sale{}
 	_ payment.Notifier        = Sale{}
 	_ payment.Describer       = Sale{}
+	_ payment.RefundNotifier  = Sale{}
 )
+
+// Refunded disables the coupon of a process whose refund the engine made
+// behind the member's request: the refund's answer was lost and the
+// background work made it again, or a refund event the gateway's record
+// confirmed. The member is mailed as after a refund on the page, once
+// (only the call that disabled the coupon mails). The page's own refund
+// (reason coupon_refund, answered) disables the coupon itself.
+func (p Sale) Refunded(ctx context.Context, r payment.RefundDone) error {
+	changed, err := p.s.d.Store.RefundedByProcess(ctx, r.MemberID, r.ProcessID, r.Amount, r.At.UTC().Truncate(time.Millisecond))
+	if err != nil || !changed {
+		return err
+	}
+	cs, err := p.s.d.Store.Coupons(ctx, r.MemberID)
+	if err != nil {
+		return fmt.Errorf("coupon refunded: %w", err)
+	}
+	for _, c := range cs {
+		if c.PaymentProcessID == r.ProcessID {
+			nameKey, descriptionKey := c.Name, c.Description
+			c = p.s.view(c, r.Lang)
+			c.Name, c.Description = nameKey, descriptionKey
+			p.s.mail(ctx, r.MemberID, r.Lang, MailRefunded, c)
+		}
+	}
+	return nil
+}
 
 // ProductType is the coupon pass's name in the payment engine and the API.
 const ProductType = "coupon_ticket"

@@ -382,6 +382,12 @@ func (s *Service) Refund(ctx context.Context, memberID, lang, id string) (Coupon
 	}
 	now := s.d.Now().UTC().Truncate(time.Millisecond)
 	if err := s.d.Store.CompleteRefund(context.WithoutCancel(ctx), memberID, id, c.RefundAmount, now); err != nil {
+		if errors.Is(err, ErrConflict) {
+			// the engine's record of the refund disabled it first
+			// (Sale.Refunded): done, and the member was mailed there
+			c.Disabled, c.Refundable, c.RefundedAt = true, false, &now
+			return c, nil
+		}
 		return Coupon{}, fmt.Errorf("coupon refund: complete: %w", err)
 	}
 	c.Disabled, c.Refundable, c.RefundedAt = true, false, &now

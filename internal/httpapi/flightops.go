@@ -48,9 +48,11 @@ func FlightEvents(svc *flightops.Service, secret []byte, now func() time.Time, l
 		}
 		switch err := flightops.Verify(secret, r.Header.Get(flightops.SignatureHeader), body, now()); {
 		case errors.Is(err, flightops.ErrStale):
+			logger.Warn("flight event signature refused", "reason", "timestamp more than the tolerance from the server's clock")
 			fail(http.StatusUnauthorized, "stale_timestamp", "the signature's timestamp is more than 5 minutes from the server's clock")
 			return
 		case err != nil:
+			logger.Warn("flight event signature refused", "reason", "no valid signature under the feed's secret")
 			fail(http.StatusUnauthorized, "bad_signature", "the "+flightops.SignatureHeader+" header does not match the body")
 			return
 		}

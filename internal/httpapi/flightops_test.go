@@ -140,6 +140,7 @@ func TestFlightEventsFeed(t *testing.T) {
 			{"bad signature", "wrong-secret", now, eventJSON("x3", "cancellation", "2026-11-20T05:00:00Z", ""), 401, "bad_signature"},
 			{"no signature", "", now, eventJSON("x4", "cancellation", "2026-11-20T05:00:00Z", ""), 401, "bad_signature"},
 			{"stale timestamp", app.DemoOpsSecret, now.Add(-6 * time.Minute), eventJSON("x5", "cancellation", "2026-11-20T05:00:00Z", ""), 401, "stale_timestamp"},
+			{"timestamp ahead", app.DemoOpsSecret, now.Add(6 * time.Minute), eventJSON("x5b", "cancellation", "2026-11-20T05:00:00Z", ""), 401, "stale_timestamp"},
 			{"not JSON", app.DemoOpsSecret, now, []byte(`{"id":`), 400, "malformed"},
 			{"unknown field", app.DemoOpsSecret, now, eventJSON("x6", "cancellation", "2026-11-20T05:00:00Z", `,"colour":"red"`), 400, "malformed"},
 			{"bad time", app.DemoOpsSecret, now, eventJSON("x7", "delay", "2026-11-20T05:00:00Z", `,"departure":"10:40"`), 400, "malformed"},
@@ -156,6 +157,13 @@ func TestFlightEventsFeed(t *testing.T) {
 		}
 		if n := countEvents(t, e); n != before {
 			t.Errorf("refused events stored: %d, was %d", n, before)
+		}
+		// each refused signature is a WARN line with its reason
+		if n := countLogLines(e.Log.String(), "WARN", "flight event signature refused", "no valid signature"); n != 2 {
+			t.Errorf("%d WARN lines for the bad signatures, want 2", n)
+		}
+		if n := countLogLines(e.Log.String(), "WARN", "flight event signature refused", "tolerance"); n != 2 {
+			t.Errorf("%d WARN lines for the stale signatures, want 2", n)
 		}
 		if seg := firstSegment(t, member); seg["flightStatus"] != "ON_TIME" || seg["departDateTime"] != "2026-11-30T09:05:00+09:00" {
 			t.Errorf("a refused event changed the segment: %v", seg)

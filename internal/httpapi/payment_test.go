@@ -3,12 +3,15 @@ package httpapi_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"members/internal/apitest"
+	"members/internal/payment"
 	"members/internal/store"
 )
 
@@ -399,12 +402,35 @@ func TestPurchaseChallengeAndWebhooks(t *testing.T) {
 		if code := env.webhook(t, ev, env.Clock.Now().Add(-6*time.Minute)); code != http.StatusUnauthorized {
 			t.Errorf("stale webhook = %d", code)
 		}
+		if code := env.webhook(t, ev, env.Clock.Now().Add(6*time.Minute)); code != http.StatusUnauthorized {
+			t.Errorf("webhook from 6 minutes ahead = %d", code)
+		}
+		if n := countLogLines(env.Log.String(), "WARN", "payment: webhook signature refused", "timestamp more than the tolerance"); n != 2 {
+			t.Errorf("%d WARN lines for the two stale signatures, want 2", n)
+		}
+		// a well-signed body that is no event is malformed, not a bad signature
+		for _, body := range []string{`{"id":`, `[1]`} {
+			req, _ := http.NewRequest(http.MethodPost, env.Server.URL+"/webhooks/gateway", strings.NewReader(body))
+			req.Header.Set("Gateway-Signature", payment.Sign([]byte(env.App.Gateway.WebhookSecret), []byte(body), env.Clock.Now()))
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			answer, _ := io.ReadAll(resp.Body)
+			_ = resp.Body.Close()
+			if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(answer), "malformed") {
+				t.Errorf("malformed %s: %d %s", body, resp.StatusCode, answer)
+			}
+		}
 		bad := append([]byte{}, ev...)
 		bad[len(bad)-2] = ' '
 		req, _ := http.NewRequest(http.MethodPost, env.Server.URL+"/webhooks/gateway", nil)
 		req.Header.Set("Gateway-Signature", "t=1,v1=00")
 		if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusUnauthorized {
 			t.Errorf("unsigned webhook: %v %v", resp.StatusCode, err)
+		}
+		if n := countLogLines(env.Log.String(), "WARN", "payment: webhook signature refused", "no valid signature"); n != 1 {
+			t.Errorf("%d WARN lines for the bad signature, want 1", n)
 		}
 		if pend := c.Get("/api/cc/pending").Map(t); pend["pending"] != false {
 			t.Errorf("pending after settlement: %v", pend)

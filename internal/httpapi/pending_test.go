@@ -90,7 +90,7 @@ func TestPendingSlip(t *testing.T) {
 		d := srv.WaitFor(apitest.DemoEmail).Decode(t)
 		text := string(d.Parts["text/plain"])
 		if !contains(d.Subject, "お支払い番号") || !contains(text, it.Slip.ReceiptNumber) || !contains(text, it.Slip.CustomerNumber) ||
-			!contains(text, "日本時間") || !contains(text, "3,000円") || !contains(text, "/payments/pending") {
+			!contains(text, "日本時間") || !contains(text, "3,000円") || !contains(text, "/payments/pending?lang=jp") {
 			t.Errorf("slip mail: %q\n%s", d.Subject, text)
 		}
 		// a mail is delivered before the request or the background round
@@ -312,7 +312,7 @@ func TestSlipEndedMails(t *testing.T) {
 		}
 		d := mails(2)[1].Decode(t)
 		text := string(d.Parts["text/plain"])
-		for _, want := range []string{"取り消しました", "料金は発生していません", "3,000円", receipt, "/payment/peachpoints/" + p.PaymentProcessID + "/result"} {
+		for _, want := range []string{"取り消しました", "料金は発生していません", "3,000円", receipt, "/payment/peachpoints/" + p.PaymentProcessID + "/result?lang=jp"} {
 			if !contains(d.Subject+text, want) {
 				t.Errorf("cancelled slip mail lacks %q: %q\n%s", want, d.Subject, text)
 			}
@@ -385,7 +385,7 @@ func TestSlipEndedMailAfterACrash(t *testing.T) {
 			t.Fatalf("%d mails after the sweep, want the slip's and the cancellation's", n)
 		}
 		d := srv.Messages()[1].Decode(t)
-		if !contains(d.Subject, "cancelled") || !contains(string(d.Parts["text/plain"]), "/payment/peachpoints/"+p.PaymentProcessID+"/result") {
+		if !contains(d.Subject, "cancelled") || !contains(string(d.Parts["text/plain"]), "/payment/peachpoints/"+p.PaymentProcessID+"/result?lang=en") {
 			t.Errorf("the swept mail: %q\n%s", d.Subject, d.Parts["text/plain"])
 		}
 		env.Clock.Advance(2 * time.Minute)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -31,10 +32,17 @@ type stripeEnv struct {
 
 func newStripeEnv(t *testing.T, engine store.Engine, cfg ...func(*app.Config)) *stripeEnv {
 	t.Helper()
-	fake := stripefake.New(stripefake.Options{})
+	var env *payEnv
+	// the stand-in signs its events on the server's clock (the test's)
+	fake := stripefake.New(stripefake.Options{Now: func() time.Time {
+		if env == nil {
+			return apitest.Start
+		}
+		return env.Clock.Now()
+	}})
 	api := httptest.NewServer(fake)
 	t.Cleanup(api.Close)
-	env := newPayEnv(t, engine, func(c *app.Config) {
+	env = newPayEnv(t, engine, func(c *app.Config) {
 		c.Gateway = app.GatewayStripe
 		c.Stripe = app.StripeConfig{SecretKey: "sk_test_members", PublishableKey: "pk_test_members",
 			WebhookSecret: testWebhookSecret, APIURL: api.URL}
@@ -183,6 +191,28 @@ func TestStripeCardRegistration(t *testing.T) {
 	env.fake.Step(reg.SetupID, false)
 	if r := c.Do(http.MethodPost, "/api/cc/register/"+reg.SetupID+"/complete", nil); r.Status != http.StatusBadRequest {
 		t.Errorf("failed challenge: %d %s", r.Status, r.Body)
+	}
+	// the same card again: a new check under a new key, never the failed
+	// one replayed (Stripe keeps a key's answer 24 hours); it succeeds
+	failed, retry := reg.SetupID, ""
+	for range 2 { // a double click of the new attempt makes one check
+		r = c.Do(http.MethodPost, "/api/cc/register", map[string]any{"token": "pm_card_threeDSecureRequired", "gateway": "stripe", "currency": "JPY"})
+		reg.Status, reg.SetupID, reg.NextAction = "", "", nil
+		r.JSON(t, &reg)
+		if reg.Status != "requires_action" || reg.SetupID == failed || reg.NextAction == nil {
+			t.Fatalf("retry after a failed challenge: %s (failed check %s)", r.Body, failed)
+		}
+		if retry == "" {
+			retry = reg.SetupID
+		} else if reg.SetupID != retry {
+			t.Errorf("a repeat of the new attempt made another check: %s, then %s", retry, reg.SetupID)
+		}
+	}
+	if back, ok := env.fake.Step(reg.SetupID, true); !ok || !strings.Contains(back, "/payment-methods?setup="+reg.SetupID) {
+		t.Fatalf("retry's return page %q", back)
+	}
+	if r := c.Do(http.MethodPost, "/api/cc/register/"+reg.SetupID+"/complete", nil); r.Status != 200 {
+		t.Fatalf("retry's completion: %d %s", r.Status, r.Body)
 	}
 
 	// delete detaches the PaymentMethod at Stripe
@@ -351,6 +381,45 @@ func (e *stripeEnv) postStripeEvent(t *testing.T, id, typ string, object any, se
 	return res.StatusCode
 }
 
+// postStripeRaw posts body signed with secret at ts (no header for an
+// empty secret) and returns the status and the answer.
+func (e *stripeEnv) postStripeRaw(t *testing.T, body []byte, secret string, ts time.Time) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, e.Server.URL+"/webhooks/stripe", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if secret != "" {
+		signed := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: body, Secret: secret, Timestamp: ts})
+		req.Header.Set("Stripe-Signature", signed.Header)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	answer, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(answer)
+}
+
+// countLogLines counts the JSON log lines at level whose message is msg
+// and that contain each of the other strings.
+func countLogLines(log, level, msg string, with ...string) int {
+	n := 0
+	for _, line := range strings.Split(log, "\n") {
+		var rec map[string]any
+		if json.Unmarshal([]byte(line), &rec) != nil || rec["level"] != level || rec["msg"] != msg {
+			continue
+		}
+		ok := true
+		for _, w := range with {
+			ok = ok && strings.Contains(line, w)
+		}
+		if ok {
+			n++
+		}
+	}
+	return n
+}
+
 // stripePI is a PaymentIntent as Stripe's API answers it (the stand-in's).
 func (e *stripeEnv) stripePI(t *testing.T, id string) map[string]any {
 	t.Helper()
@@ -382,13 +451,37 @@ func TestStripeWebhooks(t *testing.T) {
 	pi := env.gatewayPaymentID(t, p.PaymentProcessID)
 	env.fake.Step(pi, true) // paid at Stripe; no event sent yet
 	paid := env.stripePI(t, pi)
-	now := time.Now()
+	now := env.Clock.Now()
 
 	if got := env.postStripeEvent(t, "evt_wrong", "payment_intent.succeeded", paid, "whsec_wrong", now); got != http.StatusBadRequest {
 		t.Errorf("wrong secret: %d", got)
 	}
 	if got := env.postStripeEvent(t, "evt_stale", "payment_intent.succeeded", paid, testWebhookSecret, now.Add(-6*time.Minute)); got != http.StatusBadRequest {
 		t.Errorf("stale timestamp: %d", got)
+	}
+	// Stripe's rule holds both ways: a timestamp 6 minutes ahead of the
+	// server's clock is refused as well (stripe-go takes any future one)
+	if got := env.postStripeEvent(t, "evt_future", "payment_intent.succeeded", paid, testWebhookSecret, now.Add(6*time.Minute)); got != http.StatusBadRequest {
+		t.Errorf("future timestamp: %d", got)
+	}
+	// each refusal is a WARN line with its reason
+	for _, reason := range []string{"no valid signature under the webhook secrets", "timestamp more than the tolerance from the server's clock"} {
+		if n := countLogLines(env.Log.String(), "WARN", "stripe: webhook signature refused", reason); n == 0 {
+			t.Errorf("no WARN line for %q:\n%s", reason, env.Log.String())
+		}
+	}
+	// a well-signed body that is no event is malformed, not a bad signature
+	for _, body := range []string{`{"id":`, `[1,2]`, `{"object":"event"}`} {
+		code, answer := env.postStripeRaw(t, []byte(body), testWebhookSecret, now)
+		if code != http.StatusBadRequest || !strings.Contains(answer, "malformed") {
+			t.Errorf("malformed %s: %d %s", body, code, answer)
+		}
+	}
+	if code, answer := env.postStripeRaw(t, []byte(`{"id":`), "", now); code != http.StatusBadRequest || !strings.Contains(answer, "bad signature") {
+		t.Errorf("unsigned: %d %s", code, answer)
+	}
+	if n := countLogLines(env.Log.String(), "WARN", "stripe: webhook signature refused", "no signature header"); n != 1 {
+		t.Errorf("%d WARN lines for the unsigned event, want 1", n)
 	}
 	forged := map[string]any{}
 	for k, v := range paid {
@@ -404,8 +497,9 @@ func TestStripeWebhooks(t *testing.T) {
 	if n := env.discrepancies(t, p.PaymentProcessID); n != 1 {
 		t.Errorf("discrepancies %d, want 1", n)
 	}
-	// the real event, signed with the previous secret during a rotation
-	if got := env.postStripeEvent(t, "evt_paid", "payment_intent.succeeded", paid, "whsec_test_old", now); got != 200 {
+	// the real event, signed with the previous secret during a rotation,
+	// by a clock 4 minutes ahead (within the tolerance)
+	if got := env.postStripeEvent(t, "evt_paid", "payment_intent.succeeded", paid, "whsec_test_old", now.Add(4*time.Minute)); got != 200 {
 		t.Fatalf("real event: %d", got)
 	}
 	if st := status(t, c, p.PaymentProcessID).Status; st != "settled" || env.goodsRows(t, p.PaymentProcessID) != 1 {

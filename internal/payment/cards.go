@@ -336,10 +336,32 @@ func (c *Cards) Register(ctx context.Context, memberID string, lang i18n.Lang, i
 // setup checks a card with a gateway whose check may need the member
 // (CardSetup): saved at once when the check succeeded, refused with the
 // issuer's reason, or handed back with the member's page.
+//
+// The idempotency key is the card's (a double click or a repeat makes one
+// check), until a check of it ended in a failed customer step: the
+// gateway keeps a key's answer for a day and would hand the failed check
+// back for every new attempt with the same card. A repeat whose answer is
+// a check waiting for the member is therefore read again; one that has
+// failed since makes the next attempt under a new key, named after the
+// failed check (so a double click of that attempt still makes one).
 func (c *Cards) setup(ctx context.Context, gw CardSetup, lang i18n.Lang, card SavedCard) (Registered, error) {
-	res, err := gw.SetupCard(ctx, "cs_"+card.Gateway+"_"+card.MemberID+"_"+card.Token+"_"+card.Currency, CardSetupInput{
-		MemberID: card.MemberID, Token: card.Token, Scope: card.Currency, ReturnURL: c.returnBase + "/payment-methods",
-	})
+	key := "cs_" + card.Gateway + "_" + card.MemberID + "_" + card.Token + "_" + card.Currency
+	var res CardSetupResult
+	var err error
+	for range 8 {
+		res, err = gw.SetupCard(ctx, key, CardSetupInput{
+			MemberID: card.MemberID, Token: card.Token, Scope: card.Currency, ReturnURL: c.returnBase + "/payment-methods",
+		})
+		if err != nil || res.SetupID == "" || (res.Status != VerifyRequiresAction && res.Status != VerifyPending) {
+			break
+		}
+		now, serr := gw.CardSetupStatus(ctx, res.SetupID)
+		if serr != nil || now.Status != VerifyFailed {
+			break
+		}
+		// the member failed this check's step before: a new attempt
+		key = "cs_" + card.Gateway + "_" + card.MemberID + "_after_" + res.SetupID
+	}
 	if errors.Is(err, ErrUnknownToken) {
 		errs := validate.Errors{}
 		errs.Add("token", "payment.card.token_unknown")

@@ -204,6 +204,12 @@ func (e *Engine) apply(ctx context.Context, p *Process, gp GatewayPayment) error
 			if gp.Status == GWCaptured && (p.Status == Expired || p.Status == Failed) {
 				return e.refundLate(ctx, p, gp)
 			}
+			if (p.Status == Settled || p.Status == Refunded) && (gp.Status == GWRefunded || gp.Status == GWCaptured) && gp.RefundedAmount > p.RefundedAmount {
+				// the gateway refunded more than the process records (a
+				// partial refund leaves a captured payment): a refund whose
+				// answer was lost
+				return e.refundsConfirmed(ctx, p, gp)
+			}
 			return nil
 		}
 		switch gp.Status {

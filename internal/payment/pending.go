@@ -228,7 +228,8 @@ func (e *Engine) mailAboutSlip(ctx context.Context, p Process, kind, page string
 		Args: []any{"item", e.describe(p, lang), "amount", FormatMoney(p.Amount, p.Currency, lang),
 			"deadline", FormatDeadline(cat, lang, p.ExpiresAt)},
 		Details: details(cat, lang),
-		URL:     e.cfg.ReturnBase + page,
+		// the link opens the page in the mail's language
+		URL: e.cfg.ReturnBase + page + "?lang=" + string(lang),
 	})
 	if err != nil {
 		e.log.Error("payment: render slip mail", "kind", kind, "process", p.ID, "err", err)

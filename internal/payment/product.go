@@ -116,6 +116,23 @@ type Tx interface {
 	UnitOfWork()
 }
 
+// RefundNotifier is implemented by products whose goods end with a refund
+// (the coupon pass). The engine calls it each time it finds a refund of
+// the product's process made, whoever made it: the member's request, the
+// background work retrying a refund whose answer was lost, or a refund
+// event the gateway's record confirms. It must be idempotent; an error is
+// logged and the worker's next retry of an owed refund calls it again.
+type RefundNotifier interface {
+	Refunded(ctx context.Context, r RefundDone) error
+}
+
+// RefundDone is a refund made through the gateway.
+type RefundDone struct {
+	ProcessID, MemberID, Lang, Reason string
+	Amount                            int64
+	At                                time.Time
+}
+
 // Notifier is implemented by products that mail the member after a grant
 // (the issued voucher, the pass). The engine calls it after the settlement
 // transaction commits; a failure is logged, never undoes the grant.

@@ -143,13 +143,65 @@ func (e *Engine) refund(ctx context.Context, p *Process, reason string, amount i
 	if err != nil {
 		return err
 	}
-	if done {
-		return nil
+	if !done {
+		if _, err := e.gw.Refund(ctx, idemKey(p.ID, "refund_"+reason), p.GatewayPaymentID, recorded); err != nil {
+			return err
+		}
+		if err := e.store.CompleteRefund(ctx, p.ID, reason, e.now()); err != nil {
+			return err
+		}
 	}
-	if _, err := e.gw.Refund(ctx, idemKey(p.ID, "refund_"+reason), p.GatewayPaymentID, recorded); err != nil {
+	return e.refunded(ctx, p, reason, recorded)
+}
+
+// refundsConfirmed records the refunds the engine owes for p as made when
+// the gateway's record of the payment holds them all (its refunded amount
+// covers what the process records plus every owed refund): the record is
+// the gateway's answer that the answers lost would have given. It makes
+// no gateway call, so a request making one of them this instant is not
+// repeated; each refund flips done once, and the product hears of it. A
+// record that does not cover them leaves them to the background work,
+// which makes each again under its own key; a refund the engine never
+// asked for is reconciliation's to report.
+func (e *Engine) refundsConfirmed(ctx context.Context, p *Process, gp GatewayPayment) error {
+	open, err := e.store.OpenRefunds(ctx, p.ID)
+	if err != nil {
 		return err
 	}
-	return e.store.CompleteRefund(ctx, p.ID, reason, e.now())
+	owed := p.RefundedAmount
+	for _, r := range open {
+		owed += r.Amount
+	}
+	if len(open) == 0 || owed > gp.RefundedAmount {
+		return nil
+	}
+	for _, r := range open {
+		if err := e.store.CompleteRefund(ctx, p.ID, r.Reason, e.now()); err != nil {
+			return fmt.Errorf("payment: refund %s %s: %w", p.ID, r.Reason, err)
+		}
+		if err := e.refunded(ctx, p, r.Reason, r.Amount); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// refunded tells the process's product that a refund was made (again, for
+// a repeat: the product's record is idempotent).
+func (e *Engine) refunded(ctx context.Context, p *Process, reason string, amount int64) error {
+	prod, err := e.product(p.ProductType)
+	if err != nil {
+		return nil
+	}
+	n, ok := prod.(RefundNotifier)
+	if !ok || reason == RefundLate || reason == RefundRefused {
+		// a late or refused payment granted nothing to end
+		return nil
+	}
+	if err := n.Refunded(ctx, RefundDone{ProcessID: p.ID, MemberID: p.MemberID, Lang: p.Lang, Reason: reason, Amount: amount, At: e.now()}); err != nil {
+		return fmt.Errorf("payment: refund %s: the product's record: %w", p.ID, err)
+	}
+	return nil
 }
 
 // Refund gives back amount of a member's settled process through the

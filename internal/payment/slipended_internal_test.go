@@ -124,7 +124,7 @@ func TestSlipEndedMailOnlyWhenMoved(t *testing.T) {
 				t.Fatalf("%d mails, want 1", len(sent.got))
 			}
 			m := sent.got[0]
-			for _, want := range []string{"R-123456", "Nothing was charged", "JPY 3,000", "https://members.example/payment/peachpoints/pp-1/result"} {
+			for _, want := range []string{"R-123456", "Nothing was charged", "JPY 3,000", "https://members.example/payment/peachpoints/pp-1/result?lang=en"} {
 				if !strings.Contains(m.Text, want) {
 					t.Errorf("mail lacks %q:\n%s", want, m.Text)
 				}

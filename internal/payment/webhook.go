@@ -29,6 +29,24 @@ var ErrBusy = errors.New("payment: process busy, send the event again later")
 // ErrBadSignature is a webhook whose signature or timestamp is wrong.
 var ErrBadSignature = apperr.New(apperr.Forbidden, "error.forbidden")
 
+// ErrMalformed is a well-signed webhook whose body is not an event.
+var ErrMalformed = apperr.New(apperr.Invalid, "error.bad_request")
+
+// SignatureReason names why a signature was refused, for the WARN line
+// of each refusal: "stale" (a timestamp more than the tolerance from the
+// server's clock, either way: a replay or a clock far off), "no
+// signature" or "bad signature" (most often a wrong secret, after a
+// rotation).
+func SignatureReason(err error) string {
+	switch {
+	case errors.Is(err, signature.ErrStale):
+		return "timestamp more than the tolerance from the server's clock"
+	case errors.Is(err, ErrNotSigned):
+		return "no signature header"
+	}
+	return "no valid signature under the webhook secrets"
+}
+
 // WriteWebhookReply answers a gateway's webhook with the outcome of
 // handling it: 200 handled or ignored; badSignature (the gateway's own
 // status for a signature refused) for ErrBadSignature; 400 a bad body; 409
@@ -43,7 +61,7 @@ func WriteWebhookReply(w http.ResponseWriter, err error, badSignature int, log *
 	case errors.Is(err, ErrBusy):
 		status, body = http.StatusConflict, `{"message":"busy, send again later"}`
 	case apperr.CodeOf(err) == apperr.Invalid:
-		status, body = http.StatusBadRequest, `{"message":"bad request"}`
+		status, body = http.StatusBadRequest, `{"message":"malformed"}`
 	default:
 		log.Warn("payment: webhook not handled", "err", err)
 		status, body = http.StatusServiceUnavailable, `{"message":"try again"}`
@@ -63,20 +81,32 @@ func VerifySignature(secret, body []byte, header string, now time.Time, toleranc
 	return nil
 }
 
+// ErrNotSigned is a webhook without a signature header (the reason of a
+// refusal; the caller answers ErrBadSignature).
+var ErrNotSigned = errors.New("payment: webhook without a signature header")
+
 // Sign returns the signature header for body at t (tests, the sandbox).
 func Sign(secret, body []byte, t time.Time) string { return signature.Sign(secret, t, body) }
 
 // verifyWebhook checks the signature against the current secret, then the
 // previous ones (a change of secret in progress).
-func (e *Engine) verifyWebhook(body []byte, signature string) error {
-	err := VerifySignature(e.cfg.WebhookSecret, body, signature, e.now(), e.cfg.WebhookTolerance)
-	for _, prev := range e.cfg.PreviousWebhookSecrets {
-		if err == nil {
-			break
+// A refused signature is logged at WARN with the reason.
+func (e *Engine) verifyWebhook(body []byte, header string) error {
+	var err error = ErrNotSigned
+	if header != "" {
+		for _, secret := range append([][]byte{e.cfg.WebhookSecret}, e.cfg.PreviousWebhookSecrets...) {
+			err = signature.Verify(secret, header, body, e.now(), e.cfg.WebhookTolerance)
+			if err == nil || errors.Is(err, signature.ErrStale) {
+				// signed by this secret: its verdict is the reason
+				break
+			}
 		}
-		err = VerifySignature(prev, body, signature, e.now(), e.cfg.WebhookTolerance)
 	}
-	return err
+	if err != nil {
+		e.log.Warn("payment: webhook signature refused", "reason", SignatureReason(err))
+		return ErrBadSignature
+	}
+	return nil
 }
 
 // HandleWebhook verifies one gateway event and takes it as a hint: the
@@ -93,7 +123,7 @@ func (e *Engine) HandleWebhook(ctx context.Context, body []byte, signature strin
 	}
 	var ev Event
 	if err := json.Unmarshal(body, &ev); err != nil {
-		return apperr.New(apperr.Invalid, "error.bad_request")
+		return ErrMalformed
 	}
 	return e.HandleEvent(ctx, ev)
 }
@@ -126,12 +156,12 @@ func (e *Engine) HandleEvent(ctx context.Context, ev Event) error {
 		return e.recordEvent(ctx, ev)
 	case claim.ID == "" || len(claim.ID) > 100:
 		return apperr.New(apperr.Invalid, "error.bad_request")
-	case p.Status == Settled && claim.Status == GWCaptured && claim.ID == p.GatewayPaymentID && len(recordDiffs(&p, claim)) == 0:
+	case p.Status == Settled && claim.Status == GWCaptured && claim.RefundedAmount == p.RefundedAmount && claim.ID == p.GatewayPaymentID && len(recordDiffs(&p, claim)) == 0:
 		// The usual end of a card purchase: the process settled on the
 		// gateway's own answer for this payment, and the event claims
 		// just what was recorded then. It has nothing to apply and
 		// nothing that differs, so the record is not read again. (A
-		// refund since then has an event of its own, read in full.)
+		// claim of a refund, partial ones too, is read in full.)
 		return e.recordEvent(ctx, ev)
 	}
 	gp, err := e.gw.Payment(ctx, claim.ID)

@@ -228,6 +228,19 @@ func (s *CouponStore) ReleaseRefund(ctx context.Context, memberID, id string) er
 	return s.setRefundState(ctx, "release refund", memberID, id, "pending", "", "")
 }
 
+func (s *CouponStore) RefundedByProcess(ctx context.Context, memberID, processID string, amount int64, at time.Time) (bool, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE coupons SET refund_state = 'done', refund_amount = $1, refunded_at = $2
+		WHERE member_id = $3 AND payment_process_id = $4 AND refund_state <> 'done'`, amount, at.UnixMilli(), memberID, processID)
+	if err != nil {
+		return false, couponErr("refunded by process", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, couponErr("refunded by process", err)
+	}
+	return n == 1, nil
+}
+
 func (s *CouponStore) CompleteRefund(ctx context.Context, memberID, id string, amount int64, at time.Time) error {
 	return s.setRefundState(ctx, "complete refund", memberID, id, "pending", "done", `, refund_amount = $5, refunded_at = $6`, amount, at.UnixMilli())
 }

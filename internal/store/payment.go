@@ -367,13 +367,14 @@ func refuseSettlement(ctx context.Context, tx *sql.Tx, id, reason string, now ti
 	return nil
 }
 
-// ClaimRefunds leases processes with an engine refund recorded and not
-// made. The lease condition is repeated in the outer WHERE as in ClaimDue.
+// ClaimRefunds leases processes with a refund recorded and not made,
+// whatever its reason (the engine's late and refused ones, a product's
+// such as the coupon pass's). The lease condition is repeated in the outer WHERE as in ClaimDue.
 func (s *PaymentStore) ClaimRefunds(ctx context.Context, owner string, now, until, olderThan time.Time, limit int) ([]payment.Process, error) {
 	return s.claim(ctx, `UPDATE payment_processes SET lease_owner = $1, lease_until = $2
-		WHERE id IN (SELECT process_id FROM payment_refunds WHERE done = FALSE AND reason IN ($3, $4) AND created_at <= $5 LIMIT $6)
-		AND lease_until < $7
-		RETURNING id`, owner, until.UnixMilli(), payment.RefundLate, payment.RefundRefused, olderThan.UnixMilli(), limit, now.UnixMilli())
+		WHERE id IN (SELECT process_id FROM payment_refunds WHERE done = FALSE AND created_at <= $3 LIMIT $4)
+		AND lease_until < $5
+		RETURNING id`, owner, until.UnixMilli(), olderThan.UnixMilli(), limit, now.UnixMilli())
 }
 
 func (s *PaymentStore) OpenRefunds(ctx context.Context, id string) ([]payment.RefundIntent, error) {

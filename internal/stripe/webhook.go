@@ -11,10 +11,10 @@ import (
 	"time"
 
 	sapi "github.com/stripe/stripe-go/v84"
-	"github.com/stripe/stripe-go/v84/webhook"
 
 	"members/internal/apperr"
 	"members/internal/payment"
+	"members/internal/signature"
 )
 
 // WebhookPath is where Stripe sends its events.
@@ -28,7 +28,7 @@ const Tolerance = 5 * time.Minute
 var Events = []string{
 	"payment_intent.succeeded", "payment_intent.payment_failed", "payment_intent.canceled",
 	"payment_intent.processing", "payment_intent.requires_action", "payment_intent.amount_capturable_updated",
-	"charge.refunded", "setup_intent.succeeded", "setup_intent.setup_failed",
+	"charge.refunded", "refund.updated", "setup_intent.succeeded", "setup_intent.setup_failed",
 }
 
 // Hints is what takes a verified event: the engine (payment.Engine).
@@ -48,35 +48,58 @@ type Webhooks struct {
 	hints   Hints
 	setups  SetupHints
 	secrets []string
+	now     func() time.Time
 	log     *slog.Logger
 }
 
 // NewWebhooks returns the receiver; secrets are the current signing
-// secret, then the previous one during a rotation.
-func NewWebhooks(gw *Gateway, hints Hints, setups SetupHints, secrets []string, log *slog.Logger) *Webhooks {
+// secret, then the previous one during a rotation; now is the server's
+// clock the signatures' timestamps are held against.
+func NewWebhooks(gw *Gateway, hints Hints, setups SetupHints, secrets []string, now func() time.Time, log *slog.Logger) *Webhooks {
 	var s []string
 	for _, x := range secrets {
 		if x != "" {
 			s = append(s, x)
 		}
 	}
-	return &Webhooks{gw: gw, hints: hints, setups: setups, secrets: s, log: log}
+	return &Webhooks{gw: gw, hints: hints, setups: setups, secrets: s, now: now, log: log}
 }
 
-// Verify checks Stripe-Signature over body with each secret in turn
-// (webhook.ConstructEvent's check, 5-minute tolerance). The API version
-// of the event is not checked: the account's version decides it.
+// Verify checks Stripe-Signature over body with each secret in turn, as
+// Stripe documents it: "t=<unix seconds>,v1=<hex HMAC-SHA256 of
+// "t.body">", the scheme internal/signature implements, with t at most
+// Tolerance from the server's clock in either direction (stripe-go's
+// webhook.ConstructEvent takes any timestamp in the future, and reads the
+// machine's clock). A refused signature is logged at WARN with the reason
+// (a wrong secret after a rotation shows there) and is
+// payment.ErrBadSignature. A body that is signed but is no event is
+// payment.ErrMalformed. The API version of the event is not checked: the
+// account's version decides it.
 func (w *Webhooks) Verify(body []byte, header string) (sapi.Event, error) {
+	err := signature.ErrBad
+	if header == "" {
+		err = payment.ErrNotSigned
+	}
 	for _, s := range w.secrets {
-		ev, err := webhook.ConstructEventWithOptions(body, header, s, webhook.ConstructEventOptions{
-			Tolerance: Tolerance, IgnoreAPIVersionMismatch: true,
-		})
-		if err == nil {
-			return ev, nil
+		if header == "" {
+			break
+		}
+		e := signature.Verify([]byte(s), header, body, w.now(), Tolerance)
+		if e == nil || errors.Is(e, signature.ErrStale) {
+			// signed by this secret: its verdict is the reason
+			err = e
+			break
 		}
 	}
-	// no secret signed it within the tolerance
-	return sapi.Event{}, payment.ErrBadSignature
+	if err != nil {
+		w.log.Warn("stripe: webhook signature refused", "reason", payment.SignatureReason(err))
+		return sapi.Event{}, payment.ErrBadSignature
+	}
+	var ev sapi.Event
+	if err := json.Unmarshal(body, &ev); err != nil || ev.ID == "" || ev.Object != "event" {
+		return sapi.Event{}, payment.ErrMalformed
+	}
+	return ev, nil
 }
 
 // Handle takes one verified event as a hint. A PaymentIntent's event is
@@ -101,6 +124,21 @@ func (w *Webhooks) Handle(ctx context.Context, ev sapi.Event) error {
 			return apperr.New(apperr.Invalid, "error.bad_request")
 		}
 		gp, err := w.gw.Payment(ctx, ch.PaymentIntent.ID)
+		if errors.Is(err, payment.ErrUnknownToken) {
+			w.log.Warn("stripe: refund event for an unknown payment", "event", ev.ID)
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		claim = gp
+	case ev.Type == "refund.updated":
+		// a refund's event names its PaymentIntent, read as for a charge
+		var re sapi.Refund
+		if err := json.Unmarshal(ev.Data.Raw, &re); err != nil || re.PaymentIntent == nil {
+			return apperr.New(apperr.Invalid, "error.bad_request")
+		}
+		gp, err := w.gw.Payment(ctx, re.PaymentIntent.ID)
 		if errors.Is(err, payment.ErrUnknownToken) {
 			w.log.Warn("stripe: refund event for an unknown payment", "event", ev.ID)
 			return nil

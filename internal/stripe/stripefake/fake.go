@@ -98,6 +98,22 @@ type Fake struct {
 	wg    sync.WaitGroup
 	// late is set by a handler whose answer is held back (slow card)
 	late bool
+	// lose are the patterns whose answers are lost: the call is made
+	// (and its answer kept under its idempotency key), then the
+	// connection is cut before the answer
+	lose map[string]bool
+}
+
+// LoseAnswers makes every call matching pattern ("POST /v1/refunds") do
+// its work and then cut the connection without answering, as a network
+// that fails after Stripe acted does; on false answers again.
+func (f *Fake) LoseAnswers(pattern string, on bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.lose == nil {
+		f.lose = map[string]bool{}
+	}
+	f.lose[pattern] = on
 }
 
 type reply struct {
@@ -193,6 +209,18 @@ func (f *Fake) serveAPI(w http.ResponseWriter, r *http.Request, pattern string, 
 	rep, late := f.answer(r, pattern, h)
 	if late {
 		time.Sleep(f.opt.Slow)
+	}
+	f.mu.Lock()
+	lost := f.lose[pattern]
+	f.mu.Unlock()
+	if lost {
+		if hj, ok := w.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				_ = conn.Close()
+				return
+			}
+		}
+		panic(http.ErrAbortHandler)
 	}
 	w.WriteHeader(rep.status)
 	_, _ = w.Write(rep.body)

@@ -106,3 +106,40 @@ describe('Thai product words', () => {
     expect(passes.filter(([, v]) => v.includes('บัตร') && !v.includes('บัตรเครดิต'))).toEqual([])
   })
 })
+
+/**
+ * Counted words: a count's word takes the form the count needs (a key with a
+ * count and a plural noun in English is a `_one`/`_other` pair, chosen with
+ * pluralKey), and a count never breaks from its unit: a no-break space after
+ * the number, a word joiner where the unit follows it without a space (CJK,
+ * Hangul, Thai), and Thai "เที่ยวบิน" (flight) never broken inside.
+ */
+describe('counted words', () => {
+  const count = /\{\{(n|count|left)\}\}/
+  it('has a singular beside every English plural of a count', () => {
+    const wrong = namespaces.flatMap((ns) => {
+      const en = flatten(resources.en?.[ns] ?? {})
+      return Object.entries(en)
+        .filter(([, v]) => /\{\{(n|count)\}\}\u00a0[a-z]+s\b/.test(v))
+        .filter(([k]) => !(k.endsWith('_other') && en[k.replace(/_other$/, '_one')] !== undefined))
+        .map(([k]) => `${ns}:${k}`)
+    })
+    expect(wrong).toEqual([])
+  })
+  for (const lang of LANGUAGES) {
+    it(`${lang}: a count never breaks from its unit`, () => {
+      const wrong = namespaces.flatMap((ns) =>
+        Object.entries(flatten(resources[lang]?.[ns] ?? {}))
+          .filter(([, v]) => count.test(v))
+          .filter(
+            ([, v]) =>
+              /\{\{(n|count|left)\}\} [^\s\d({/\-–,.:;!?]/.test(v) ||
+              /\{\{(n|count|left)\}\}[\u0e00-\u0e7f\uac00-\ud7af\u3040-\u30ff\u4e00-\u9fff]/.test(v) ||
+              v.includes('เที่ยวบิน'),
+          )
+          .map(([k, v]) => `${ns}:${k}: ${v}`),
+      )
+      expect(wrong).toEqual([])
+    })
+  }
+})

@@ -1,7 +1,8 @@
 import { useEffect, useId, useMemo, useRef, useState, type RefObject } from 'react'
 import { useForm } from 'react-hook-form'
 import { NavigationType, useLocation, useNavigationType, useSearchParams } from 'react-router'
-import { useTranslation } from '@/i18n/translation'
+import { useLang, useTranslation } from '@/i18n/translation'
+import { pluralKey } from '@/i18n/format'
 import { Field } from '@/components/Field'
 import { SelectField } from '@/components/SelectField'
 import { DateField } from '@/components/DateField'
@@ -254,6 +255,7 @@ function Results({
   sectionRef: RefObject<HTMLElement | null>
 }) {
   const { t } = useTranslation('bookings')
+  const lang = useLang()
   if (!condition || !data) {
     return loading ? (
       <p role="status" className="muted">
@@ -267,7 +269,7 @@ function Results({
       <h2 id="booking-results-title" className="section-title">
         {t('results.heading')}
       </h2>
-      <p role="status">{data.total === 0 ? t('results.none') : t('results.count', { count: data.total })}</p>
+      <p role="status">{data.total === 0 ? t('results.none') : t(pluralKey('results.count', data.total, lang), { count: data.total })}</p>
       {data.reservations.map((r) => (
         <ReservationCard key={r.pnr} reservation={r} />
       ))}

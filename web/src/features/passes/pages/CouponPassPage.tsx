@@ -187,7 +187,7 @@ export default function CouponPassPage() {
             </label>
             {/* what a refund costs, and the terms, where the member agrees to them (not only on the confirm page) */}
             <p id="coupon-refund-note" className="pass-muted coupon-refund-note">
-              {t('coupon.refundNote', {
+              {t(pluralKey('coupon.refundNote', total?.items ?? 1, lang), {
                 fee: formatMoney(COUPON_REFUND_FEE_PER_ITEM, 'JPY', lang),
                 n: total?.items ?? 1,
                 total: formatMoney(COUPON_REFUND_FEE_PER_ITEM * (total?.items ?? 1), 'JPY', lang),

@@ -133,7 +133,7 @@ describe('coupon pass', () => {
     // the refund fee and the terms stand beside "I agree", counted for the seats chosen
     const agree = screen.getByLabelText(/I agree to the terms/)
     const note = document.getElementById(agree.getAttribute('aria-describedby') ?? '')!
-    expect(note.textContent).toContain("A refund costs JPY 9,000 per item (each passenger with a seat): JPY 18,000 for this purchase's 2 items.")
+    expect(note.textContent).toContain("A refund costs JPY 9,000 per item (each passenger with a seat): JPY 18,000 for this purchase's 2\u00a0items.")
     expect(within(note).getByRole('link', { name: /terms and conditions/ }).getAttribute('href')).toMatch(/\/terms\/coupon-pass\?lang=en$/)
     fireEvent.click(screen.getByRole('button', { name: 'Continue to payment' }))
     await waitFor(() => expect(screen.getAllByText('Passenger 2: this field is required.', { selector: '.field__error' }).length).toBeGreaterThan(3))
