@@ -75,3 +75,40 @@ test("on a phone the sort select shows its whole choice, in en, jp and th", asyn
     await context.close();
   }
 });
+
+test("on a phone five upcoming bookings fit in 4,000 px, each showing all it shows, in en, jp and th", async () => {
+  for (const lang of ["en", "jp", "th"]) {
+    const { context, page } = await env.newPage(VIEWPORTS.phone);
+    await signIn(page, env.server.url, undefined, lang);
+    await page.goto(`${env.server.url}/bookings?lang=${lang}`);
+    const cards = page.locator(".booking-results article.reservation");
+    await cards.first().waitFor();
+    await page.waitForLoadState("networkidle");
+    await page.evaluate(() => document.fonts.ready);
+    // The demo member's default search: the five bookings to come.
+    assert.equal(await cards.count(), 5, `${lang}: five upcoming bookings`);
+    const { height, cardHeights, missing } = await page.evaluate(() => {
+      const shown = (e) => !!e && e.getBoundingClientRect().height > 0 && (e.textContent ?? "").trim() !== "";
+      const missing = [];
+      const articles = [...document.querySelectorAll(".booking-results article.reservation")];
+      for (const a of articles) {
+        const pnr = a.querySelector(".reservation__pnr")?.textContent ?? "?";
+        for (const sel of [".reservation__pnr", ".reservation__meta", ".reservation__meta .chip", ".reservation__passengers", ".reservation__actions"]) {
+          if (!shown(a.querySelector(sel))) missing.push(`${pnr}: ${sel}`);
+        }
+        for (const f of a.querySelectorAll(".flight")) {
+          for (const sel of [".flight__number", ".flight__date", ".flight__top .chip"]) if (!shown(f.querySelector(sel))) missing.push(`${pnr}: ${sel}`);
+          for (const sel of [".flight__time", ".flight__code", ".flight__airport"]) {
+            const n = [...f.querySelectorAll(sel)].filter(shown).length;
+            if (n !== 2) missing.push(`${pnr}: ${n} ${sel}`);
+          }
+        }
+      }
+      return { height: document.documentElement.scrollHeight, cardHeights: articles.map((a) => Math.round(a.getBoundingClientRect().height)), missing };
+    });
+    assert.deepEqual(missing, [], `${lang}: what each card shows`);
+    assert.ok(height <= 4000, `${lang}: the bookings page is ${height} px tall at 375 px (cards ${cardHeights.join(", ")})`);
+    await screenshot(page, `bookings-five-phone-${lang}`);
+    await context.close();
+  }
+});

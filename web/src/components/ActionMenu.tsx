@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 
 /**
  * A "more actions" button with a popup list: keeps a row of actions short.
@@ -17,6 +17,17 @@ export function ActionMenu({ label, children }: { label: string; children: React
   const id = useId()
   const root = useRef<HTMLDivElement>(null)
   const button = useRef<HTMLButtonElement>(null)
+  const popup = useRef<HTMLDivElement>(null)
+  // The popup opens under the button, moved left as far as it must to end inside the window
+  // (a button at the right of a 320 px phone's row).
+  useLayoutEffect(() => {
+    const el = popup.current
+    if (!open || !el) return
+    keepInWindow(el)
+    const onResize = () => keepInWindow(el)
+    window.addEventListener('resize', onResize)
+    return () => window.removeEventListener('resize', onResize)
+  }, [open])
   useEffect(() => {
     if (!open) return
     const onDown = (e: MouseEvent) => {
@@ -62,6 +73,7 @@ export function ActionMenu({ label, children }: { label: string; children: React
         <span className="menu__caret" aria-hidden="true" />
       </button>
       <div
+        ref={popup}
         id={id}
         role="menu"
         className="menu__popup"
@@ -91,6 +103,18 @@ export function ActionMenu({ label, children }: { label: string; children: React
       </div>
     </div>
   )
+}
+
+const WINDOW_MARGIN = 8
+
+/** Shifts an open popup left (its `left`) until its right edge is WINDOW_MARGIN inside the window, never past its left one. */
+function keepInWindow(el: HTMLElement) {
+  el.style.left = ''
+  const r = el.getBoundingClientRect()
+  const over = r.right - (document.documentElement.clientWidth - WINDOW_MARGIN)
+  if (over <= 0) return
+  const shift = Math.min(over, Math.max(0, r.left - WINDOW_MARGIN))
+  el.style.left = `${el.offsetLeft - shift}px`
 }
 
 /** The menu's items that can be chosen, in order. */

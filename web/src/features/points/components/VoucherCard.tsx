@@ -68,12 +68,12 @@ export function VoucherCard({ voucher: v }: { voucher: Peachpoint }) {
               <tbody>
                 {detail.data.ledger.map((l, i) => (
                   <tr key={i}>
-                    <td>{formatDateTime(l.at, lang)}</td>
-                    <td>{l.label}</td>
-                    <td>
+                    <td data-label={t('voucher.when')}>{formatDateTime(l.at, lang)}</td>
+                    <td data-label={t('voucher.what')}>{l.label}</td>
+                    <td data-label={t('voucher.change')}>
                       <Money amount={l.delta} currency={v.currency} />
                     </td>
-                    <td>
+                    <td data-label={t('voucher.balanceAfter')}>
                       <Money amount={l.balanceAfter} currency={v.currency} />
                     </td>
                   </tr>
