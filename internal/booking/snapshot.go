@@ -83,7 +83,9 @@ type SnapshotError struct {
 	Reason string
 }
 
-func (e *SnapshotError) Error() string { return fmt.Sprintf("booking snapshot: %s: %s", e.Field, e.Reason) }
+func (e *SnapshotError) Error() string {
+	return fmt.Sprintf("booking snapshot: %s: %s", e.Field, e.Reason)
+}
 
 func refuse(field, reason string) error { return &SnapshotError{Field: field, Reason: reason} }
 

@@ -283,7 +283,9 @@ func TestBookingsFeedSecrets(t *testing.T) {
 	if status, m := feedCall(t, e.Server.URL, http.MethodPut, app.DemoBookingsFeedSecret, e.Clock.Now(), "SEC001", "", body); status != http.StatusServiceUnavailable || m["error"] != "not_configured" {
 		t.Fatalf("no secret: %d %v", status, m)
 	}
-	r := apitest.New(t, store.SQLite, func(c *app.Config) { c.BookingsFeedSecret, c.BookingsFeedSecretPrevious = "current-secret", "previous-secret" })
+	r := apitest.New(t, store.SQLite, func(c *app.Config) {
+		c.BookingsFeedSecret, c.BookingsFeedSecretPrevious = "current-secret", "previous-secret"
+	})
 	now := r.Clock.Now()
 	if status, _ := feedCall(t, r.Server.URL, http.MethodPut, app.DemoBookingsFeedSecret, now, "SEC001", "", body); status != http.StatusUnauthorized {
 		t.Fatalf("the demo secret beside a configured one: %d", status)
@@ -299,16 +301,10 @@ func TestBookingsFeedSecrets(t *testing.T) {
 	}
 }
 
-// addMemberNumbers stands in for the members provisioning feed's column
-// (branch members) until it lands: member 1 is number M0001.
+// addMemberNumbers gives member 1 the member number M0001 (the column
+// of the members provisioning feed, migration 00260).
 func addMemberNumbers(t *testing.T, e *apitest.Env) {
 	t.Helper()
-	var n int
-	if err := e.App.DB.QueryRow(`SELECT COUNT(*) FROM members WHERE member_number IS NULL`).Scan(&n); err != nil {
-		if _, err := e.App.DB.Exec(`ALTER TABLE members ADD COLUMN member_number TEXT`); err != nil {
-			t.Fatal(err)
-		}
-	}
 	if _, err := e.App.DB.Exec(`UPDATE members SET member_number = 'M0001' WHERE id = $1`, demo.Member1); err != nil {
 		t.Fatal(err)
 	}
