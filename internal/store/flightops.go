@@ -319,7 +319,6 @@ func applyFlightEvent(ctx context.Context, db *DB, tx *sql.Tx, ev flightops.Even
 	merge func(flightops.State) (flightops.State, bool, error), alertDue func(flightops.State) time.Time) (flightops.Result, error) {
 	res := flightops.Result{EventID: ev.ID}
 	now := db.NowMillis()
-	s := struct{ db *DB }{db}
 	err := func() error {
 		// The event id is the guard: a second delivery, on any instance,
 		// waits here for the first one's transaction and then clashes.
@@ -337,7 +336,7 @@ func applyFlightEvent(ctx context.Context, db *DB, tx *sql.Tx, ev flightops.Even
 		}
 		first := segs[0]
 		initial := flightops.NewState(flightops.Flight{Flight: ev.Flight, Date: ev.Date, Origin: first.origin, Destination: first.destination,
-			DepartAt: first.departAt, ArrivalAt: first.arrivalAt}, s.db.Now())
+			DepartAt: first.departAt, ArrivalAt: first.arrivalAt}, db.Now())
 		if _, err := tx.ExecContext(ctx, `INSERT INTO flight_states (`+flightStateCols+`)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, NULL, $9, '', '', '', '', 0, 0, 0, 0, $10) ON CONFLICT (flight, flight_date) DO NOTHING`,
 			ev.Flight, ev.Date, initial.Origin, initial.Destination, initial.DepartAt.UnixMilli(), initial.ArrivalAt.UnixMilli(),
@@ -345,7 +344,7 @@ func applyFlightEvent(ctx context.Context, db *DB, tx *sql.Tx, ev flightops.Even
 			return fmt.Errorf("flight state: %w", err)
 		}
 		lock := ""
-		if s.db.Engine == Postgres {
+		if db.Engine == Postgres {
 			lock = ` FOR UPDATE` // events of one flight apply one at a time; SQLite has one writer anyway
 		}
 		cur, err := scanFlightState(tx.QueryRowContext(ctx, `SELECT `+flightStateCols+` FROM flight_states WHERE flight = $1 AND flight_date = $2`+lock, ev.Flight, ev.Date))
@@ -375,7 +374,7 @@ func applyFlightEvent(ctx context.Context, db *DB, tx *sql.Tx, ev flightops.Even
 				reservations[g.reservationID] = true
 			}
 			res.Bookings = len(reservations)
-			if err := oweAlerts(ctx, tx, segs, next, alertDue(next), s.db.Now()); err != nil {
+			if err := oweAlerts(ctx, tx, segs, next, alertDue(next), db.Now()); err != nil {
 				return err
 			}
 		}
