@@ -18,6 +18,7 @@ import (
 	"members/internal/booking"
 	"members/internal/demo"
 	"members/internal/flightops"
+	"members/internal/importer"
 	"members/internal/store"
 )
 
@@ -540,5 +541,62 @@ func TestBookingsFeedBatch(t *testing.T) {
 		if r := e.Member(t).Get("/api/reservations/BAT003"); r.Status != http.StatusOK {
 			t.Fatalf("the owned line's booking: %d", r.Status)
 		}
+	})
+}
+
+// The bookings import runs against a serving site: the member's searches
+// answer while its batches commit, and the member's own booking in the
+// file is in the account when it ends.
+func TestImportBookingsWhileServing(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		e := apitest.New(t, engine)
+		addMemberNumbers(t, e)
+		member := e.Member(t)
+		var file bytes.Buffer
+		const n = 600
+		for i := 1; i <= n; i++ {
+			s := newSnap(e.Clock.Now(), 1)
+			s["pnr"] = fmt.Sprintf("SRV%04d", i)
+			if i == n {
+				s["memberNumber"] = "M0001"
+			}
+			raw, _ := json.Marshal(s)
+			file.Write(raw)
+			file.WriteByte('\n')
+		}
+		done := make(chan error, 1)
+		go func() {
+			sum, err := e.App.ImportBookings(t.Context(), &file, importer.Options{Batch: 50})
+			if err == nil && sum.String() != fmt.Sprintf("applied %d, stale 0, duplicate 0, rejected 0", n) {
+				err = fmt.Errorf("summary %q", sum.String())
+			}
+			done <- err
+		}()
+		searches := 0
+		for running := true; running; {
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatal(err)
+				}
+				running = false
+			default:
+				if searches == 100 { // enough to overlap the batches; then wait for the end
+					if err := <-done; err != nil {
+						t.Fatal(err)
+					}
+					running = false
+					continue
+				}
+				if r := member.Get("/api/reservations?status=all&perPage=5"); r.Status != http.StatusOK {
+					t.Fatalf("search during the import: %d %s", r.Status, r.Body)
+				}
+				searches++
+			}
+		}
+		if r := member.Get(fmt.Sprintf("/api/reservations/SRV%04d", n)); r.Status != http.StatusOK {
+			t.Fatalf("the member's imported booking: %d", r.Status)
+		}
+		t.Logf("%d searches answered during the import", searches)
 	})
 }
