@@ -45,6 +45,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	unsubscribePrevious := fs.String("unsubscribe-key-previous", envOr("MEMBERS_UNSUBSCRIBE_KEY_PREVIOUS", ""), "during a key change: the previous unsubscribe key(s), comma-separated, whose links still work (env MEMBERS_UNSUBSCRIBE_KEY_PREVIOUS)")
 	passkeyFlags(fs, &cfg)
 	fs.StringVar(&cfg.OpsSecret, "ops-secret", envOr("MEMBERS_OPS_SECRET", ""), "secret of the flight events feed's HMAC signatures, kept outside the database (env MEMBERS_OPS_SECRET); empty: the feed answers 503 (with --demo: the demo secret, docs/flight-alerts.md)")
+	fs.StringVar(&cfg.BookingsFeedSecret, "bookings-feed-secret", envOr("MEMBERS_BOOKINGS_FEED_SECRET", ""), "secret of the bookings feed's HMAC signatures, kept outside the database (env MEMBERS_BOOKINGS_FEED_SECRET); empty: the feed answers 503 (with --demo: demo-bookings-feed-secret, docs/airline-feeds.md)")
+	fs.StringVar(&cfg.BookingsFeedSecretPrevious, "bookings-feed-secret-previous", envOr("MEMBERS_BOOKINGS_FEED_SECRET_PREVIOUS", ""), "the bookings feed's previous secret, still accepted during a rotation (env MEMBERS_BOOKINGS_FEED_SECRET_PREVIOUS)")
 	logRequests := fs.String("log-requests", envOr("MEMBERS_LOG_REQUESTS", ""), "log one line per request: on or off (env MEMBERS_LOG_REQUESTS); default on, off with --demo")
 	memLimit := fs.String("go-memory-limit", envOr("MEMBERS_GO_MEMORY_LIMIT", strconv.Itoa(app.DefaultGoMemoryLimitMiB)), "soft limit of the Go runtime's memory in MiB, 0 for none (env MEMBERS_GO_MEMORY_LIMIT; GOMEMLIMIT wins when set); SQLite's memory is outside it (docs/speed.md)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the server to this file until it shuts down (benchmarks: make bench)")

@@ -117,6 +117,12 @@ type Config struct {
 	// env MEMBERS_OPS_SECRET), kept outside the database. Empty: the feed
 	// answers 503, or uses DemoOpsSecret with Demo.
 	OpsSecret string
+	// BookingsFeedSecret and BookingsFeedSecretPrevious sign the bookings
+	// feed (--bookings-feed-secret, --bookings-feed-secret-previous, env
+	// MEMBERS_BOOKINGS_FEED_SECRET and …_PREVIOUS), kept outside the
+	// database. Empty: the feed answers 503, or uses
+	// DemoBookingsFeedSecret with Demo.
+	BookingsFeedSecret, BookingsFeedSecretPrevious string
 	// Metrics is the registry of the instance's metrics (--metrics-addr),
 	// registered by Server; nil: off.
 	Metrics *prometheus.Registry

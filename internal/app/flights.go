@@ -21,6 +21,18 @@ import (
 // without --ops-secret (docs/flight-alerts.md). Never used outside --demo.
 const DemoOpsSecret = "demo-ops-secret" // #nosec G101 -- the documented demo value, not a credential
 
+// DemoBookingsFeedSecret signs the bookings feed of a --demo server
+// started without --bookings-feed-secret (docs/airline-feeds.md). Never
+// used outside --demo.
+const DemoBookingsFeedSecret = "demo-bookings-feed-secret" // #nosec G101 -- the documented demo value, not a credential
+
+// ReservationFeed is the bookings feed's service (the feed and the
+// bookings import): the reservation system's snapshots, whose schedule
+// changes go through the flight events' path.
+func (a *App) ReservationFeed() *flightops.ReservationFeed {
+	return flightops.NewReservationFeed(store.NewReservationFeedStore(a.DB), store.NewMemberNumbers(a.DB), a.DB.Now)
+}
+
 // FlightOps is the operations feed's service (the server and the
 // operator's commands).
 func (a *App) FlightOps() *flightops.Service {
@@ -39,6 +51,18 @@ func (a *App) wireFlights(_ context.Context, cfg Config, f *Features) error {
 	f.RootMounts = append(f.RootMounts, func(mux *http.ServeMux) {
 		mux.Handle("POST "+httpapi.FlightEventsPath, httpapi.FlightEvents(svc, []byte(secret), a.DB.Now, a.Logger, a.unavailable))
 	})
+	keys := httpapi.FeedSecrets{Current: []byte(cfg.BookingsFeedSecret), Previous: []byte(cfg.BookingsFeedSecretPrevious)}
+	if cfg.BookingsFeedSecret == "" && cfg.Demo {
+		keys.Current = []byte(DemoBookingsFeedSecret)
+	}
+	feed := a.ReservationFeed()
+	f.RootMounts = append(f.RootMounts, func(mux *http.ServeMux) {
+		h := httpapi.ReservationsFeed(feed, keys, a.DB.Now, a.Logger)
+		mux.Handle("PUT "+httpapi.ReservationsFeedPath, h)
+		mux.Handle("DELETE "+httpapi.ReservationsFeedPath, h)
+	})
+	// Server to server, signed: no session (the API walks leave them be).
+	f.Anonymous = append(f.Anonymous, "PUT "+httpapi.ReservationsFeedPath, "DELETE "+httpapi.ReservationsFeedPath)
 	alerts, err := a.FlightAlerts(cfg)
 	if err != nil {
 		return err

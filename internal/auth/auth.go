@@ -74,6 +74,9 @@ type Credentials struct {
 type Store interface {
 	// CredentialsByEmail returns ErrNoMember when no member has the address.
 	CredentialsByEmail(ctx context.Context, email string) (Credentials, error)
+	// ReplacePasswordHash sets the member's hash to newHash if it is still
+	// oldHash (a change made meanwhile wins); no error when it was not.
+	ReplacePasswordHash(ctx context.Context, memberID, oldHash, newHash string) error
 	// EmailOf returns the sign-in address of a member (for the login
 	// throttle keys of a sign-in that does not type it); ErrNoMember.
 	EmailOf(ctx context.Context, memberID string) (string, error)
@@ -178,7 +181,7 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (string, Session, er
 	case err != nil:
 		return "", Session{}, fmt.Errorf("login: %w", err)
 	}
-	if err != nil || !s.hasher.Verify(in.Password, cred.PasswordHash) {
+	if err != nil || !s.hasher.VerifyAny(in.Password, cred.PasswordHash) {
 		if err == nil && s.observer != nil {
 			s.observer.SignInFailed(ctx, cred.MemberID, in.ClientAddr, truncate(in.UserAgent, 300))
 		}
@@ -193,6 +196,17 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (string, Session, er
 	for _, l := range []ratelimit.Limit{addr, acct} {
 		if err := l.Window.Release(ctx, l.Key); err != nil {
 			return "", Session{}, fmt.Errorf("login throttle release: %w", err)
+		}
+	}
+	if !s.hasher.IsOwnHash(cred.PasswordHash) {
+		// An imported (or older) hash is replaced by the product's own at
+		// its first successful use: the old one is gone from then on.
+		own, err := s.hasher.Hash(in.Password)
+		if err != nil {
+			return "", Session{}, fmt.Errorf("login rehash: %w", err)
+		}
+		if err := s.store.ReplacePasswordHash(ctx, cred.MemberID, cred.PasswordHash, own); err != nil {
+			return "", Session{}, fmt.Errorf("login rehash: %w", err)
 		}
 	}
 	token, sess, err := s.open(ctx, cred.MemberID, in.ClientAddr, in.UserAgent)

@@ -24,7 +24,7 @@ func EmailKey(email string) string { return strings.ToLower(strings.TrimSpace(em
 func (s *AuthStore) CredentialsByEmail(ctx context.Context, email string) (auth.Credentials, error) {
 	var c auth.Credentials
 	err := s.db.QueryRowContext(ctx,
-		`SELECT id, password_hash FROM members WHERE email_key = $1 AND deleted_at IS NULL`, EmailKey(email)).
+		`SELECT id, password_hash FROM members WHERE email_key = $1 AND deleted_at IS NULL AND deactivated_at IS NULL`, EmailKey(email)).
 		Scan(&c.MemberID, &c.PasswordHash)
 	if err = Translate(err); errors.Is(err, ErrNotFound) {
 		return c, auth.ErrNoMember
@@ -33,6 +33,16 @@ func (s *AuthStore) CredentialsByEmail(ctx context.Context, email string) (auth.
 		return c, fmt.Errorf("credentials: %w", err)
 	}
 	return c, nil
+}
+
+// ReplacePasswordHash swaps an imported hash for the product's own, only
+// while the stored one is still oldHash.
+func (s *AuthStore) ReplacePasswordHash(ctx context.Context, memberID, oldHash, newHash string) error {
+	if _, err := s.db.ExecContext(ctx, `UPDATE members SET password_hash = $1 WHERE id = $2 AND password_hash = $3`,
+		newHash, memberID, oldHash); err != nil {
+		return fmt.Errorf("replace password hash: %w", err)
+	}
+	return nil
 }
 
 func (s *AuthStore) EmailOf(ctx context.Context, memberID string) (string, error) {
@@ -55,7 +65,7 @@ func (s *AuthStore) CreateSession(ctx context.Context, ss auth.Session) error {
 	res, err := s.db.ExecContext(ctx,
 		`INSERT INTO sessions (id_hash, member_id, log_id, created_at, last_seen_at, client_addr, user_agent)
 		 SELECT CAST($1 AS TEXT), CAST($2 AS TEXT), CAST($3 AS TEXT), CAST($4 AS BIGINT), CAST($5 AS BIGINT), CAST($6 AS TEXT), CAST($7 AS TEXT)
-		 WHERE EXISTS (SELECT 1 FROM members WHERE id = $2 AND deleted_at IS NULL)`,
+		 WHERE EXISTS (SELECT 1 FROM members WHERE id = $2 AND deleted_at IS NULL AND deactivated_at IS NULL)`,
 		ss.IDHash, ss.MemberID, ss.LogID, ss.CreatedAt.UnixMilli(), ss.LastSeenAt.UnixMilli(), ss.ClientAddr, ss.UserAgent)
 	if err != nil {
 		return fmt.Errorf("insert session: %w", Translate(err))
@@ -71,7 +81,7 @@ func (s *AuthStore) CreateSession(ctx context.Context, ss auth.Session) error {
 // sessionByHashSQL is the session lookup of every request: a live session
 // of a member not deleted, with the member's bookings version.
 const sessionByHashSQL = `SELECT s.id_hash, s.member_id, s.log_id, s.created_at, s.last_seen_at, s.client_addr, s.user_agent, m.bookings_version
-	FROM sessions s JOIN members m ON m.id = s.member_id AND m.deleted_at IS NULL WHERE s.id_hash = $1`
+	FROM sessions s JOIN members m ON m.id = s.member_id AND m.deleted_at IS NULL AND m.deactivated_at IS NULL WHERE s.id_hash = $1`
 
 func (s *AuthStore) SessionByHash(ctx context.Context, idHash string) (auth.Session, error) {
 	var ss auth.Session

@@ -129,73 +129,14 @@ func (s *FlightOpsStore) Apply(ctx context.Context, ev flightops.Event, source s
 	if err != nil {
 		return flightops.Result{}, fmt.Errorf("flight event: encode: %w", err)
 	}
-	res := flightops.Result{EventID: ev.ID}
-	now := s.db.NowMillis()
+	var res flightops.Result
 	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
-		// The event id is the guard: a second delivery, on any instance,
-		// waits here for the first one's transaction and then clashes.
-		if _, err := tx.ExecContext(ctx, `INSERT INTO flight_events (id, flight, flight_date, kind, occurred_at, received_at, source, payload, outcome, bookings)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', 0)`,
-			ev.ID, ev.Flight, ev.Date, string(ev.Kind), ev.OccurredAt.UnixMilli(), now, source, string(payload)); err != nil {
-			return fmt.Errorf("record flight event: %w", Translate(err))
-		}
-		segs, err := flightSegments(ctx, tx, ev.Flight, ev.Date)
-		if err != nil {
-			return err
-		}
-		if len(segs) == 0 {
-			return flightops.ErrUnknownFlight
-		}
-		first := segs[0]
-		initial := flightops.NewState(flightops.Flight{Flight: ev.Flight, Date: ev.Date, Origin: first.origin, Destination: first.destination,
-			DepartAt: first.departAt, ArrivalAt: first.arrivalAt}, s.db.Now())
-		if _, err := tx.ExecContext(ctx, `INSERT INTO flight_states (`+flightStateCols+`)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, NULL, $9, '', '', '', '', 0, 0, 0, 0, $10) ON CONFLICT (flight, flight_date) DO NOTHING`,
-			ev.Flight, ev.Date, initial.Origin, initial.Destination, initial.DepartAt.UnixMilli(), initial.ArrivalAt.UnixMilli(),
-			initial.DepartAt.UnixMilli(), initial.ArrivalAt.UnixMilli(), initial.FlightStatus, now); err != nil {
-			return fmt.Errorf("flight state: %w", err)
-		}
-		lock := ""
-		if s.db.Engine == Postgres {
-			lock = ` FOR UPDATE` // events of one flight apply one at a time; SQLite has one writer anyway
-		}
-		cur, err := scanFlightState(tx.QueryRowContext(ctx, `SELECT `+flightStateCols+` FROM flight_states WHERE flight = $1 AND flight_date = $2`+lock, ev.Flight, ev.Date))
-		if err != nil {
-			return fmt.Errorf("flight state: %w", err)
-		}
-		next, changed, err := merge(cur)
-		if err != nil {
-			return err
-		}
-		res.Outcome = flightops.OutcomeStale
-		if changed {
-			res.Outcome = flightops.OutcomeApplied
-			if _, err := tx.ExecContext(ctx, `UPDATE flight_states SET depart_at = $3, arrival_at = $4, estimated_depart_at = $5,
-				estimated_arrival_at = $6, flight_status = $7, gate = $8, terminal = $9, diverted_to = $10, last_kind = $11,
-				times_at = $12, gate_at = $13, route_at = $14, sequence = $15, updated_at = $16 WHERE flight = $1 AND flight_date = $2`,
-				ev.Flight, ev.Date, next.DepartAt.UnixMilli(), next.ArrivalAt.UnixMilli(), optMillis(next.EstimatedDepartAt),
-				optMillis(next.EstimatedArrivalAt), next.FlightStatus, next.Gate, next.Terminal, next.DivertedTo, string(next.LastKind),
-				millisOrZero(next.TimesAt), millisOrZero(next.GateAt), millisOrZero(next.RouteAt), next.Sequence, millisOrZero(next.UpdatedAt)); err != nil {
-				return fmt.Errorf("flight state: %w", err)
-			}
-			if err := updateFlightSegments(ctx, tx, segs, cur, next); err != nil {
-				return err
-			}
-			reservations := map[string]bool{}
-			for _, g := range segs {
-				reservations[g.reservationID] = true
-			}
-			res.Bookings = len(reservations)
-			if err := oweAlerts(ctx, tx, segs, next, alertDue(next), s.db.Now()); err != nil {
-				return err
-			}
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE flight_events SET outcome = $2, bookings = $3 WHERE id = $1`, ev.ID, res.Outcome, res.Bookings); err != nil {
-			return fmt.Errorf("record flight event: %w", err)
-		}
-		return nil
+		var err error
+		res, err = applyFlightEvent(ctx, s.db, tx, ev, string(payload), source, merge, alertDue)
+		return err
 	})
 	if errors.Is(err, ErrConflict) {
+		res = flightops.Result{EventID: ev.ID}
 		var outcome string
 		qerr := s.db.QueryRowContext(ctx, `SELECT outcome, bookings FROM flight_events WHERE id = $1`, ev.ID).Scan(&outcome, &res.Bookings)
 		if qerr != nil {
@@ -369,4 +310,78 @@ func (s *FlightOpsStore) AlertSent(ctx context.Context, a flightops.Alert, owner
 		return fmt.Errorf("flight alert sent: %w", err)
 	}
 	return nil
+}
+
+// applyFlightEvent records ev and applies it inside tx (FlightOpsStore.Apply
+// and a booking snapshot that moves a flight's schedule, reservationfeed.go,
+// share it): the flight's state, its segments, the mails owed.
+func applyFlightEvent(ctx context.Context, db *DB, tx *sql.Tx, ev flightops.Event, payload, source string,
+	merge func(flightops.State) (flightops.State, bool, error), alertDue func(flightops.State) time.Time) (flightops.Result, error) {
+	res := flightops.Result{EventID: ev.ID}
+	now := db.NowMillis()
+	err := func() error {
+		// The event id is the guard: a second delivery, on any instance,
+		// waits here for the first one's transaction and then clashes.
+		if _, err := tx.ExecContext(ctx, `INSERT INTO flight_events (id, flight, flight_date, kind, occurred_at, received_at, source, payload, outcome, bookings)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', 0)`,
+			ev.ID, ev.Flight, ev.Date, string(ev.Kind), ev.OccurredAt.UnixMilli(), now, source, string(payload)); err != nil {
+			return fmt.Errorf("record flight event: %w", Translate(err))
+		}
+		segs, err := flightSegments(ctx, tx, ev.Flight, ev.Date)
+		if err != nil {
+			return err
+		}
+		if len(segs) == 0 {
+			return flightops.ErrUnknownFlight
+		}
+		first := segs[0]
+		initial := flightops.NewState(flightops.Flight{Flight: ev.Flight, Date: ev.Date, Origin: first.origin, Destination: first.destination,
+			DepartAt: first.departAt, ArrivalAt: first.arrivalAt}, db.Now())
+		if _, err := tx.ExecContext(ctx, `INSERT INTO flight_states (`+flightStateCols+`)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, NULL, $9, '', '', '', '', 0, 0, 0, 0, $10) ON CONFLICT (flight, flight_date) DO NOTHING`,
+			ev.Flight, ev.Date, initial.Origin, initial.Destination, initial.DepartAt.UnixMilli(), initial.ArrivalAt.UnixMilli(),
+			initial.DepartAt.UnixMilli(), initial.ArrivalAt.UnixMilli(), initial.FlightStatus, now); err != nil {
+			return fmt.Errorf("flight state: %w", err)
+		}
+		lock := ""
+		if db.Engine == Postgres {
+			lock = ` FOR UPDATE` // events of one flight apply one at a time; SQLite has one writer anyway
+		}
+		cur, err := scanFlightState(tx.QueryRowContext(ctx, `SELECT `+flightStateCols+` FROM flight_states WHERE flight = $1 AND flight_date = $2`+lock, ev.Flight, ev.Date))
+		if err != nil {
+			return fmt.Errorf("flight state: %w", err)
+		}
+		next, changed, err := merge(cur)
+		if err != nil {
+			return err
+		}
+		res.Outcome = flightops.OutcomeStale
+		if changed {
+			res.Outcome = flightops.OutcomeApplied
+			if _, err := tx.ExecContext(ctx, `UPDATE flight_states SET depart_at = $3, arrival_at = $4, estimated_depart_at = $5,
+				estimated_arrival_at = $6, flight_status = $7, gate = $8, terminal = $9, diverted_to = $10, last_kind = $11,
+				times_at = $12, gate_at = $13, route_at = $14, sequence = $15, updated_at = $16 WHERE flight = $1 AND flight_date = $2`,
+				ev.Flight, ev.Date, next.DepartAt.UnixMilli(), next.ArrivalAt.UnixMilli(), optMillis(next.EstimatedDepartAt),
+				optMillis(next.EstimatedArrivalAt), next.FlightStatus, next.Gate, next.Terminal, next.DivertedTo, string(next.LastKind),
+				millisOrZero(next.TimesAt), millisOrZero(next.GateAt), millisOrZero(next.RouteAt), next.Sequence, millisOrZero(next.UpdatedAt)); err != nil {
+				return fmt.Errorf("flight state: %w", err)
+			}
+			if err := updateFlightSegments(ctx, tx, segs, cur, next); err != nil {
+				return err
+			}
+			reservations := map[string]bool{}
+			for _, g := range segs {
+				reservations[g.reservationID] = true
+			}
+			res.Bookings = len(reservations)
+			if err := oweAlerts(ctx, tx, segs, next, alertDue(next), db.Now()); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE flight_events SET outcome = $2, bookings = $3 WHERE id = $1`, ev.ID, res.Outcome, res.Bookings); err != nil {
+			return fmt.Errorf("record flight event: %w", err)
+		}
+		return nil
+	}()
+	return res, err
 }

@@ -2023,10 +2023,124 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ops/v1/reservations/{pnr}": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>"> under the bookings feed's secret
+                 *     (--bookings-feed-secret; the previous one, --bookings-feed-secret-previous, is accepted during a
+                 *     rotation); more than 5 minutes from the server's clock either way is refused. A DELETE signs its
+                 *     empty body.
+                 */
+                "Ops-Signature": string;
+            };
+            path: {
+                /** @description the booking number (1 to 20 single-byte letters and digits) */
+                pnr: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * The reservation system puts one whole booking (server to server, signed). docs/airline-feeds.md
+         * @description A newer version replaces the booking whole (segments and passengers too); an older one is stale
+         *     (recorded, not applied); the same one a duplicate. A memberNumber puts the booking in that member's
+         *     account at once; without one the booking waits until a member adds it by its number and a passenger's
+         *     last name. A segment kept on the same flight and day with another schedule is a time change of the
+         *     flight (the flight change mail, the calendar's SEQUENCE). Nothing is stored unless the answer is 200.
+         */
+        put: operations["putReservationSnapshot"];
+        post?: never;
+        /**
+         * Purges a booking at the reservation system's version (server to server, signed).
+         * @description Applied when version is the held one or newer (the booking and its segments and passengers are deleted,
+         *     the version kept, so an older snapshot later is stale); duplicate when purged at that version already;
+         *     stale when older.
+         */
+        delete: operations["purgeReservation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        BookingSnapshot: {
+            /** @description the import's line only (the feed takes it from the path; if given, it must be the same) */
+            pnr?: string;
+            /**
+             * Format: int64
+             * @description the reservation system's version, raised on every change
+             */
+            version: number;
+            /** @description the owner's member number (letters, digits, . _ -); absent: nobody's yet */
+            memberNumber?: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 with an offset; not in the future, not before 2012
+             */
+            bookingDate: string;
+            /** @enum {string} */
+            statusCode: "CONFIRMED" | "CANCELLED";
+            /** @enum {string} */
+            currency: "JPY" | "KRW" | "CNY" | "TWD" | "HKD" | "THB" | "SGD";
+            /**
+             * Format: int64
+             * @description in the currency's minor unit (SGD cents)
+             */
+            totalAmount: number;
+            /** Format: email */
+            contactEmail: string;
+            passengers: components["schemas"]["BookingSnapshotPassenger"][];
+            segments: components["schemas"]["BookingSnapshotSegment"][];
+        };
+        BookingSnapshotPassenger: {
+            /** @description English (Latin) letters */
+            lastname: string;
+            /** @description English (Latin) letters */
+            firstname: string;
+            /** @enum {string} */
+            passengerType: "ADULT" | "CHILD" | "INFANT";
+        };
+        BookingSnapshotSegment: {
+            /** @description unique in the booking (letters, digits, _ -) */
+            key: string;
+            /** @example MM101 */
+            flight: string;
+            /** @description an airport of /api/masters/airports */
+            originAirportCode: string;
+            destinationAirportCode: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 with the origin airport's offset
+             */
+            departDateTime: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 with the destination airport's offset; after the departure
+             */
+            arrivalDateTime: string;
+            /** @enum {string} */
+            statusCode: "CONFIRMED" | "CANCELLED";
+            originTerminal?: string;
+            destinationTerminal?: string;
+        };
+        BookingFeedResult: {
+            pnr: string;
+            /** Format: int64 */
+            version: number;
+            /** @enum {string} */
+            outcome: "applied" | "stale" | "duplicate";
+        };
+        BookingFeedError: {
+            /** @enum {string} */
+            error: "malformed" | "invalid" | "bad_signature" | "stale_timestamp" | "too_large" | "not_configured" | "internal";
+            field?: string;
+            message: string;
+        };
         Error: {
             message: string;
             errorKey?: string;
@@ -6032,6 +6146,137 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    putReservationSnapshot: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>"> under the bookings feed's secret
+                 *     (--bookings-feed-secret; the previous one, --bookings-feed-secret-previous, is accepted during a
+                 *     rotation); more than 5 minutes from the server's clock either way is refused. A DELETE signs its
+                 *     empty body.
+                 */
+                "Ops-Signature": string;
+            };
+            path: {
+                /** @description the booking number (1 to 20 single-byte letters and digits) */
+                pnr: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingSnapshot"];
+            };
+        };
+        responses: {
+            /** @description applied, stale or duplicate */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingFeedResult"];
+                };
+            };
+            /** @description error malformed (not one JSON object, an unknown field) or invalid (field names the first broken rule, e.g. segments[1].arrivalDateTime) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingFeedError"];
+                };
+            };
+            /** @description bad_signature or stale_timestamp */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingFeedError"];
+                };
+            };
+            /** @description too_large (over 64 KiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingFeedError"];
+                };
+            };
+            /** @description not_configured (the server has no bookings feed secret) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingFeedError"];
+                };
+            };
+        };
+    };
+    purgeReservation: {
+        parameters: {
+            query: {
+                version: number;
+            };
+            header: {
+                /**
+                 * @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>"> under the bookings feed's secret
+                 *     (--bookings-feed-secret; the previous one, --bookings-feed-secret-previous, is accepted during a
+                 *     rotation); more than 5 minutes from the server's clock either way is refused. A DELETE signs its
+                 *     empty body.
+                 */
+                "Ops-Signature": string;
+            };
+            path: {
+                /** @description the booking number (1 to 20 single-byte letters and digits) */
+                pnr: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description applied, stale or duplicate */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingFeedResult"];
+                };
+            };
+            /** @description invalid (field version or pnr) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingFeedError"];
+                };
+            };
+            /** @description bad_signature or stale_timestamp */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingFeedError"];
+                };
+            };
+            /** @description not_configured */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingFeedError"];
+                };
+            };
         };
     };
 }
