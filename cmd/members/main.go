@@ -35,6 +35,8 @@ commands:
   lottery     the unlimited pass lottery: lottery draw [--seed S] | lottery verify
   points      vouchers and exchange codes: points issue | points codes (points help)
   flights     the flight events feed's operator: flights event | flights show (flights help)
+  import      bulk import from the airline's systems: import members FILE | import bookings FILE
+              (NDJSON, - for standard input; --db, --dry-run, --rejects FILE; import help)
 `
 
 func main() {
@@ -89,6 +91,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	case "flights":
 		return flightsCmd(ctx, rest, stdout, stderr, logger)
+
+	case "import":
+		return importCmd(ctx, rest, stdout, stderr, logger)
 
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
