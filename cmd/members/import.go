@@ -8,7 +8,14 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
 
+	"members/internal/account"
+	"members/internal/app"
+	"members/internal/apperr"
 	"members/internal/importer"
 )
 
@@ -30,7 +37,13 @@ an interruption takes up where the database stands.
 type importKind struct {
 	outcomes []string
 	// run opens what the kind needs and imports r with opt.
-	run func(ctx context.Context, dsn string, r io.Reader, opt importer.Options, logger *slog.Logger) (importer.Summary, error)
+	run func(ctx context.Context, env importEnv, r io.Reader, opt importer.Options, logger *slog.Logger) (importer.Summary, error)
+}
+
+// importEnv is what the flags give every kind.
+type importEnv struct {
+	dsn       string
+	publicURL string // the base of links in the mails an import queues
 }
 
 // importKinds are the kinds `members import` takes. The members kind
@@ -41,13 +54,11 @@ func importKinds() map[string]importKind {
 	return map[string]importKind{
 		"members": {
 			outcomes: []string{"created", "updated", "unchanged"},
-			run: func(context.Context, string, io.Reader, importer.Options, *slog.Logger) (importer.Summary, error) {
-				return importer.Summary{}, errors.New("import members: the members' provisioning service is not in this build yet")
-			},
+			run:      importMembers,
 		},
 		"bookings": {
 			outcomes: []string{"applied", "stale", "duplicate"},
-			run: func(context.Context, string, io.Reader, importer.Options, *slog.Logger) (importer.Summary, error) {
+			run: func(context.Context, importEnv, io.Reader, importer.Options, *slog.Logger) (importer.Summary, error) {
 				return importer.Summary{}, errors.New("import bookings: the bookings feed's snapshot service is not in this build yet")
 			},
 		},
@@ -91,6 +102,7 @@ func runImportCmd(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	dsn := dbFlag(fs)
 	dry := fs.Bool("dry-run", false, "check every line and write nothing")
 	rejectsPath := fs.String("rejects", "", "write each refused line's number and reason to this file")
+	publicURL := fs.String("public-url", envOr("MEMBERS_PUBLIC_URL", ""), "public base URL of the site, for the links in the mails queued (env MEMBERS_PUBLIC_URL)")
 	batch := fs.Int("batch", importer.DefaultBatch, "lines per batch (one transaction each)")
 	pos, err := parseArgs(fs, args[1:], stderr)
 	if err != nil {
@@ -123,7 +135,7 @@ func runImportCmd(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	}
 	opt.Progress = importer.NewProgress(stderr, tty, size, nil)
 
-	sum, err := kind.run(ctx, *dsn, in, opt, logger)
+	sum, err := kind.run(ctx, importEnv{dsn: *dsn, publicURL: *publicURL}, in, opt, logger)
 	if err != nil {
 		if sum.Lines() > 0 {
 			fmt.Fprintln(stdout, sum.String())
@@ -160,4 +172,92 @@ func openImportInput(path string, stdin io.Reader) (io.Reader, int64, func(), er
 		size = st.Size()
 	}
 	return f, size, func() { _ = f.Close() }, nil
+}
+
+// memberLine is one line of a members import: the PUT body plus its key.
+type memberLine struct {
+	MemberNumber string `json:"memberNumber"`
+	account.ProvisionInput
+}
+
+// importCrashEnv (tests only) names a line number: the members import
+// kills itself with SIGKILL just after it provisioned that line, in the
+// middle of its batch, so the crash test sees a run ended at any point.
+const importCrashEnv = "MEMBERS_TEST_IMPORT_CRASH"
+
+// memberProvisioner is what the members import needs of the provisioning
+// (account.Provisioner, the same service as PUT /ops/v1/members).
+type memberProvisioner interface {
+	Provision(ctx context.Context, number string, in account.ProvisionInput) (string, error)
+	Plan(ctx context.Context, number string, in account.ProvisionInput) (string, error)
+}
+
+// membersApplier provisions each line as the feed's PUT does. Each
+// member is saved in one transaction of its own (the provisioning store's),
+// so a refused line writes nothing and a kill leaves every member whole;
+// a run again finds the members already there unchanged.
+type membersApplier struct {
+	prov    memberProvisioner
+	crashAt int
+}
+
+func (a membersApplier) Apply(ctx context.Context, batch []importer.Line[memberLine], dry bool) ([]importer.Result, error) {
+	out := make([]importer.Result, len(batch))
+	for i, l := range batch {
+		var outcome string
+		var err error
+		if dry {
+			outcome, err = a.prov.Plan(ctx, l.Value.MemberNumber, l.Value.ProvisionInput)
+		} else {
+			outcome, err = a.prov.Provision(ctx, l.Value.MemberNumber, l.Value.ProvisionInput)
+		}
+		if reason := lineRefusal(err); reason != "" {
+			out[i].Reject = errors.New(reason)
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", l.Number, err)
+		}
+		out[i].Outcome = outcome
+		if a.crashAt == l.Number {
+			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		}
+	}
+	return out, nil
+}
+
+// lineRefusal tells a line's own fault (a field rule, an address another
+// member holds), which refuses the line with this reason, from a failure
+// of the run ("").
+func lineRefusal(err error) string {
+	var ae *apperr.Error
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, account.ErrEmailTaken):
+		return "email: email_taken"
+	case errors.As(err, &ae) && ae.Code == apperr.Invalid && len(ae.Fields) > 0:
+		fields := make([]string, 0, len(ae.Fields))
+		for f, m := range ae.Fields {
+			fields = append(fields, f+": "+m.Key)
+		}
+		slices.Sort(fields)
+		return strings.Join(fields, "; ")
+	}
+	return ""
+}
+
+// importMembers is `members import members FILE`.
+func importMembers(ctx context.Context, env importEnv, r io.Reader, opt importer.Options, logger *slog.Logger) (importer.Summary, error) {
+	a, err := app.Open(ctx, app.Options{DSN: env.dsn, Logger: logger})
+	if err != nil {
+		return importer.Summary{}, err
+	}
+	defer a.Close()
+	prov, err := a.Provisioning(app.Config{PublicURL: env.publicURL})
+	if err != nil {
+		return importer.Summary{}, err
+	}
+	crashAt, _ := strconv.Atoi(os.Getenv(importCrashEnv))
+	return importer.Run[memberLine](ctx, r, membersApplier{prov: prov, crashAt: crashAt}, opt)
 }

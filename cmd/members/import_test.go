@@ -42,7 +42,7 @@ func (s setApplier) Apply(_ context.Context, batch []importer.Line[testRow], dry
 func testKinds(rows setApplier) map[string]importKind {
 	return map[string]importKind{"rows": {
 		outcomes: []string{"created", "updated", "unchanged"},
-		run: func(ctx context.Context, _ string, r io.Reader, opt importer.Options, _ *slog.Logger) (importer.Summary, error) {
+		run: func(ctx context.Context, _ importEnv, r io.Reader, opt importer.Options, _ *slog.Logger) (importer.Summary, error) {
 			return importer.Run[testRow](ctx, r, rows, opt)
 		},
 	}}
