@@ -231,11 +231,8 @@ func (p *Provisioner) Reactivate(ctx context.Context, number string) error {
 	return err
 }
 
-// MemberID returns the id of the live member of number (ErrNotFound).
-func (p *Provisioner) MemberID(ctx context.Context, number string) (string, error) {
+// Member returns the live member of number (ErrNotFound).
+func (p *Provisioner) Member(ctx context.Context, number string) (Member, error) {
 	cur, err := p.store.Provisioned(ctx, number)
-	if err != nil {
-		return "", err
-	}
-	return cur.Member.ID, nil
+	return cur.Member, err
 }
