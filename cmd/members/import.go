@@ -26,7 +26,8 @@ const importUsage = `usage: members import <kind> FILE [flags]
 
 FILE "-" reads standard input. Flags: --db, --dry-run (check every line, write
 nothing), --rejects FILE (each refused line with its number and reason),
---batch N (lines per transaction). Progress goes to standard error; the last
+--batch N (lines handed over at a time), --public-url (links in the mails
+queued). Progress goes to standard error; the last
 line of standard output is the summary. Exit 0 when every line was taken, 1
 when some were rejected, 2 when the import could not run. A run again after
 an interruption takes up where the database stands.

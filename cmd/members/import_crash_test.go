@@ -13,7 +13,9 @@ import (
 	"syscall"
 	"testing"
 
+	"members/internal/apitest"
 	"members/internal/app"
+	"members/internal/store"
 )
 
 // memberImportLine is line n of a members import file; bad makes its
@@ -61,9 +63,17 @@ func importedMembers(t *testing.T, dsn string) map[string]string {
 // second run takes up where the database stands and the members are
 // exactly the file's good lines, each whole, none twice.
 func TestImportMembersKilledThenResumed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		importKilledThenResumed(t, apitest.DSN(t, engine))
+	})
+}
+
+func importKilledThenResumed(t *testing.T, dsn string) {
 	bin := membersBinary(t)
 	dir := t.TempDir()
-	dsn := "sqlite:" + filepath.Join(dir, "m.db")
 	const total, bad, crashAt = 10, 7, 5
 	var file strings.Builder
 	for n := 1; n <= total; n++ {
@@ -131,7 +141,12 @@ func TestImportMembersKilledThenResumed(t *testing.T) {
 
 // TestImportMembersDryRun writes nothing and counts what a run would do.
 func TestImportMembersDryRun(t *testing.T) {
-	dsn := "sqlite:" + filepath.Join(t.TempDir(), "m.db")
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		importDryRun(t, apitest.DSN(t, engine))
+	})
+}
+
+func importDryRun(t *testing.T, dsn string) {
 	in := filepath.Join(t.TempDir(), "members.ndjson")
 	if err := os.WriteFile(in, []byte(memberImportLine(1, false)+"\n"+memberImportLine(2, true)+"\n"), 0o600); err != nil {
 		t.Fatal(err)
