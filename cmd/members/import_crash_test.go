@@ -163,3 +163,39 @@ func importDryRun(t *testing.T, dsn string) {
 		t.Errorf("the dry run stored %v", got)
 	}
 }
+
+// TestImportMembersRefusedLines: a password hash of a format not taken,
+// and an address another line took in another case, are refused with
+// their line's number and never stored; the other lines are.
+func TestImportMembersRefusedLines(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		dsn := apitest.DSN(t, engine)
+		dir := t.TempDir()
+		md5crypt := strings.Replace(memberImportLine(2, false), `"lang":"en"`, `"lang":"en","passwordHash":"$1$saltsalt$qjXMvbEw8oaL.CzflDugX/"`, 1)
+		upper := strings.Replace(memberImportLine(3, false), "imported3@", "IMPORTED1@", 1)
+		in := filepath.Join(dir, "members.ndjson")
+		if err := os.WriteFile(in, []byte(memberImportLine(1, false)+"\n"+md5crypt+"\n"+upper+"\n"+memberImportLine(4, false)+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		rejects := filepath.Join(dir, "rejects.txt")
+		stdout, _, err := call(t, "import", "members", in, "--db", dsn, "--rejects", rejects)
+		var ec exitCode
+		if !errors.As(err, &ec) || ec != 1 {
+			t.Fatalf("import: %v, want exit 1", err)
+		}
+		if !strings.HasSuffix(stdout, "created 2, updated 0, unchanged 0, rejected 2\n") {
+			t.Errorf("summary %q", stdout)
+		}
+		rej, err := os.ReadFile(rejects)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "line 2: passwordHash: account.password_hash_format\nline 3: email: email_taken\n"; string(rej) != want {
+			t.Errorf("rejects %q, want %q", rej, want)
+		}
+		got := importedMembers(t, dsn)
+		if _, ok := got["MM000002"]; ok || len(got) != 2 {
+			t.Errorf("members %v, want MM000001 and MM000004 only", got)
+		}
+	})
+}
