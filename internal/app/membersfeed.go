@@ -50,5 +50,8 @@ func (a *App) wireMembersFeed(_ context.Context, cfg Config, f *Features) error 
 		Now:     a.DB.Now, Logger: a.Logger,
 	}
 	f.RootMounts = append(f.RootMounts, feed.Mount)
+	// Signed server to server: no member session (the API walks know it).
+	f.Anonymous = append(f.Anonymous, "PUT "+httpapi.MembersFeedPath, "DELETE "+httpapi.MembersFeedPath,
+		"POST "+httpapi.MembersFeedPath+"/deactivate", "POST "+httpapi.MembersFeedPath+"/reactivate")
 	return nil
 }
