@@ -37,6 +37,8 @@ commands:
   flights     the flight events feed's operator: flights event | flights show (flights help)
   catalogue   the pass plans and coupon products on sale: catalogue apply FILE [--dry-run] |
               catalogue export (catalogue help)
+  import      bulk import from the airline's systems: import members FILE | import bookings FILE
+              (NDJSON, - for standard input; --db, --dry-run, --rejects FILE; import help)
 `
 
 func main() {
@@ -94,6 +96,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	case "catalogue":
 		return catalogueCmd(ctx, rest, stdout, stderr, logger)
+	case "import":
+		return importCmd(ctx, rest, stdout, stderr, logger)
 
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)

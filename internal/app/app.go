@@ -26,6 +26,7 @@ import (
 	"members/internal/ops"
 	"members/internal/payment"
 	"members/internal/platform"
+	"members/internal/privacy"
 	"members/internal/security"
 	"members/internal/store"
 	"members/internal/webapp"
@@ -123,6 +124,13 @@ type Config struct {
 	// database. Empty: the feed answers 503, or uses
 	// DemoBookingsFeedSecret with Demo.
 	BookingsFeedSecret, BookingsFeedSecretPrevious string
+	// MembersFeedSecret (and MembersFeedSecretPrevious during a rotation)
+	// sign the booking site's members provisioning feed
+	// (--members-feed-secret, env MEMBERS_MEMBERS_FEED_SECRET), kept outside
+	// the database. Empty: the feed answers 503, or uses
+	// DemoMembersFeedSecret with Demo.
+	MembersFeedSecret         string
+	MembersFeedSecretPrevious string
 	// Metrics is the registry of the instance's metrics (--metrics-addr),
 	// registered by Server; nil: off.
 	Metrics *prometheus.Registry
@@ -148,6 +156,9 @@ type App struct {
 	// Security is the security centre (set by wireSecurity, after the
 	// account feature, which reaches it through securityRecorder).
 	Security *security.Service
+	// Privacy is the member's data service (set by wireSecurity; the
+	// members feed erases through it as the account deletion does).
+	Privacy *privacy.Service
 	// MailTemplates render the product's mails (built once, by the first feature that mails).
 	MailTemplates *mail.Templates
 	// Payments is the payment engine the server was wired with, recorded

@@ -90,5 +90,9 @@ func (a *App) wireFeatures(ctx context.Context, cfg Config) (*Features, error) {
 		return nil, err
 	}
 
+	if err := a.wireMembersFeed(ctx, cfg, f); err != nil {
+		return nil, err
+	}
+
 	return f, nil
 }

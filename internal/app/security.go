@@ -43,6 +43,7 @@ func (a *App) wireSecurity(_ context.Context, cfg Config, f *Features, pay payme
 		Holdings: holdings{engine: pay.Engine, points: pts, coupons: coupons},
 	}
 	priv := privacy.NewService(deps)
+	a.Privacy = priv
 	centre := security.NewService(store.NewSecurityStore(a.DB), mailer, a.MailTemplates, publicURL, a.DB.Now, a.Logger)
 	a.Auth.Observe(centre)
 	a.Security = centre

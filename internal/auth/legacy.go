@@ -131,7 +131,14 @@ func parseLegacy(h *Hasher, encoded string) (legacyHash, error) {
 		if rounds > maxSHA512Rounds {
 			return legacyHash{}, formatErr("SHA-512-crypt rounds over the bound")
 		}
-		return legacyHash{verify: func(pw string) bool { return c.Verify(encoded, []byte(pw)) == nil }}, nil
+		// Generate is given the settings alone ("$6$[rounds=N$]salt"): with
+		// the whole hash it would take up to 16 characters after "rounds=N$"
+		// as the salt, the hash's own included.
+		settings := encoded[:strings.LastIndex(encoded, "$")]
+		return legacyHash{verify: func(pw string) bool {
+			got, err := c.Generate([]byte(pw), []byte(settings))
+			return err == nil && subtle.ConstantTimeCompare([]byte(got), []byte(encoded)) == 1
+		}}, nil
 	}
 	parts := strings.Split(encoded, "$")
 	if len(parts) < 5 || parts[0] != "" {

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -167,5 +170,62 @@ func TestProgressBarOnATerminal(t *testing.T) {
 	got := out.String()
 	if !strings.Contains(got, "\r\x1b[K[===============               ]  50% 10 rows") || !strings.Contains(got, "left") || !strings.HasSuffix(got, "\n") {
 		t.Errorf("bar %q", got)
+	}
+}
+
+// genReader yields n member-like lines without holding them.
+type genReader struct {
+	n, i int
+	buf  []byte
+}
+
+func (g *genReader) Read(p []byte) (int, error) {
+	for len(g.buf) == 0 {
+		if g.i == g.n {
+			return 0, io.EOF
+		}
+		g.i++
+		g.buf = fmt.Appendf(nil, `{"id":"%d","name":"%s"}`+"\n", g.i, strings.Repeat("x", 200))
+	}
+	k := copy(p, g.buf)
+	g.buf = g.buf[k:]
+	return k, nil
+}
+
+// heapApplier applies nothing and records the largest live heap seen.
+type heapApplier struct {
+	batches int
+	peak    uint64
+}
+
+func (h *heapApplier) Apply(_ context.Context, batch []Line[rec], _ bool) ([]Result, error) {
+	h.batches++
+	if h.batches%50 == 0 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		h.peak = max(h.peak, ms.HeapAlloc)
+	}
+	out := make([]Result, len(batch))
+	for i := range out {
+		out[i].Outcome = "created"
+	}
+	return out, nil
+}
+
+// TestStreamsInFlatMemory: 150,000 lines (about 33 MB) go through with
+// the live heap bounded by a batch, not by the input.
+func TestStreamsInFlatMemory(t *testing.T) {
+	const n = 150000
+	h := &heapApplier{}
+	sum, err := Run[rec](context.Background(), &genReader{n: n}, h, Options{Outcomes: outcomes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Counts["created"] != n {
+		t.Fatalf("summary %s", sum)
+	}
+	if h.peak == 0 || h.peak > 16<<20 {
+		t.Errorf("peak live heap %d bytes, want under 16 MiB", h.peak)
 	}
 }

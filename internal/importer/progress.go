@@ -39,7 +39,7 @@ func NewProgress(w io.Writer, tty bool, total int64, now func() time.Time) *Prog
 
 // IsTerminal tells whether f is a terminal (the bar) or not (plain lines).
 func IsTerminal(f *os.File) bool {
-	return term.IsTerminal(int(f.Fd()))
+	return term.IsTerminal(int(f.Fd())) // #nosec G115 -- a file descriptor fits an int
 }
 
 func (p *Progress) update(rows int, read int64) {

@@ -372,6 +372,19 @@ func (s *Service) Delete(ctx context.Context, memberID string, in Confirmation, 
 			return ErrUnconfirmedLosses
 		}
 	}
+	return s.erase(ctx, memberID, lang)
+}
+
+// EraseNow erases the member as Delete does (saved cards at the gateway,
+// then everything personal in one transaction that keeps the money
+// records, then the goodbye mail) without the member's confirmation: the
+// booking site's erasure of a member it provisions. ErrPaymentPending
+// while a payment waits for the gateway; ErrNotFound for an erased one.
+func (s *Service) EraseNow(ctx context.Context, memberID string, lang i18n.Lang) error {
+	return s.erase(ctx, memberID, lang)
+}
+
+func (s *Service) erase(ctx context.Context, memberID string, lang i18n.Lang) error {
 	// Whom to say goodbye to, read before the erasure takes the address.
 	m, err := s.d.Store.Member(ctx, memberID)
 	if err != nil {

@@ -127,7 +127,7 @@ func (s *PrivacyStore) Erase(ctx context.Context, memberID string, at time.Time)
 			   gender = '', birth = '', tel = '', address_country_code = '', address_postal_code = '',
 			   address_state_and_city = '', address1 = '', passport_no = '', passport_nationality_code = '',
 			   passport_issue_country_code = '', passport_expiration_date = '', optin1 = FALSE,
-			   auto_login_is_active = FALSE, auto_login_notice_mail = FALSE, deleted_at = $2, updated_at = $2
+			   auto_login_is_active = FALSE, auto_login_notice_mail = FALSE, member_number = NULL, deleted_at = $2, updated_at = $2
 			 WHERE id = $1`, memberID, at.UnixMilli())
 		if err != nil {
 			return fmt.Errorf("erase member: %w", err)

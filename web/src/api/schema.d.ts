@@ -2064,10 +2064,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ops/v1/members/{memberNumber}": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>"> under the members feed's secret (--members-feed-secret; the previous one also verifies during a rotation); within 5 minutes of the server's clock either way */
+                "Ops-Signature": string;
+            };
+            path: {
+                /** @description the booking site's member number (1 to 40 letters, digits, . _ -) */
+                memberNumber: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Server to server (the booking site). Creates or updates the member of this number; a retry never makes two members.
+         * @description The fields follow the account page's rules. The e-mail is unique
+         *     whatever its case (409 email_taken). A member created without
+         *     passwordHash is mailed, in lang, a single-use link to set a
+         *     password, valid 7 days. passwordHash (taken only when the member is
+         *     created) is the old system's hash: bcrypt ($2a$, $2b$, $2y$),
+         *     SHA-512-crypt ($6$), or a PHC string $argon2id$, $scrypt$,
+         *     $pbkdf2-sha256$; the member logs in with the old password once and
+         *     it is replaced by the product's own hash. Any other format is 400 on
+         *     passwordHash. Unknown fields are refused; nothing is stored unless 200.
+         */
+        put: operations["provisionMember"];
+        post?: never;
+        /** Server to server. Erases the member as the account deletion does (personal data gone, money records kept); the number may be provisioned again. The signature covers the empty body. */
+        delete: operations["eraseMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/v1/members/{memberNumber}/deactivate": {
+        parameters: {
+            query?: never;
+            header: {
+                "Ops-Signature": string;
+            };
+            path: {
+                memberNumber: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Server to server. The member can no longer log in and their sessions end (outcome "deactivated"). The signature covers the empty body. */
+        post: operations["deactivateMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/v1/members/{memberNumber}/reactivate": {
+        parameters: {
+            query?: never;
+            header: {
+                "Ops-Signature": string;
+            };
+            path: {
+                memberNumber: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Server to server. The member can log in again (outcome "reactivated"). */
+        post: operations["reactivateMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        FeedError: {
+            /** @enum {string} */
+            error: "invalid" | "malformed" | "bad_signature" | "stale_timestamp" | "not_found" | "email_taken" | "payment_pending" | "too_large" | "not_configured" | "internal";
+            message?: string;
+            field?: string;
+            validationErrors?: {
+                [key: string]: string[];
+            };
+        };
+        ProvisionOutcome: {
+            memberNumber: string;
+            /** @enum {string} */
+            outcome: "created" | "updated" | "unchanged" | "erased" | "deactivated" | "reactivated";
+        };
+        ProvisionedMember: {
+            email: string;
+            /** @description Latin letters (the account page's rules) */
+            firstname: string;
+            lastname: string;
+            /** @enum {string} */
+            gender: "male" | "female";
+            /** @description YYYY-MM-DD */
+            birth: string;
+            tel: string;
+            /** @description ISO 3166 alpha-2 */
+            addressCountryCode: string;
+            addressPostalCode: string;
+            addressStateAndCity: string;
+            address1?: string;
+            passportNo?: string;
+            passportNationalityCode?: string;
+            passportIssueCountryCode?: string;
+            /** @description YYYY-MM-DD */
+            passportExpirationDate?: string;
+            /** @description default true */
+            optin1?: boolean;
+            /** @enum {string} */
+            lang: "jp" | "en" | "sg" | "kr" | "cn" | "tw" | "hk" | "th";
+            /** @description the old system's hash (see provisionMember) */
+            passwordHash?: string;
+        };
         BookingSnapshot: {
             /** @description the import's line only (the feed takes it from the path; if given, it must be the same) */
             pnr?: string;
@@ -3231,6 +3349,20 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description A feed's refusal: 400 invalid (validationErrors, one English message
+         *     per field) or malformed (field names an unknown field), 401
+         *     bad_signature or stale_timestamp, 404 not_found, 409 email_taken or
+         *     payment_pending, 413 too_large, 503 not_configured.
+         */
+        FeedError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FeedError"];
+            };
+        };
         /** @description an iCalendar (RFC 5545) document */
         Calendar: {
             headers: {
@@ -6277,6 +6409,128 @@ export interface operations {
                     "application/json": components["schemas"]["BookingFeedError"];
                 };
             };
+        };
+    };
+    provisionMember: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>"> under the members feed's secret (--members-feed-secret; the previous one also verifies during a rotation); within 5 minutes of the server's clock either way */
+                "Ops-Signature": string;
+            };
+            path: {
+                /** @description the booking site's member number (1 to 40 letters, digits, . _ -) */
+                memberNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProvisionedMember"];
+            };
+        };
+        responses: {
+            /** @description created, updated or unchanged */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProvisionOutcome"];
+                };
+            };
+            400: components["responses"]["FeedError"];
+            401: components["responses"]["FeedError"];
+            409: components["responses"]["FeedError"];
+            413: components["responses"]["FeedError"];
+            503: components["responses"]["FeedError"];
+        };
+    };
+    eraseMember: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>"> under the members feed's secret (--members-feed-secret; the previous one also verifies during a rotation); within 5 minutes of the server's clock either way */
+                "Ops-Signature": string;
+            };
+            path: {
+                /** @description the booking site's member number (1 to 40 letters, digits, . _ -) */
+                memberNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description erased (outcome "erased") */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProvisionOutcome"];
+                };
+            };
+            401: components["responses"]["FeedError"];
+            404: components["responses"]["FeedError"];
+            409: components["responses"]["FeedError"];
+            413: components["responses"]["FeedError"];
+            503: components["responses"]["FeedError"];
+        };
+    };
+    deactivateMember: {
+        parameters: {
+            query?: never;
+            header: {
+                "Ops-Signature": string;
+            };
+            path: {
+                memberNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deactivated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProvisionOutcome"];
+                };
+            };
+            401: components["responses"]["FeedError"];
+            404: components["responses"]["FeedError"];
+            413: components["responses"]["FeedError"];
+            503: components["responses"]["FeedError"];
+        };
+    };
+    reactivateMember: {
+        parameters: {
+            query?: never;
+            header: {
+                "Ops-Signature": string;
+            };
+            path: {
+                memberNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description reactivated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProvisionOutcome"];
+                };
+            };
+            401: components["responses"]["FeedError"];
+            404: components["responses"]["FeedError"];
+            413: components["responses"]["FeedError"];
+            503: components["responses"]["FeedError"];
         };
     };
 }

@@ -1,0 +1,267 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"members/internal/account"
+	"members/internal/app"
+	"members/internal/apperr"
+	"members/internal/importer"
+)
+
+const importUsage = `usage: members import <kind> FILE [flags]
+
+  members FILE   one member a line (NDJSON: the PUT /ops/v1/members body plus memberNumber)
+  bookings FILE  one booking a line (NDJSON: the PUT /ops/v1/reservations body plus pnr)
+
+FILE "-" reads standard input. Flags: --db, --dry-run (check every line, write
+nothing), --rejects FILE (each refused line with its number and reason),
+--batch N (lines handed over at a time), --public-url (links in the mails
+queued). Progress goes to standard error; the last
+line of standard output is the summary. Exit 0 when every line was taken, 1
+when some were rejected, 2 when the import could not run. A run again after
+an interruption takes up where the database stands.
+`
+
+// importKind is one kind of import: its outcomes (the summary's order)
+// and how it runs one file once the flags are read.
+type importKind struct {
+	outcomes []string
+	// run opens what the kind needs and imports r with opt.
+	run func(ctx context.Context, env importEnv, r io.Reader, opt importer.Options, logger *slog.Logger) (importer.Summary, error)
+}
+
+// importEnv is what the flags give every kind.
+type importEnv struct {
+	dsn       string
+	publicURL string // the base of links in the mails an import queues
+}
+
+// importKinds are the kinds `members import` takes. The members kind
+// plugs in the provisioning service of the members feed, the bookings kind
+// the snapshot service of the bookings feed: each is an importer.Applier
+// over its own line type.
+func importKinds() map[string]importKind {
+	return map[string]importKind{
+		"members": {
+			outcomes: []string{"created", "updated", "unchanged"},
+			run:      importMembers,
+		},
+		"bookings": {
+			outcomes: []string{"applied", "stale", "duplicate"},
+			run: func(ctx context.Context, env importEnv, r io.Reader, opt importer.Options, logger *slog.Logger) (importer.Summary, error) {
+				return importBookingsRun(ctx, env.dsn, r, opt, logger)
+			},
+		},
+	}
+}
+
+// errRejected ends an import some lines of which were refused (exit 1).
+type errRejected struct{ n int }
+
+func (e errRejected) Error() string {
+	return fmt.Sprintf("import: %d lines rejected", e.n)
+}
+
+func (e errRejected) As(target any) bool {
+	if p, ok := target.(*exitCode); ok {
+		*p = 1
+		return true
+	}
+	return false
+}
+
+// importCmd is `members import KIND FILE`.
+func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer, logger *slog.Logger) error {
+	return runImportCmd(ctx, args, os.Stdin, stdout, stderr, logger, importKinds())
+}
+
+func runImportCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, logger *slog.Logger, kinds map[string]importKind) error {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprint(stdout, importUsage)
+		if len(args) == 0 {
+			return errors.New("import: no kind given")
+		}
+		return nil
+	}
+	kind, ok := kinds[args[0]]
+	if !ok {
+		fmt.Fprint(stderr, importUsage)
+		return fmt.Errorf("import: unknown kind %q (members or bookings)", args[0])
+	}
+	fs := flag.NewFlagSet("import "+args[0], flag.ContinueOnError)
+	dsn := dbFlag(fs)
+	dry := fs.Bool("dry-run", false, "check every line and write nothing")
+	rejectsPath := fs.String("rejects", "", "write each refused line's number and reason to this file")
+	publicURL := fs.String("public-url", envOr("MEMBERS_PUBLIC_URL", ""), "public base URL of the site, for the links in the mails queued (env MEMBERS_PUBLIC_URL)")
+	batch := fs.Int("batch", importer.DefaultBatch, "lines per batch (one transaction each)")
+	pos, err := parseArgs(fs, args[1:], stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("import %s: one FILE (or - for standard input) is needed", args[0])
+	}
+	if *batch < 1 {
+		return fmt.Errorf("import %s: --batch must be at least 1", args[0])
+	}
+
+	in, size, closeIn, err := openImportInput(pos[0], stdin)
+	if err != nil {
+		return fmt.Errorf("import %s: %w", args[0], err)
+	}
+	defer closeIn()
+	opt := importer.Options{Outcomes: kind.outcomes, Batch: *batch, DryRun: *dry}
+	if *rejectsPath != "" {
+		f, err := os.Create(*rejectsPath) // #nosec G304 -- the operator's own --rejects path
+		if err != nil {
+			return fmt.Errorf("import %s: --rejects: %w", args[0], err)
+		}
+		defer f.Close()
+		opt.Rejects = f
+	}
+	tty := false
+	if f, ok := stderr.(*os.File); ok {
+		tty = importer.IsTerminal(f)
+	}
+	opt.Progress = importer.NewProgress(stderr, tty, size, nil)
+
+	sum, err := kind.run(ctx, importEnv{dsn: *dsn, publicURL: *publicURL}, in, opt, logger)
+	if err != nil {
+		if tty {
+			fmt.Fprintln(stderr) // end the bar's line before the error's
+		}
+		if sum.Lines() > 0 {
+			fmt.Fprintln(stdout, sum.String())
+		}
+		return err
+	}
+	if f, ok := opt.Rejects.(*os.File); ok {
+		if err := f.Sync(); err != nil {
+			return fmt.Errorf("import %s: --rejects: %w", args[0], err)
+		}
+	}
+	if *dry {
+		fmt.Fprintln(stderr, "import: dry run, nothing written")
+	}
+	fmt.Fprintln(stdout, sum.String())
+	if sum.Rejected > 0 {
+		return errRejected{sum.Rejected}
+	}
+	return nil
+}
+
+// openImportInput opens FILE, or standard input for "-"; size is the
+// file's length in bytes (0 when unknown) for the progress' time left.
+func openImportInput(path string, stdin io.Reader) (io.Reader, int64, func(), error) {
+	if path == "-" {
+		return stdin, 0, func() {}, nil
+	}
+	f, err := os.Open(path) // #nosec G304 -- the operator's own import file
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	var size int64
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = st.Size()
+	}
+	return f, size, func() { _ = f.Close() }, nil
+}
+
+// memberLine is one line of a members import: the PUT body plus its key.
+type memberLine struct {
+	MemberNumber string `json:"memberNumber"`
+	account.ProvisionInput
+}
+
+// importCrashEnv (tests only) names a line number: the members import
+// kills itself with SIGKILL just after it provisioned that line, in the
+// middle of its batch, so the crash test sees a run ended at any point.
+const importCrashEnv = "MEMBERS_TEST_IMPORT_CRASH"
+
+// memberProvisioner is what the members import needs of the provisioning
+// (account.Provisioner, the same service as PUT /ops/v1/members).
+type memberProvisioner interface {
+	Provision(ctx context.Context, number string, in account.ProvisionInput) (string, error)
+	Plan(ctx context.Context, number string, in account.ProvisionInput) (string, error)
+}
+
+// membersApplier provisions each line as the feed's PUT does. Each
+// member is saved in one transaction of its own (the provisioning store's),
+// so a refused line writes nothing and a kill leaves every member whole;
+// a run again finds the members already there unchanged.
+type membersApplier struct {
+	prov    memberProvisioner
+	crashAt int
+}
+
+func (a membersApplier) Apply(ctx context.Context, batch []importer.Line[memberLine], dry bool) ([]importer.Result, error) {
+	out := make([]importer.Result, len(batch))
+	for i, l := range batch {
+		var outcome string
+		var err error
+		if dry {
+			outcome, err = a.prov.Plan(ctx, l.Value.MemberNumber, l.Value.ProvisionInput)
+		} else {
+			outcome, err = a.prov.Provision(ctx, l.Value.MemberNumber, l.Value.ProvisionInput)
+		}
+		if reason := lineRefusal(err); reason != "" {
+			out[i].Reject = errors.New(reason)
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", l.Number, err)
+		}
+		out[i].Outcome = outcome
+		if a.crashAt == l.Number {
+			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		}
+	}
+	return out, nil
+}
+
+// lineRefusal tells a line's own fault (a field rule, an address another
+// member holds), which refuses the line with this reason, from a failure
+// of the run ("").
+func lineRefusal(err error) string {
+	var ae *apperr.Error
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, account.ErrEmailTaken):
+		return "email: email_taken"
+	case errors.As(err, &ae) && ae.Code == apperr.Invalid && len(ae.Fields) > 0:
+		fields := make([]string, 0, len(ae.Fields))
+		for f, m := range ae.Fields {
+			fields = append(fields, f+": "+m.Key)
+		}
+		slices.Sort(fields)
+		return strings.Join(fields, "; ")
+	}
+	return ""
+}
+
+// importMembers is `members import members FILE`.
+func importMembers(ctx context.Context, env importEnv, r io.Reader, opt importer.Options, logger *slog.Logger) (importer.Summary, error) {
+	a, err := app.Open(ctx, app.Options{DSN: env.dsn, Logger: logger})
+	if err != nil {
+		return importer.Summary{}, err
+	}
+	defer a.Close()
+	prov, err := a.Provisioning(app.Config{PublicURL: env.publicURL})
+	if err != nil {
+		return importer.Summary{}, err
+	}
+	crashAt, _ := strconv.Atoi(os.Getenv(importCrashEnv))
+	return importer.Run[memberLine](ctx, r, membersApplier{prov: prov, crashAt: crashAt}, opt)
+}
