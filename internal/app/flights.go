@@ -119,10 +119,7 @@ func (m *flightMailer) SendFlightChange(ctx context.Context, cm flightops.Change
 	local := func(at time.Time, airport string) string {
 		return i18n.FormatDateTime(lang, at.In(booking.AirportZone(airport))) + " (" + airport + ")"
 	}
-	what := string(st.LastKind)
-	if st.IsCancelled() {
-		what = string(flightops.KindCancellation)
-	}
+	what := mailedChange(st)
 	origin, dest := booking.AirportName(st.Origin, lang), booking.AirportName(st.Destination, lang)
 	details := []mail.Detail{
 		{Label: t("flight"), Value: st.Flight + " " + st.Origin + " → " + st.Destination},
@@ -141,8 +138,13 @@ func (m *flightMailer) SendFlightChange(ctx context.Context, cm flightops.Change
 		details = append(details, mail.Detail{Label: t("departure"), Value: local(dep, st.Origin)},
 			mail.Detail{Label: t("arrival"), Value: local(arr, st.Destination)})
 	}
-	if st.Gate != "" || st.Terminal != "" {
-		details = append(details, mail.Detail{Label: t("gate"), Value: strings.Trim(st.Terminal+" / "+st.Gate, " /")})
+	// A cancelled flight departs from no gate; the terminal and the gate
+	// are each a line of their own, named as the itinerary names them.
+	if !st.IsCancelled() && st.Terminal != "" {
+		details = append(details, mail.Detail{Label: m.cat.T(lang, "booking.pdf.terminal"), Value: st.Terminal})
+	}
+	if !st.IsCancelled() && st.Gate != "" {
+		details = append(details, mail.Detail{Label: m.cat.T(lang, "booking.pdf.gate"), Value: st.Gate})
 	}
 	if st.DivertedTo != "" {
 		details = append(details, mail.Detail{Label: t("diverted"), Value: booking.AirportName(st.DivertedTo, lang) + " (" + st.DivertedTo + ")"})
@@ -164,4 +166,29 @@ func (m *flightMailer) SendFlightChange(ctx context.Context, cm flightops.Change
 	}
 	msg.Headers = m.settings.Headers(cm.MemberID, notify.FlightChanges)
 	return m.mailer.Send(ctx, msg)
+}
+
+// mailedChange is what a flight change mail names first (its subject's
+// "what" and its lead): the last change, a cancellation whatever came
+// after it, and, when a delay and a gate or terminal change were folded
+// into one mail (each within the coalescing window of the other, the
+// delay still in force), both, the delay first.
+func mailedChange(st flightops.State) string {
+	if st.IsCancelled() {
+		return string(flightops.KindCancellation)
+	}
+	delayed := st.FlightStatus == booking.FlightNotYetDepartedWithDelay && !st.TimesAt.IsZero()
+	regated := !st.GateAt.IsZero()
+	if (st.LastKind == flightops.KindDelay || st.LastKind == flightops.KindGate) && delayed && regated &&
+		absDuration(st.TimesAt.Sub(st.GateAt)) <= flightops.CoalesceWindow {
+		return "delay_gate"
+	}
+	return string(st.LastKind)
+}
+
+func absDuration(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
 }

@@ -90,9 +90,10 @@ type Store interface {
 	// DeleteStaleSessions removes sessions idle since or created before the
 	// times (and the record of sessions ended before createdBefore).
 	DeleteStaleSessions(ctx context.Context, idleBefore, createdBefore time.Time) (int64, error)
-	// SessionEndedByMember reports whether the session of idHash was
-	// signed out by its member from another device.
-	SessionEndedByMember(ctx context.Context, idHash string) (bool, error)
+	// SessionEnding returns why the session of idHash was ended on
+	// purpose (EndedElsewhere, EndedOnPurpose), "" when it was not (it ran
+	// out, or never was).
+	SessionEnding(ctx context.Context, idHash string) (string, error)
 }
 
 // Errors the store returns.
@@ -266,6 +267,21 @@ const EndedElsewhereKey = "session_ended_elsewhere"
 // ErrEndedElsewhere is Authenticate's answer for such a session.
 var ErrEndedElsewhere = &apperr.Error{Code: apperr.Forbidden, MsgKey: "error.session_ended_elsewhere", ErrorKey: EndedElsewhereKey}
 
+// EndedKey is the errorKey of a call whose session was ended on purpose
+// otherwise: a password change or reset, the account's deletion. The
+// message stays the plain "error.session"; the device erases the trips it
+// keeps (docs/offline.md), which it does not for a session that ran out.
+const EndedKey = "session_ended"
+
+// ErrEnded is Authenticate's answer for such a session.
+var ErrEnded = &apperr.Error{Code: apperr.Forbidden, MsgKey: "error.session", ErrorKey: EndedKey}
+
+// Why a session was ended on purpose (the store's ended_sessions.reason).
+const (
+	EndedElsewhere = "elsewhere" // the security centre: one device, or every other one
+	EndedOnPurpose = "ended"     // a password change or reset, the account deleted
+)
+
 // Authenticate returns the live session of a cookie token and marks it
 // seen. Expired sessions are deleted. Error: Forbidden.
 func (s *Service) Authenticate(ctx context.Context, token string) (Session, error) {
@@ -276,12 +292,16 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Session, erro
 	sess, err := s.store.SessionByHash(ctx, h)
 	if errors.Is(err, ErrNoSession) {
 		// Only a token with no session pays for this second look.
-		ended, eerr := s.store.SessionEndedByMember(ctx, h)
+		why, eerr := s.store.SessionEnding(ctx, h)
 		if eerr != nil {
 			return Session{}, fmt.Errorf("authenticate: %w", eerr)
 		}
-		if ended {
+		switch why {
+		case EndedElsewhere:
 			return Session{}, ErrEndedElsewhere
+		case "":
+		default:
+			return Session{}, ErrEnded
 		}
 		return Session{}, apperr.New(apperr.Forbidden, "error.session")
 	}

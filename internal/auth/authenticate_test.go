@@ -14,7 +14,7 @@ import (
 type sessionStore struct {
 	Store
 	live     map[string]Session
-	ended    map[string]bool
+	ended    map[string]string
 	endedErr error
 	deleted  []string
 }
@@ -26,7 +26,7 @@ func (s *sessionStore) SessionByHash(_ context.Context, h string) (Session, erro
 	return Session{}, ErrNoSession
 }
 
-func (s *sessionStore) SessionEndedByMember(_ context.Context, h string) (bool, error) {
+func (s *sessionStore) SessionEnding(_ context.Context, h string) (string, error) {
 	return s.ended[h], s.endedErr
 }
 
@@ -52,7 +52,7 @@ func TestAuthenticateTellsWhySessionIsGone(t *testing.T) {
 		name       string
 		token      string
 		live       map[string]Session
-		ended      map[string]bool
+		ended      map[string]string
 		endedErr   error
 		wantKey    string // the errorKey, "" for the plain answer
 		wantMsg    string // "" when the session is returned
@@ -60,9 +60,11 @@ func TestAuthenticateTellsWhySessionIsGone(t *testing.T) {
 		wantDelete bool
 	}{
 		{name: "live", token: "t-live", live: map[string]Session{HashToken("t-live"): fresh}},
-		{name: "ended by the member from another device", token: "t-ended", ended: map[string]bool{HashToken("t-ended"): true},
+		{name: "ended by the member from another device", token: "t-ended", ended: map[string]string{HashToken("t-ended"): EndedElsewhere},
 			wantKey: EndedElsewhereKey, wantMsg: "error.session_ended_elsewhere"},
-		{name: "another token was ended, not this one", token: "t-unknown", ended: map[string]bool{HashToken("t-ended"): true},
+		{name: "ended on purpose (a password change, the account deleted)", token: "t-ended", ended: map[string]string{HashToken("t-ended"): EndedOnPurpose},
+			wantKey: EndedKey, wantMsg: "error.session"},
+		{name: "another token was ended, not this one", token: "t-unknown", ended: map[string]string{HashToken("t-ended"): EndedElsewhere},
 			wantMsg: "error.session"},
 		{name: "unknown cookie", token: "t-unknown", wantMsg: "error.session"},
 		{name: "no cookie", token: "", wantMsg: "error.session"},

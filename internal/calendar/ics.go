@@ -152,6 +152,14 @@ func (w *Writer) event(r booking.Reservation, s booking.Segment, from, to zone, 
 	if s.OriginTerminal != "" {
 		loc += ", " + t("terminal", "terminal", s.OriginTerminal)
 	}
+	// The gate while the flight is to depart: a cancelled one has none.
+	gate := ""
+	if !cancelled {
+		gate = s.OriginGate
+	}
+	if gate != "" {
+		loc += ", " + t("gate", "gate", gate)
+	}
 	e.SetLocation(loc)
 	lines := []string{
 		t("pnr", "pnr", r.PNR),
@@ -160,6 +168,9 @@ func (w *Writer) event(r booking.Reservation, s booking.Segment, from, to zone, 
 	}
 	if s.OriginTerminal != "" {
 		lines = append(lines, t("departure_terminal", "terminal", s.OriginTerminal))
+	}
+	if gate != "" {
+		lines = append(lines, t("departure_gate", "gate", gate))
 	}
 	lines = append(lines, t("arrival", "airport", dest+" ("+s.DestinationAirportCode+")", "time", localStamp(arrive.In(to.Loc), lang), "zone", to.ID))
 	if s.DestinationTerminal != "" {

@@ -38,7 +38,7 @@ func TestWriterEvents(t *testing.T) {
 	w := calendar.NewWriter(cat, "members.example.com", "https://members.example.com/bookings")
 	jst := time.FixedZone("JST", 9*3600)
 	dep := time.Date(2026, 12, 10, 8, 30, 0, 0, jst)
-	onTime := booking.Segment{Key: "1", Flight: "MM001", OriginAirportCode: "KIX", DestinationAirportCode: "ICN", OriginTerminal: "1",
+	onTime := booking.Segment{Key: "1", Flight: "MM001", OriginAirportCode: "KIX", DestinationAirportCode: "ICN", OriginTerminal: "1", OriginGate: "71",
 		DepartAt: dep, ArrivalAt: dep.Add(110 * time.Minute)}
 	delayed := booking.Segment{Key: "2", Flight: "MM002", OriginAirportCode: "ICN", DestinationAirportCode: "KIX",
 		DepartAt: dep.Add(96 * time.Hour), ArrivalAt: dep.Add(96*time.Hour + 105*time.Minute), ChangeSeq: 2}
@@ -85,8 +85,11 @@ func TestWriterEvents(t *testing.T) {
 	if tz := prop(first, goical.PropDateTimeEnd).Params.Get(goical.ParamTimezoneID); tz != "Asia/Seoul" {
 		t.Errorf("arrival zone %q", tz)
 	}
-	if d := prop(first, goical.PropDescription).Value; !strings.Contains(d, "HNK7Q2") || !strings.Contains(d, "Departure terminal: 1") {
-		t.Errorf("description %q", d)
+	if d := prop(first, goical.PropDescription).Value; !strings.Contains(d, "HNK7Q2") || !strings.Contains(d, "Departure terminal: 1") || !strings.Contains(d, "Departure gate: 71") {
+		t.Errorf("description %q, want the terminal and the gate", d)
+	}
+	if l := prop(first, goical.PropLocation).Value; l != `Osaka (Kansai)\, Terminal 1\, Gate 71` && l != "Osaka (Kansai), Terminal 1, Gate 71" {
+		t.Errorf("location %q, want the airport, terminal and gate", l)
 	}
 
 	// a delay: the estimated times, the scheduled one said, a new revision
@@ -107,6 +110,9 @@ func TestWriterEvents(t *testing.T) {
 	for _, e := range cal.Events() {
 		if prop(e.Component, goical.PropStatus).Value != "CANCELLED" || !strings.HasPrefix(prop(e.Component, goical.PropSummary).Value, "[Cancelled] ") {
 			t.Errorf("cancelled: %s %q", prop(e.Component, goical.PropStatus).Value, prop(e.Component, goical.PropSummary).Value)
+		}
+		if d, l := prop(e.Component, goical.PropDescription).Value, prop(e.Component, goical.PropLocation).Value; strings.Contains(d, "gate") || strings.Contains(l, "Gate") {
+			t.Errorf("a cancelled flight has no gate: %q / %q", l, d)
 		}
 	}
 

@@ -27,7 +27,15 @@ const (
 	// keyEndedElsewhere: the caller's cookie named a session its member
 	// signed out from another device
 	keyEndedElsewhere
+	// keySessionEnded: the caller's cookie named a session that is gone,
+	// sessionExpired or sessionRevoked (GET /api/session/info says which)
+	keySessionEnded
 	keyLogID
+)
+
+const (
+	sessionExpired = "expired"
+	sessionRevoked = "revoked"
 )
 
 // Lang returns the language of the request: X-Lang, then the lang query
@@ -179,13 +187,18 @@ func (s *Server) withSession(next http.Handler) http.Handler {
 					*p = sess.LogID
 				}
 				r = r.WithContext(ctx)
-			case errors.Is(err, auth.ErrEndedElsewhere):
+			case errors.Is(err, auth.ErrEndedElsewhere), errors.Is(err, auth.ErrEnded):
 				// The cookie stays until a login replaces it: every call of
 				// the page load (its data asked beside the session check,
-				// in any order) and the session check itself then say so.
-				ctx = context.WithValue(ctx, keyEndedElsewhere, true)
+				// in any order) and the session check itself then say so,
+				// and a device that keeps trips erases them (docs/offline.md).
+				ctx = context.WithValue(ctx, keyEndedElsewhere, errors.Is(err, auth.ErrEndedElsewhere))
+				ctx = context.WithValue(ctx, keySessionEnded, sessionRevoked)
 				r = r.WithContext(ctx)
 			case apperr.CodeOf(err) == apperr.Forbidden:
+				// Ran out (or never was): the device keeps its trips.
+				ctx = context.WithValue(ctx, keySessionEnded, sessionExpired)
+				r = r.WithContext(ctx)
 				s.setCookie(w, r, SessionCookie, "", -1)
 			default:
 				s.writeError(w, r, err)
@@ -206,6 +219,10 @@ func (s *Server) withSession(next http.Handler) http.Handler {
 func (s *Server) writeNoSession(w http.ResponseWriter, r *http.Request) {
 	if ended, _ := r.Context().Value(keyEndedElsewhere).(bool); ended {
 		s.writeError(w, r, auth.ErrEndedElsewhere)
+		return
+	}
+	if r.Context().Value(keySessionEnded) == sessionRevoked {
+		s.writeError(w, r, auth.ErrEnded)
 		return
 	}
 	s.writeMessage(w, r, http.StatusForbidden, "error.session")

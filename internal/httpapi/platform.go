@@ -84,6 +84,10 @@ func (h *platformHandlers) GetSessionInfo(w http.ResponseWriter, r *http.Request
 	if ended, _ := r.Context().Value(keyEndedElsewhere).(bool); ended {
 		info.SignedOutElsewhere = &ended
 	}
+	if why, ok := r.Context().Value(keySessionEnded).(string); ok {
+		ended := platformapi.SessionInfoSessionEnded(why)
+		info.SessionEnded = &ended
+	}
 	h.WriteJSON(w, http.StatusOK, info)
 }
 

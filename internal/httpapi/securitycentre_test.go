@@ -194,6 +194,70 @@ func TestSecurityCentre(t *testing.T) {
 	})
 }
 
+// TestSessionInfoSaysWhyTheSessionIsGone: the session check tells a
+// device whose session is gone whether it ran out ("expired": the device
+// keeps the trips it keeps) or was ended on purpose ("revoked": signed out
+// from the security centre, a password change; the device erases them),
+// on every check until a login, so that the check of a page load answers
+// the same whatever call came first. Without a cookie it says nothing.
+func TestSessionInfoSaysWhyTheSessionIsGone(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		env := apitest.New(t, engine)
+		ended := func(what string, c *apitest.Client, want string) {
+			t.Helper()
+			var info struct {
+				LoggedIn     bool    `json:"loggedIn"`
+				SessionEnded *string `json:"sessionEnded"`
+			}
+			c.Get("/api/session/info").JSON(t, &info)
+			got := ""
+			if info.SessionEnded != nil {
+				got = *info.SessionEnded
+			}
+			if info.LoggedIn || got != want {
+				t.Errorf("%s: loggedIn %v sessionEnded %q, want %q", what, info.LoggedIn, got, want)
+			}
+		}
+		if r := env.Client(t).Get("/api/session/info"); strings.Contains(string(r.Body), "sessionEnded") {
+			t.Errorf("a visitor without a cookie: %s", r.Body)
+		}
+
+		idle, _ := loginWith(t, env, apitest.DemoEmail, apitest.DemoPassword, uaIPhoneSafari)
+		desk, _ := loginWith(t, env, apitest.DemoEmail, apitest.DemoPassword, uaWindowsChrome)
+		env.Clock.Advance(auth.IdleTimeout + time.Minute)
+		ended("idle past the timeout", idle, "expired")
+		// the cookie is cleared with that answer: nothing more is known, and nothing is said
+		if r := idle.Get("/api/session/info"); strings.Contains(string(r.Body), "sessionEnded") {
+			t.Errorf("asked again: %s", r.Body)
+		}
+
+		desk, _ = loginWith(t, env, apitest.DemoEmail, apitest.DemoPassword, uaWindowsChrome)
+		phone, _ := loginWith(t, env, apitest.DemoEmail, apitest.DemoPassword, uaIPhoneSafari)
+		if r := desk.Do(http.MethodPut, "/api/user/password", map[string]string{
+			"passwordOld": apitest.DemoPassword, "passwordNew": "Newpass123", "passwordReenter": "Newpass123",
+		}); r.Status != http.StatusOK {
+			t.Fatalf("password change: %d %s", r.Status, r.Body)
+		}
+		if r := phone.Get("/api/user"); r.Status != http.StatusForbidden || r.Map(t)["errorKey"] != auth.EndedKey {
+			t.Errorf("a member call after a password change elsewhere: %d %s", r.Status, r.Body)
+		}
+		ended("after a password change on another device", phone, "revoked")
+		ended("asked again (a reload)", phone, "revoked")
+
+		tablet, _ := loginWith(t, env, apitest.DemoEmail, "Newpass123", uaIPhoneSafari)
+		if r := desk.Do(http.MethodDelete, "/api/security/sessions", nil); r.Status != http.StatusNoContent {
+			t.Fatalf("end others: %d", r.Status)
+		}
+		ended("signed out from the security centre", tablet, "revoked")
+		if r := tablet.Do(http.MethodPost, "/api/session", map[string]string{"email": apitest.DemoEmail, "password": "Newpass123"}); r.Status != http.StatusNoContent {
+			t.Fatalf("login again: %d", r.Status)
+		}
+		if r := tablet.Get("/api/session/info"); !strings.Contains(string(r.Body), `"loggedIn":true`) || strings.Contains(string(r.Body), "sessionEnded") {
+			t.Errorf("after logging in again: %s", r.Body)
+		}
+	})
+}
+
 // TestSignedOutFromAnotherDevice: a device the member signed out from the
 // security centre (one session, or every other one) is told so with its
 // own errorKey, in its language, on its session check and on any member
@@ -288,7 +352,7 @@ func TestSignedOutFromAnotherDevice(t *testing.T) {
 		}); r.Status != http.StatusOK {
 			t.Fatalf("password change: %d %s", r.Status, r.Body)
 		}
-		wantKey("after a password change", laptop.Get("/api/session"), "", "log in again")
+		wantKey("after a password change", laptop.Get("/api/session"), "session_ended", "log in again")
 
 		// the records go with the stale sessions, after a session's whole lifetime
 		env.Clock.Advance(auth.AbsoluteLifetime + time.Minute)

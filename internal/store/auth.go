@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -119,11 +120,19 @@ func (s *AuthStore) DeleteSession(ctx context.Context, idHash string) error {
 	return nil
 }
 
+// DeleteMemberSessions ends the sessions (a password change or reset) and
+// remembers them as ended on purpose, so their devices erase the trips
+// they keep.
 func (s *AuthStore) DeleteMemberSessions(ctx context.Context, memberID, keepHash string) error {
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM sessions WHERE member_id = $1 AND id_hash <> $2`, memberID, keepHash); err != nil {
-		return fmt.Errorf("delete member sessions: %w", err)
-	}
-	return nil
+	return s.db.Tx(ctx, func(tx *sql.Tx) error {
+		if err := rememberEnded(ctx, tx, s.db.NowMillis(), auth.EndedOnPurpose, `member_id = $2 AND id_hash <> $3`, memberID, keepHash); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE member_id = $1 AND id_hash <> $2`, memberID, keepHash); err != nil {
+			return fmt.Errorf("delete member sessions: %w", err)
+		}
+		return nil
+	})
 }
 
 func (s *AuthStore) DeleteStaleSessions(ctx context.Context, idleBefore, createdBefore time.Time) (int64, error) {
@@ -139,16 +148,16 @@ func (s *AuthStore) DeleteStaleSessions(ctx context.Context, idleBefore, created
 	return res.RowsAffected()
 }
 
-// SessionEndedByMember reports whether the session of idHash was signed
-// out by its member from another device (ended_sessions).
-func (s *AuthStore) SessionEndedByMember(ctx context.Context, idHash string) (bool, error) {
-	var one int
-	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM ended_sessions WHERE id_hash = $1`, idHash).Scan(&one)
+// SessionEnding returns why the session of idHash was ended on purpose
+// (ended_sessions), "" when it was not.
+func (s *AuthStore) SessionEnding(ctx context.Context, idHash string) (string, error) {
+	var reason string
+	err := s.db.QueryRowContext(ctx, `SELECT reason FROM ended_sessions WHERE id_hash = $1`, idHash).Scan(&reason)
 	if errors.Is(Translate(err), ErrNotFound) {
-		return false, nil
+		return "", nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("ended session: %w", err)
+		return "", fmt.Errorf("ended session: %w", err)
 	}
-	return true, nil
+	return reason, nil
 }

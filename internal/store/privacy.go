@@ -67,6 +67,10 @@ func (s *PrivacyStore) DeletionMember(ctx context.Context, tokenHash string, now
 var eraseStatements = []string{
 	// Mails sent to the member's address (read before the address goes).
 	`DELETE FROM mail_outbox WHERE LOWER(to_addr) = (SELECT email_key FROM members WHERE id = $1)`,
+	// The member's devices are told that their sessions were ended on
+	// purpose (they erase the trips they keep); the record is kept from
+	// the login on, as long as a session's cookie lives (auth.EndedOnPurpose).
+	`INSERT INTO ended_sessions (id_hash, ended_at, reason) SELECT id_hash, created_at, 'ended' FROM sessions WHERE member_id = $1 ON CONFLICT (id_hash) DO NOTHING`,
 	`DELETE FROM sessions WHERE member_id = $1`,
 	`DELETE FROM security_events WHERE member_id = $1`,
 	`DELETE FROM passkeys WHERE member_id = $1`,

@@ -98,7 +98,7 @@ func (s *SecurityStore) Sessions(ctx context.Context, memberID string) ([]auth.S
 // ended_sessions, in one transaction, so the device is told why.
 func (s *SecurityStore) DeleteSession(ctx context.Context, memberID, idHash string) error {
 	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
-		if err := rememberEnded(ctx, tx, s.db.NowMillis(), `member_id = $2 AND id_hash = $3`, memberID, idHash); err != nil {
+		if err := rememberEnded(ctx, tx, s.db.NowMillis(), auth.EndedElsewhere, `member_id = $2 AND id_hash = $3`, memberID, idHash); err != nil {
 			return err
 		}
 		r, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE member_id = $1 AND id_hash = $2`, memberID, idHash)
@@ -117,7 +117,7 @@ func (s *SecurityStore) DeleteSession(ctx context.Context, memberID, idHash stri
 // remembering their hashes as DeleteSession does.
 func (s *SecurityStore) DeleteOtherSessions(ctx context.Context, memberID, keepHash string) error {
 	return s.db.Tx(ctx, func(tx *sql.Tx) error {
-		if err := rememberEnded(ctx, tx, s.db.NowMillis(), `member_id = $2 AND id_hash <> $3`, memberID, keepHash); err != nil {
+		if err := rememberEnded(ctx, tx, s.db.NowMillis(), auth.EndedElsewhere, `member_id = $2 AND id_hash <> $3`, memberID, keepHash); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE member_id = $1 AND id_hash <> $2`, memberID, keepHash); err != nil {
@@ -128,10 +128,11 @@ func (s *SecurityStore) DeleteOtherSessions(ctx context.Context, memberID, keepH
 }
 
 // rememberEnded records the sessions matching where ($2, $3: memberID,
-// hash) as ended by the member at now.
-func rememberEnded(ctx context.Context, tx *sql.Tx, now int64, where, memberID, idHash string) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO ended_sessions (id_hash, ended_at) SELECT id_hash, $1 FROM sessions WHERE `+where+
-		` ON CONFLICT (id_hash) DO NOTHING`, now, memberID, idHash) // #nosec G202 -- where is one of two constants above
+// hash) as ended on purpose at now, for reason (auth.EndedElsewhere,
+// auth.EndedOnPurpose).
+func rememberEnded(ctx context.Context, tx *sql.Tx, now int64, reason, where, memberID, idHash string) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO ended_sessions (id_hash, ended_at, reason) SELECT id_hash, $1, CAST($4 AS TEXT) FROM sessions WHERE `+where+
+		` ON CONFLICT (id_hash) DO NOTHING`, now, memberID, idHash, reason) // #nosec G202 -- where is one of the constants of its callers
 	if err != nil {
 		return fmt.Errorf("remember ended sessions: %w", err)
 	}

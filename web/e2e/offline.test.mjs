@@ -10,9 +10,10 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
-import { e2eSuite, signIn, apiCall, screenshot, downloadText, VIEWPORTS, DEMO, DEMO2, root } from "./harness.mjs";
+import { e2eSuite, signIn, apiCall, screenshot, downloadText, advanceServerClock, VIEWPORTS, DEMO, DEMO2, root } from "./harness.mjs";
 
-const env = e2eSuite({ before, after });
+// The test clock: a session that simply runs out (30 idle minutes) without waiting.
+const env = e2eSuite({ before, after }, { serverArgs: ["--test-clock"] });
 
 // Member 1's bookings with a flight in the next 30 days (internal/demo/bookings.go), and one further off.
 const KEPT = ["BKK5LM", "HNK7Q2", "TPE3XY"].sort();
@@ -206,6 +207,87 @@ for (const lang of ["en", "jp", "th"]) {
       return v && v.savedAt > b;
     }, before);
     assert.equal(await page.locator('[role="dialog"]').count(), 0, "no dialog after the reconnection");
+    await context.close();
+  });
+}
+
+const SAVED_TRIPS = { en: "Your saved trips", jp: "保存した旅程", th: "ทริปที่บันทึกไว้" };
+
+for (const lang of ["en", "jp", "th"]) {
+  test(`a session that ran out keeps the kept trips: the login page offers them, offline shows them, and the choice stays on after logging in (375 px, ${lang})`, async () => {
+    const { context, page, base } = await bookingsPage(VIEWPORTS.phone, lang);
+    await switchOn(page, lang);
+    // The member leaves for more than the idle limit.
+    await advanceServerClock(env.server, 31 * 60);
+    // The sync's own question: why the session is gone (asked once the page finds it gone).
+    const asked = page.waitForResponse((r) => r.url().includes("/api/session/info") && r.request().frame() === page.mainFrame(), { timeout: 30000 });
+    await page.goto(`${base}/bookings?lang=${lang}`);
+    await page.waitForURL((u) => u.pathname === "/login");
+    await asked;
+    const link = page.getByTestId("login-saved-trips");
+    await link.waitFor();
+    const text = await link.textContent();
+    assert.ok(text.includes(SAVED_TRIPS[lang]), text);
+    assert.match(text, /\d\d:\d\d \(UTC[+-]\d\d:\d\d\)/, "last updated, with its zone");
+    assert.equal(await page.evaluate(() => localStorage.getItem("members.keptTrips")), "1", "the choice is still on");
+    assert.ok(await keptRecord(page), "the copy is kept");
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `login page: ${overflow}px wider than the phone`);
+    await screenshot(page, `login-saved-trips-${lang}-phone`);
+    // The link shows them online, without a session.
+    await link.getByRole("link").click();
+    await page.waitForURL((u) => u.pathname === "/saved-trips");
+    for (const pnr of KEPT) await page.locator(`[data-pnr="${pnr}"]`).waitFor();
+    // Offline at the gate: still there.
+    await context.setOffline(true);
+    await page.goto(`${base}/?lang=${lang}`);
+    for (const pnr of KEPT) await page.locator(`[data-pnr="${pnr}"]`).waitFor();
+    await context.setOffline(false);
+    // Logged in again: the choice is on.
+    await signIn(page, base, DEMO, lang);
+    await page.goto(`${base}/bookings?lang=${lang}`);
+    const box = page.getByRole("checkbox", { name: KEEP[lang] });
+    await box.waitFor();
+    assert.equal(await box.isChecked(), true, "the choice stays on");
+    assert.ok(await keptRecord(page));
+    await context.close();
+  });
+}
+
+const NOT_ANSWERING = {
+  en: "The connection is not answering",
+  jp: "通信が応答していません",
+  th: "การเชื่อมต่อไม่ตอบสนอง",
+};
+
+for (const lang of ["en", "jp", "th"]) {
+  test(`a signal that does not answer (requests fail, then hang; the phone says it is online) shows the kept trips, saying so, never the login form (375 px, ${lang})`, async () => {
+    const { context, page, base } = await bookingsPage(VIEWPORTS.phone, lang);
+    await switchOn(page, lang);
+    const shown = async (what) => {
+      await page.getByTestId("not-answering").waitFor({ timeout: 60000 });
+      assert.ok((await page.getByTestId("not-answering").textContent()).includes(NOT_ANSWERING[lang]), what);
+      for (const pnr of KEPT) await page.locator(`[data-pnr="${pnr}"]`).waitFor();
+      assert.equal(await page.evaluate(() => navigator.onLine), true, "the phone says it is online");
+      assert.equal(await page.locator('input[type="password"]').count(), 0, `${what}: no login form`);
+      assert.ok(!new URL(page.url()).pathname.startsWith("/login"), `${what}: not sent to the login page`);
+      assert.equal(await page.locator(".toast, [role='alert']").count(), 0, `${what}: no error`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `${what}: ${overflow}px wider than the phone`);
+    };
+    // Requests fail at the network level (a captive portal refusing them).
+    await context.route("**/api/**", (route) => route.abort("failed"));
+    await page.goto(`${base}/bookings?lang=${lang}`);
+    await shown("failing requests");
+    await screenshot(page, `not-answering-${lang}-phone`);
+    // Requests get no answer at all (one bar): within a few seconds, the same.
+    await context.unroute("**/api/**");
+    await context.route("**/api/**", () => {});
+    await page.goto(`${base}/?lang=${lang}`);
+    await shown("hanging requests");
+    await context.unroute("**/api/**");
+    // The kept copy is untouched.
+    assert.ok(await keptRecord(page));
     await context.close();
   });
 }

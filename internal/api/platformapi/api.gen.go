@@ -11,6 +11,24 @@ import (
 	"time"
 )
 
+// Defines values for SessionInfoSessionEnded.
+const (
+	Expired SessionInfoSessionEnded = "expired"
+	Revoked SessionInfoSessionEnded = "revoked"
+)
+
+// Valid indicates whether the value is a known member of the SessionInfoSessionEnded enum.
+func (e SessionInfoSessionEnded) Valid() bool {
+	switch e {
+	case Expired:
+		return true
+	case Revoked:
+		return true
+	default:
+		return false
+	}
+}
+
 // Airport defines model for Airport.
 type Airport struct {
 	Code    string `json:"code"`
@@ -109,12 +127,18 @@ type OriginAccess struct {
 
 // SessionInfo defines model for SessionInfo.
 type SessionInfo struct {
-	LoggedIn     bool   `json:"loggedIn"`
-	SessionLogId string `json:"sessionLogId"`
+	LoggedIn bool `json:"loggedIn"`
+
+	// SessionEnded With loggedIn false, when the caller's cookie named a session that is gone: expired (it ran out, or is unknown; the device keeps the trips it keeps) or revoked (ended on purpose: signed out from the security centre, a password change or reset, the account deleted; the device erases them). Absent without a session cookie.
+	SessionEnded *SessionInfoSessionEnded `json:"sessionEnded,omitempty"`
+	SessionLogId string                   `json:"sessionLogId"`
 
 	// SignedOutElsewhere true (with loggedIn false) when the caller's cookie named a session its member signed out from another device (the security centre): the login page says so
 	SignedOutElsewhere *bool `json:"signedOutElsewhere,omitempty"`
 }
+
+// SessionInfoSessionEnded With loggedIn false, when the caller's cookie named a session that is gone: expired (it ran out, or is unknown; the device keeps the trips it keeps) or revoked (ended on purpose: signed out from the security centre, a password change or reset, the account deleted; the device erases them). Absent without a session cookie.
+type SessionInfoSessionEnded string
 
 // TopicBanner defines model for TopicBanner.
 type TopicBanner struct {

@@ -122,3 +122,16 @@ export function unwrap<T>(result: { data?: T; error?: unknown; response: Respons
   if (result.response.ok) return result.data as T
   throw apiError(result.response.status, result.error)
 }
+
+/**
+ * The session check got no answer: it failed at the network level (a
+ * captive portal, one bar) or took longer than SESSION_CHECK_TIMEOUT_MS.
+ * The app shows the kept trips the way it does offline (docs/offline.md),
+ * never the login form.
+ */
+export class NotAnsweringError extends Error {
+  constructor(cause?: unknown) {
+    super('the connection is not answering', { cause })
+    this.name = 'NotAnsweringError'
+  }
+}

@@ -4,7 +4,7 @@
  */
 import { queryOptions, useMutation, useQuery, type QueryClient } from '@tanstack/react-query'
 import { api } from './client'
-import { apiError, unwrap } from './errors'
+import { ApiError, NotAnsweringError, apiError, unwrap } from './errors'
 import { platformKeys } from './queryKeys'
 import { prefetchShellUser } from './user'
 import { followEndedElsewhere, rememberSession } from './sessionHint'
@@ -44,13 +44,35 @@ export const sessionInfoQuery = queryOptions({
 export const sessionQuery = queryOptions({
   queryKey: platformKeys.session,
   queryFn: async ({ client }) => {
-    const { loggedIn } = await client.fetchQuery({ ...sessionInfoQuery, staleTime: 0 })
+    const { loggedIn } = await answeredWithin(client.fetchQuery({ ...sessionInfoQuery, staleTime: 0 }), SESSION_CHECK_TIMEOUT_MS)
     rememberSession(loggedIn)
     return loggedIn
   },
   staleTime: Infinity,
-  retry: 1,
+  // No answer is said at once (the kept trips show); other failures once more.
+  retry: (count, error) => !(error instanceof NotAnsweringError) && count < 1,
 })
+
+/** How long the session check waits for an answer before the app says the connection is not answering. */
+export const SESSION_CHECK_TIMEOUT_MS = 8_000
+
+/** p's value, or NotAnsweringError when it fails at the network level or takes longer than ms. */
+async function answeredWithin<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new NotAnsweringError()), ms)
+  })
+  try {
+    return await Promise.race([p, late])
+  } catch (e) {
+    // An answer the server gave (an ApiError) is an answer; a fetch that failed (TypeError) or was cut is not.
+    if (e instanceof ApiError || e instanceof NotAnsweringError) throw e
+    if (e instanceof TypeError || (e instanceof DOMException && (e.name === 'TimeoutError' || e.name === 'AbortError'))) throw new NotAnsweringError(e)
+    throw e
+  } finally {
+    clearTimeout(timer)
+  }
+}
 export const useSessionInfo = () => useQuery(sessionInfoQuery)
 
 export const cookieConsentQuery = queryOptions({

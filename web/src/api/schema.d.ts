@@ -2277,6 +2277,11 @@ export interface components {
             loggedIn: boolean;
             /** @description true (with loggedIn false) when the caller's cookie named a session its member signed out from another device (the security centre): the login page says so */
             signedOutElsewhere?: boolean;
+            /**
+             * @description With loggedIn false, when the caller's cookie named a session that is gone: expired (it ran out, or is unknown; the device keeps the trips it keeps) or revoked (ended on purpose: signed out from the security centre, a password change or reset, the account deleted; the device erases them). Absent without a session cookie.
+             * @enum {string}
+             */
+            sessionEnded?: "expired" | "revoked";
         };
         Language: {
             code: string;

@@ -7,6 +7,7 @@ import { LoadingOverlay } from './layout/LoadingOverlay'
 import { NotFoundPage } from './pages/NotFoundPage'
 import { lazyPage } from './routing/lazyPage'
 import { useOnline } from './pwa/online'
+import { useSession } from './session/SessionProvider'
 
 // Without a network: the kept trips on "/" and /bookings, elsewhere a notice (docs/offline.md).
 const OfflinePage = lazyPage(() => import('@/features/bookings/offline/OfflinePage'), ['bookings'])
@@ -27,12 +28,15 @@ export function AppRoutes() {
 function Frame({ access, memberChromeIfLoggedIn = false, children }: { access: Access; memberChromeIfLoggedIn?: boolean; children: ReactNode }) {
   const { pathname } = useLocation()
   const online = useOnline()
-  if (!online) {
-    // No session check, no member data and no member menu: nothing that needs the server.
+  const { status } = useSession()
+  // Without a network, or with one that does not answer the session check
+  // (a captive portal, one bar): no member data and no member menu, nothing
+  // that needs the server; never the login form.
+  if (!online || status === 'unreachable') {
     return (
       <Layout access="static">
         <Suspense fallback={<LoadingOverlay />}>
-          <OfflinePage />
+          <OfflinePage notAnswering={online} />
         </Suspense>
       </Layout>
     )

@@ -1,5 +1,5 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query'
-import { ApiError, OriginAccessDeniedError, RevisionMismatchError, SessionTimedOutError, ValidationError } from '@/api/errors'
+import { ApiError, NotAnsweringError, OriginAccessDeniedError, RevisionMismatchError, SessionTimedOutError, ValidationError } from '@/api/errors'
 
 /** Where query errors go; the shell plugs the toast in with `connect` once it is mounted. */
 export interface QueryErrorSink {
@@ -28,6 +28,8 @@ export function isHandledElsewhere(error: unknown): boolean {
     error instanceof RevisionMismatchError ||
     error instanceof OriginAccessDeniedError ||
     error instanceof ValidationError ||
+    // The session check got no answer: the kept trips show, saying so (AppRoutes).
+    error instanceof NotAnsweringError ||
     // Without a network the offline view is shown (AppRoutes): no error toast for calls that could not leave.
     (typeof navigator !== 'undefined' && navigator.onLine === false) ||
     (error instanceof DOMException && error.name === 'AbortError')

@@ -27,6 +27,8 @@ const prefetchHome = (qc: QueryClient) => Promise.all([prefetchRecentBookings(qc
 const HomePage = lazyPage(() => import('./pages/HomePage'), ['bookings', 'passes', 'payment'], prefetchHome)
 const LoginPage = lazyPage(() => import('./pages/LoginPage'), [])
 const SorryPage = lazyPage(() => import('./pages/SorryPage'), [])
+// The trips kept on this device, online too, without a session (the login page links to it: docs/offline.md).
+const SavedTripsPage = lazyPage(() => import('@/features/bookings/offline/OfflinePage'), ['bookings'])
 const AccountPage = lazyPage(() => import('@/features/account/pages/AccountPage'), ['account', 'security'], prefetchAccountPage)
 const NotificationsPage = lazyPage(() => import('@/features/account/pages/NotificationsPage'), ['account'])
 const PassengersPage = lazyPage(() => import('@/features/account/pages/PassengersPage'), ['account'])
@@ -71,6 +73,7 @@ export const routes: AppRoute[] = [
   { path: '/', element: <HomePage />, access: 'member' },
   { path: '/login', element: <LoginPage />, access: 'anonymous' },
   { path: '/sorry', element: <SorryPage />, access: 'static' },
+  { path: '/saved-trips', element: <SavedTripsPage />, access: 'static' },
 
   // account / passengers / reset password
   { path: '/account', element: <AccountPage />, access: 'member' },

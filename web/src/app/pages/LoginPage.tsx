@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react'
+import { Suspense, lazy, useEffect, useMemo, useState, type FormEvent } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { useQueryClient } from '@tanstack/react-query'
 import { useForm } from 'react-hook-form'
@@ -15,6 +15,10 @@ import { memberRegistrationUrl, privacyPolicyUrl, termsUrl } from '../externalLi
 import { PageHeader } from '@/components/PageHeader'
 import { PasskeySignIn } from '@/features/security/components/PasskeySignIn'
 import { loginResolver, type LoginForm } from './loginForm'
+import { keepsTrips } from '../pwa/keptFlag'
+
+// "Your saved trips", on a device that keeps them only: its code is never part of the login page's first load.
+const SavedTripsLink = lazy(() => import('@/features/bookings/offline/SavedTripsLink'))
 
 /** /login: after success the route guard returns to ?redirect= (sanitised) or "/". */
 export default function LoginPage() {
@@ -115,6 +119,11 @@ export default function LoginPage() {
   return (
     <div className="page page--narrow">
       <PageHeader title={t('login.title')} />
+      {keepsTrips() && (
+        <Suspense fallback={null}>
+          <SavedTripsLink />
+        </Suspense>
+      )}
       <form className="card form" onSubmit={onSubmit} noValidate aria-describedby={failure ? 'login-failure' : undefined}>
         {loggedOut && !failure && (
           <p className="form__success" role="status">

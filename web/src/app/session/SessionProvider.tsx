@@ -5,11 +5,13 @@ import { couponTicketStatusQuery, gogoPassStatusQuery, logout as apiLogout, refr
 import { shellUserQuery, type ShellUser } from '@/api/user'
 import { platformKeys } from '@/api/queryKeys'
 import { useLang } from '@/i18n/translation'
+import { NotAnsweringError } from '@/api/errors'
 import { LOGIN_PATH, withLang } from '../routing/paths'
 import { eraseKeptTripsIfAny } from '../pwa/keptFlag'
 import { shouldRefreshToken, type RefreshClock, type RefreshTrigger } from './tokenRefresh'
 
-export type SessionStatus = 'checking' | 'loggedIn' | 'loggedOut'
+/** 'unreachable': the session check got no answer (docs/offline.md): the kept trips show, never the login form. */
+export type SessionStatus = 'checking' | 'loggedIn' | 'loggedOut' | 'unreachable'
 
 export interface Session {
   status: SessionStatus
@@ -60,7 +62,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // Observed only: the route guards of member and anonymous pages start the check,
   // so static pages (/sorry) never call GET /api/session.
   const session = useQuery({ ...sessionQuery, enabled: false })
-  const status: SessionStatus = session.data === true ? 'loggedIn' : session.data === false || session.isError ? 'loggedOut' : 'checking'
+  const status: SessionStatus =
+    session.data === true
+      ? 'loggedIn'
+      : session.data === false
+        ? 'loggedOut'
+        : session.isError
+          ? session.error instanceof NotAnsweringError
+            ? 'unreachable'
+            : 'loggedOut'
+          : 'checking'
   const loggedIn = status === 'loggedIn'
 
   const user = useQuery(shellUserQuery(loggedIn))
@@ -110,6 +121,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [qc, navigate, lang, locationKey])
 
   useTokenRefresh(loggedIn)
+
+  // No answer: asked again now and then (a captive portal opened, a better
+  // signal) and at each reconnection; the pages come back with the answer.
+  useEffect(() => {
+    if (status !== 'unreachable') return
+    const again = window.setInterval(() => void qc.fetchQuery(sessionQuery).catch(() => undefined), 15_000)
+    return () => window.clearInterval(again)
+  }, [status, qc])
 
   // Back online: a session check that failed for want of a network is asked
   // again (before the pages render online, so no guard takes the failure for

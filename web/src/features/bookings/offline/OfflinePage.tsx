@@ -12,7 +12,7 @@ import '../bookings.css'
 import './offline.css'
 
 /** The pages that show the kept trips without a connection; every other page says it needs one. */
-const TRIP_PAGES = ['/', '/bookings']
+const TRIP_PAGES = ['/', '/bookings', '/saved-trips']
 
 /**
  * What the app shows while the device has no network (AppRoutes): on "/"
@@ -20,9 +20,19 @@ const TRIP_PAGES = ['/', '/bookings']
  * offline notice; on any other page, that the page needs a connection.
  * Nothing here calls the server, and nothing that would is shown as a control.
  */
-export default function OfflinePage() {
+export default function OfflinePage({ notAnswering = false }: { notAnswering?: boolean }) {
   const { pathname } = useLocation()
-  return TRIP_PAGES.includes(pathname) ? <KeptTripsView /> : <NeedsConnection />
+  const { t } = useTranslation('bookings')
+  return (
+    <>
+      {notAnswering && (
+        <p className="offline__not-answering" role="status" data-testid="not-answering">
+          {t('offline.notAnswering')}
+        </p>
+      )}
+      {TRIP_PAGES.includes(pathname) ? <KeptTripsView /> : <NeedsConnection />}
+    </>
+  )
 }
 
 function NeedsConnection() {
