@@ -65,7 +65,8 @@ export function PendingPaymentCard({ payment: p, onCancelled }: { payment: Pendi
       {(slipRows.length > 0 || codes.length > 0) && (
         <section className="pending-payment__slip" aria-label={t('pendingPage.slipTitle')}>
           <h3>{t('pendingPage.slipTitle')}</h3>
-          <p className="pending-payment__hint">{noBreak(t('pendingPage.slipHint'))}</p>
+          {/* a slip without Pay-easy numbers (Stripe's konbini) is paid at a store only: no ATM, no bank */}
+          <p className="pending-payment__hint">{noBreak(t(p.slip?.institutionNumber || p.slip?.customerNumber ? 'pendingPage.slipHint' : 'pendingPage.slipHintStores'))}</p>
           <dl className="order-summary">
             {slipRows.map((k) => (
               <div key={k}><dt>{t(`pendingPage.slip.${k}`)}</dt><dd className="pending-payment__number">{p.slip?.[k]}</dd></div>

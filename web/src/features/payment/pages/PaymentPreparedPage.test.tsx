@@ -63,16 +63,27 @@ describe('the confirm page says what is bought', () => {
 describe('Pay on the confirm page', () => {
   it('goes to the maintenance page when the pass maintenance window opened after the order was prepared', async () => {
     const passOrder = { ...base, productType: 'gogo_pass', amount: 54800, currency: 'JPY', description: 'Peach GoGo Pass' }
+    // the pass status read at 02:59 names no window; at 03:00 it does
+    let inWindow = false
+    const open = { isGogoPassPublic: true, isGogoPassPurchasable: true, isGogoPassLotteryPhase: false }
     const stub = stubFetch({
       'GET /api/session/info': MEMBER_SESSION,
+      'GET /api/gogo_pass_status': () =>
+        json(inWindow ? { ...open, isGogoPassMaintenance: true, maintenanceFrom: '2026-11-20T03:00:00+09:00', maintenanceUntil: '2026-11-20T05:00:00+09:00' } : open),
       'GET /api/payment_processes/pp1/status': passOrder,
-      'POST /api/gogo_pass/buy/pp1/continue': json({ message: 'Maintenance is scheduled from 3:00 am to 5:00 am.', errorKey: 'gogopass_maintenance_error' }, 500),
+      'POST /api/gogo_pass/buy/pp1/continue': () => {
+        inWindow = true
+        return json({ message: 'Maintenance is scheduled from 3:00 am to 5:00 am.', errorKey: 'gogopass_maintenance_error' }, 500)
+      },
     })
     renderApp('/payment/gogo_pass/pp1?lang=en')
     fireEvent.click(await screen.findByRole('button', { name: 'Pay' }))
     await waitFor(() => expect(window.location.pathname).toBe('/gogo-pass/maintenance'))
     expect(stub.called('POST /api/gogo_pass/buy/pp1/continue')).toBe(1)
     expect(screen.queryByRole('dialog')).toBeNull()
+    // the maintenance page gives the hours, as the plans page does
+    const notice = await screen.findByRole('status', { name: 'Under maintenance' })
+    await waitFor(() => expect(notice.textContent).toMatch(/03:00.*05:00/))
   })
 
   it('a convenience-store slip is issued to pay by its deadline, not paid now (en and jp)', async () => {

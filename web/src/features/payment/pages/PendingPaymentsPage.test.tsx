@@ -26,8 +26,18 @@ describe('a konbini slip on Pending payments', () => {
       const values = within(slip).getAllByRole('definition').map((e) => e.textContent)
       expect(terms.slice(1)).toEqual([family, lawson, expect.stringContaining('newmart')])
       expect(values).toEqual(['11223344556', 'F-654321', 'L-123456', 'N-1'])
+      // Stripe gives no ATM or Pay-easy way to pay: the hint names the store only
+      expect(within(slip).queryByText(/ATM|Pay-easy/)).toBeNull()
     })
   }
+
+  it('names ATM and Pay-easy for a slip that has their numbers (the sandbox)', async () => {
+    const sandbox = { ...konbini, slip: { receiptNumber: '9198-5248-5699', institutionNumber: '58091', customerNumber: '1234-5678-9012' } }
+    stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/payments/pending': { payments: [sandbox] } })
+    renderApp('/payments/pending?lang=en')
+    const card = await screen.findByRole('article', { name: 'Peach Points (JPY)' })
+    expect(within(within(card).getByRole('region')).getByText(/an ATM or in your internet banking \(Pay-easy\)/)).toBeTruthy()
+  })
 })
 
 describe('cancelling a waiting payment', () => {
