@@ -143,6 +143,7 @@ bench: build
 	go run ./cmd/benchbookings
 	go run ./cmd/benchpayments
 	go run ./cmd/benchflights
+	scripts/bench-import.sh 100000 1000000
 
 clean:
 	rm -rf bin web/node_modules
