@@ -132,7 +132,7 @@ func TestBookingCalendarFile(t *testing.T) {
 		if s := text(t, e, goical.PropSummary); !strings.Contains(s, "MM101") || !strings.Contains(s, "Taipei") {
 			t.Fatalf("summary %q", s)
 		}
-		if l := text(t, e, goical.PropLocation); l != "Tokyo (Narita), Terminal 3" {
+		if l := text(t, e, goical.PropLocation); l != "Tokyo (Narita), Terminal 3, Gate 148" {
 			t.Fatalf("location %q", l)
 		}
 		desc := text(t, e, goical.PropDescription)
