@@ -17,7 +17,7 @@ describe('the slip texts keep internet banking whole in Thai', () => {
     ['the confirm page', '/payment/peachpoints/pp-k?lang=th', { 'GET /api/payment_processes/pp-k/status': { ...slip, status: 'prepared' } }],
     ['the waiting slip', '/payment/peachpoints/pp-k/result?lang=th',
       { 'GET /api/payment_processes/pp-k/status': { ...slip, status: 'pending', nextAction: { type: 'redirect', url: 'https://gateway.example/pay/1' } } }],
-    ['Pending payments', '/payments/pending?lang=th', { 'GET /api/payments/pending': { payments: [{ ...slip, slip: { receiptNumber: '1234567' } }] } }],
+    ['Pending payments', '/payments/pending?lang=th', { 'GET /api/payments/pending': { payments: [{ ...slip, slip: { receiptNumber: '1234567', institutionNumber: '58091', customerNumber: '9198524856' } }] } }],
   ] as const) {
     it(where, async () => {
       stubFetch({ 'GET /api/session/info': MEMBER_SESSION, ...routes })
