@@ -161,7 +161,7 @@ test("the search is in the address: Back returns to the previous search, a reloa
   await page.getByRole("search").getByLabel("Booking number").fill("HNK7Q2");
   await page.getByRole("button", { name: "Search", exact: true }).click();
   await page.waitForURL((u) => u.searchParams.get("pnr") === "HNK7Q2");
-  await results(page).getByRole("status").filter({ hasText: /^1 booking/ }).waitFor();
+  await results(page).getByRole("status").filter({ hasText: /^1\s+booking/ }).waitFor();
   assert.equal(await page.getByText("SIN8AB").count(), 0);
   assert.equal(new URL(page.url()).searchParams.get("lang"), "en");
 

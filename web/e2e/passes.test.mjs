@@ -237,7 +237,7 @@ test("coupon pass: passengers with the age rules, total, purchase, view and refu
   const details = page.locator(".order-details");
   await details.getByText("Flights are booked at the Standard fare: a higher price, with more included than the Lite fare.").waitFor();
   await details.getByText("2 passengers").waitFor();
-  await details.getByText(/a refund fee of JPY 9,000 per item is deducted: JPY 18,000 for its 2 items/).waitFor();
+  await details.getByText(/a refund fee of JPY 9,000 per item is deducted: JPY 18,000 for its 2\s+items/).waitFor();
   await details.getByRole("link", { name: /terms and conditions/ }).waitFor();
   // ordered on an English page, the coupon pass is named in the language of the page that shows the order
   const couponName = { en: "Kansai Discovery Pass", jp: "関西ディスカバリーパス", th: "คันไซ ดิสคัฟเวอรี่ พาส" };
