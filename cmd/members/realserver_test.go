@@ -72,6 +72,7 @@ type realServer struct {
 	dsn  string
 	addr string
 	args []string // flags of every start, after the defaults
+	live bool     // started without --demo, as in production
 	// out is the log of every run so far, one after the other.
 	out  *apitest.LogBuffer
 	from int // where the current run's log starts in out
@@ -119,6 +120,9 @@ func (s *realServer) base() string { return "http://" + s.addr }
 func (s *realServer) start(env ...string) {
 	s.t.Helper()
 	args := append([]string{"serve", "--demo", "--addr", s.addr, "--db", s.dsn, "--gateway-slow", "3s", "--gateway-timeout", "1s"}, s.args...)
+	if s.live {
+		args = append([]string{"serve", "--addr", s.addr, "--db", s.dsn}, s.args...)
+	}
 	cmd := exec.Command(s.bin, args...) // #nosec G204 -- the test's own binary
 	cmd.Env = append(os.Environ(), "MEMBERS_PUBLIC_URL="+s.base())
 	cmd.Env = append(cmd.Env, env...)
