@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The imports' speed and memory (issue 46 §5): makes N members and M
+# The imports' speed and memory: makes N members and M
 # bookings as NDJSON, imports them into a new SQLite database (and into
 # PostgreSQL when MEMBERS_TEST_PG or the local test server answers), and
 # prints rows/s and the peak RSS of each run. Usage:
