@@ -43,7 +43,7 @@ func (t catalogueTx) Live(ctx context.Context) (catalogue.Live, error) {
 			happy, happlus, quota   sql.NullInt64
 		)
 		if err := rows.Scan(&p.ID, &p.Name, &p.NameAlt, &id, &bb, &be, &kb, &ke, &cur, &happy, &happlus, &quota); err != nil {
-			rows.Close()
+			_ = rows.Close()
 			return live, fmt.Errorf("catalogue plans: %w", Translate(err))
 		}
 		if n := len(live.Plans); n == 0 || live.Plans[n-1].ID != p.ID {
@@ -57,7 +57,7 @@ func (t catalogueTx) Live(ctx context.Context) (catalogue.Live, error) {
 				CurrencyCode: cur.String, Price: pass.Price{Happy: happy.Int64, Happlus: happlus.Int64}, LotteryQuota: int(quota.Int64)})
 		}
 	}
-	rows.Close()
+	_ = rows.Close()
 	if err := rows.Err(); err != nil {
 		return live, fmt.Errorf("catalogue plans: %w", Translate(err))
 	}
