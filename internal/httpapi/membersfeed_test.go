@@ -90,10 +90,11 @@ func TestMembersFeedProvisioning(t *testing.T) {
 		if s, m := put("A1001", provisioned()); s != 200 || m["outcome"] != "created" || m["memberNumber"] != "A1001" {
 			t.Fatalf("create: %d %v", s, m)
 		}
-		// The set-password mail, in Japanese, with a link valid 7 days.
+		// The set-password mail, in Japanese, with a link valid 7 days (the
+		// count is joined to its unit by a word joiner so it never wraps alone).
 		d := srv.WaitFor("Taro.Sora@Example.com").Decode(t)
 		text := string(d.Parts["text/plain"])
-		if d.Subject != "パスワードの設定" || !strings.Contains(text, "7日後") {
+		if d.Subject != "パスワードの設定" || !strings.Contains(text, "7\u2060日後") {
 			t.Fatalf("set-password mail: %q %q", d.Subject, text)
 		}
 		token := regexp.MustCompile(`/reset-password/([^?\s]+)\?lang=jp`).FindStringSubmatch(text)
