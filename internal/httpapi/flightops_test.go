@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -22,25 +21,10 @@ import (
 	"members/internal/store"
 )
 
-// postEvent sends body to the feed of e signed with secret at t.
+// postEvent sends body to the flight events feed of e signed with secret at t.
 func postEvent(t *testing.T, e *apitest.Env, secret string, at time.Time, body []byte) (int, map[string]any) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, e.Server.URL+"/ops/v1/flight-events", bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	if secret != "" {
-		req.Header.Set(flightops.SignatureHeader, flightops.Sign([]byte(secret), at, body))
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("answer %d %q is not JSON", resp.StatusCode, b)
-	}
-	return resp.StatusCode, m
+	return signedFeedCall(t, e.Server.URL+"/ops/v1/flight-events", http.MethodPost, secret, at, body)
 }
 
 // MM001 KIX-ICN, demo member 1's booking HNK7Q2, departs 2026-11-30 08:30 Japan time.

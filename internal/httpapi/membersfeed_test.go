@@ -1,9 +1,6 @@
 package httpapi_test
 
 import (
-	"bytes"
-	"encoding/json"
-	"io"
 	"net/http"
 	"regexp"
 	"strings"
@@ -12,39 +9,9 @@ import (
 
 	"members/internal/apitest"
 	"members/internal/app"
-	"members/internal/flightops"
 	"members/internal/mail/mailtest"
 	"members/internal/store"
 )
-
-// feedCall sends a members feed call signed with secret at t.
-func membersFeedCall(t *testing.T, e *apitest.Env, method, path, secret string, at time.Time, body any) (int, map[string]any) {
-	t.Helper()
-	var raw []byte
-	switch b := body.(type) {
-	case nil:
-	case []byte:
-		raw = b
-	default:
-		raw, _ = json.Marshal(b)
-	}
-	req, _ := http.NewRequest(method, e.Server.URL+path, bytes.NewReader(raw))
-	req.Header.Set("Content-Type", "application/json")
-	if secret != "" {
-		req.Header.Set(flightops.SignatureHeader, flightops.Sign([]byte(secret), at, raw))
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("answer %d %q is not JSON", resp.StatusCode, b)
-	}
-	return resp.StatusCode, m
-}
 
 func provisioned() map[string]any {
 	return map[string]any{
@@ -83,7 +50,7 @@ func TestMembersFeedProvisioning(t *testing.T) {
 		now := e.Clock.Now()
 		sec := app.DemoMembersFeedSecret
 		put := func(number string, body any) (int, map[string]any) {
-			return membersFeedCall(t, e, http.MethodPut, "/ops/v1/members/"+number, sec, now, body)
+			return signedFeedCall(t, e.Server.URL+"/ops/v1/members/"+number, http.MethodPut, sec, now, body)
 		}
 		before := countMembers(t, e)
 
@@ -166,7 +133,7 @@ func TestMembersFeedProvisioning(t *testing.T) {
 		}
 
 		// Deactivated: the session ends and no login; reactivated: login again.
-		if s, m := membersFeedCall(t, e, http.MethodPost, "/ops/v1/members/A1001/deactivate", sec, now, nil); s != 200 || m["outcome"] != "deactivated" {
+		if s, m := signedFeedCall(t, e.Server.URL+"/ops/v1/members/A1001/deactivate", http.MethodPost, sec, now, nil); s != 200 || m["outcome"] != "deactivated" {
 			t.Fatalf("deactivate: %d %v", s, m)
 		}
 		if r := c.Get("/api/user"); r.Status != 403 { // the product's answer to a session that is gone
@@ -176,16 +143,16 @@ func TestMembersFeedProvisioning(t *testing.T) {
 		if r := c2.Do(http.MethodPost, "/api/session", map[string]string{"email": "taro.sora@example.com", "password": "Sora2026pw"}); r.Status != 401 {
 			t.Fatalf("login of a deactivated member: %d %s", r.Status, r.Body)
 		}
-		if s, m := membersFeedCall(t, e, http.MethodPost, "/ops/v1/members/A1001/reactivate", sec, now, nil); s != 200 || m["outcome"] != "reactivated" {
+		if s, m := signedFeedCall(t, e.Server.URL+"/ops/v1/members/A1001/reactivate", http.MethodPost, sec, now, nil); s != 200 || m["outcome"] != "reactivated" {
 			t.Fatalf("reactivate: %d %v", s, m)
 		}
 		c2.Login("taro.sora@example.com", "Sora2026pw")
-		if s, _ := membersFeedCall(t, e, http.MethodPost, "/ops/v1/members/NOPE/deactivate", sec, now, nil); s != 404 {
+		if s, _ := signedFeedCall(t, e.Server.URL+"/ops/v1/members/NOPE/deactivate", http.MethodPost, sec, now, nil); s != 404 {
 			t.Fatalf("unknown number: %d", s)
 		}
 
 		// Erased as the account deletion does: nothing personal, the row stays.
-		if s, m := membersFeedCall(t, e, http.MethodDelete, "/ops/v1/members/A1001", sec, now, nil); s != 200 || m["outcome"] != "erased" {
+		if s, m := signedFeedCall(t, e.Server.URL+"/ops/v1/members/A1001", http.MethodDelete, sec, now, nil); s != 200 || m["outcome"] != "erased" {
 			t.Fatalf("erase: %d %v", s, m)
 		}
 		var email, first string
@@ -197,7 +164,7 @@ func TestMembersFeedProvisioning(t *testing.T) {
 		if r := c2.Get("/api/user"); r.Status != 403 {
 			t.Fatalf("session of an erased member: %d", r.Status)
 		}
-		if s, _ := membersFeedCall(t, e, http.MethodDelete, "/ops/v1/members/A1001", sec, now, nil); s != 404 {
+		if s, _ := signedFeedCall(t, e.Server.URL+"/ops/v1/members/A1001", http.MethodDelete, sec, now, nil); s != 404 {
 			t.Fatalf("second erasure: %d", s)
 		}
 		// The number may be provisioned again: a new member.
@@ -215,7 +182,7 @@ func TestMembersFeedLegacyHash(t *testing.T) {
 		e := apitest.New(t, engine)
 		// htpasswd -nbB -C 5 u 'old-Passw0rd'
 		legacy := "$2y$05$Z7kEPTyfMHzwnGMaDfMGD.zWnsviBn3awTut/b04.3hs6Dn4m9QdK"
-		s, m := membersFeedCall(t, e, http.MethodPut, "/ops/v1/members/L1", app.DemoMembersFeedSecret, e.Clock.Now(),
+		s, m := signedFeedCall(t, e.Server.URL+"/ops/v1/members/L1", http.MethodPut, app.DemoMembersFeedSecret, e.Clock.Now(),
 			with(provisioned(), "passwordHash", legacy))
 		if s != 200 || m["outcome"] != "created" {
 			t.Fatalf("create: %d %v", s, m)
@@ -234,7 +201,7 @@ func TestMembersFeedLegacyHash(t *testing.T) {
 		}
 		e.Client(t).Login("taro.sora@example.com", "old-Passw0rd")
 		// A later PUT with the old hash does not bring it back.
-		if s, m := membersFeedCall(t, e, http.MethodPut, "/ops/v1/members/L1", app.DemoMembersFeedSecret, e.Clock.Now(),
+		if s, m := signedFeedCall(t, e.Server.URL+"/ops/v1/members/L1", http.MethodPut, app.DemoMembersFeedSecret, e.Clock.Now(),
 			with(provisioned(), "passwordHash", legacy)); s != 200 || m["outcome"] != "unchanged" {
 			t.Fatalf("retry: %d %v", s, m)
 		}
@@ -261,13 +228,13 @@ func TestMembersFeedSignature(t *testing.T) {
 		{"six minutes ahead", app.DemoMembersFeedSecret, now.Add(6 * time.Minute), 401},
 		{"four minutes old", app.DemoMembersFeedSecret, now.Add(-4 * time.Minute), 200},
 	} {
-		s, m := membersFeedCall(t, e, http.MethodPut, path, tc.secret, tc.at, provisioned())
+		s, m := signedFeedCall(t, e.Server.URL+path, http.MethodPut, tc.secret, tc.at, provisioned())
 		if s != tc.want {
 			t.Errorf("%s: %d %v", tc.name, s, m)
 		}
 	}
 	big := with(provisioned(), "address1", strings.Repeat("x", 20<<10))
-	if s, m := membersFeedCall(t, e, http.MethodPut, path, app.DemoMembersFeedSecret, now, big); s != 413 {
+	if s, m := signedFeedCall(t, e.Server.URL+path, http.MethodPut, app.DemoMembersFeedSecret, now, big); s != 413 {
 		t.Errorf("too large: %d %v", s, m)
 	}
 }
@@ -280,12 +247,12 @@ func TestMembersFeedRotationAndNotConfigured(t *testing.T) {
 	})
 	now := e.Clock.Now()
 	for secret, want := range map[string]int{"new-secret": 200, "old-secret": 200, app.DemoMembersFeedSecret: 401} {
-		if s, m := membersFeedCall(t, e, http.MethodPost, "/ops/v1/members/NOPE/deactivate", secret, now, nil); (want == 200 && s != 404) || (want != 200 && s != want) {
+		if s, m := signedFeedCall(t, e.Server.URL+"/ops/v1/members/NOPE/deactivate", http.MethodPost, secret, now, nil); (want == 200 && s != 404) || (want != 200 && s != want) {
 			t.Errorf("%s: %d %v", secret, s, m)
 		}
 	}
 	off := apitest.New(t, store.SQLite, func(c *app.Config) { c.Demo = false })
-	if s, m := membersFeedCall(t, off, http.MethodPut, "/ops/v1/members/S1", app.DemoMembersFeedSecret, now, provisioned()); s != 503 || m["error"] != "not_configured" {
+	if s, m := signedFeedCall(t, off.Server.URL+"/ops/v1/members/S1", http.MethodPut, app.DemoMembersFeedSecret, now, provisioned()); s != 503 || m["error"] != "not_configured" {
 		t.Errorf("no secret: %d %v", s, m)
 	}
 }
