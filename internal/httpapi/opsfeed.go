@@ -32,16 +32,22 @@ func FeedFail(w http.ResponseWriter, status int, code, msg string) {
 	FeedReply(w, status, map[string]string{"error": code, "message": msg})
 }
 
-// ReadSignedFeed is the shared front of the signed feeds (the members
-// provisioning feed, the bookings feed): without a current secret it
-// answers 503 not_configured; it reads at most limit bytes (413
-// too_large); checks Ops-Signature over "<t>.<body>" under the current
-// then the previous secret, within flightops.Tolerance (401 bad_signature
-// or stale_timestamp); and, when v is not nil, decodes one JSON object
-// refusing unknown fields and trailing data (400 malformed, with the
-// unknown field named in "field"). It writes the answer itself and returns
-// false on any failure; nothing has been read into v then.
+// ReadSignedFeed is the shared front of the signed feeds (the flight
+// events feed, the members provisioning feed, the bookings feed): without
+// a current secret it answers 503 not_configured; it reads at most limit
+// bytes (413 too_large); checks Ops-Signature over "<t>.<body>" under the
+// current then the previous secret, within flightops.Tolerance (401
+// bad_signature or stale_timestamp); and, when v is not nil, decodes one
+// JSON object refusing unknown fields and trailing data (400 malformed,
+// with the unknown field named in "field"). It writes the answer itself and
+// returns false on any failure; nothing has been read into v then.
 func ReadSignedFeed(w http.ResponseWriter, r *http.Request, secrets FeedSecrets, now time.Time, limit int64, v any) bool {
+	return readSignedFeed(w, r, secrets, now, limit, v, nil)
+}
+
+// readSignedFeed is ReadSignedFeed that, when refused is not nil, tells it
+// why a signature was refused (for a feed that logs its refusals).
+func readSignedFeed(w http.ResponseWriter, r *http.Request, secrets FeedSecrets, now time.Time, limit int64, v any, refused func(reason string)) bool {
 	if len(secrets.Current) == 0 {
 		FeedFail(w, http.StatusServiceUnavailable, "not_configured", "this feed has no secret configured")
 		return false
@@ -55,6 +61,9 @@ func ReadSignedFeed(w http.ResponseWriter, r *http.Request, secrets FeedSecrets,
 	err = flightops.Verify(secrets.Current, header, body, now)
 	if errors.Is(err, flightops.ErrBadSignature) && len(secrets.Previous) > 0 {
 		err = flightops.Verify(secrets.Previous, header, body, now)
+	}
+	if err != nil && refused != nil {
+		refused(signatureReason(err))
 	}
 	switch {
 	case errors.Is(err, flightops.ErrStale):
@@ -86,4 +95,12 @@ func ReadSignedFeed(w http.ResponseWriter, r *http.Request, secrets FeedSecrets,
 		return false
 	}
 	return true
+}
+
+// signatureReason is why a signature was refused, in words for the log.
+func signatureReason(err error) string {
+	if errors.Is(err, flightops.ErrStale) {
+		return "timestamp more than the tolerance from the server's clock"
+	}
+	return "no valid signature under the feed's secret"
 }
