@@ -27,6 +27,10 @@ const SetPasswordLinkLifetime = 7 * 24 * time.Hour
 // KindPasswordSet is the mail with the set-password link.
 const KindPasswordSet = "password_set"
 
+// SetPasswordLinkQuery ends the set-password link's query: the reset
+// page's link, which says "set your password" (not "a new one") with it.
+const SetPasswordLinkQuery = "&kind=set"
+
 // Outcomes of a provisioning call.
 const (
 	OutcomeCreated   = "created"
@@ -210,7 +214,7 @@ func (p *Provisioner) mailSetPassword(ctx context.Context, m Member, now time.Ti
 	if !ok {
 		lang = i18n.Default
 	}
-	link := p.svc.PublicURL + "/reset-password/" + url.PathEscape(token) + "?lang=" + string(lang)
+	link := p.svc.PublicURL + "/reset-password/" + url.PathEscape(token) + "?lang=" + string(lang) + SetPasswordLinkQuery
 	p.svc.notify(ctx, KindPasswordSet, lang, m.Email, mail.Data{
 		Given: m.Firstname, Family: m.Lastname, Args: []any{"days", int(SetPasswordLinkLifetime.Hours() / 24)}, URL: link,
 		Secrets: []string{url.PathEscape(token)},

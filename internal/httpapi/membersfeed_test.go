@@ -68,6 +68,10 @@ func TestMembersFeedProvisioning(t *testing.T) {
 		if token == nil {
 			t.Fatalf("no link in %q", text)
 		}
+		// the link opens the reset page as the page that sets a first password
+		if !strings.Contains(text, token[0]+"&kind=set") {
+			t.Fatalf("the link does not say it sets a first password: %q", text)
+		}
 		// A retry changes nothing and mails nothing more.
 		if s, m := put("A1001", provisioned()); s != 200 || m["outcome"] != "unchanged" {
 			t.Fatalf("retry: %d %v", s, m)

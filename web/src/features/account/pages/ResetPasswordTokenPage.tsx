@@ -1,6 +1,6 @@
 import '../account.css'
 import { useEffect, useMemo, useState } from 'react'
-import { useParams } from 'react-router'
+import { useParams, useSearchParams } from 'react-router'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useTranslation } from '@/i18n/translation'
@@ -15,10 +15,16 @@ import { useResetPassword, validateResetToken } from '../api'
 import { resetSchema, type ResetForm } from '../schemas'
 import { PageHeader } from '@/components/PageHeader'
 
-/** /reset-password/:token: set a new password from the mailed link (one hour, once). */
+/**
+ * /reset-password/:token: set a new password from the mailed link (one
+ * hour, once). With ?kind=set it is the link mailed to a member the
+ * booking site provisioned without a password (seven days, once): the page
+ * says they set their password, not a new one.
+ */
 export default function ResetPasswordTokenPage() {
   const { t } = useTranslation('account')
   const { token = '' } = useParams()
+  const first = useSearchParams()[0].get('kind') === 'set'
   const navigate = useAppNavigate()
   const modals = useModals()
   const toast = useToast()
@@ -51,10 +57,10 @@ export default function ResetPasswordTokenPage() {
   )
   return (
     <div className="page reset-page">
-      <PageHeader title={t('reset.newTitle')} />
+      <PageHeader title={first ? t('reset.firstTitle') : t('reset.newTitle')} />
       {done ? (
         <>
-          <p role="status">{t('reset.done')}</p>
+          <p role="status">{first ? t('reset.firstDone') : t('reset.done')}</p>
           <AppLink to="/login">{t('reset.toLogin')}</AppLink>
         </>
       ) : valid ? (

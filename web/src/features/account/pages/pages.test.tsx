@@ -267,6 +267,22 @@ describe('account pages', () => {
     await screen.findByText(/If the address is registered/)
   })
 
+  it.each([
+    ['a reset link', '/reset-password/tok?lang=en', 'Set a new password', 'Your password has been changed. Please log in with the new password.'],
+    ['the set-password link of a provisioned member', '/reset-password/tok?lang=en&kind=set', 'Set your password', 'Your password is set. Please log in with it.'],
+    ['the set-password link in Japanese', '/reset-password/tok?lang=jp&kind=set', 'パスワードの設定', 'パスワードを設定しました。設定したパスワードでログインしてください。'],
+  ])('%s: its title, then what it did', async (_, path, title, done) => {
+    const api = stubFetch({ 'GET /api/session/info': VISITOR_SESSION, 'POST /api/user/reset_password/validate': 204, 'PUT /api/user/reset_password': 204 })
+    renderApp(path)
+    await screen.findByRole('heading', { level: 1, name: title })
+    const fields = await screen.findAllByLabelText(/パスワード|password/i, { selector: 'input' })
+    for (const field of fields) fireEvent.change(field, { target: { value: 'Sora2026pw' } })
+    fireEvent.click(screen.getByRole('button', { name: /Set password|パスワードを設定/ }))
+    expect((await screen.findByRole('status')).textContent).toBe(done)
+    expect(api.called('PUT /api/user/reset_password')).toBe(1)
+    screen.getByRole('heading', { level: 1, name: title })
+  })
+
   it('reset link: an invalid token goes to the invalid page', async () => {
     stubFetch({ 'GET /api/session/info': VISITOR_SESSION, 'POST /api/user/reset_password/validate': 404 })
     renderApp('/reset-password/bad-token?lang=en')
