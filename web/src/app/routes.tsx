@@ -73,7 +73,7 @@ export const routes: AppRoute[] = [
   { path: '/', element: <HomePage />, access: 'member' },
   { path: '/login', element: <LoginPage />, access: 'anonymous' },
   { path: '/sorry', element: <SorryPage />, access: 'static' },
-  { path: '/saved-trips', element: <SavedTripsPage />, access: 'static' },
+  { path: '/saved-trips', element: <SavedTripsPage loginLink />, access: 'static' },
 
   // account / passengers / reset password
   { path: '/account', element: <AccountPage />, access: 'member' },

@@ -19,10 +19,13 @@ const TRIP_PAGES = ['/', '/bookings', '/saved-trips']
  * and /bookings the kept trips, if the member chose to keep them, else the
  * offline notice; on any other page, that the page needs a connection.
  * Nothing here calls the server, and nothing that would is shown as a control.
+ * Online, /saved-trips shows the same kept trips to a visitor (loginLink:
+ * with a link back to the login page).
  */
-export default function OfflinePage({ notAnswering = false }: { notAnswering?: boolean }) {
+export default function OfflinePage({ notAnswering = false, loginLink = false }: { notAnswering?: boolean; loginLink?: boolean }) {
   const { pathname } = useLocation()
   const { t } = useTranslation('bookings')
+  const { t: tc } = useTranslation()
   return (
     <>
       {notAnswering && (
@@ -31,6 +34,12 @@ export default function OfflinePage({ notAnswering = false }: { notAnswering?: b
         </p>
       )}
       {TRIP_PAGES.includes(pathname) ? <KeptTripsView /> : <NeedsConnection />}
+      {/* /saved-trips online, reached from the login page: the way back to it (offline, nothing that needs the server is offered) */}
+      {loginLink && (
+        <p className="offline__login">
+          <AppLink to="/login">{tc('login.title')}</AppLink>
+        </p>
+      )}
     </>
   )
 }
