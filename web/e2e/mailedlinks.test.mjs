@@ -9,36 +9,15 @@
 // required." and no booking).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createHmac } from "node:crypto";
-import { execFileSync } from "node:child_process";
-import path from "node:path";
-import { e2eSuite, signIn, login, screenshot, advanceServerClock, VIEWPORTS, DEMO, DEMO2, root } from "./harness.mjs";
+import { e2eSuite, signIn, login, screenshot, advanceServerClock, VIEWPORTS, DEMO, DEMO2 } from "./harness.mjs";
 import { paymentApi } from "./paymentapi.mjs";
+import { outbox } from "./outbox.mjs";
+import { signedFeeds, DEMO_FEED_SECRETS } from "./feeds.mjs";
 
 const env = e2eSuite({ before, after }, { serverArgs: ["--test-clock"] });
 const { apiCall } = paymentApi(env);
-const bin = process.env.MEMBERS_BIN || path.join(root, "bin/members");
-const members = (...args) => execFileSync(bin, [...args, "--db", env.server.dsn], { encoding: "utf8" });
-
-/** The newest mail of a kind to an address (its text, or its HTML part), waiting for the outbox. */
-async function mailOf(kind, to, { html = false, timeoutMs = 45000 } = {}) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const row = members("mail", "list").split("\n").find((l) => l.split(/\s+/).includes(kind) && l.includes(to));
-    if (row) {
-      const id = row.split(/\s+/)[0];
-      return html ? members("mail", "show", "--html", id) : members("mail", "show", id);
-    }
-    if (Date.now() > end) throw new Error(`no ${kind} mail to ${to}:\n${members("mail", "list")}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
-
-/** The links of a mail's text that lead into the members' area. */
-function linksOf(text) {
-  const found = text.match(/https?:\/\/[^\s<>"]+/g) ?? [];
-  return [...new Set(found.filter((u) => u.startsWith(env.server.url)))];
-}
+const { mailOf, linksOf } = outbox(env);
+const { feedCall } = signedFeeds(env);
 
 /** Opens a mailed link: it answers, and the page is no "Page not found" nor an error. */
 async function follow(page, link) {
@@ -50,14 +29,8 @@ async function follow(page, link) {
   assert.equal(await page.getByText("Processing was interrupted").count(), 0, `${link}: an error toast`);
 }
 
-async function postEvent(event) {
-  const body = JSON.stringify(event);
-  const t = Math.floor(Date.now() / 1000);
-  const sig = createHmac("sha256", "demo-ops-secret").update(`${t}.${body}`).digest("hex");
-  const res = await fetch(`${env.server.url}/ops/v1/flight-events`, {
-    method: "POST", headers: { "Content-Type": "application/json", "Ops-Signature": `t=${t},v1=${sig}` }, body,
-  });
-  return { status: res.status, body: await res.json() };
+function postEvent(event) {
+  return feedCall(DEMO_FEED_SECRETS.flightEvents, "POST", "/ops/v1/flight-events", event);
 }
 
 /** Renders a mail's HTML part in the browser, for people to look at (make screenshots). */
