@@ -254,6 +254,84 @@ for (const lang of ["en", "jp", "th"]) {
   });
 }
 
+const NARROW = { width: 320, height: 700 };
+const LOG_IN = { en: "Log in", jp: "ログイン", th: "เข้าสู่ระบบ" };
+
+/** The page is no wider than its viewport, and the product's name in the header breaks only between its words. */
+async function assertFits(page, where) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `${where}: ${overflow}px wider than the screen`);
+  const broken = await page.evaluate(() => {
+    const text = document.querySelector(".header__title")?.firstChild;
+    if (!text) return ["no title"];
+    const out = [];
+    for (const m of text.textContent.matchAll(/\S+/g)) {
+      const range = document.createRange();
+      range.setStart(text, m.index);
+      range.setEnd(text, m.index + m[0].length);
+      if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) out.push(m[0]);
+    }
+    return out;
+  });
+  assert.deepEqual(broken, [], `${where}: the product's name broken inside a word`);
+}
+
+for (const lang of ["en", "jp", "th"]) {
+  test(`the login page's "Your saved trips" link leads to the kept trips, and offline shows them, at 320 and 1280 px (${lang})`, async () => {
+    const { context, page, base } = await bookingsPage(NARROW, lang);
+    await switchOn(page, lang);
+    await advanceServerClock(env.server, 31 * 60);
+    await page.goto(`${base}/bookings?lang=${lang}`);
+    await page.waitForURL((u) => u.pathname === "/login");
+    const link = page.getByTestId("login-saved-trips").getByRole("link");
+    await link.waitFor();
+    assert.ok((await link.textContent()).includes(SAVED_TRIPS[lang]));
+    for (const [size, viewport] of [["320", NARROW], ["desktop", VIEWPORTS.desktop]]) {
+      await page.setViewportSize(viewport);
+      await assertFits(page, `login page at ${size}`);
+      await screenshot(page, `login-saved-trips-${lang}-${size}`);
+    }
+    // Followed: the kept trips, with no session, asking the server nothing.
+    await page.setViewportSize(NARROW);
+    const asked = [];
+    page.on("request", (r) => { if (new URL(r.url()).pathname.startsWith("/api/")) asked.push(r.url()); });
+    await link.click();
+    await page.waitForURL((u) => u.pathname === "/saved-trips");
+    for (const pnr of KEPT) await page.locator(`[data-pnr="${pnr}"]`).waitFor();
+    for (const pnr of NOT_KEPT) assert.equal(await page.locator(`[data-pnr="${pnr}"]`).count(), 0, `${pnr} is not kept`);
+    await page.getByText(SAVED[lang]).waitFor();
+    assert.deepEqual(asked.filter((u) => !u.includes("/api/session/info")), [], "the saved trips ask the server nothing but the session check");
+    for (const [size, viewport] of [["320", NARROW], ["desktop", VIEWPORTS.desktop]]) {
+      await page.setViewportSize(viewport);
+      await assertFits(page, `/saved-trips at ${size}`);
+      await screenshot(page, `saved-trips-${lang}-${size}`);
+    }
+    // The way back to the login page (online only: offline, nothing needs the server).
+    await page.getByRole("link", { name: LOG_IN[lang], exact: true }).waitFor();
+    // Offline: the same trips on home, and another page's notice.
+    await context.setOffline(true);
+    for (const [size, viewport] of [["320", NARROW], ["desktop", VIEWPORTS.desktop]]) {
+      await page.setViewportSize(viewport);
+      await page.goto(`${base}/?lang=${lang}`);
+      for (const pnr of KEPT) await page.locator(`[data-pnr="${pnr}"]`).waitFor();
+      assert.equal(await page.locator(".offline__login").count(), 0, "no login link offline");
+      await assertFits(page, `offline home at ${size}`);
+      await screenshot(page, `offline-home-${lang}-${size}`);
+      await page.goto(`${base}/points?lang=${lang}`);
+      await page.locator(".offline__notice").waitFor();
+      await assertFits(page, `offline /points at ${size}`);
+      await screenshot(page, `offline-points-${lang}-${size}`);
+    }
+    await context.setOffline(false);
+    // Online again, /saved-trips leads back to the login page.
+    await page.goto(`${base}/saved-trips?lang=${lang}`);
+    await page.getByRole("link", { name: LOG_IN[lang], exact: true }).click();
+    await page.waitForURL((u) => u.pathname === "/login");
+    await page.getByTestId("login-saved-trips").waitFor();
+    await context.close();
+  });
+}
+
 const NOT_ANSWERING = {
   en: "The connection is not answering",
   jp: "通信が応答していません",
