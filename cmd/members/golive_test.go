@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
@@ -14,33 +12,10 @@ import (
 
 	"members/internal/apitest"
 	"members/internal/booking"
-	"members/internal/flightops"
 	"members/internal/mail/mailtest"
 	"members/internal/store"
 	"members/internal/stripe/stripefake"
 )
-
-// feedSend sends one signed call of a feed (members or bookings) to the
-// real server.
-func feedSend(t *testing.T, base, method, path, secret string, body any) (int, map[string]any) {
-	t.Helper()
-	var raw []byte
-	if body != nil {
-		raw, _ = json.Marshal(body)
-	}
-	req, _ := http.NewRequest(method, base+path, bytes.NewReader(raw))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(flightops.SignatureHeader, flightops.Sign([]byte(secret), time.Now(), raw))
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	var m map[string]any
-	_ = json.Unmarshal(b, &m)
-	return res.StatusCode, m
-}
 
 // TestGoingLive does the "Going live" steps of docs/operations.md on an
 // empty database, without --demo, on both engines: migrate; serve with
@@ -101,11 +76,11 @@ func TestGoingLive(t *testing.T) {
 		profile := map[string]any{"email": "Hana.Live@Example.com", "firstname": "Hana", "lastname": "Kimura", "gender": "female",
 			"birth": "1991-04-05", "tel": "0312345678", "addressCountryCode": "JP", "addressPostalCode": "5490001",
 			"addressStateAndCity": "Osaka Izumisano", "address1": "1 Senshu-kuko-kita", "optin1": false, "lang": "en"}
-		if s, m := feedSend(t, srv.base(), http.MethodPut, "/ops/v1/members/L0001", membersSecret, profile); s != 200 || m["outcome"] != "created" {
+		if s, m := apitest.SignedFeedCall(t, srv.base()+"/ops/v1/members/L0001", http.MethodPut, membersSecret, time.Now(), profile); s != 200 || m["outcome"] != "created" {
 			t.Fatalf("provision: %d %v", s, m)
 		}
 		// The wrong secret (the demo's) is refused: the server runs on its own.
-		if s, _ := feedSend(t, srv.base(), http.MethodPut, "/ops/v1/members/L0002", "demo-members-feed-secret", profile); s != 401 {
+		if s, _ := apitest.SignedFeedCall(t, srv.base()+"/ops/v1/members/L0002", http.MethodPut, "demo-members-feed-secret", time.Now(), profile); s != 401 {
 			t.Fatalf("demo secret on a live server: %d", s)
 		}
 		// The set-password mail, delivered by the outbox to the SMTP server.
@@ -144,7 +119,7 @@ func TestGoingLive(t *testing.T) {
 				"departDateTime": dep.Format(time.RFC3339), "arrivalDateTime": dep.Add(2 * time.Hour).Format(time.RFC3339),
 				"statusCode": "CONFIRMED", "originTerminal": "1", "destinationTerminal": ""}},
 		}
-		if s, r := feedSend(t, srv.base(), http.MethodPut, "/ops/v1/reservations/LIVE01", bookingsSecret, snap); s != 200 || r["outcome"] != "applied" {
+		if s, r := apitest.SignedFeedCall(t, srv.base()+"/ops/v1/reservations/LIVE01", http.MethodPut, bookingsSecret, time.Now(), snap); s != 200 || r["outcome"] != "applied" {
 			t.Fatalf("booking: %d %v", s, r)
 		}
 		if s, r := m.do(http.MethodGet, "/api/reservations", nil); s != 200 || !strings.Contains(mustJSON(r), "LIVE01") {
@@ -166,7 +141,7 @@ func TestGoingLive(t *testing.T) {
 		if err := db.QueryRow(`SELECT id FROM members WHERE member_number = $1`, "L0001").Scan(&memberID); err != nil {
 			t.Fatal(err)
 		}
-		if s, r := feedSend(t, srv.base(), http.MethodDelete, "/ops/v1/members/L0001", membersSecret, nil); s != 200 || r["outcome"] != "erased" {
+		if s, r := apitest.SignedFeedCall(t, srv.base()+"/ops/v1/members/L0001", http.MethodDelete, membersSecret, time.Now(), nil); s != 200 || r["outcome"] != "erased" {
 			t.Fatalf("erase: %d %v", s, r)
 		}
 		var email, first, last string

@@ -24,7 +24,7 @@ import (
 // postEvent sends body to the flight events feed of e signed with secret at t.
 func postEvent(t *testing.T, e *apitest.Env, secret string, at time.Time, body []byte) (int, map[string]any) {
 	t.Helper()
-	return signedFeedCall(t, e.Server.URL+"/ops/v1/flight-events", http.MethodPost, secret, at, body)
+	return apitest.SignedFeedCall(t, e.Server.URL+"/ops/v1/flight-events", http.MethodPost, secret, at, body)
 }
 
 // MM001 KIX-ICN, demo member 1's booking HNK7Q2, departs 2026-11-30 08:30 Japan time.

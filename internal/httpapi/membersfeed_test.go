@@ -50,7 +50,7 @@ func TestMembersFeedProvisioning(t *testing.T) {
 		now := e.Clock.Now()
 		sec := app.DemoMembersFeedSecret
 		put := func(number string, body any) (int, map[string]any) {
-			return signedFeedCall(t, e.Server.URL+"/ops/v1/members/"+number, http.MethodPut, sec, now, body)
+			return apitest.SignedFeedCall(t, e.Server.URL+"/ops/v1/members/"+number, http.MethodPut, sec, now, body)
 		}
 		before := countMembers(t, e)
 
@@ -137,7 +137,7 @@ func TestMembersFeedProvisioning(t *testing.T) {
 		}
 
 		// Deactivated: the session ends and no login; reactivated: login again.
-		if s, m := signedFeedCall(t, e.Server.URL+"/ops/v1/members/A1001/deactivate", http.MethodPost, sec, now, nil); s != 200 || m["outcome"] != "deactivated" {
+		if s, m := apitest.SignedFeedCall(t, e.Server.URL+"/ops/v1/members/A1001/deactivate", http.MethodPost, sec, now, nil); s != 200 || m["outcome"] != "deactivated" {
 			t.Fatalf("deactivate: %d %v", s, m)
 		}
 		if r := c.Get("/api/user"); r.Status != 403 { // the product's answer to a session that is gone
@@ -147,16 +147,16 @@ func TestMembersFeedProvisioning(t *testing.T) {
 		if r := c2.Do(http.MethodPost, "/api/session", map[string]string{"email": "taro.sora@example.com", "password": "Sora2026pw"}); r.Status != 401 {
 			t.Fatalf("login of a deactivated member: %d %s", r.Status, r.Body)
 		}
-		if s, m := signedFeedCall(t, e.Server.URL+"/ops/v1/members/A1001/reactivate", http.MethodPost, sec, now, nil); s != 200 || m["outcome"] != "reactivated" {
+		if s, m := apitest.SignedFeedCall(t, e.Server.URL+"/ops/v1/members/A1001/reactivate", http.MethodPost, sec, now, nil); s != 200 || m["outcome"] != "reactivated" {
 			t.Fatalf("reactivate: %d %v", s, m)
 		}
 		c2.Login("taro.sora@example.com", "Sora2026pw")
-		if s, _ := signedFeedCall(t, e.Server.URL+"/ops/v1/members/NOPE/deactivate", http.MethodPost, sec, now, nil); s != 404 {
+		if s, _ := apitest.SignedFeedCall(t, e.Server.URL+"/ops/v1/members/NOPE/deactivate", http.MethodPost, sec, now, nil); s != 404 {
 			t.Fatalf("unknown number: %d", s)
 		}
 
 		// Erased as the account deletion does: nothing personal, the row stays.
-		if s, m := signedFeedCall(t, e.Server.URL+"/ops/v1/members/A1001", http.MethodDelete, sec, now, nil); s != 200 || m["outcome"] != "erased" {
+		if s, m := apitest.SignedFeedCall(t, e.Server.URL+"/ops/v1/members/A1001", http.MethodDelete, sec, now, nil); s != 200 || m["outcome"] != "erased" {
 			t.Fatalf("erase: %d %v", s, m)
 		}
 		var email, first string
@@ -168,7 +168,7 @@ func TestMembersFeedProvisioning(t *testing.T) {
 		if r := c2.Get("/api/user"); r.Status != 403 {
 			t.Fatalf("session of an erased member: %d", r.Status)
 		}
-		if s, _ := signedFeedCall(t, e.Server.URL+"/ops/v1/members/A1001", http.MethodDelete, sec, now, nil); s != 404 {
+		if s, _ := apitest.SignedFeedCall(t, e.Server.URL+"/ops/v1/members/A1001", http.MethodDelete, sec, now, nil); s != 404 {
 			t.Fatalf("second erasure: %d", s)
 		}
 		// The number may be provisioned again: a new member.
@@ -186,7 +186,7 @@ func TestMembersFeedLegacyHash(t *testing.T) {
 		e := apitest.New(t, engine)
 		// htpasswd -nbB -C 5 u 'old-Passw0rd'
 		legacy := "$2y$05$Z7kEPTyfMHzwnGMaDfMGD.zWnsviBn3awTut/b04.3hs6Dn4m9QdK"
-		s, m := signedFeedCall(t, e.Server.URL+"/ops/v1/members/L1", http.MethodPut, app.DemoMembersFeedSecret, e.Clock.Now(),
+		s, m := apitest.SignedFeedCall(t, e.Server.URL+"/ops/v1/members/L1", http.MethodPut, app.DemoMembersFeedSecret, e.Clock.Now(),
 			with(provisioned(), "passwordHash", legacy))
 		if s != 200 || m["outcome"] != "created" {
 			t.Fatalf("create: %d %v", s, m)
@@ -205,7 +205,7 @@ func TestMembersFeedLegacyHash(t *testing.T) {
 		}
 		e.Client(t).Login("taro.sora@example.com", "old-Passw0rd")
 		// A later PUT with the old hash does not bring it back.
-		if s, m := signedFeedCall(t, e.Server.URL+"/ops/v1/members/L1", http.MethodPut, app.DemoMembersFeedSecret, e.Clock.Now(),
+		if s, m := apitest.SignedFeedCall(t, e.Server.URL+"/ops/v1/members/L1", http.MethodPut, app.DemoMembersFeedSecret, e.Clock.Now(),
 			with(provisioned(), "passwordHash", legacy)); s != 200 || m["outcome"] != "unchanged" {
 			t.Fatalf("retry: %d %v", s, m)
 		}
@@ -232,13 +232,13 @@ func TestMembersFeedSignature(t *testing.T) {
 		{"six minutes ahead", app.DemoMembersFeedSecret, now.Add(6 * time.Minute), 401},
 		{"four minutes old", app.DemoMembersFeedSecret, now.Add(-4 * time.Minute), 200},
 	} {
-		s, m := signedFeedCall(t, e.Server.URL+path, http.MethodPut, tc.secret, tc.at, provisioned())
+		s, m := apitest.SignedFeedCall(t, e.Server.URL+path, http.MethodPut, tc.secret, tc.at, provisioned())
 		if s != tc.want {
 			t.Errorf("%s: %d %v", tc.name, s, m)
 		}
 	}
 	big := with(provisioned(), "address1", strings.Repeat("x", 20<<10))
-	if s, m := signedFeedCall(t, e.Server.URL+path, http.MethodPut, app.DemoMembersFeedSecret, now, big); s != 413 {
+	if s, m := apitest.SignedFeedCall(t, e.Server.URL+path, http.MethodPut, app.DemoMembersFeedSecret, now, big); s != 413 {
 		t.Errorf("too large: %d %v", s, m)
 	}
 }
@@ -251,12 +251,12 @@ func TestMembersFeedRotationAndNotConfigured(t *testing.T) {
 	})
 	now := e.Clock.Now()
 	for secret, want := range map[string]int{"new-secret": 200, "old-secret": 200, app.DemoMembersFeedSecret: 401} {
-		if s, m := signedFeedCall(t, e.Server.URL+"/ops/v1/members/NOPE/deactivate", http.MethodPost, secret, now, nil); (want == 200 && s != 404) || (want != 200 && s != want) {
+		if s, m := apitest.SignedFeedCall(t, e.Server.URL+"/ops/v1/members/NOPE/deactivate", http.MethodPost, secret, now, nil); (want == 200 && s != 404) || (want != 200 && s != want) {
 			t.Errorf("%s: %d %v", secret, s, m)
 		}
 	}
 	off := apitest.New(t, store.SQLite, func(c *app.Config) { c.Demo = false })
-	if s, m := signedFeedCall(t, off.Server.URL+"/ops/v1/members/S1", http.MethodPut, app.DemoMembersFeedSecret, now, provisioned()); s != 503 || m["error"] != "not_configured" {
+	if s, m := apitest.SignedFeedCall(t, off.Server.URL+"/ops/v1/members/S1", http.MethodPut, app.DemoMembersFeedSecret, now, provisioned()); s != 503 || m["error"] != "not_configured" {
 		t.Errorf("no secret: %d %v", s, m)
 	}
 }

@@ -24,7 +24,7 @@ import (
 func putSnap(t *testing.T, e *apitest.Env, pnr string, snap map[string]any) (int, map[string]any) {
 	t.Helper()
 	body, _ := json.Marshal(snap)
-	return signedFeedCall(t, e.Server.URL+"/ops/v1/reservations/"+pnr, http.MethodPut, app.DemoBookingsFeedSecret, e.Clock.Now(), body)
+	return apitest.SignedFeedCall(t, e.Server.URL+"/ops/v1/reservations/"+pnr, http.MethodPut, app.DemoBookingsFeedSecret, e.Clock.Now(), body)
 }
 
 // newSnap is a valid snapshot: one adult KIMURA, MM205 KIX-CTS in 20 days.
@@ -91,7 +91,7 @@ func TestBookingsFeed(t *testing.T) {
 			{"six minutes old", app.DemoBookingsFeedSecret, now.Add(-6 * time.Minute), "stale_timestamp"},
 			{"six minutes ahead", app.DemoBookingsFeedSecret, now.Add(6 * time.Minute), "stale_timestamp"},
 		} {
-			if status, m := signedFeedCall(t, e.Server.URL+"/ops/v1/reservations/FEED01", http.MethodPut, c.secret, c.at, body); status != http.StatusUnauthorized || m["error"] != c.code {
+			if status, m := apitest.SignedFeedCall(t, e.Server.URL+"/ops/v1/reservations/FEED01", http.MethodPut, c.secret, c.at, body); status != http.StatusUnauthorized || m["error"] != c.code {
 				t.Errorf("%s: %d %v, want 401 %s", c.name, status, m, c.code)
 			}
 		}
@@ -99,7 +99,7 @@ func TestBookingsFeed(t *testing.T) {
 			t.Fatalf("a refused call stored %d rows", n)
 		}
 		// Four minutes either way is inside the window.
-		status, m := signedFeedCall(t, e.Server.URL+"/ops/v1/reservations/FEED01", http.MethodPut, app.DemoBookingsFeedSecret, now.Add(-4*time.Minute), body)
+		status, m := apitest.SignedFeedCall(t, e.Server.URL+"/ops/v1/reservations/FEED01", http.MethodPut, app.DemoBookingsFeedSecret, now.Add(-4*time.Minute), body)
 		if status != http.StatusOK || m["outcome"] != "applied" || m["pnr"] != "FEED01" || m["version"] != 1.0 {
 			t.Fatalf("first snapshot: %d %v", status, m)
 		}
@@ -149,7 +149,7 @@ func TestBookingsFeed(t *testing.T) {
 		// Refusals: 400 / 413, nothing stored.
 		before := feedRows(t, e)
 		put := func(b []byte) (int, map[string]any) {
-			return signedFeedCall(t, e.Server.URL+"/ops/v1/reservations/FEED02", http.MethodPut, app.DemoBookingsFeedSecret, now, b)
+			return apitest.SignedFeedCall(t, e.Server.URL+"/ops/v1/reservations/FEED02", http.MethodPut, app.DemoBookingsFeedSecret, now, b)
 		}
 		if status, m := put([]byte(`{"version":`)); status != http.StatusBadRequest || m["error"] != "malformed" {
 			t.Errorf("not JSON: %d %v", status, m)
@@ -258,23 +258,23 @@ func TestBookingsFeedFieldRules(t *testing.T) {
 func TestBookingsFeedSecrets(t *testing.T) {
 	e := apitest.New(t, store.SQLite, func(c *app.Config) { c.Demo = false })
 	body, _ := json.Marshal(newSnap(e.Clock.Now(), 1))
-	if status, m := signedFeedCall(t, e.Server.URL+"/ops/v1/reservations/SEC001", http.MethodPut, app.DemoBookingsFeedSecret, e.Clock.Now(), body); status != http.StatusServiceUnavailable || m["error"] != "not_configured" {
+	if status, m := apitest.SignedFeedCall(t, e.Server.URL+"/ops/v1/reservations/SEC001", http.MethodPut, app.DemoBookingsFeedSecret, e.Clock.Now(), body); status != http.StatusServiceUnavailable || m["error"] != "not_configured" {
 		t.Fatalf("no secret: %d %v", status, m)
 	}
 	r := apitest.New(t, store.SQLite, func(c *app.Config) {
 		c.BookingsFeedSecret, c.BookingsFeedSecretPrevious = "current-secret", "previous-secret"
 	})
 	now := r.Clock.Now()
-	if status, _ := signedFeedCall(t, r.Server.URL+"/ops/v1/reservations/SEC001", http.MethodPut, app.DemoBookingsFeedSecret, now, body); status != http.StatusUnauthorized {
+	if status, _ := apitest.SignedFeedCall(t, r.Server.URL+"/ops/v1/reservations/SEC001", http.MethodPut, app.DemoBookingsFeedSecret, now, body); status != http.StatusUnauthorized {
 		t.Fatalf("the demo secret beside a configured one: %d", status)
 	}
-	if status, m := signedFeedCall(t, r.Server.URL+"/ops/v1/reservations/SEC001", http.MethodPut, "previous-secret", now, body); status != http.StatusOK || m["outcome"] != "applied" {
+	if status, m := apitest.SignedFeedCall(t, r.Server.URL+"/ops/v1/reservations/SEC001", http.MethodPut, "previous-secret", now, body); status != http.StatusOK || m["outcome"] != "applied" {
 		t.Fatalf("previous secret: %d %v", status, m)
 	}
-	if status, m := signedFeedCall(t, r.Server.URL+"/ops/v1/reservations/SEC001", http.MethodPut, "current-secret", now, body); status != http.StatusOK || m["outcome"] != "duplicate" {
+	if status, m := apitest.SignedFeedCall(t, r.Server.URL+"/ops/v1/reservations/SEC001", http.MethodPut, "current-secret", now, body); status != http.StatusOK || m["outcome"] != "duplicate" {
 		t.Fatalf("current secret: %d %v", status, m)
 	}
-	if status, m := signedFeedCall(t, r.Server.URL+"/ops/v1/reservations/SEC001", http.MethodPut, "previous-secret", now.Add(-10*time.Minute), body); status != http.StatusUnauthorized || m["error"] != "stale_timestamp" {
+	if status, m := apitest.SignedFeedCall(t, r.Server.URL+"/ops/v1/reservations/SEC001", http.MethodPut, "previous-secret", now.Add(-10*time.Minute), body); status != http.StatusUnauthorized || m["error"] != "stale_timestamp" {
 		t.Fatalf("previous secret, stale: %d %v", status, m)
 	}
 }
@@ -331,7 +331,7 @@ func TestBookingsFeedOwnerCancelPurge(t *testing.T) {
 		}
 		before := bookingsVersion(t, e, demo.Member1)
 		del := func(version string) (int, map[string]any) {
-			return signedFeedCall(t, e.Server.URL+"/ops/v1/reservations/OWN001?version="+version, http.MethodDelete, app.DemoBookingsFeedSecret, e.Clock.Now(), nil)
+			return apitest.SignedFeedCall(t, e.Server.URL+"/ops/v1/reservations/OWN001?version="+version, http.MethodDelete, app.DemoBookingsFeedSecret, e.Clock.Now(), nil)
 		}
 		if status, m := del("1"); status != http.StatusOK || m["outcome"] != "stale" {
 			t.Fatalf("purge at an older version: %d %v", status, m)
@@ -450,7 +450,7 @@ func TestBookingsFeedRace(t *testing.T) {
 			for i, env := range []*apitest.Env{e, other} {
 				wg.Go(func() {
 					<-start
-					_, m := signedFeedCall(t, env.Server.URL+"/ops/v1/reservations/RACE01", http.MethodPut, app.DemoBookingsFeedSecret, e.Clock.Now(), body)
+					_, m := apitest.SignedFeedCall(t, env.Server.URL+"/ops/v1/reservations/RACE01", http.MethodPut, app.DemoBookingsFeedSecret, e.Clock.Now(), body)
 					outcomes[i], _ = m["outcome"].(string)
 				})
 			}

@@ -1,4 +1,4 @@
-package httpapi_test
+package apitest
 
 import (
 	"bytes"
@@ -11,11 +11,12 @@ import (
 	"members/internal/flightops"
 )
 
-// signedFeedCall sends method to url, the call of one of the signed feeds
-// (flight events, members, bookings), with body (nil: none; []byte: as it
-// is; anything else: as JSON) signed with secret at at (no Ops-Signature
-// when secret is empty). It returns the status and the JSON answer.
-func signedFeedCall(t *testing.T, url, method, secret string, at time.Time, body any) (int, map[string]any) {
+// SignedFeedCall sends method to url, the call of one of the airline's
+// signed feeds (flight events, members, bookings), with body (nil: none;
+// []byte: as it is; anything else: as JSON) signed with secret at at (no
+// Ops-Signature when secret is empty). It returns the status and the JSON
+// answer.
+func SignedFeedCall(t testing.TB, url, method, secret string, at time.Time, body any) (int, map[string]any) {
 	t.Helper()
 	var raw []byte
 	switch b := body.(type) {
