@@ -1,4 +1,4 @@
-/* global document, window, navigator */
+/* global document, window, getComputedStyle */
 // What a flight's card says after the airline's changes, end to end: the
 // operations feed (signed with the demo secret) moves HNK7Q2's outbound
 // flight past midnight and to another gate, and gives its return flight a
