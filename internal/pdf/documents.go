@@ -141,24 +141,27 @@ func (x *doc) flights(segs []booking.Segment, now time.Time) {
 		size := 10.0
 		if late {
 			x.gp.SetTextColor(200, 0, 0)
-			size = 9 // "01:35 +1 (UTC+09:00)" stays in its column
+			size = 9
 		}
-		// The shown times count their days from the shown date above them:
-		// a delay past midnight is on its new date, with no "+1".
-		x.text(cols[2], x.y, size, zonedClock(s.ShownClock(dep, s.OriginAirportCode), dep, s.OriginAirportCode))
-		x.text(cols[3], x.y, size, zonedClock(s.ShownClock(arr, s.DestinationAirportCode), arr, s.DestinationAirportCode))
+		// Each column's time is under its own date (the departure's and the
+		// arrival's, local at each airport), so none carries "+1": a delay
+		// past midnight is on its new date, and an arrival after midnight
+		// on its own.
+		x.text(cols[2], x.y, size, localClock(dep, s.OriginAirportCode))
+		x.text(cols[3], x.y, size, localClock(arr, s.DestinationAirportCode))
 		x.gp.SetTextColor(0, 0, 0)
 		if late {
 			// The schedule struck through, with its own dates when the
-			// delay moved the flight to another day.
-			if x.localDate(s.DepartAt, s.OriginAirportCode) != x.localDate(dep, s.OriginAirportCode) {
+			// delay moved either end to another day.
+			if x.localDate(s.DepartAt, s.OriginAirportCode) != x.localDate(dep, s.OriginAirportCode) ||
+				x.localDate(s.ArrivalAt, s.DestinationAirportCode) != x.localDate(arr, s.DestinationAirportCode) {
 				x.y += 12
 				x.struck(cols[2], x.y, 9, x.localDate(s.DepartAt, s.OriginAirportCode))
 				x.struck(cols[3], x.y, 9, x.localDate(s.ArrivalAt, s.DestinationAirportCode))
 			}
 			x.y += 12
-			x.struck(cols[2], x.y, 9, zonedClock(s.Clock(s.DepartAt, s.OriginAirportCode), s.DepartAt, s.OriginAirportCode))
-			x.struck(cols[3], x.y, 9, zonedClock(s.Clock(s.ArrivalAt, s.DestinationAirportCode), s.ArrivalAt, s.DestinationAirportCode))
+			x.struck(cols[2], x.y, 9, localClock(s.DepartAt, s.OriginAirportCode))
+			x.struck(cols[3], x.y, 9, localClock(s.ArrivalAt, s.DestinationAirportCode))
 		}
 		// A cancelled flight departs from no gate; a changed gate has the
 		// one before it struck through beside it.
@@ -273,12 +276,6 @@ func (x *doc) delay(d time.Duration) string {
 // localDate is the airport-local calendar date, written as on the pages (i18n.FormatDate).
 func (x *doc) localDate(t time.Time, airport string) string {
 	return i18n.FormatDate(x.lang, t.In(booking.AirportZone(airport)), false)
-}
-
-// zonedClock is a segment's clock (booking.Segment.ShownClock or Clock:
-// "01:35 +1") with t's UTC offset at airport ("01:35 +1 (UTC+09:00)").
-func zonedClock(clock string, t time.Time, airport string) string {
-	return clock + t.In(booking.AirportZone(airport)).Format(" (UTC-07:00)")
 }
 
 // struck writes s in grey with a line through it: a time that no longer holds.

@@ -204,8 +204,10 @@ func TestDocumentsFormatsAndIssuer(t *testing.T) {
 }
 
 // A delayed flight's itinerary, printed after the change: the new times
-// (with "+1" past midnight) first, the scheduled ones beside them, as on the
-// pages; the flight's own row only, in three languages.
+// first, the scheduled ones beside them, as on the pages, each time under
+// its own date (an arrival past midnight on the next day's date, with no
+// "+1" that would count the day twice); the flight's own row only, in three
+// languages.
 func TestItineraryShowsDelay(t *testing.T) {
 	_, r := renderer(t)
 	now := time.Date(2026, 11, 20, 6, 0, 0, 0, time.UTC)
@@ -215,16 +217,19 @@ func TestItineraryShowsDelay(t *testing.T) {
 		Passengers: []booking.Passenger{{Lastname: "YAMADA", Firstname: "HANAKO", PassengerType: "ADULT"}},
 		Segments: []booking.Segment{{Key: "1", StatusCode: "CONFIRMED", Flight: "MM171", FlightNumber: "171", OriginAirportCode: "KIX", DestinationAirportCode: "CTS",
 			DepartAt: dep, ArrivalAt: dep.Add(110 * time.Minute), EstimatedDepartAt: &est, EstimatedArrivalAt: &estArr, FlightStatus: booking.FlightNotYetDepartedWithDelay}}}
-	for lang, date := range map[i18n.Lang]string{i18n.EN: "Jan 27, 2027", i18n.JP: "2027年1月27日", i18n.TH: "27 ม.ค. 2570"} {
+	for lang, date := range map[i18n.Lang][2]string{i18n.EN: {"Jan 27, 2027", "Jan 28, 2027"}, i18n.JP: {"2027年1月27日", "2027年1月28日"}, i18n.TH: {"27 ม.ค. 2570", "28 ม.ค. 2570"}} {
 		b, err := r.Render(booking.Document{Kind: booking.DocItinerary, Lang: lang, Reservation: res, IssuedAt: now})
 		if err != nil {
 			t.Fatal(err)
 		}
 		flat := strings.Join(strings.Fields(pdftotext(t, b)), " ")
-		for _, want := range []string{date, "23:45 (UTC+09:00)", "01:35 +1 (UTC+09:00)", "08:30 (UTC+09:00)", "10:20 (UTC+09:00)"} {
+		for _, want := range []string{date[0] + " " + date[1], "23:45 (UTC+09:00) 01:35 (UTC+09:00)", "08:30 (UTC+09:00)", "10:20 (UTC+09:00)"} {
 			if !strings.Contains(flat, want) {
 				t.Errorf("%s itinerary lacks %q:\n%s", lang, want, flat)
 			}
+		}
+		if strings.Contains(flat, "+1") {
+			t.Errorf("%s itinerary counts a day with +1 beside a date: %s", lang, flat)
 		}
 		if i, j := strings.Index(flat, "23:45"), strings.Index(flat, "08:30"); i < 0 || j < i {
 			t.Errorf("%s: the new departure does not come before the scheduled one: %s", lang, flat)
@@ -260,12 +265,12 @@ func TestItineraryAfterAChange(t *testing.T) {
 			t.Fatal(err)
 		}
 		flat := strings.Join(strings.Fields(pdftotext(t, b)), " ")
-		for _, want := range []string{w.newDate, "00:40 (UTC+09:00)", "02:30 (UTC+09:00)", w.oldDate, "23:30 (UTC+09:00)", "01:20 +1 (UTC+09:00)", w.gate, w.was} {
+		for _, want := range []string{w.newDate, "00:40 (UTC+09:00)", "02:30 (UTC+09:00)", w.oldDate, "23:30 (UTC+09:00)", "01:20 (UTC+09:00)", w.gate, w.was} {
 			if !strings.Contains(flat, want) {
 				t.Errorf("%s itinerary lacks %q:\n%s", lang, want, flat)
 			}
 		}
-		for _, not := range []string{"00:40 +1", "02:30 +1", w.noGate, strings.Replace(w.was, "12", "5", 1)} {
+		for _, not := range []string{"+1", w.noGate, strings.Replace(w.was, "12", "5", 1)} {
 			if strings.Contains(flat+" ", not+" ") {
 				t.Errorf("%s itinerary has %q:\n%s", lang, not, flat)
 			}
