@@ -82,12 +82,15 @@ type Segment struct {
 	// the flight (0: none); ChangeKind is the last one's kind (delay,
 	// cancellation, gate, time_change, diversion, on_time).
 	// PreviousDepartAt and PreviousArrivalAt are the schedule before the
-	// first change; DivertedTo the airport of a diversion.
+	// first change; DivertedTo the airport of a diversion; PreviousGate
+	// the departure gate the segment showed before the feed's last gate
+	// change (flightops.PreviousGate; empty: none).
 	ChangeSeq         int
 	ChangeKind        string
 	PreviousDepartAt  *time.Time
 	PreviousArrivalAt *time.Time
 	DivertedTo        string
+	PreviousGate      string
 }
 
 // IsCancelled reports whether the segment is cancelled: statusCode equals
@@ -169,24 +172,66 @@ func (s Segment) ShownTimes() (dep, arr time.Time, late bool) {
 }
 
 // DayShift is how many calendar days t, local at airport, falls after the
-// flight's scheduled departure date local at its origin: 1 for a delay or
-// an arrival past midnight ("+1").
+// flight's scheduled departure date local at its origin: 1 for an arrival
+// past midnight ("+1").
 func (s Segment) DayShift(t time.Time, airport string) int {
+	return dayShift(t, airport, s.DepartAt, s.OriginAirportCode)
+}
+
+// dayShift is how many calendar days t, local at airport, falls after
+// ref's local date at refAirport.
+func dayShift(t time.Time, airport string, ref time.Time, refAirport string) int {
 	day := func(t time.Time, airport string) time.Time {
 		y, m, d := t.In(AirportZone(airport)).Date()
 		return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 	}
-	return int(day(t, airport).Sub(day(s.DepartAt, s.OriginAirportCode)).Hours() / 24)
+	return int(day(t, airport).Sub(day(ref, refAirport)).Hours() / 24)
 }
 
 // Clock is t's local time at airport, "15:04", with "+1" (the days) when it
-// falls after the flight's date.
+// falls after the flight's scheduled date: the schedule's own times (a
+// delay's struck-through schedule).
 func (s Segment) Clock(t time.Time, airport string) string {
+	return clock(t, airport, s.DayShift(t, airport))
+}
+
+// ShownDate is the flight's date as the member is shown it: the local date
+// at the origin of the departure ShownTimes gives. A delay past midnight
+// is on its new date, never the old date with "+1".
+func (s Segment) ShownDate() time.Time {
+	dep, _, _ := s.ShownTimes()
+	return dep.In(AirportZone(s.OriginAirportCode))
+}
+
+// ShownClock is t's local time at airport with "+1" (the days) when it
+// falls after ShownDate: the shown times (ShownTimes) beside the shown
+// date, so a departure delayed past midnight has none and its arrival
+// counts from the new date.
+func (s Segment) ShownClock(t time.Time, airport string) string {
+	return clock(t, airport, dayShift(t, airport, s.ShownDate(), s.OriginAirportCode))
+}
+
+func clock(t time.Time, airport string, days int) string {
 	c := t.In(AirportZone(airport)).Format("15:04")
-	if n := s.DayShift(t, airport); n > 0 {
-		c += fmt.Sprintf(" +%d", n)
+	if days > 0 {
+		c += fmt.Sprintf(" +%d", days)
 	}
 	return c
+}
+
+// ShowsGate reports whether the member is shown the departure gate: not
+// for a cancelled segment or a flight that will not depart (a cancelled
+// flight departs from no gate).
+func (s Segment) ShowsGate() bool { return !s.IsCancelled() && !s.WillNotDepart() }
+
+// StruckGate is the gate shown struck through beside the departure gate:
+// the one before the airline's last gate change, while the gate is shown
+// and differs from it; "" otherwise.
+func (s Segment) StruckGate() string {
+	if !s.ShowsGate() || s.OriginGate == "" || s.PreviousGate == s.OriginGate {
+		return ""
+	}
+	return s.PreviousGate
 }
 
 // Delay is how late the flight left (or is expected to leave): the actual,

@@ -287,3 +287,70 @@ func TestConsumptionTax(t *testing.T) {
 		}
 	}
 }
+
+// TestShownDateAfterMidnight: a delay past midnight is shown on its new
+// date (local at the origin), its departure without "+1" and its arrival
+// counted from the new date; the schedule keeps its own date's count.
+func TestShownDateAfterMidnight(t *testing.T) {
+	at := func(s string) time.Time {
+		v, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	ptr := func(v time.Time) *time.Time { return &v }
+	// HND 23:30 → CTS 01:00 the next day (both UTC+09:00); KIX → BKK (UTC+07:00).
+	late := booking.Segment{OriginAirportCode: "HND", DestinationAirportCode: "CTS", FlightStatus: booking.FlightNotYetDepartedWithDelay,
+		DepartAt: at("2026-12-01T23:30:00+09:00"), ArrivalAt: at("2026-12-02T01:00:00+09:00"),
+		EstimatedDepartAt: ptr(at("2026-12-02T00:40:00+09:00")), EstimatedArrivalAt: ptr(at("2026-12-02T02:10:00+09:00"))}
+	bkk := booking.Segment{OriginAirportCode: "KIX", DestinationAirportCode: "BKK", FlightStatus: booking.FlightNotYetDepartedWithDelay,
+		DepartAt: at("2026-12-01T22:00:00+09:00"), ArrivalAt: at("2026-12-02T02:30:00+07:00"),
+		EstimatedDepartAt: ptr(at("2026-12-02T01:15:00+09:00"))}
+	onTime := late
+	onTime.FlightStatus, onTime.EstimatedDepartAt, onTime.EstimatedArrivalAt = booking.FlightOnTime, nil, nil
+	cancelled := late
+	cancelled.FlightStatus = booking.FlightCancelled
+	for _, c := range []struct {
+		name               string
+		s                  booking.Segment
+		date, dep, arr     string
+		schedDep, schedArr string
+	}{
+		{"delayed past midnight", late, "2026-12-02", "00:40", "02:10", "23:30", "01:00 +1"},
+		{"delayed past midnight, arrival abroad moved with it", bkk, "2026-12-02", "01:15", "05:45", "22:00", "02:30 +1"},
+		{"on time, arriving after midnight", onTime, "2026-12-01", "23:30", "01:00 +1", "23:30", "01:00 +1"},
+		{"cancelled: the schedule", cancelled, "2026-12-01", "23:30", "01:00 +1", "23:30", "01:00 +1"},
+	} {
+		dep, arr, _ := c.s.ShownTimes()
+		got := []string{c.s.ShownDate().Format(booking.DateLayout), c.s.ShownClock(dep, c.s.OriginAirportCode), c.s.ShownClock(arr, c.s.DestinationAirportCode),
+			c.s.Clock(c.s.DepartAt, c.s.OriginAirportCode), c.s.Clock(c.s.ArrivalAt, c.s.DestinationAirportCode)}
+		want := []string{c.date, c.dep, c.arr, c.schedDep, c.schedArr}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("%s: date, shown departure and arrival, schedule = %q, want %q", c.name, got, want)
+		}
+	}
+}
+
+// TestGateShown: a cancelled flight or segment shows no gate; a changed
+// gate has the one before it struck through while the gate is shown.
+func TestGateShown(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		s      booking.Segment
+		shows  bool
+		struck string
+	}{
+		{"changed", booking.Segment{OriginGate: "31", PreviousGate: "12", FlightStatus: booking.FlightOnTime}, true, "12"},
+		{"delayed and changed", booking.Segment{OriginGate: "31", PreviousGate: "12", FlightStatus: booking.FlightNotYetDepartedWithDelay}, true, "12"},
+		{"never changed", booking.Segment{OriginGate: "12", FlightStatus: booking.FlightOnTime}, true, ""},
+		{"back to the same gate", booking.Segment{OriginGate: "12", PreviousGate: "12"}, true, ""},
+		{"flight cancelled", booking.Segment{OriginGate: "31", PreviousGate: "12", FlightStatus: booking.FlightCancelled}, false, ""},
+		{"flight suspended", booking.Segment{OriginGate: "31", PreviousGate: "12", FlightStatus: booking.FlightSuspended}, false, ""},
+		{"segment cancelled", booking.Segment{OriginGate: "31", PreviousGate: "12", StatusCode: "Cancelled"}, false, ""},
+	} {
+		if c.s.ShowsGate() != c.shows || c.s.StruckGate() != c.struck {
+			t.Errorf("%s: ShowsGate %v, StruckGate %q; want %v, %q", c.name, c.s.ShowsGate(), c.s.StruckGate(), c.shows, c.struck)
+		}
+	}
+}

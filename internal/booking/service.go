@@ -450,13 +450,19 @@ func (s *Service) SendItinerary(ctx context.Context, memberID, pnr string, lang 
 		dep := seg.DepartAt.In(AirportZone(seg.OriginAirportCode))
 		line := fmt.Sprintf("%s %s-%s %s %s", seg.Flight, seg.OriginAirportCode, seg.DestinationAirportCode,
 			i18n.FormatDate(lang, dep, false), dep.Format("15:04"))
-		// A delay: the new times first, the schedule beside them.
+		// A delay: the new date and times first (a delay past midnight on its
+		// new date, not the old one with "+1"), the schedule beside them,
+		// with its own date when that was another day.
 		if nd, na, late := seg.ShownTimes(); late {
+			old := seg.Clock(seg.DepartAt, seg.OriginAirportCode) + " → " + seg.Clock(seg.ArrivalAt, seg.DestinationAirportCode)
+			if seg.DayShift(nd, seg.OriginAirportCode) != 0 {
+				old = i18n.FormatDate(lang, dep, false) + " " + old
+			}
 			line = fmt.Sprintf("%s %s-%s %s %s", seg.Flight, seg.OriginAirportCode, seg.DestinationAirportCode,
-				i18n.FormatDate(lang, dep, false), s.catalog.T(lang, "booking.itinerary.delayed",
+				i18n.FormatDate(lang, seg.ShownDate(), false), s.catalog.T(lang, "booking.itinerary.delayed",
 					"status", s.catalog.T(lang, "booking.flight_status."+strings.ToLower(seg.FlightStatus)),
-					"new", seg.Clock(nd, seg.OriginAirportCode)+" → "+seg.Clock(na, seg.DestinationAirportCode),
-					"old", seg.Clock(seg.DepartAt, seg.OriginAirportCode)+" → "+seg.Clock(seg.ArrivalAt, seg.DestinationAirportCode)))
+					"new", seg.ShownClock(nd, seg.OriginAirportCode)+" → "+seg.ShownClock(na, seg.DestinationAirportCode),
+					"old", old))
 		}
 		if seg.IsCancelled() {
 			line += " (" + s.catalog.T(lang, "booking.status.cancelled") + ")"

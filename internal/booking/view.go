@@ -60,8 +60,9 @@ type SegmentView struct {
 }
 
 // FlightChangeView is what the airline's operations feed changed on the
-// segment's flight: the last change's kind, the number of changes and the
-// schedule before the first one (local times).
+// segment's flight: the last change's kind, the number of changes, the
+// schedule before the first one (local times) and the departure gate
+// before the last gate change.
 type FlightChangeView struct {
 	Kind                    string `json:"kind"`
 	Sequence                int    `json:"sequence"`
@@ -69,6 +70,7 @@ type FlightChangeView struct {
 	PreviousArrivalDateTime string `json:"previousArrivalDateTime"`
 	DivertedToAirportCode   string `json:"divertedToAirportCode,omitempty"`
 	DivertedToAirport       string `json:"divertedToAirport,omitempty"`
+	PreviousGate            string `json:"previousGate,omitempty"`
 }
 
 // Certificate kinds.
@@ -180,6 +182,7 @@ func ViewSegment(s Segment, c *i18n.Catalog, lang i18n.Lang, now time.Time, with
 			if s.DivertedTo != "" {
 				ch.DivertedToAirportCode, ch.DivertedToAirport = s.DivertedTo, AirportName(s.DivertedTo, lang)
 			}
+			ch.PreviousGate = s.PreviousGate
 			v.FlightChange = ch
 		}
 	}

@@ -325,6 +325,21 @@ func (s State) SegmentUpdate() SegmentUpdate {
 	}
 }
 
+// PreviousGate is the gate a booking segment shows struck through once
+// the flight's state writes next onto it: the gate the segment showed
+// (shown) when next moves it to another gate, else the one it already
+// remembered. A first gate (none shown before) is no change, and neither
+// is an event that leaves the gate as it is (a delay, a terminal alone, a
+// resend of the same gate): the remembered one stays. So after 12 → 31 →
+// 35 the card shows 35 with 31 struck through, the gate the member was
+// last told.
+func PreviousGate(shown, remembered, next string) string {
+	if next == "" || next == shown || shown == "" {
+		return remembered
+	}
+	return shown
+}
+
 // SegmentUpdate are the segment fields the feed owns. An empty Gate or
 // Terminal leaves the booking's own value.
 type SegmentUpdate struct {

@@ -265,3 +265,25 @@ func TestApplyOperatorTimes(t *testing.T) {
 		}
 	}
 }
+
+// TestPreviousGate: the gate a card strikes through is the one the segment
+// showed before a change to another gate; nothing else moves it.
+func TestPreviousGate(t *testing.T) {
+	for _, c := range []struct {
+		name                    string
+		shown, remembered, next string
+		want                    string
+	}{
+		{"a first change", "12", "", "31", "12"},
+		{"a second change: the gate last told", "31", "12", "35", "31"},
+		{"back to the first gate", "31", "12", "12", "31"},
+		{"the same gate again (a resend, a delay carrying it)", "31", "12", "31", "12"},
+		{"an event without a gate (a delay, a terminal alone)", "31", "12", "", "12"},
+		{"a first gate where none was known: assigned, not changed", "", "", "31", ""},
+		{"no gate ever", "", "", "", ""},
+	} {
+		if got := PreviousGate(c.shown, c.remembered, c.next); got != c.want {
+			t.Errorf("%s: PreviousGate(%q, %q, %q) = %q, want %q", c.name, c.shown, c.remembered, c.next, got, c.want)
+		}
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"members/internal/booking"
 	"members/internal/demo"
 	"members/internal/flightops"
+	"members/internal/i18n"
 	"members/internal/store"
 )
 
@@ -505,6 +506,27 @@ func TestItineraryMailAfterDelay(t *testing.T) {
 			if !strings.Contains(text, want) {
 				t.Fatalf("itinerary mail lacks %q:\n%s", want, text)
 			}
+		}
+		// Delayed past midnight: the flight's line is on the new date, its
+		// times without "+1", the schedule with its own date.
+		e.Clock.Advance(time.Minute)
+		day, _ := time.Parse(booking.DateLayout, date)
+		next := day.AddDate(0, 0, 1).Format(booking.DateLayout)
+		body = []byte(fmt.Sprintf(`{"id":"mail-delay-2","flight":"MM171","date":%q,"kind":"delay","occurredAt":%q,"departure":"%sT00:40:00+09:00"}`,
+			date, e.Clock.Now().UTC().Format(time.RFC3339), next))
+		if status, m := postEvent(t, e, app.DemoOpsSecret, e.Clock.Now(), body); status != http.StatusOK || m["outcome"] != "applied" {
+			t.Fatalf("delay past midnight: %d %v", status, m)
+		}
+		if r := member.Do(http.MethodPost, "/api/reservations/CTS4EF/sendmail", nil); r.Status != http.StatusOK {
+			t.Fatalf("sendmail = %d %s", r.Status, r.Body)
+		}
+		if err := e.App.DB.QueryRow(`SELECT text_body FROM mail_outbox WHERE kind = 'itinerary' ORDER BY created_at DESC LIMIT 1`).Scan(&text); err != nil {
+			t.Fatal(err)
+		}
+		want := "MM171 KIX-CTS " + i18n.FormatDate(i18n.EN, day.AddDate(0, 0, 1), false) + " Delayed (not yet departed): now 00:40 → 02:45 (scheduled " +
+			i18n.FormatDate(i18n.EN, day, false) + " 07:05 → 09:10)"
+		if !strings.Contains(strings.Join(strings.Fields(text), " "), want) {
+			t.Fatalf("itinerary mail lacks %q:\n%s", want, text)
 		}
 	})
 }

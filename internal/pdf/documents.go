@@ -141,23 +141,44 @@ func (x *doc) flights(segs []booking.Segment, now time.Time) {
 		size := 10.0
 		if late {
 			x.gp.SetTextColor(200, 0, 0)
-			size = 9 // "01:35 +1 (UTC+09:00)" stays in its column
+			size = 9
 		}
-		x.text(cols[2], x.y, size, shownClock(s, dep, s.OriginAirportCode))
-		x.text(cols[3], x.y, size, shownClock(s, arr, s.DestinationAirportCode))
+		// Each column's time is under its own date (the departure's and the
+		// arrival's, local at each airport), so none carries "+1": a delay
+		// past midnight is on its new date, and an arrival after midnight
+		// on its own.
+		x.text(cols[2], x.y, size, localClock(dep, s.OriginAirportCode))
+		x.text(cols[3], x.y, size, localClock(arr, s.DestinationAirportCode))
 		x.gp.SetTextColor(0, 0, 0)
 		if late {
+			// The schedule struck through, with its own dates when the
+			// delay moved either end to another day.
+			if x.localDate(s.DepartAt, s.OriginAirportCode) != x.localDate(dep, s.OriginAirportCode) ||
+				x.localDate(s.ArrivalAt, s.DestinationAirportCode) != x.localDate(arr, s.DestinationAirportCode) {
+				x.y += 12
+				x.struck(cols[2], x.y, 9, x.localDate(s.DepartAt, s.OriginAirportCode))
+				x.struck(cols[3], x.y, 9, x.localDate(s.ArrivalAt, s.DestinationAirportCode))
+			}
 			x.y += 12
-			x.struck(cols[2], x.y, 9, shownClock(s, s.DepartAt, s.OriginAirportCode))
-			x.struck(cols[3], x.y, 9, shownClock(s, s.ArrivalAt, s.DestinationAirportCode))
+			x.struck(cols[2], x.y, 9, localClock(s.DepartAt, s.OriginAirportCode))
+			x.struck(cols[3], x.y, 9, localClock(s.ArrivalAt, s.DestinationAirportCode))
 		}
-		if s.OriginTerminal != "" || s.OriginGate != "" {
+		// A cancelled flight departs from no gate; a changed gate has the
+		// one before it struck through beside it.
+		gate := ""
+		if s.ShowsGate() {
+			gate = s.OriginGate
+		}
+		if s.OriginTerminal != "" || gate != "" {
 			x.y += 12
 			t := x.t("booking.pdf.terminal") + " " + nonEmpty(s.OriginTerminal)
-			if s.OriginGate != "" {
-				t += "  " + x.t("booking.pdf.gate") + " " + s.OriginGate
+			if gate != "" {
+				t += "  " + x.t("booking.pdf.gate") + " " + gate
 			}
 			x.text(cols[1], x.y, 8, t)
+			if was := s.StruckGate(); was != "" {
+				x.struck(cols[1]+x.width(t, 8)+8, x.y, 8, x.t("booking.pdf.was_gate", "gate", was))
+			}
 		}
 		x.y += 8
 		x.rule()
@@ -255,13 +276,6 @@ func (x *doc) delay(d time.Duration) string {
 // localDate is the airport-local calendar date, written as on the pages (i18n.FormatDate).
 func (x *doc) localDate(t time.Time, airport string) string {
 	return i18n.FormatDate(x.lang, t.In(booking.AirportZone(airport)), false)
-}
-
-// shownClock is a segment's local time with its UTC offset and "+1" when
-// it falls after the flight's date ("01:35 +1 (UTC+09:00)").
-func shownClock(s booking.Segment, t time.Time, airport string) string {
-	c := s.Clock(t, airport)
-	return c + t.In(booking.AirportZone(airport)).Format(" (UTC-07:00)")
 }
 
 // struck writes s in grey with a line through it: a time that no longer holds.

@@ -204,8 +204,10 @@ func TestDocumentsFormatsAndIssuer(t *testing.T) {
 }
 
 // A delayed flight's itinerary, printed after the change: the new times
-// (with "+1" past midnight) first, the scheduled ones beside them, as on the
-// pages; the flight's own row only, in three languages.
+// first, the scheduled ones beside them, as on the pages, each time under
+// its own date (an arrival past midnight on the next day's date, with no
+// "+1" that would count the day twice); the flight's own row only, in three
+// languages.
 func TestItineraryShowsDelay(t *testing.T) {
 	_, r := renderer(t)
 	now := time.Date(2026, 11, 20, 6, 0, 0, 0, time.UTC)
@@ -215,19 +217,66 @@ func TestItineraryShowsDelay(t *testing.T) {
 		Passengers: []booking.Passenger{{Lastname: "YAMADA", Firstname: "HANAKO", PassengerType: "ADULT"}},
 		Segments: []booking.Segment{{Key: "1", StatusCode: "CONFIRMED", Flight: "MM171", FlightNumber: "171", OriginAirportCode: "KIX", DestinationAirportCode: "CTS",
 			DepartAt: dep, ArrivalAt: dep.Add(110 * time.Minute), EstimatedDepartAt: &est, EstimatedArrivalAt: &estArr, FlightStatus: booking.FlightNotYetDepartedWithDelay}}}
-	for lang, date := range map[i18n.Lang]string{i18n.EN: "Jan 27, 2027", i18n.JP: "2027年1月27日", i18n.TH: "27 ม.ค. 2570"} {
+	for lang, date := range map[i18n.Lang][2]string{i18n.EN: {"Jan 27, 2027", "Jan 28, 2027"}, i18n.JP: {"2027年1月27日", "2027年1月28日"}, i18n.TH: {"27 ม.ค. 2570", "28 ม.ค. 2570"}} {
 		b, err := r.Render(booking.Document{Kind: booking.DocItinerary, Lang: lang, Reservation: res, IssuedAt: now})
 		if err != nil {
 			t.Fatal(err)
 		}
 		flat := strings.Join(strings.Fields(pdftotext(t, b)), " ")
-		for _, want := range []string{date, "23:45 (UTC+09:00)", "01:35 +1 (UTC+09:00)", "08:30 (UTC+09:00)", "10:20 (UTC+09:00)"} {
+		for _, want := range []string{date[0] + " " + date[1], "23:45 (UTC+09:00) 01:35 (UTC+09:00)", "08:30 (UTC+09:00)", "10:20 (UTC+09:00)"} {
 			if !strings.Contains(flat, want) {
 				t.Errorf("%s itinerary lacks %q:\n%s", lang, want, flat)
 			}
 		}
+		if strings.Contains(flat, "+1") {
+			t.Errorf("%s itinerary counts a day with +1 beside a date: %s", lang, flat)
+		}
 		if i, j := strings.Index(flat, "23:45"), strings.Index(flat, "08:30"); i < 0 || j < i {
 			t.Errorf("%s: the new departure does not come before the scheduled one: %s", lang, flat)
+		}
+	}
+}
+
+// A delay past midnight: the itinerary gives the new date, the new
+// departure without "+1", and the schedule struck through on its own
+// date; a changed gate has the one before it beside it, and a cancelled
+// flight has no gate at all.
+func TestItineraryAfterAChange(t *testing.T) {
+	_, r := renderer(t)
+	now := time.Date(2026, 11, 20, 6, 0, 0, 0, time.UTC)
+	dep := time.Date(2027, 1, 26, 14, 30, 0, 0, time.UTC)                           // KIX 23:30 on the 26th
+	est, estArr := dep.Add(70*time.Minute), dep.Add(70*time.Minute+110*time.Minute) // 00:40, CTS 02:30 on the 27th
+	res := booking.Reservation{PNR: "CTS4EF", BookedAt: now, StatusCode: booking.StatusConfirmed, Currency: "JPY", TotalAmount: 8490,
+		Passengers: []booking.Passenger{{Lastname: "YAMADA", Firstname: "HANAKO", PassengerType: "ADULT"}},
+		Segments: []booking.Segment{
+			{Key: "1", StatusCode: "CONFIRMED", Flight: "MM171", FlightNumber: "171", OriginAirportCode: "KIX", DestinationAirportCode: "CTS", OriginTerminal: "1",
+				OriginGate: "31", PreviousGate: "12", DepartAt: dep, ArrivalAt: dep.Add(110 * time.Minute), EstimatedDepartAt: &est, EstimatedArrivalAt: &estArr,
+				FlightStatus: booking.FlightNotYetDepartedWithDelay, ChangeSeq: 2, ChangeKind: "delay"},
+			{Key: "2", StatusCode: "CONFIRMED", Flight: "MM172", FlightNumber: "172", OriginAirportCode: "CTS", DestinationAirportCode: "KIX", OriginTerminal: "2",
+				OriginGate: "8", PreviousGate: "5", DepartAt: dep.Add(72 * time.Hour), ArrivalAt: dep.Add(74 * time.Hour), FlightStatus: booking.FlightCancelled},
+		}}
+	for lang, w := range map[i18n.Lang]struct{ newDate, oldDate, gate, was, noGate string }{
+		i18n.EN: {"Jan 27, 2027", "Jan 26, 2027", "Gate 31", "was gate 12", "Gate 8"},
+		i18n.JP: {"2027年1月27日", "2027年1月26日", "搭乗口 31", "旧搭乗口 12", "搭乗口 8"},
+		i18n.TH: {"27 ม.ค. 2570", "26 ม.ค. 2570", "ประตู 31", "ประตูเดิม 12", "ประตู 8"},
+	} {
+		b, err := r.Render(booking.Document{Kind: booking.DocItinerary, Lang: lang, Reservation: res, IssuedAt: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		flat := strings.Join(strings.Fields(pdftotext(t, b)), " ")
+		for _, want := range []string{w.newDate, "00:40 (UTC+09:00)", "02:30 (UTC+09:00)", w.oldDate, "23:30 (UTC+09:00)", "01:20 (UTC+09:00)", w.gate, w.was} {
+			if !strings.Contains(flat, want) {
+				t.Errorf("%s itinerary lacks %q:\n%s", lang, want, flat)
+			}
+		}
+		for _, not := range []string{"+1", w.noGate, strings.Replace(w.was, "12", "5", 1)} {
+			if strings.Contains(flat+" ", not+" ") {
+				t.Errorf("%s itinerary has %q:\n%s", lang, not, flat)
+			}
+		}
+		if i, j := strings.Index(flat, w.newDate), strings.Index(flat, w.oldDate); i < 0 || j < i {
+			t.Errorf("%s: the new date does not come before the old one: %s", lang, flat)
 		}
 	}
 }

@@ -278,20 +278,24 @@ const (
 	segmentsSQL = `SELECT reservation_id, seg_key, status_code, flight, flight_number, is_show_hotel_link,
 		origin_airport_code, origin_terminal, origin_gate, destination_airport_code, destination_terminal,
 		depart_at, estimated_depart_at, actual_depart_at, arrival_at, estimated_arrival_at, actual_arrival_at, flight_status,
-		change_seq, change_kind, previous_depart_at, previous_arrival_at, diverted_to
+		change_seq, change_kind, previous_depart_at, previous_arrival_at, diverted_to, previous_gate
 		FROM reservation_segments WHERE reservation_id IN `
 	passengersSQL = `SELECT reservation_id, lastname, firstname, passenger_type
 		FROM reservation_passengers WHERE reservation_id IN `
 )
 
 // The columns of a segment and of a passenger in SearchPage's answer, in
-// the order of decodeSegment and decodePassenger.
+// the order of decodeSegment and decodePassenger. segmentCols220 are a
+// segment's columns as migrations 00220 and 00244 wrote the views (their
+// triggers are made with them, on a schema without the later columns);
+// 00291 added the previous gate (migrate_previous_gate.go).
 const (
-	segmentCols = `s.seg_key, s.status_code, s.flight, s.flight_number, s.is_show_hotel_link,
+	segmentCols220 = `s.seg_key, s.status_code, s.flight, s.flight_number, s.is_show_hotel_link,
 		s.origin_airport_code, s.origin_terminal, s.origin_gate, s.destination_airport_code, s.destination_terminal,
 		s.depart_at, s.estimated_depart_at, s.actual_depart_at, s.arrival_at, s.estimated_arrival_at, s.actual_arrival_at, s.flight_status,
 		s.change_seq, s.change_kind, s.previous_depart_at, s.previous_arrival_at, s.diverted_to`
-	paxCols = `x.lastname, x.firstname, x.passenger_type`
+	segmentCols = segmentCols220 + `, s.previous_gate`
+	paxCols     = `x.lastname, x.firstname, x.passenger_type`
 )
 
 // ViewSQL returns the segments and passengers queries of a page of one
@@ -314,7 +318,7 @@ func (s *BookingStore) loadSegments(ctx context.Context, rd reader, list []booki
 		if err := rows.Scan(&id, &g.Key, &g.StatusCode, &g.Flight, &g.FlightNumber, &g.IsShowHotelLink,
 			&g.OriginAirportCode, &g.OriginTerminal, &g.OriginGate, &g.DestinationAirportCode, &g.DestinationTerminal,
 			&dep, &estDep, &actDep, &arr, &estArr, &actArr, &g.FlightStatus,
-			&g.ChangeSeq, &g.ChangeKind, &prevDep, &prevArr, &g.DivertedTo); err != nil {
+			&g.ChangeSeq, &g.ChangeKind, &prevDep, &prevArr, &g.DivertedTo, &g.PreviousGate); err != nil {
 			return fmt.Errorf("scan segment: %w", err)
 		}
 		g.DepartAt, g.ArrivalAt = time.UnixMilli(dep).UTC(), time.UnixMilli(arr).UTC()

@@ -74,3 +74,15 @@ func SearchViewsDown(ctx context.Context, db *DB) error {
 	}
 	return nil
 }
+
+// MigrationDown undoes one migration (its down), as a downgrade would.
+func MigrationDown(ctx context.Context, db *DB, version int64) error {
+	p, err := db.migrations(ctx, true)
+	if err != nil {
+		return err
+	}
+	if _, err := p.ApplyVersion(ctx, version, false); err != nil {
+		return fmt.Errorf("down %d: %w", version, err)
+	}
+	return nil
+}

@@ -30,6 +30,9 @@ type flightSegment struct {
 	reservationID, key, origin, destination string
 	departAt, arrivalAt                     time.Time
 	memberID                                string // empty: the booking is on nobody's account
+	// gate and previousGate are what the segment shows now: its gate and
+	// the one struck through beside it (flightops.PreviousGate)
+	gate, previousGate string
 	// live: neither the booking nor the segment is cancelled
 	live bool
 }
@@ -42,7 +45,7 @@ type queryer interface {
 // times ($1 flight, $2 and $3 the window in Unix milliseconds); it must go
 // through the (flight, depart_at) index, never a scan of the table.
 const flightSegmentsSQL = `SELECT s.reservation_id, s.seg_key, s.origin_airport_code, s.destination_airport_code, s.depart_at, s.arrival_at,
-	COALESCE(r.member_id, ''), r.status_code, s.status_code
+	COALESCE(r.member_id, ''), r.status_code, s.status_code, s.origin_gate, s.previous_gate
 	FROM reservation_segments s JOIN reservations r ON r.id = s.reservation_id
 	WHERE s.flight = $1 AND s.depart_at >= $2 AND s.depart_at < $3
 	ORDER BY s.depart_at, s.reservation_id, s.seg_key`
@@ -65,7 +68,7 @@ func flightSegments(ctx context.Context, q queryer, flight, date string) ([]flig
 		var s flightSegment
 		var dep, arr int64
 		var resStatus, segStatus string
-		if err := rows.Scan(&s.reservationID, &s.key, &s.origin, &s.destination, &dep, &arr, &s.memberID, &resStatus, &segStatus); err != nil {
+		if err := rows.Scan(&s.reservationID, &s.key, &s.origin, &s.destination, &dep, &arr, &s.memberID, &resStatus, &segStatus, &s.gate, &s.previousGate); err != nil {
 			return nil, fmt.Errorf("scan flight segment: %w", err)
 		}
 		s.departAt, s.arrivalAt = time.UnixMilli(dep).UTC(), time.UnixMilli(arr).UTC()
@@ -151,7 +154,8 @@ func (s *FlightOpsStore) Apply(ctx context.Context, ev flightops.Event, source s
 }
 
 // updateFlightSegments writes the flight's state onto each of its
-// segments (by primary key), and moves the reservations' departure
+// segments (by primary key), with the gate each showed before a new one
+// (flightops.PreviousGate), and moves the reservations' departure
 // columns of the search when the schedule moved.
 func updateFlightSegments(ctx context.Context, tx *sql.Tx, segs []flightSegment, cur, next flightops.State) error {
 	u := next.SegmentUpdate()
@@ -160,12 +164,13 @@ func updateFlightSegments(ctx context.Context, tx *sql.Tx, segs []flightSegment,
 			estimated_arrival_at = $6, flight_status = $7,
 			origin_gate = CASE WHEN $8 = '' THEN origin_gate ELSE $8 END,
 			origin_terminal = CASE WHEN $9 = '' THEN origin_terminal ELSE $9 END,
-			change_seq = $10, change_kind = $11, diverted_to = $12,
+			change_seq = $10, change_kind = $11, diverted_to = $12, previous_gate = $13,
 			previous_depart_at = COALESCE(previous_depart_at, depart_at),
 			previous_arrival_at = COALESCE(previous_arrival_at, arrival_at)
 			WHERE reservation_id = $1 AND seg_key = $2`,
 			g.reservationID, g.key, u.DepartAt.UnixMilli(), u.ArrivalAt.UnixMilli(), optMillis(u.EstimatedDepartAt),
-			optMillis(u.EstimatedArrivalAt), u.FlightStatus, u.Gate, u.Terminal, u.Sequence, u.Kind, u.DivertedTo); err != nil {
+			optMillis(u.EstimatedArrivalAt), u.FlightStatus, u.Gate, u.Terminal, u.Sequence, u.Kind, u.DivertedTo,
+			flightops.PreviousGate(g.gate, g.previousGate, u.Gate)); err != nil {
 			return fmt.Errorf("update flight segment: %w", err)
 		}
 	}

@@ -22,13 +22,15 @@ import "github.com/pressly/goose/v3"
 const migrationSearchViews = 220
 
 // The view of the reservation whose id is the SQL expression id, on each
-// engine. A booking without segments (or passengers) has '[]' on SQLite
-// and NULL on PostgreSQL, as their aggregates give; decodePage reads both.
-func segmentsViewSQL(engine Engine, id string) string {
+// engine, of the segment columns cols (segmentCols220 here; 00291 adds the
+// previous gate). A booking without segments (or passengers) has '[]' on
+// SQLite and NULL on PostgreSQL, as their aggregates give; decodePage
+// reads both.
+func segmentsViewSQL(engine Engine, cols, id string) string {
 	if engine == Postgres {
-		return `(SELECT json_agg(json_build_array(` + segmentCols + `) ORDER BY s.position)::text FROM reservation_segments s WHERE s.reservation_id = ` + id + `)`
+		return `(SELECT json_agg(json_build_array(` + cols + `) ORDER BY s.position)::text FROM reservation_segments s WHERE s.reservation_id = ` + id + `)`
 	}
-	return `(SELECT json_group_array(json_array(` + segmentCols + `) ORDER BY s.position) FROM reservation_segments s WHERE s.reservation_id = ` + id + `)`
+	return `(SELECT json_group_array(json_array(` + cols + `) ORDER BY s.position) FROM reservation_segments s WHERE s.reservation_id = ` + id + `)`
 }
 
 func passengersViewSQL(engine Engine, id string) string {
@@ -52,11 +54,11 @@ var addSearchViewColumns = []string{
 func searchViewsSQLite() []string {
 	out := append([]string{}, addSearchViewColumns...)
 	out = append(out, viewTriggersSQLite(
-		func(id string) string { return segmentsViewSQL(SQLite, id) },
+		func(id string) string { return segmentsViewSQL(SQLite, segmentCols220, id) },
 		func(id string) string { return passengersViewSQL(SQLite, id) })...)
 	// the bookings written before this migration, in one pass (each row
 	// updated once: every update also bumps its member's version)
-	out = append(out, `UPDATE reservations SET segments_view = `+segmentsViewSQL(SQLite, "reservations.id")+
+	out = append(out, `UPDATE reservations SET segments_view = `+segmentsViewSQL(SQLite, segmentCols220, "reservations.id")+
 		`, passengers_view = `+passengersViewSQL(SQLite, "reservations.id"))
 	// The member's index (00031) takes the views too: a page's bookings
 	// are then read side by side from the index, not each from its own
@@ -100,10 +102,23 @@ var searchViewTables = []string{"reservation_segments", "reservation_passengers"
 func searchViewsPostgres() []string {
 	out := append([]string{}, addSearchViewColumns...)
 	for _, t := range []struct{ table, column, view string }{
-		{searchViewTables[0], "segments_view", segmentsViewSQL(Postgres, "r.id")},
+		{searchViewTables[0], "segments_view", segmentsViewSQL(Postgres, segmentCols220, "r.id")},
 		{searchViewTables[1], "passengers_view", passengersViewSQL(Postgres, "r.id")},
 	} {
-		out = append(out, `CREATE FUNCTION `+rebuildViewFunction(t.table)+` RETURNS trigger LANGUAGE plpgsql AS $$
+		out = append(out, rebuildViewFunctionSQL(t.table, t.column, t.view))
+		out = append(out, statementTriggers(t.table, "view", rebuildViewFunction(t.table))...)
+	}
+	// the bookings written before this migration, in one pass
+	out = append(out, `UPDATE reservations r SET segments_view = `+segmentsViewSQL(Postgres, segmentCols220, "r.id")+
+		`, passengers_view = `+passengersViewSQL(Postgres, "r.id"))
+	return out
+}
+
+// rebuildViewFunctionSQL makes (or replaces) table's trigger function,
+// which rebuilds column of the reservations its statement's rows belong
+// to from the SQL view (of r.id).
+func rebuildViewFunctionSQL(table, column, view string) string {
+	return `CREATE OR REPLACE FUNCTION ` + rebuildViewFunction(table) + ` RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
 	ids text[];
 BEGIN
@@ -115,15 +130,9 @@ BEGIN
 		ids := ARRAY(SELECT reservation_id FROM old_rows UNION SELECT reservation_id FROM new_rows);
 	END IF;
 	PERFORM 1 FROM reservations WHERE id = ANY(ids) ORDER BY id FOR UPDATE;
-	UPDATE reservations r SET `+t.column+` = `+t.view+` WHERE r.id = ANY(ids);
+	UPDATE reservations r SET ` + column + ` = ` + view + ` WHERE r.id = ANY(ids);
 	RETURN NULL;
-END $$`)
-		out = append(out, statementTriggers(t.table, "view", rebuildViewFunction(t.table))...)
-	}
-	// the bookings written before this migration, in one pass
-	out = append(out, `UPDATE reservations r SET segments_view = `+segmentsViewSQL(Postgres, "r.id")+
-		`, passengers_view = `+passengersViewSQL(Postgres, "r.id"))
-	return out
+END $$`
 }
 
 var searchViewsPostgresDown = []string{

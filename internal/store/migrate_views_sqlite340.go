@@ -48,10 +48,10 @@ func viewsSQLite340Migration(engine Engine) *goose.Migration {
 	var up, down []string
 	if engine == SQLite {
 		up = viewTriggersSQLite(
-			func(id string) string { return orderedArraySQL(segmentCols, "reservation_segments", "s", id) },
+			func(id string) string { return orderedArraySQL(segmentCols220, "reservation_segments", "s", id) },
 			func(id string) string { return orderedArraySQL(paxCols, "reservation_passengers", "x", id) })
 		down = viewTriggersSQLite(
-			func(id string) string { return segmentsViewSQL(SQLite, id) },
+			func(id string) string { return segmentsViewSQL(SQLite, segmentCols220, id) },
 			func(id string) string { return passengersViewSQL(SQLite, id) })
 	}
 	return statementsMigration(migrationViewsSQLite340, "search views for SQLite 3.40", up, down)

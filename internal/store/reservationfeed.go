@@ -180,12 +180,12 @@ func (s *ReservationFeedStore) applyOne(ctx context.Context, tx *sql.Tx, in flig
 		if _, err := tx.ExecContext(ctx, `INSERT INTO reservation_segments (reservation_id, seg_key, position, status_code, flight, flight_number,
 			is_show_hotel_link, origin_airport_code, origin_terminal, origin_gate, destination_airport_code, destination_terminal,
 			depart_at, estimated_depart_at, actual_depart_at, arrival_at, estimated_arrival_at, actual_arrival_at, flight_status,
-			change_seq, change_kind, previous_depart_at, previous_arrival_at, diverted_to)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)`,
+			change_seq, change_kind, previous_depart_at, previous_arrival_at, diverted_to, previous_gate)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)`,
 			r.ID, g.Key, p, g.StatusCode, g.Flight, g.FlightNumber, g.IsShowHotelLink, g.OriginAirportCode, g.OriginTerminal, g.OriginGate,
 			g.DestinationAirportCode, g.DestinationTerminal, g.DepartAt.UnixMilli(), optMillis(g.EstimatedDepartAt), optMillis(g.ActualDepartAt),
 			g.ArrivalAt.UnixMilli(), optMillis(g.EstimatedArrivalAt), optMillis(g.ActualArrivalAt), g.FlightStatus,
-			g.ChangeSeq, g.ChangeKind, optMillis(g.PreviousDepartAt), optMillis(g.PreviousArrivalAt), g.DivertedTo); err != nil {
+			g.ChangeSeq, g.ChangeKind, optMillis(g.PreviousDepartAt), optMillis(g.PreviousArrivalAt), g.DivertedTo, g.PreviousGate); err != nil {
 			return "", fmt.Errorf("insert segment: %w", err)
 		}
 	}
@@ -216,7 +216,7 @@ func carryOver(old booking.Reservation, g booking.Segment) booking.Segment {
 	if prev.Flight == g.Flight && prev.DepartAt.Equal(g.DepartAt) && prev.ArrivalAt.Equal(g.ArrivalAt) {
 		g.EstimatedDepartAt, g.EstimatedArrivalAt = prev.EstimatedDepartAt, prev.EstimatedArrivalAt
 		g.ActualDepartAt, g.ActualArrivalAt = prev.ActualDepartAt, prev.ActualArrivalAt
-		g.FlightStatus, g.OriginGate, g.IsShowHotelLink = prev.FlightStatus, prev.OriginGate, prev.IsShowHotelLink
+		g.FlightStatus, g.OriginGate, g.PreviousGate, g.IsShowHotelLink = prev.FlightStatus, prev.OriginGate, prev.PreviousGate, prev.IsShowHotelLink
 		g.ChangeSeq, g.ChangeKind, g.DivertedTo = prev.ChangeSeq, prev.ChangeKind, prev.DivertedTo
 		g.PreviousDepartAt, g.PreviousArrivalAt = prev.PreviousDepartAt, prev.PreviousArrivalAt
 		return g

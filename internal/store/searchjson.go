@@ -72,8 +72,23 @@ func (d *jsonReader) segment() booking.Segment {
 	g.ChangeKind = d.str()
 	g.PreviousDepartAt, g.PreviousArrivalAt = d.optTime(), d.optTime()
 	g.DivertedTo = d.str()
+	// a view written before migration 00291 has no previous gate
+	g.PreviousGate = d.trailingStr()
 	d.close()
 	return g
+}
+
+// trailingStr reads a string that an array written before its column was
+// added lacks: at the array's end it reads "" and leaves the end to close.
+func (d *jsonReader) trailingStr() string {
+	if d.err != nil {
+		return ""
+	}
+	d.ws()
+	if d.i < len(d.s) && d.s[d.i] == ']' {
+		return ""
+	}
+	return d.str()
 }
 
 // jsonReader reads values in sequence; the first error sticks and every

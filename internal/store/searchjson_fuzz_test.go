@@ -27,8 +27,11 @@ func FuzzDecodePage(f *testing.F) {
 		}
 		segment := []any{"s1", "HK", "MM" + pnr, pnr, hotel, "KIX", firstname, nil, "NRT", lastname,
 			departMs, nil, departMs, departMs, nil, nil, "on_time", 2, "delay", departMs, nil, lastname}
+		// the first segment as views are written since migration 00291
+		// (the previous gate last), the second as before it
+		withGate := append(append([]any{}, segment...), firstname)
 		res := []any{id, nil, pnr, departMs, "HK", "JPY", total, lastname + "@example.com",
-			[]any{segment}, []any{[]any{lastname, firstname, "adult"}}}
+			[]any{withGate, segment}, []any{[]any{lastname, firstname, "adult"}}}
 		doc, err := json.Marshal([]any{res, []any{id, id, pnr, 0, "XX", "THB", 0, "", nil, nil}})
 		if err != nil {
 			t.Fatal(err)
@@ -63,7 +66,9 @@ func FuzzDecodePage(f *testing.F) {
 			t.Fatalf("reservation strings %+v, want %v", r, ref[0])
 		case r.TotalAmount != total || !r.BookedAt.Equal(when):
 			t.Fatalf("reservation numbers %d %v, want %d %v", r.TotalAmount, r.BookedAt, total, when)
-		case len(g) != 1 || g[0].Flight != str(wantSeg[2]) || g[0].OriginTerminal != str(wantSeg[6]) || g[0].DestinationTerminal != str(wantSeg[9]) || g[0].DivertedTo != str(wantSeg[21]):
+		case len(g) != 2 || g[0].PreviousGate != str(ref[0][8].([]any)[0].([]any)[22]) || g[1].PreviousGate != "" || g[1].DivertedTo != g[0].DivertedTo:
+			t.Fatalf("segments' previous gates %+v, want %v", g, ref[0][8])
+		case g[0].Flight != str(wantSeg[2]) || g[0].OriginTerminal != str(wantSeg[6]) || g[0].DestinationTerminal != str(wantSeg[9]) || g[0].DivertedTo != str(wantSeg[21]):
 			t.Fatalf("segment %+v, want %v", g, wantSeg)
 		case !g[0].IsShowHotelLink || g[0].OriginGate != "" || g[0].EstimatedDepartAt != nil || g[0].ActualDepartAt == nil || !g[0].ActualDepartAt.Equal(when) || g[0].ChangeSeq != 2 || g[0].PreviousDepartAt == nil || g[0].PreviousArrivalAt != nil:
 			t.Fatalf("segment values %+v", g[0])

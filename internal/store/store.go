@@ -288,7 +288,7 @@ func (db *DB) migrations(ctx context.Context, lock bool) (*goose.Provider, error
 	// lower number can land after a higher one was applied: apply it
 	// then, instead of refusing to start (the migrations are independent).
 	opts = append(opts, goose.WithGoMigrations(bookingsVersionMigration(db.Engine), searchViewsMigration(db.Engine),
-		bookingTriggersMigration(db.Engine), viewsSQLite340Migration(db.Engine)), goose.WithAllowOutofOrder(true))
+		bookingTriggersMigration(db.Engine), viewsSQLite340Migration(db.Engine), previousGateMigration(db.Engine)), goose.WithAllowOutofOrder(true))
 	p, err := goose.NewProvider(dialect, db.DB, mustSub(migrations, "migrations"), opts...)
 	if err != nil {
 		return nil, fmt.Errorf("migrate: %w", err)

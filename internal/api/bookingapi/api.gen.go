@@ -147,6 +147,9 @@ type FlightChange struct {
 	// PreviousDepartDateTime the scheduled departure before the first change (local)
 	PreviousDepartDateTime string `json:"previousDepartDateTime"`
 
+	// PreviousGate the departure gate before the airline's last gate change (the card shows it struck through beside originGate, unless the flight is cancelled); absent when the gate never changed or was only assigned
+	PreviousGate *string `json:"previousGate,omitempty"`
+
 	// Sequence how many changes the flight has had
 	Sequence int `json:"sequence"`
 }

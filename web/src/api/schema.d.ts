@@ -2437,6 +2437,8 @@ export interface components {
             previousArrivalDateTime: string;
             divertedToAirportCode?: string;
             divertedToAirport?: string;
+            /** @description the departure gate before the airline's last gate change (the card shows it struck through beside originGate, unless the flight is cancelled); absent when the gate never changed or was only assigned */
+            previousGate?: string;
         };
         AddReservationRequest: {
             pnr: string;

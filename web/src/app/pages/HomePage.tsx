@@ -39,7 +39,8 @@ export default function HomePage() {
   const ready = shown || settled
   return (
     <div className="page">
-      <PageHeader title={name ? t('home.greeting', name) : t('home.greetingNoName')} />
+      {/* the tab names the page ("Home"), not the member: the greeting is no page's name */}
+      <PageHeader title={name ? t('home.greeting', name) : t('home.greetingNoName')} documentTitle={t('nav.home')} />
       {!ready && <div className="home__placeholder" aria-busy="true" />}
       {/* rendered from the start (one fetch per list), shown when ready */}
       <div hidden={!ready}>

@@ -102,3 +102,67 @@ describe('flight changes on the bookings page', () => {
     expect(within(card).queryByText(/Estimated/)).toBeNull()
   })
 })
+
+// MM171 KIX 23:30 → CTS 01:20 the next day, delayed to 00:40: the flight now leaves on the 27th.
+const pastMidnight = {
+  ...base,
+  key: '1',
+  flight: 'MM171',
+  flightNumber: '171',
+  destinationAirportCode: 'CTS',
+  destinationAirport: 'Sapporo (New Chitose)',
+  departDateTime: '2027-01-26T23:30:00+09:00',
+  arrivalDateTime: '2027-01-27T01:20:00+09:00',
+  estimatedDepartDateTime: '2027-01-27T00:40:00+09:00',
+  estimatedArrivalDateTime: '2027-01-27T02:30:00+09:00',
+  flightStatus: 'NOT_YET_DEPARTED_WITH_DELAY',
+  flightStatusLabel: 'Delayed',
+  isIrregular: true,
+  flightChange: { kind: 'gate', sequence: 2, previousDepartDateTime: '2027-01-26T23:30:00+09:00', previousArrivalDateTime: '2027-01-27T01:20:00+09:00', previousGate: '12' },
+}
+const cancelledRegated = { ...cancelled, flightChange: { ...cancelled.flightChange, previousGate: '12' } }
+
+describe('a flight card after a change', () => {
+  const stub = () =>
+    stubFetch({
+      'GET /api/session/info': MEMBER_SESSION,
+      'GET /api/masters/airports': [],
+      'GET /api/reservations': () =>
+        json({ reservations: [reservation('LATE01', pastMidnight), reservation('GONE01', cancelledRegated)], perPage: 10, currentPage: 1, total: 2, totalPages: 1 }),
+    })
+
+  it.each([
+    ['en', 'Wed, Jan 27, 2027', 'Tue, Jan 26, 2027', 'Gate 31', 'was gate 12', 'Scheduled'],
+    ['jp', '2027年1月27日(水)', '2027年1月26日(火)', '31\u2060番ゲート', '変更前の12\u2060番ゲート', '定刻'],
+    ['th', 'พ. 27 ม.ค. 2570', 'อ. 26 ม.ค. 2570', 'ประตู 31', 'ประตูเดิม 12', 'ตามกำหนดการ'],
+  ])('%s: a delay past midnight on its new date, the old gate struck through, no gate when cancelled', async (lang, newDate, oldDate, gate, wasGate, scheduled) => {
+    stub()
+    renderApp(`/bookings?lang=${lang}`)
+    const card = await screen.findByRole('article', { name: /LATE01/ })
+    // the new date, the scheduled one struck through beside it (said as the schedule)
+    expect(card.querySelector('.flight__date')?.textContent).toBe(newDate)
+    expect(card.querySelector('.flight__date')?.getAttribute('datetime')).toBe('2027-01-27')
+    expect(card.querySelector('s.flight__was-date')?.textContent).toBe(`${scheduled} ${oldDate}`)
+    // the new times count from the new date: no "+1" on the departure, none on the arrival of the same day
+    const [dep, arr] = Array.from(card.querySelectorAll('.flight__time--late'))
+    expect(dep.textContent).toMatch(/00:40$/)
+    expect(arr.textContent).toMatch(/02:30$/)
+    expect(card.querySelectorAll('.flight__time--late .flight__plus')).toHaveLength(0)
+    // the schedule keeps its own date's count: its arrival was the next day
+    const struck = Array.from(card.querySelectorAll('.flight__times s.flight__was'))
+    expect(struck[0].textContent).toMatch(/23:30$/)
+    expect(struck[1].querySelector('.flight__plus [aria-hidden]')?.textContent).toBe('+1')
+    // the gate: the new one, the old one struck through with its words for a screen reader
+    const where = card.querySelector('.flight__gate')!
+    const del = where.querySelector('del')!
+    expect(where.textContent).toBe(`${gate} ${wasGate}12`)
+    expect(del.querySelector('.visually-hidden')?.textContent).toBe(wasGate)
+    expect(del.querySelector('[aria-hidden="true"]')?.textContent).toBe('12')
+    // cancelled: no gate at all, neither new nor old
+    const gone = screen.getByRole('article', { name: /GONE01/ })
+    expect(gone.querySelector('.flight__gate')).toBeNull()
+    expect(gone.querySelector('del')).toBeNull()
+    expect(gone.textContent).not.toContain(gate)
+    expect(gone.querySelector('.flight__where')?.textContent).not.toBe('')
+  })
+})

@@ -3,12 +3,16 @@ import { useLang, useTranslation } from '@/i18n/translation'
 import type { Segment } from '../api'
 import { formatDate } from '@/i18n/format'
 import { durationMinutes, localDate, localTime } from '../format'
+import { daysBetween, shownFlight, shownGate } from '../flightCard'
 
 /**
  * One flight as airline sites show it: large departure and arrival times
  * with the airport codes joined by a route line, the date, the duration and
  * a status chip. Times are the airports' own local times; cancelled and
- * irregular flights are marked in words and colour.
+ * irregular flights are marked in words and colour. After a change
+ * (flightCard.ts): a delay's new times and date, the schedule struck
+ * through beside them; a new gate with the one before it struck through;
+ * no gate for a flight that will not depart.
  */
 export function SegmentRow({ segment: s }: { segment: Segment }) {
   const { t } = useTranslation('bookings')
@@ -23,21 +27,29 @@ export function SegmentRow({ segment: s }: { segment: Segment }) {
   ]
     .filter(Boolean)
     .join(' ')
-  const estimated = !s.actualDepartDateTime ? s.estimatedDepartDateTime : undefined
-  // A delay shows as the airline apps do: the new times large, the schedule struck through beside them.
-  const dep = estimated ?? s.departDateTime
-  const arr = estimated ? (s.estimatedArrivalDateTime ?? s.arrivalDateTime) : s.arrivalDateTime
+  // A delay shows as the airline apps do: the new times large, the schedule struck through beside them,
+  // and a delay past midnight the new date (the schedule's own date struck through beside it).
+  const { dep, arr, late: estimated, date: day, scheduledDate } = shownFlight(s)
+  const scheduledDay = scheduledDate ?? day
+  const gate = shownGate(s)
   const minutes = durationMinutes(dep, arr)
-  const day = localDate(s.departDateTime)
   return (
     <li className={classes} data-segment-key={s.key}>
       <div className="flight__top">
         <span className="flight__number" translate="no">
           {s.flight}
         </span>
-        <time className="flight__date" dateTime={localDate(s.departDateTime)}>
-          {formatDate(localDate(s.departDateTime), lang, { weekday: true })}
-        </time>
+        <span className="flight__dates">
+          <time className="flight__date" dateTime={day}>
+            {formatDate(day, lang, { weekday: true })}
+          </time>
+          {scheduledDate && (
+            <s className="flight__was flight__was-date">
+              <span className="visually-hidden">{t('segment.scheduled')} </span>
+              <time dateTime={scheduledDate}>{formatDate(scheduledDate, lang, { weekday: true })}</time>
+            </s>
+          )}
+        </span>
         <StatusChip segment={s} />
       </div>
       <div className="flight__route">
@@ -46,15 +58,14 @@ export function SegmentRow({ segment: s }: { segment: Segment }) {
             <time className={`flight__time${estimated ? ' flight__time--late' : ''}`} dateTime={dep}>
               <span className="visually-hidden">{t('segment.departure')} </span>
               {localTime(dep)}
-              <DayShift from={day} to={localDate(dep)} />
             </time>
-            {estimated && <Scheduled at={s.departDateTime} day={day} />}
+            {estimated && <Scheduled at={s.departDateTime} day={scheduledDay} />}
           </span>
           <span className="flight__code" translate="no">
             {s.originAirportCode}
           </span>
           <AirportName name={s.originAirport} />
-          <Where terminal={s.originTerminal} gate={s.originGate} />
+          <Where terminal={s.originTerminal} gate={gate.gate} was={gate.was} />
         </div>
         <div className="flight__line" aria-hidden={minutes === null}>
           {minutes !== null && (
@@ -63,7 +74,7 @@ export function SegmentRow({ segment: s }: { segment: Segment }) {
         </div>
         <div className="flight__end flight__end--arrival">
           <span className="flight__times">
-            {estimated && <Scheduled at={s.arrivalDateTime} day={day} />}
+            {estimated && <Scheduled at={s.arrivalDateTime} day={scheduledDay} />}
             <time className={`flight__time${estimated ? ' flight__time--late' : ''}`} dateTime={arr}>
               <span className="visually-hidden">{t('segment.arrival')} </span>
               {localTime(arr)}
@@ -87,10 +98,10 @@ export function SegmentRow({ segment: s }: { segment: Segment }) {
   )
 }
 
-/** "+1" beside a time on the day after the flight's date (its days counted; nothing on the same day). */
+/** "+1" beside a time on the day after the date it is read with (its days counted; nothing on the same day). */
 function DayShift({ from, to }: { from: string; to: string }) {
   const { t } = useTranslation('bookings')
-  const days = Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000)
+  const days = daysBetween(from, to)
   if (!days) return null
   const shown = days > 0 ? `+${days}` : String(days)
   return (
@@ -101,7 +112,7 @@ function DayShift({ from, to }: { from: string; to: string }) {
   )
 }
 
-/** A scheduled time replaced by a delay's estimate: struck through beside the new one. */
+/** A scheduled time replaced by a delay's estimate: struck through beside the new one, its days counted from the scheduled date. */
 function Scheduled({ at, day }: { at: string; day: string }) {
   const { t } = useTranslation('bookings')
   return (
@@ -164,14 +175,28 @@ function AirportName({ name }: { name: string }) {
   )
 }
 
-function Where({ terminal, gate }: { terminal: string; gate?: string }) {
+/** The terminal and the gate; a changed gate has the one before it struck through beside it ("was gate 12" to a screen reader). */
+function Where({ terminal, gate, was }: { terminal: string; gate?: string; was?: string }) {
   const { t } = useTranslation('bookings')
   if (!terminal && !gate) return null
   // Each "Terminal 3" stays on one line: never a break inside the word (Thai and Japanese included).
   return (
     <span className="flight__where">
       {terminal && <span className="nowrap">{t('segment.terminalN', { n: terminal })}</span>}
-      {gate && <span className="nowrap">{t('segment.gateN', { n: gate })}</span>}
+      {gate && (
+        <span className="nowrap flight__gate">
+          {t('segment.gateN', { n: gate })}
+          {was && (
+            <>
+              {' '}
+              <del className="flight__was-gate">
+                <span className="visually-hidden">{t('segment.wasGateN', { n: was })}</span>
+                <span aria-hidden="true">{was}</span>
+              </del>
+            </>
+          )}
+        </span>
+      )}
     </span>
   )
 }

@@ -1,13 +1,14 @@
-import { useEffect, useState, type MouseEvent } from 'react'
+import { useEffect, useMemo, useState, type MouseEvent } from 'react'
 import { useLocation } from 'react-router'
 import { useLang, useTranslation } from '@/i18n/translation'
 import { formatPersonName } from '@/i18n/format'
 import { AppLink } from '@/app/routing/AppLink'
 import { SegmentRow } from '../components/SegmentRow'
-import { asSegment, type KeptRecord, type KeptTrip } from './keptTrips'
+import { asSegment, keptNames, tripStatus, type KeptRecord, type KeptTrip } from './keptTrips'
 import { readKept } from './store'
 import { keepsTrips } from '@/app/pwa/keptFlag'
 import { savedAtLabel } from './savedAt'
+import { useDocumentTitle } from '@/components/useDocumentTitle'
 import '../bookings.css'
 import './offline.css'
 
@@ -46,6 +47,7 @@ export default function OfflinePage({ notAnswering = false, loginLink = false }:
 
 function NeedsConnection() {
   const { t } = useTranslation('bookings')
+  useDocumentTitle(t('offline.title'))
   return (
     <section className="offline" aria-labelledby="offline-title">
       <h1 id="offline-title">{t('offline.title')}</h1>
@@ -73,6 +75,8 @@ function KeptTripsView() {
       live = false
     }
   }, [])
+  // the tab names the view from its first render, while the copy is read
+  useDocumentTitle(t(record === null ? 'offline.title' : 'offline.tripsTitle'))
   if (record === undefined) return null
   if (record === null) {
     return (
@@ -105,6 +109,8 @@ function KeptTripsView() {
 function KeptTripCard({ trip, itinerary, now }: { trip: KeptTrip; itinerary?: Blob; now: Date }) {
   const { t } = useTranslation('bookings')
   const lang = useLang()
+  // The statuses and airports in the page's language, whichever language saved the copy.
+  const names = useMemo(() => keptNames((key, options) => t(key, options)), [t])
   // The kept PDF, saved from the device (a phone opens it in its viewer): its
   // address is made as the link is followed, and dropped a minute later.
   const save = (e: MouseEvent<HTMLAnchorElement>) => {
@@ -121,7 +127,7 @@ function KeptTripCard({ trip, itinerary, now }: { trip: KeptTrip; itinerary?: Bl
             <span className="reservation__pnr-label">{t('booking.pnr')}</span> <span translate="no">{trip.pnr}</span>
           </h2>
           <span className="reservation__meta">
-            <span className="chip chip--muted">{trip.status}</span>
+            <span className="chip chip--muted">{tripStatus(trip, names)}</span>
           </span>
         </header>
         {trip.passengers.length > 0 && (
@@ -131,7 +137,7 @@ function KeptTripCard({ trip, itinerary, now }: { trip: KeptTrip; itinerary?: Bl
         )}
         <ul className="flights">
           {trip.segments.map((s) => (
-            <SegmentRow key={s.key} segment={asSegment(s, now)} />
+            <SegmentRow key={s.key} segment={asSegment(s, now, names)} />
           ))}
         </ul>
         {itinerary && (

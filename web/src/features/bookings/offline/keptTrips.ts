@@ -2,7 +2,9 @@
  * What "Keep my trips on this device" keeps: the bookings with a flight in
  * the next 30 days, and of each only what the trip needs at the airport
  * (booking number, passengers' names, flights with local times, terminal,
- * gate, status at the last update, the change alert). The fields are listed
+ * gate and the gate before a change, status at the last update, the change
+ * alert), with the codes of its airports and statuses, so the offline view
+ * names them in the page's language (KeptNames). The fields are listed
  * one by one: nothing else of an answer (payment data, points, PINs) can
  * reach the device, even if the API grows.
  */
@@ -91,6 +93,7 @@ function keptSegment(s: Segment): KeptSegment {
       previousArrivalDateTime: c.previousArrivalDateTime,
       ...(c.divertedToAirportCode !== undefined && { divertedToAirportCode: c.divertedToAirportCode }),
       ...(c.divertedToAirport !== undefined && { divertedToAirport: c.divertedToAirport }),
+      ...(c.previousGate !== undefined && { previousGate: c.previousGate }),
     }
   }
   return k
@@ -114,7 +117,51 @@ export function tripsToKeep(reservations: Reservation[], now: Date): KeptTrip[] 
     }))
 }
 
-/** A kept flight as the flight row (SegmentRow) shows it; isPast is worked out at `now`, the offline view's time. */
-export function asSegment(s: KeptSegment, now: Date): Segment {
-  return { ...s, isShowHotelLink: false, certificates: [], isPast: Date.parse(s.departDateTime) < now.getTime() }
+/**
+ * The names a kept copy is shown with, in the page's language: the copy
+ * keeps the codes (airports, booking and flight statuses) beside the
+ * names of the language that saved it, and each is named again at display
+ * time from the bookings catalogue (its `airports`, `bookingStatus` and
+ * `flightStatus`: the server's names, internal/masters/web_names_test.go);
+ * a code the catalogue does not know keeps its saved name.
+ */
+export interface KeptNames {
+  airport(code: string, saved: string): string
+  bookingStatus(code: string, saved: string): string
+  flightStatus(code: string, saved: string): string
+}
+
+/** KeptNames from the bookings catalogue's `t` of the page's language. */
+export function keptNames(t: (key: string, options: { defaultValue: string }) => string): KeptNames {
+  const named = (group: string) => (code: string, saved: string) => (code ? t(`${group}.${code.toUpperCase()}`, { defaultValue: saved }) : saved)
+  return { airport: named('airports'), bookingStatus: named('bookingStatus'), flightStatus: named('flightStatus') }
+}
+
+/**
+ * A kept flight as the flight row (SegmentRow) shows it, in the page's
+ * language (names); isPast is worked out at `now`, the offline view's time.
+ */
+export function asSegment(s: KeptSegment, now: Date, names: KeptNames): Segment {
+  const c = s.flightChange
+  return {
+    ...s,
+    status: names.bookingStatus(s.isCancelled ? 'CANCELLED' : 'CONFIRMED', s.status),
+    originAirport: names.airport(s.originAirportCode, s.originAirport),
+    destinationAirport: names.airport(s.destinationAirportCode, s.destinationAirport),
+    ...(s.flightStatus && { flightStatusLabel: names.flightStatus(s.flightStatus, s.flightStatusLabel ?? '') }),
+    ...(c && {
+      flightChange: {
+        ...c,
+        ...(c.divertedToAirportCode && { divertedToAirport: names.airport(c.divertedToAirportCode, c.divertedToAirport ?? c.divertedToAirportCode) }),
+      },
+    }),
+    isShowHotelLink: false,
+    certificates: [],
+    isPast: Date.parse(s.departDateTime) < now.getTime(),
+  }
+}
+
+/** A kept booking's status in the page's language. */
+export function tripStatus(trip: KeptTrip, names: KeptNames): string {
+  return names.bookingStatus(trip.statusCode, trip.status)
 }

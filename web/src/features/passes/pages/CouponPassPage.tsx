@@ -96,7 +96,7 @@ export default function CouponPassPage() {
     )
   })
 
-  if (returning) return <SentOrderCheck />
+  if (returning) return <SentOrderCheck title={t('coupon.title')} />
   return (
     <div className="page passes">
       <PageHeader title={t('coupon.title')} />

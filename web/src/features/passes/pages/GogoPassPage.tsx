@@ -62,7 +62,7 @@ export default function GogoPassPage() {
     window.setTimeout(() => summaryRef.current?.scrollIntoView?.({ behavior: 'smooth', block: 'start' }), 0)
   }
 
-  if (returning) return <SentOrderCheck />
+  if (returning) return <SentOrderCheck title={t('gogo.title')} />
   return (
     <div className="page passes">
       <PageHeader title={t('gogo.title')} />

@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useAppNavigate } from '@/app/routing/useAppNavigate'
 import { useTranslation } from '@/i18n/translation'
 import { continueKey, processQuery, type ProductType } from '../api'
+import { PageHeader } from '@/components/PageHeader'
 
 /** The order a sale page's history entry sent to payment (kept in the entry's state). */
 interface SentOrder {
@@ -63,8 +64,13 @@ export function useReturnToSentOrder(): boolean {
   return underWay || (!process.isFetchedAfterMount && !process.isError)
 }
 
-/** What a sale page shows instead of its form while useReturnToSentOrder is true. */
-export function SentOrderCheck() {
+/** What a sale page shows instead of its form while useReturnToSentOrder is true: its title, and that it is loading. */
+export function SentOrderCheck({ title }: { title: string }) {
   const { t } = useTranslation('payment')
-  return <p className="page" role="status">{t('loading')}</p>
+  return (
+    <div className="page">
+      <PageHeader title={title} />
+      <p role="status">{t('loading')}</p>
+    </div>
+  )
 }

@@ -10,6 +10,7 @@ import { PaymentSteps } from '../components/PaymentSteps'
 import { OrderSummary } from '../components/OrderSummary'
 import { keptPath, startPath } from '../startPaths'
 import { PageHeader } from '@/components/PageHeader'
+import { PaymentPageNotice, usePaymentTitle } from '../components/PaymentPageNotice'
 
 function entries(v: unknown): [string, string][] {
   if (typeof v !== 'object' || v === null) return []
@@ -49,12 +50,18 @@ export default function PaymentCompletedPage() {
     | undefined
   const p = process.data
   const goodsRows = useGoodsRows(p?.goods)
-  if (processMissing(process)) return <p className="page pay-notice pay-notice--warn" role="alert">{t('errors.notFound')}</p>
-  if (!p) return <p className="page" role="status">{t('loading')}</p>
+  const title = usePaymentTitle(productType)
+  if (processMissing(process))
+    return (
+      <PaymentPageNotice productType={productType} warn>
+        {t('errors.notFound')}
+      </PaymentPageNotice>
+    )
+  if (!p) return <PaymentPageNotice productType={productType}>{t('loading')}</PaymentPageNotice>
   const kept = keptPath(productType)
   return (
     <div className="page payment-page">
-      <PageHeader title={t(`products.${productType}`)} />
+      <PageHeader title={title} />
       <PaymentSteps current={3} />
       <div className="payment-done" role="status">
         <span className="payment-done__icon" aria-hidden="true">✓</span>

@@ -14,6 +14,7 @@ import { OrderSummary } from '../components/OrderSummary'
 import { PaymentWait } from '../components/PaymentWait'
 import { OrderDetails } from '../components/OrderDetails'
 import { PageHeader } from '@/components/PageHeader'
+import { PaymentPageNotice } from '../components/PaymentPageNotice'
 
 /** /payment/:productType/:processId: the prepared order (step 2); Pay continues it at the gateway. */
 export default function PaymentPreparedPage() {
@@ -33,9 +34,14 @@ export default function PaymentPreparedPage() {
     if (moveOn) go(`/payment/${productType}/${processId}/result`, { replace: true })
   }, [moveOn, go, productType, processId])
 
-  if (!isProductType(productType)) return <p className="page">{t('errors.notFound')}</p>
-  if (processMissing(process)) return <p className="page pay-notice pay-notice--warn" role="alert">{t('errors.notFound')}</p>
-  if (!process.data) return <p className="page" role="status">{t('loading')}</p>
+  if (!isProductType(productType)) return <PaymentPageNotice productType={productType}>{t('errors.notFound')}</PaymentPageNotice>
+  if (processMissing(process))
+    return (
+      <PaymentPageNotice productType={productType} warn>
+        {t('errors.notFound')}
+      </PaymentPageNotice>
+    )
+  if (!process.data) return <PaymentPageNotice productType={productType}>{t('loading')}</PaymentPageNotice>
   const p = process.data
   const slip = p.paymentMethod === 'convenienceStore'
 

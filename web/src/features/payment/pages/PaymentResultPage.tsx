@@ -10,6 +10,7 @@ import { OrderSummary } from '../components/OrderSummary'
 import { PaymentWait, waitKind } from '../components/PaymentWait'
 import { retryPath } from '../startPaths'
 import { PageHeader } from '@/components/PageHeader'
+import { PaymentPageNotice, usePaymentTitle } from '../components/PaymentPageNotice'
 
 /**
  * /payment/:productType/:processId/result: where the gateway sends the
@@ -24,6 +25,7 @@ export default function PaymentResultPage() {
   const go = useAppNavigate()
   const process = useProcessPoll(processId)
   const p = process.data
+  const title = usePaymentTitle(productType)
 
   useEffect(() => {
     if (p && (p.status === 'settled' || p.status === 'refunded')) {
@@ -44,8 +46,13 @@ export default function PaymentResultPage() {
     seen.current = p?.status
     if ((was === 'pending' || was === 'prepared') && (p?.status === 'failed' || p?.status === 'expired')) outcome.current?.focus()
   }, [p?.status])
-  if (processMissing(process)) return <p className="page pay-notice pay-notice--warn" role="alert">{t('errors.notFound')}</p>
-  if (!p || p.status === 'settled' || p.status === 'refunded') return <p className="page" role="status">{t('loading')}</p>
+  if (processMissing(process))
+    return (
+      <PaymentPageNotice productType={productType} warn>
+        {t('errors.notFound')}
+      </PaymentPageNotice>
+    )
+  if (!p || p.status === 'settled' || p.status === 'refunded') return <PaymentPageNotice productType={productType}>{t('loading')}</PaymentPageNotice>
   // back to the purchase, inside what happened: the focus lands on the
   // outcome, and its next stop is the way on
   const again = !p.replacedBy && (
@@ -53,7 +60,7 @@ export default function PaymentResultPage() {
   )
   return (
     <div className="page payment-page">
-      <PageHeader title={t(`products.${productType}`)} />
+      <PageHeader title={title} />
       <PaymentSteps current={2} />
       <OrderSummary process={p} />
       {(p.status === 'pending' || p.status === 'prepared') && <PaymentWait process={p} kind={waitKind(p)} />}

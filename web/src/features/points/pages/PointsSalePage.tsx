@@ -89,7 +89,7 @@ export default function PointsSalePage() {
     },
     (errs) => modals.openValidationErrors(Object.fromEntries(Object.entries(errs).map(([k, e]) => [k, [e?.message ?? '']])), labels),
   )
-  if (returning) return <SentOrderCheck />
+  if (returning) return <SentOrderCheck title={t('sale.title')} />
   return (
     <div className="page points">
       <PageHeader title={t('sale.title')} />
