@@ -8,10 +8,28 @@ export CGO_ENABLED := 0
 
 .PHONY: cluster run demo-reset build web deps gen test test-go test-web test-e2e screenshots test-fuzz fuzz lint gosec bench clean
 
+# Node: the web toolchain runs on the major of web/.node-version (the one
+# pin). A machine whose node is older (or that has none) gets that exact
+# version, with npm, in .tools/node (scripts/install-node.sh, from the npm
+# registry), first on PATH for every node and npm run from here; npm ci
+# links it as web/node_modules/.bin/node, so `npm run` and `npx` in web/
+# use it too. A machine with that major or a later one uses its own.
+NODE_PIN := $(shell tr -d ' \t\r\n' < web/.node-version)
+MACHINE_NODE_MAJOR := $(shell node -p 'process.versions.node.split(".")[0]' 2>/dev/null)
+ifeq ($(shell test "0$(MACHINE_NODE_MAJOR)" -ge "$(firstword $(subst ., ,$(NODE_PIN)))" && echo own),own)
+TOOLS_NODE :=
+else
+TOOLS_NODE := .tools/node/bin/node
+export PATH := $(CURDIR)/.tools/node/bin:$(PATH)
+endif
+
 deps: web/node_modules/.package-lock.json
-web/node_modules/.package-lock.json: web/package-lock.json
-	@echo "npm ci: installing web/node_modules"
+.tools/node/bin/node: web/.node-version
+	@scripts/install-node.sh
+web/node_modules/.package-lock.json: web/package-lock.json $(TOOLS_NODE)
+	@echo "npm ci: installing web/node_modules (Node $$(node --version), npm $$(npm --version))"
 	@cd web && npm ci --no-audit --no-fund --loglevel=error
+	@$(if $(TOOLS_NODE),ln -sfn ../../../.tools/node/bin/node web/node_modules/.bin/node)
 	@go mod download
 
 # Rebuilt only when something they are made of changed: a second `make run`
@@ -146,4 +164,4 @@ bench: build
 	scripts/bench-import.sh 100000 1000000
 
 clean:
-	rm -rf bin web/node_modules
+	rm -rf bin web/node_modules .tools

@@ -17,7 +17,7 @@ require (
 	github.com/pressly/goose/v3 v3.29.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/signintech/gopdf v0.33.0
-	github.com/stripe/stripe-go/v84 v84.4.1
+	github.com/stripe/stripe-go/v85 v85.0.0
 	github.com/wneessen/go-mail v0.8.1
 	go.yaml.in/yaml/v3 v3.0.5
 	golang.org/x/crypto v0.58.0

@@ -83,10 +83,10 @@ func CheckStripe(cfg Config) (warning string, err error) {
 		return "", errors.New("--stripe-api-url is for tests only and is refused with a live key (sk_live_…, rk_live_…)")
 	}
 	if liveKey(s.SecretKey) && (cfg.PublicURL == "" || loopbackURL(cfg.PublicURL)) {
-		return "STRIPE LIVE KEY ON A LOOPBACK PUBLIC URL: real money moves, but Stripe's pages return members to " + orLoopback(cfg.PublicURL) + "; give --public-url the site's address (docs/payments.md)", nil
+		return "STRIPE LIVE KEY ON A LOOPBACK PUBLIC URL: real money moves, but Stripe's pages return members to " + orLoopback(cfg.PublicURL) + "; give --public-url the site's address (docs/gateways.md)", nil
 	}
 	if testKey(s.SecretKey) && cfg.PublicURL != "" && !loopbackURL(cfg.PublicURL) {
-		return "STRIPE TEST-MODE KEY ON A PUBLIC SITE: payments are in Stripe's test mode and move no money; give live keys (sk_live_…, pk_live_…) for real sales (docs/payments.md)", nil
+		return "STRIPE TEST-MODE KEY ON A PUBLIC SITE: payments are in Stripe's test mode and move no money; give live keys (sk_live_…, pk_live_…) for real sales (docs/gateways.md)", nil
 	}
 	return "", nil
 }

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stripe/stripe-go/v84/webhook"
+	"github.com/stripe/stripe-go/v85/webhook"
 
 	"members/internal/apitest"
 	"members/internal/app"

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"sort"
 	"time"
+
+	"members/internal/apperr"
 )
 
 // Pick returns the winners among entrants of one period: each entrant's
@@ -141,4 +143,119 @@ func (s *Service) VerifyLastDraw(ctx context.Context) (Draw, bool, error) {
 		}
 	}
 	return d, true, nil
+}
+
+// DefaultBuyWindow is how long lottery winners may buy after the draw.
+const DefaultBuyWindow = 7 * 24 * time.Hour
+
+// Applicable is the lottery entry page: the periods open for entry and the
+// member's entries.
+type Applicable struct {
+	Applicable bool    `json:"applicable"`
+	GogoPasses []Plan  `json:"gogoPasses"`
+	Entries    []Entry `json:"entries"`
+}
+
+func inLottery(p Period) bool { return p.LotteryQuota > 0 }
+
+// lottery fails with not found outside the lottery phase.
+func (s *Service) lottery(ctx context.Context) error {
+	st, err := s.public(ctx)
+	if err != nil {
+		return err
+	}
+	if !st.IsGogoPassLotteryPhase {
+		return apperr.ErrNotFound
+	}
+	return nil
+}
+
+// Applicable lists what the member can enter. Not found outside the
+// lottery phase.
+func (s *Service) Applicable(ctx context.Context, memberID, lang string) (Applicable, error) {
+	if err := s.lottery(ctx); err != nil {
+		return Applicable{}, err
+	}
+	entries, err := s.entries(ctx, memberID, lang)
+	if err != nil {
+		return Applicable{}, err
+	}
+	entered := map[string]bool{}
+	for _, e := range entries {
+		entered[e.PeriodID] = true
+	}
+	plans, err := s.plans(ctx, lang, func(p Period) bool { return inLottery(p) && !entered[p.ID] })
+	if err != nil {
+		return Applicable{}, err
+	}
+	return Applicable{Applicable: len(plans) > 0, GogoPasses: plans, Entries: entries}, nil
+}
+
+// EntryConfirmation is what the member confirms before entering.
+type EntryConfirmation struct {
+	Plan     Plan   `json:"plan"`
+	Period   Period `json:"period"`
+	FareType string `json:"fareType"`
+}
+
+// ValidateEntry checks an entry (400 with field errors, 409 when already
+// entered) and returns what will be entered.
+func (s *Service) ValidateEntry(ctx context.Context, memberID, lang string, in Selection) (EntryConfirmation, error) {
+	if err := s.lottery(ctx); err != nil {
+		return EntryConfirmation{}, err
+	}
+	plan, period, err := s.resolve(ctx, lang, in, inLottery)
+	if err != nil {
+		return EntryConfirmation{}, err
+	}
+	entries, err := s.d.Store.Entries(ctx, memberID)
+	if err != nil {
+		return EntryConfirmation{}, fmt.Errorf("pass entries: %w", err)
+	}
+	for _, e := range entries {
+		if e.PeriodID == period.ID {
+			return EntryConfirmation{}, ErrAlreadyEntered
+		}
+	}
+	plan.Periods = []Period{period}
+	return EntryConfirmation{Plan: plan, Period: period, FareType: in.FareType}, nil
+}
+
+// Apply enters the lottery and mails the entry confirmation (a mail
+// failure does not undo the entry).
+func (s *Service) Apply(ctx context.Context, memberID, lang string, in Selection) (Entry, error) {
+	c, err := s.ValidateEntry(ctx, memberID, lang, in)
+	if err != nil {
+		return Entry{}, err
+	}
+	e := Entry{
+		ID: s.d.NewID(), MemberID: memberID, PlanID: c.Plan.ID, PeriodID: c.Period.ID, FareType: c.FareType,
+		Lang: lang, Result: ResultPending, CreatedAt: s.d.Now().UTC().Truncate(time.Millisecond),
+		Name: c.Plan.Name, NameAlt: c.Plan.NameAlt,
+		AvailablePeriodToBoard: c.Period.AvailablePeriodToBoard, AvailablePeriodToBook: c.Period.AvailablePeriodToBook,
+	}
+	if err := s.d.Store.InsertEntry(ctx, e); err != nil {
+		if errors.Is(err, ErrConflict) {
+			return Entry{}, ErrAlreadyEntered
+		}
+		return Entry{}, fmt.Errorf("insert entry: %w", err)
+	}
+	s.mail(ctx, memberID, lang, Mail{Kind: MailEntry, NameKey: s.nameKey(ctx, c.Plan, c.Period.ID), Period: c.Period.AvailablePeriodToBoard})
+	return e, nil
+}
+
+func (s *Service) entries(ctx context.Context, memberID, lang string) ([]Entry, error) {
+	entries, err := s.d.Store.Entries(ctx, memberID)
+	if err != nil {
+		return nil, fmt.Errorf("pass entries: %w", err)
+	}
+	for i := range entries {
+		entries[i].Name, entries[i].NameAlt = s.d.Translate(lang, entries[i].Name), s.d.Translate(lang, entries[i].NameAlt)
+	}
+	return entries, nil
+}
+
+// Entries returns the member's lottery entries.
+func (s *Service) Entries(ctx context.Context, memberID, lang string) ([]Entry, error) {
+	return s.entries(ctx, memberID, lang)
 }

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	sapi "github.com/stripe/stripe-go/v84"
+	sapi "github.com/stripe/stripe-go/v85"
 
 	"members/internal/payment"
 	"members/internal/urlquery"
@@ -447,7 +447,7 @@ func (g *Gateway) PaymentsByReference(ctx context.Context, reference string) ([]
 	}
 	p := &sapi.PaymentIntentSearchParams{SearchParams: sapi.SearchParams{Query: "metadata['reference']:'" + reference + "'"}}
 	var out []payment.GatewayPayment
-	for pi, err := range g.sc.V1PaymentIntents.Search(ctx, p) {
+	for pi, err := range g.sc.V1PaymentIntents.Search(ctx, p).All(ctx) {
 		if err != nil {
 			return nil, g.wrap("search", err)
 		}

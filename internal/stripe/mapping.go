@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	sapi "github.com/stripe/stripe-go/v84"
+	sapi "github.com/stripe/stripe-go/v85"
 
 	"members/internal/payment"
 )

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	sapi "github.com/stripe/stripe-go/v84"
+	sapi "github.com/stripe/stripe-go/v85"
 
 	"members/internal/payment"
 )

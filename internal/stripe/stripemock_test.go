@@ -134,7 +134,7 @@ func TestRequestShapesAgainstStripeMock(t *testing.T) {
 	_ = found // stripe-mock's fixture carries no metadata: the adapter keeps only exact matches
 
 	// PayPay is not in the API description stripe-mock v0.203.0 and
-	// stripe-go v84 ship: Stripe would refuse it where it is not enabled;
+	// stripe-go v85 ship: Stripe would refuse it where it is not enabled;
 	// the adapter reports a refusal, which fails the process.
 	_, err = g.CreatePayment(ctx, "pp_proc2_create", payment.CreatePayment{Amount: 100, Currency: "JPY", Method: payment.OtherPayPay, Reference: "proc2"})
 	if !errors.Is(err, payment.ErrGatewayRefused) {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	sapi "github.com/stripe/stripe-go/v84"
+	sapi "github.com/stripe/stripe-go/v85"
 
 	"members/internal/apperr"
 	"members/internal/payment"
@@ -24,7 +24,7 @@ const WebhookPath = "/webhooks/stripe"
 const Tolerance = 5 * time.Minute
 
 // Events are the events the endpoint takes (configured in Stripe's
-// dashboard, docs/payments.md).
+// dashboard, docs/gateways.md "Connecting Stripe").
 var Events = []string{
 	"payment_intent.succeeded", "payment_intent.payment_failed", "payment_intent.canceled",
 	"payment_intent.processing", "payment_intent.requires_action", "payment_intent.amount_capturable_updated",

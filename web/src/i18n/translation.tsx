@@ -68,8 +68,18 @@ function suspendUntilLoaded(i18n: I18n, lang: Lang, ns: string): void {
   throw load
 }
 
+/**
+ * What the app's schemas and rules take for text: a key and, maybe, its
+ * values. i18next's `TFunction` type is no longer one (since i18next 27 its
+ * options may not be `undefined`), though its function takes that call.
+ */
+export type Translate = (key: string, opts?: Record<string, unknown>) => string
+
+/** i18next's `t`, which is also a `Translate`. */
+export type AppTFunction = TFunction & Translate
+
 /** `t` for a namespace (the shell's by default) in the page's language, and the i18next instance. */
-export function useTranslation(ns: string = SHELL_NAMESPACE): { t: TFunction; i18n: I18n } {
+export function useTranslation(ns: string = SHELL_NAMESPACE): { t: AppTFunction; i18n: I18n } {
   const { i18n, lang } = useTranslationState()
   suspendUntilLoaded(i18n, lang, ns)
   return useMemo(() => ({ t: fixedT(i18n, lang, ns), i18n }), [i18n, lang, ns])
@@ -84,7 +94,7 @@ export function useTranslation(ns: string = SHELL_NAMESPACE): { t: TFunction; i1
  * page's render time on a phone. Anything else (options, a key found only
  * through fallbackNS, a missing key) goes to i18next.
  */
-export function fixedT(i18n: I18n, lang: Lang, ns: string): TFunction {
+export function fixedT(i18n: I18n, lang: Lang, ns: string): AppTFunction {
   const full = i18n.getFixedT(lang, ns)
   const t = (...args: Parameters<typeof full>) => {
     const [key] = args
@@ -94,7 +104,7 @@ export function fixedT(i18n: I18n, lang: Lang, ns: string): TFunction {
     }
     return full(...args)
   }
-  return t as TFunction
+  return t as AppTFunction
 }
 
 /** The page's language code (jp en sg kr cn tw hk th). */
