@@ -56,6 +56,13 @@ type Order struct {
 	// Details are the product's purchase fields, normalised; the engine
 	// stores them with the process and hands them back to Grant.
 	Details json.RawMessage
+	// Once names goods a member may not pay for twice (the unlimited
+	// pass: its period), "" for goods bought any number of times. While
+	// an open payment of the member holds it (a slip left for later, past
+	// its purchase block), another purchase of the same goods is refused
+	// with ErrPendingSameGoods; the database keeps it (a unique index), so
+	// two parallel requests cannot both pass.
+	Once string
 }
 
 // Grant is a settled process handed to its product.

@@ -11,6 +11,11 @@ import (
 // ErrConflict is what stores return for a unique-key clash.
 var ErrConflict = errors.New("payment: conflict")
 
+// ErrSameGoods is CreateProcess's refusal of an order whose exclusive key
+// an open process of the member holds (the same pass period, its slip not
+// paid yet), when no purchase block stands in the way.
+var ErrSameGoods = errors.New("payment: an open payment of the member buys the same goods")
+
 // Changes are the non-status columns a step records. Nil fields stay.
 type Changes struct {
 	GatewayPaymentID *string
@@ -19,6 +24,8 @@ type Changes struct {
 	FailureCode      *string
 	NextCheckAt      *time.Time
 	ExpiresAt        *time.Time
+	// BlockUntil moves the end of the purchase block (continue).
+	BlockUntil *time.Time
 	// Lease sets the lease (owner and until); ReleaseLease clears it.
 	LeaseOwner   string
 	LeaseUntil   time.Time
@@ -87,15 +94,23 @@ func RefuseGrant(reason string) error {
 type Store interface {
 	CardStore
 	AuditStore
-	// CreateProcess inserts p (status prepared). Another prepared process
-	// of the member is expired first (failure code superseded) in the same
-	// transaction. A pending one, or a clash on (member, requestId), is
-	// ErrConflict.
+	// CreateProcess inserts p (status prepared), holding its member's
+	// purchase block until p.BlockUntil (its ExpiresAt when zero). In the
+	// same transaction, the block of a pending process of the member whose
+	// BlockUntil has passed is given up (it stays pending, payable until
+	// its deadline), and another prepared process of the member is expired
+	// (failure code superseded). A pending process still blocking, or a
+	// clash on (member, requestId), is ErrConflict; an open process of the
+	// member with p's ExclusiveKey is ErrSameGoods.
 	CreateProcess(ctx context.Context, p Process) error
 	Process(ctx context.Context, id string) (Process, error)
 	ProcessByRequest(ctx context.Context, memberID, requestID string) (Process, error)
-	// OpenProcess is the member's prepared or pending process (ErrNotFound).
-	OpenProcess(ctx context.Context, memberID string) (Process, error)
+	// BlockingProcess is the member's prepared or pending process that
+	// blocks a new purchase at now (ErrNotFound): the one holding the
+	// block, while its BlockUntil is after now.
+	BlockingProcess(ctx context.Context, memberID string, now time.Time) (Process, error)
+	// PendingProcesses are the member's pending processes, oldest first.
+	PendingProcesses(ctx context.Context, memberID string) ([]Process, error)
 	// NextProcess is the member's first process created after p
 	// (ErrNotFound): for a superseded p, the order that replaced it.
 	NextProcess(ctx context.Context, p Process) (Process, error)
