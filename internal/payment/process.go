@@ -83,6 +83,9 @@ type Process struct {
 	Slip           json.RawMessage
 	RefundedAmount int64
 	Notified       bool
+	// RefundMailOwed: a refund ended the goods and the member's mail
+	// about it is not in the outbox yet.
+	RefundMailOwed bool
 	// BlockUntil ends the purchase block the process holds while open
 	// (about 30 minutes after its continue); ExpiresAt, its deadline, may
 	// be days later (a slip). ExclusiveKey is its product type and the

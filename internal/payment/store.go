@@ -39,6 +39,10 @@ type Changes struct {
 // SettleFunc creates the goods inside the settlement's unit of work.
 type SettleFunc func(tx Tx) (Granted, error)
 
+// EndGoodsFunc ends the goods a refund pays back inside the unit of work
+// that records the refund as made; true when it changed them.
+type EndGoodsFunc func(tx Tx) (bool, error)
+
 // SettleOutcome is what a settlement did.
 type SettleOutcome struct {
 	// Settled: the goods were granted.
@@ -135,8 +139,8 @@ type Store interface {
 	// OpenRefunds lists the refunds of a process not done yet.
 	OpenRefunds(ctx context.Context, id string) ([]RefundIntent, error)
 	// ClaimDue leases open processes whose next check is due and ended
-	// ones not yet notified (Changes.Notify), up to limit, for owner until
-	// leaseUntil.
+	// ones not yet notified (Changes.Notify) or whose refund's mail is
+	// owed, up to limit, for owner until leaseUntil.
 	ClaimDue(ctx context.Context, owner string, now, leaseUntil time.Time, limit int) ([]Process, error)
 	// ClaimOne leases one process when its lease is free.
 	ClaimOne(ctx context.Context, id, owner string, now, leaseUntil time.Time) (bool, error)
@@ -160,8 +164,16 @@ type Store interface {
 	// returns the recorded amount and whether it is done.
 	AddRefund(ctx context.Context, id, reason string, amount int64, now time.Time) (int64, bool, error)
 	// CompleteRefund marks the refund done once and adds it to the
-	// process (settled → refunded; an expired process keeps its status).
-	CompleteRefund(ctx context.Context, id, reason string, now time.Time) error
+	// process (settled → refunded; an expired process keeps its status),
+	// and in the same transaction runs end (nil: no goods to end), the
+	// product's end of the goods the refund pays back; when end changed
+	// them, the member's mail about it is recorded as owed in it too. It
+	// reports whether this call recorded the mail as owed. A refund done
+	// before changes nothing (its goods ended with it).
+	CompleteRefund(ctx context.Context, id, reason string, now time.Time, end EndGoodsFunc) (bool, error)
+	// RefundMailed records that the refund's mail is in the outbox (or can
+	// never be sent).
+	RefundMailed(ctx context.Context, id string) error
 	// RecordEvent stores a webhook event id; false when it was stored before.
 	SeenEvent(ctx context.Context, eventID string) (bool, error)
 	RecordEvent(ctx context.Context, eventID, typ string, now time.Time) error

@@ -106,7 +106,7 @@ const processCols = `id, member_id, request_id, request_hash, product_type, stat
 	payment_method, other_payment_type, card_gateway, card_token, card_brand, card_last4, card_expiration, card_holder,
 	save_card, save_card_currency, gateway_payment_id, gateway_status, next_action_url, failure_code, goods, secret,
 	refunded_amount, notified, next_check_at, lease_until, expires_at, created_at, updated_at, settled_at, slip,
-	block_until, exclusive_key`
+	block_until, exclusive_key, refund_mail_owed`
 
 func scanProcess(sc interface{ Scan(...any) error }) (payment.Process, error) {
 	var (
@@ -120,7 +120,7 @@ func scanProcess(sc interface{ Scan(...any) error }) (payment.Process, error) {
 		&p.Description, &details, &p.PaymentMethod, &p.OtherPaymentType, &p.Card.Gateway, &p.Card.Token, &p.Card.Brand,
 		&p.Card.Last4, &p.Card.ExpirationDate, &p.Card.HolderName, &p.SaveCard, &p.SaveCardCurrency, &p.GatewayPaymentID,
 		&p.GatewayStatus, &p.NextActionURL, &p.FailureCode, &goods, &secret, &p.RefundedAmount, &p.Notified,
-		&nextCheck, &lease, &expires, &created, &updated, &settled, &slip, &blockUntil, &p.ExclusiveKey)
+		&nextCheck, &lease, &expires, &created, &updated, &settled, &slip, &blockUntil, &p.ExclusiveKey, &p.RefundMailOwed)
 	if err != nil {
 		return p, paymentErr(err)
 	}
@@ -492,11 +492,15 @@ func (s *PaymentStore) ClaimDue(ctx context.Context, owner string, now, until ti
 	}
 	// notifications a crash left unsent (give the request that settled or
 	// ended the process a minute): a settlement's, or the mail of a slip
-	// that ended unpaid (no settled_at; its ending is its last update)
+	// that ended unpaid (no settled_at; its ending is its last update), or
+	// the mail of a refund that ended the goods (recorded with the refund,
+	// its last update)
 	unsent, err := s.claim(ctx, `UPDATE payment_processes SET lease_owner = $1, lease_until = $2
 		WHERE id IN (SELECT id FROM payment_processes WHERE notified = FALSE AND COALESCE(settled_at, updated_at) <= $4
-			AND lease_until < $3 LIMIT $5)
-		AND lease_until < $3 AND notified = FALSE
+			AND lease_until < $3
+			UNION SELECT id FROM payment_processes WHERE refund_mail_owed AND updated_at <= $4 AND lease_until < $3
+			LIMIT $5)
+		AND lease_until < $3 AND (notified = FALSE OR refund_mail_owed)
 		RETURNING id`, owner, until.UnixMilli(), now.UnixMilli(), now.Add(-time.Minute).UnixMilli(), limit)
 	if err != nil {
 		return nil, err
@@ -601,8 +605,13 @@ func (s *PaymentStore) AddRefund(ctx context.Context, id, reason string, amount 
 	return recorded, done, nil
 }
 
-func (s *PaymentStore) CompleteRefund(ctx context.Context, id, reason string, now time.Time) error {
-	return s.db.Tx(ctx, func(tx *sql.Tx) error {
+// CompleteRefund records the refund made and ends its goods in one
+// transaction: a crash (or an error of end) anywhere in it leaves neither,
+// the refund still owed to the worker, which makes it again under its key.
+func (s *PaymentStore) CompleteRefund(ctx context.Context, id, reason string, now time.Time, end payment.EndGoodsFunc) (bool, error) {
+	var owed bool
+	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+		owed = false
 		var amount int64
 		err := tx.QueryRowContext(ctx, `UPDATE payment_refunds SET done = TRUE WHERE process_id = $1 AND reason = $2 AND done = FALSE
 			RETURNING amount`, id, reason).Scan(&amount)
@@ -612,11 +621,35 @@ func (s *PaymentStore) CompleteRefund(ctx context.Context, id, reason string, no
 		if err != nil {
 			return fmt.Errorf("complete refund %s: %w", id, err)
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE payment_processes SET refunded_amount = refunded_amount + $1, updated_at = $2,
+		if _, err := tx.ExecContext(ctx, `UPDATE payment_processes SET refunded_amount = refunded_amount + $1, updated_at = $2,
 			status = CASE WHEN status IN ('settled', 'refunded') THEN 'refunded' ELSE status END WHERE id = $3`,
-			amount, now.UnixMilli(), id)
-		return err
+			amount, now.UnixMilli(), id); err != nil {
+			return fmt.Errorf("complete refund %s: %w", id, err)
+		}
+		if end == nil {
+			return nil
+		}
+		changed, err := end(UnitOfWork(tx))
+		if err != nil {
+			return fmt.Errorf("complete refund %s: end the goods: %w", id, err)
+		}
+		if !changed {
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE payment_processes SET refund_mail_owed = TRUE WHERE id = $1`, id); err != nil {
+			return fmt.Errorf("complete refund %s: %w", id, err)
+		}
+		owed = true
+		return nil
 	})
+	return owed, err
+}
+
+func (s *PaymentStore) RefundMailed(ctx context.Context, id string) error {
+	if _, err := s.db.ExecContext(ctx, `UPDATE payment_processes SET refund_mail_owed = FALSE WHERE id = $1`, id); err != nil {
+		return fmt.Errorf("refund mailed %s: %w", id, err)
+	}
+	return nil
 }
 
 func (s *PaymentStore) SeenEvent(ctx context.Context, eventID string) (bool, error) {
