@@ -8,7 +8,7 @@ import { useAppNavigate } from '@/app/routing/useAppNavigate'
 import { AppLink } from '@/app/routing/AppLink'
 import { ApiError, SessionTimedOutError, ValidationError, isPassMaintenance, type ValidationErrors } from '@/api/errors'
 import { formatMoney } from '@/i18n/format'
-import { PendingPaymentsNotice } from './PendingPayments'
+import { PENDING_PATH, PendingPaymentsNotice } from './PendingPayments'
 import { purchaseBody, useAvailability, useBuy, useCards, usePendingPayment, useValidatePurchase, type PaymentFields, type ProductFields, type ProductType, type SavedCard } from '../api'
 import { cardServes, heldElsewhere, sortByBrand } from '../rules'
 import type { CardForm, StripeCardForm } from '../schemas'
@@ -69,8 +69,10 @@ export function PaymentPanel<P extends ProductType>({ productType, currency, amo
   const [requestId, setRequestId] = useState(newRequestId)
   const [chosen, setChosen] = useState<Method | null>(null)
   const [message, setMessage] = useState<string | null>(null)
-  // a pass period the member holds already: the refusal leads to My passes
+  // a pass period the member holds already: the refusal leads to My passes;
+  // one with a payment waiting (a slip not paid yet): to Pending payments
   const [held, setHeld] = useState(false)
+  const [waiting, setWaiting] = useState(false)
   const [paymentErrors, setPaymentErrors] = useState<string[]>([])
   const [busy, setBusy] = useState(false)
   const msg = useCallback((key: string) => t(`card.errors.${key}`), [t])
@@ -136,6 +138,7 @@ export function PaymentPanel<P extends ProductType>({ productType, currency, amo
     if (e instanceof ApiError && e.status === 409 && e.serverMessage) {
       setMessage(e.serverMessage)
       setHeld(e.errorKey === 'gogopass_already_held')
+      setWaiting(e.errorKey === 'payment_pending_same_goods')
       void pending.refetch()
       return
     }
@@ -226,6 +229,7 @@ export function PaymentPanel<P extends ProductType>({ productType, currency, amo
       {message && !blocked && (
         <p className="pay-notice pay-notice--warn" role="alert">
           {message}{held && <> <AppLink to="/my-passes">{t('panel.myPasses')}</AppLink></>}
+          {waiting && <> <AppLink to={PENDING_PATH}>{t('pendingPage.open')}</AppLink></>}
         </p>
       )}
       {loading ? (
