@@ -75,6 +75,8 @@ export function PaymentPanel<P extends ProductType>({ productType, currency, amo
   const [waiting, setWaiting] = useState(false)
   const [paymentErrors, setPaymentErrors] = useState<string[]>([])
   const [busy, setBusy] = useState(false)
+  // Stripe mode: whether Stripe's card field could be loaded (null: not known yet)
+  const [cardEntry, setCardEntry] = useState<boolean | null>(null)
   const msg = useCallback((key: string) => t(`card.errors.${key}`), [t])
   // zod and the card rules load on the form's first validation, not with the page (docs/speed.md)
   const resolver = useMemo(() => lazyResolver<CardForm>(() => loadCardRules().then(({ card }) => card(msg))), [msg])
@@ -249,14 +251,15 @@ export function PaymentPanel<P extends ProductType>({ productType, currency, amo
             {method.kind === 'convenienceStore' && <span>{t('methods.convenienceStore')}</span>}
           </div>
           {method.kind === 'new' && (stripeKey !== null
-            ? <StripeCardFields publishableKey={stripeKey} cardRef={stripeCard} register={stripeForm.register} errors={stripeForm.formState.errors} showSave />
+            ? <StripeCardFields publishableKey={stripeKey} cardRef={stripeCard} register={stripeForm.register} errors={stripeForm.formState.errors} showSave
+                onOtherMethods={openChooser} onAvailable={setCardEntry} />
             : <CardFields register={form.register} errors={form.formState.errors} showSave />)}
-          {method.kind === 'new' && <p className="field__hint">{stripeKey !== null ? t('stripe.cardSecurity') : t('panel.cardSecurity')}</p>}
+          {method.kind === 'new' && (stripeKey === null || cardEntry !== false) && <p className="field__hint">{stripeKey !== null ? t('stripe.cardSecurity') : t('panel.cardSecurity')}</p>}
           {paymentErrors.map((m) => <p key={m} className="field__error" role="alert">{m}</p>)}
         </div>
       )}
       <button type="button" className="button button--primary button--block payment-panel__confirm"
-        disabled={busy || blocked || loading || disabled}
+        disabled={busy || blocked || loading || disabled || (method.kind === 'new' && stripeKey !== null && cardEntry === false)}
         onClick={onConfirm}>
         {busy ? t('panel.working') : t('panel.confirm')}
       </button>
