@@ -248,7 +248,8 @@ func slipDetails(cat *i18n.Catalog, lang i18n.Lang, s Slip) []mail.Detail {
 	var out []mail.Detail
 	add := func(key, v string) {
 		if v != "" {
-			out = append(out, mail.Detail{Label: cat.T(lang, "payment.slip."+key), Value: v})
+			// read out at the shop's till: never broken in the HTML part
+			out = append(out, mail.Detail{Label: cat.T(lang, "payment.slip."+key), Value: v, Number: true})
 		}
 	}
 	add("receipt_number", s.ReceiptNumber)
