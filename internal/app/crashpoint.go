@@ -19,9 +19,14 @@ import (
 // has been out for duringWait without an answer (the gateway has it, its
 // outcome unknown here), or just after the gateway answered it, at the
 // first point it reaches; it logs the point first, so a test knows
-// where the run ended. One point is not a gateway call: "after-slipend",
-// just after the move that ends a slip unpaid (cancelled or expired) took
-// effect, before its mail. It is honoured only with the
+// where the run ended. Three points are not gateway calls:
+// "after-slipend", just after the move that ends a slip unpaid (cancelled
+// or expired) took effect, before its mail; "after-refundrecord", inside
+// the transaction that records a refund as made, after the refund and the
+// process's refunded amount are written and before the product ends the
+// goods (the coupon's disable) in it, uncommitted; "after-refundend", just
+// after that transaction committed, before the member's mail about it.
+// They are honoured only with the
 // in-process sandbox gateway, or Stripe at a test URL (--stripe-api-url:
 // the stand-in), neither of which moves money.
 const CrashEnv = "MEMBERS_TEST_CRASH"
@@ -43,28 +48,37 @@ func armedCrashPoints(testOnly bool, log *slog.Logger) *crashPoints {
 	valid := testOnly
 	for _, at := range strings.Split(env, ",") {
 		when, call, _ := strings.Cut(at, "-")
-		valid = valid && (at == "after-slipend" || (when == "before" || when == "during" || when == "after") &&
+		valid = valid && (storePoints[at] || (when == "before" || when == "during" || when == "after") &&
 			(call == "authorize" || call == "capture" || call == "refund" || call == "cancel"))
 		points[at] = true
 	}
 	if !valid {
-		log.Warn("ignored: "+CrashEnv+" is for the sandbox gateway, as before-CALL, during-CALL, after-CALL or after-slipend points", "value", env)
+		log.Warn("ignored: "+CrashEnv+" is for the sandbox gateway, as before-CALL, during-CALL, after-CALL, after-slipend, after-refundrecord or after-refundend points", "value", env)
 		return nil
 	}
 	log.Warn("crash points armed: the server kills itself at the first", "points", env)
 	return &crashPoints{points: points, log: log}
 }
 
-// crashStore wraps the payment store when after-slipend is armed.
+// storePoints are the crash points in the payment store's calls.
+var storePoints = map[string]bool{"after-slipend": true, "after-refundrecord": true, "after-refundend": true}
+
+// crashStore wraps the payment store when one of its points is armed.
 func crashStore(st payment.Store, armed *crashPoints) payment.Store {
-	if armed == nil || !armed.points["after-slipend"] {
+	if armed == nil {
 		return st
 	}
-	return crashingStore{Store: st, crashPoints: *armed}
+	for p := range armed.points {
+		if storePoints[p] {
+			return crashingStore{Store: st, crashPoints: *armed}
+		}
+	}
+	return st
 }
 
 // crashingStore kills the process after a move that ended a slip (the
-// one that records its mail as owed) took effect.
+// one that records its mail as owed) took effect, and inside and after
+// the transaction that records a refund and ends its goods.
 type crashingStore struct {
 	payment.Store
 	crashPoints
@@ -76,6 +90,22 @@ func (c crashingStore) Move(ctx context.Context, id string, from, to payment.Sta
 		c.at("after", "slipend")
 	}
 	return ok, err
+}
+
+func (c crashingStore) CompleteRefund(ctx context.Context, id, reason string, now time.Time, end payment.EndGoodsFunc) (bool, error) {
+	if end != nil {
+		inner := end
+		end = func(tx payment.Tx) (bool, error) {
+			// the refund is written in tx, the goods not yet ended
+			c.at("after", "refundrecord")
+			return inner(tx)
+		}
+	}
+	owed, err := c.Store.CompleteRefund(ctx, id, reason, now, end)
+	if owed && err == nil {
+		c.at("after", "refundend")
+	}
+	return owed, err
 }
 
 // crashPoint wraps gw when crash points are armed; otherwise it returns

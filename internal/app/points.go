@@ -85,9 +85,9 @@ func (m *pointsMailer) SendPoints(ctx context.Context, pm points.Mail) error {
 	}
 	v := pm.Voucher
 	t := func(key string) string { return m.cat.T(lang, "mail.points."+key) }
-	details := []mail.Detail{{Label: t("number"), Value: v.Number}}
+	details := []mail.Detail{{Label: t("number"), Value: v.Number, Number: true}}
 	if pm.Pin != "" {
-		details = append(details, mail.Detail{Label: t("pin"), Value: pm.Pin})
+		details = append(details, mail.Detail{Label: t("pin"), Value: pm.Pin, Number: true})
 	}
 	details = append(details,
 		mail.Detail{Label: t("balance"), Value: points.FormatMoney(v.Balance, v.Currency, lang)},

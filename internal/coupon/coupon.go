@@ -194,9 +194,9 @@ type Store interface {
 	ReleaseRefund(ctx context.Context, memberID, id string) error
 	// CompleteRefund disables the coupon with its refund amount.
 	CompleteRefund(ctx context.Context, memberID, id string, amount int64, at time.Time) error
-	// RefundedByProcess disables the member's coupon of a payment process
-	// whose refund the payment engine made (a lost answer retried by the
-	// worker, or confirmed by a refund event), whatever its refund state;
-	// false when it was already disabled (or there is none).
-	RefundedByProcess(ctx context.Context, memberID, processID string, amount int64, at time.Time) (bool, error)
+	// EndByRefund disables the member's coupon of a payment process whose
+	// refund the payment engine records as made, inside tx (that record's
+	// transaction), whatever its refund state; false when it was already
+	// disabled (or there is none).
+	EndByRefund(ctx context.Context, tx payment.Tx, memberID, processID string, amount int64, at time.Time) (bool, error)
 }

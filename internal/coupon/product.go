@@ -3,10 +3,12 @@ package coupon
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
 	"members/internal/i18n"
+	"members/internal/mail"
 	"members/internal/payment"
 )
 
@@ -17,30 +19,42 @@ var (
 	_ payment.Sale[Selection] = Sale{}
 	_ payment.Notifier        = Sale{}
 	_ payment.Describer       = Sale{}
-	_ payment.RefundNotifier  = Sale{}
+	_ payment.RefundEnder     = Sale{}
 )
 
-// Refunded disables the coupon of a process whose refund the engine made
-// behind the member's request: the refund's answer was lost and the
-// background work made it again, or a refund event the gateway's record
-// confirmed. The member is mailed as after a refund on the page, once
-// (only the call that disabled the coupon mails). The page's own refund
-// (reason coupon_refund, answered) disables the coupon itself.
-func (p Sale) Refunded(ctx context.Context, r payment.RefundDone) error {
-	changed, err := p.s.d.Store.RefundedByProcess(ctx, r.MemberID, r.ProcessID, r.Amount, r.At.UTC().Truncate(time.Millisecond))
-	if err != nil || !changed {
-		return err
+// EndGoods disables the coupon of a process whose refund the engine
+// records as made, inside that record's transaction (tx): the member's
+// refund on the page, a refund whose answer was lost and that the
+// background work made again, or one a refund event the gateway's record
+// confirmed. The refund and the coupon's end commit together: no state
+// has the refund recorded and the coupon still usable or refundable.
+// False when the coupon was disabled before (or there is none).
+func (p Sale) EndGoods(ctx context.Context, tx payment.Tx, r payment.RefundDone) (bool, error) {
+	ended, err := p.s.d.Store.EndByRefund(ctx, tx, r.MemberID, r.ProcessID, r.Amount, r.At.UTC().Truncate(time.Millisecond))
+	if err != nil {
+		return false, fmt.Errorf("coupon refunded: %w", err)
 	}
+	return ended, nil
+}
+
+// Refunded mails the member that the coupon was refunded, once its end is
+// committed (the engine calls it once per end, and again only when the
+// mail was not stored). An error means the mail was not stored and stays
+// owed; one stored and not delivered yet is the outbox's to retry.
+func (p Sale) Refunded(ctx context.Context, r payment.RefundDone) error {
 	cs, err := p.s.d.Store.Coupons(ctx, r.MemberID)
 	if err != nil {
 		return fmt.Errorf("coupon refunded: %w", err)
 	}
 	for _, c := range cs {
-		if c.PaymentProcessID == r.ProcessID {
-			nameKey, descriptionKey := c.Name, c.Description
-			c = p.s.view(c, r.Lang)
-			c.Name, c.Description = nameKey, descriptionKey
-			p.s.mail(ctx, r.MemberID, r.Lang, MailRefunded, c)
+		if c.PaymentProcessID != r.ProcessID {
+			continue
+		}
+		nameKey, descriptionKey := c.Name, c.Description
+		c = p.s.view(c, r.Lang)
+		c.Name, c.Description = nameKey, descriptionKey
+		if err := p.s.send(ctx, r.MemberID, r.Lang, MailRefunded, c); err != nil && !errors.Is(err, mail.ErrNotSent) {
+			return fmt.Errorf("coupon refunded: mail: %w", err)
 		}
 	}
 	return nil

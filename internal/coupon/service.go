@@ -380,14 +380,18 @@ func (s *Service) Refund(ctx context.Context, memberID, lang, id string) (Coupon
 		s.d.Logger.Warn("coupon refund", "coupon", id, "err", err)
 		return Coupon{}, ErrRefundFailed
 	}
+	if c.RefundAmount > 0 {
+		// The engine recorded the refund and disabled the coupon in one
+		// transaction (Sale.EndGoods), and mailed the member after it
+		// (Sale.Refunded): the coupon as it now stands.
+		done, err := s.d.Store.Coupon(context.WithoutCancel(ctx), memberID, id)
+		if err != nil {
+			return Coupon{}, fmt.Errorf("coupon refund: %w", err)
+		}
+		return s.view(done, lang), nil
+	}
 	now := s.d.Now().UTC().Truncate(time.Millisecond)
 	if err := s.d.Store.CompleteRefund(context.WithoutCancel(ctx), memberID, id, c.RefundAmount, now); err != nil {
-		if errors.Is(err, ErrConflict) {
-			// the engine's record of the refund disabled it first
-			// (Sale.Refunded): done, and the member was mailed there
-			c.Disabled, c.Refundable, c.RefundedAt = true, false, &now
-			return c, nil
-		}
 		return Coupon{}, fmt.Errorf("coupon refund: complete: %w", err)
 	}
 	c.Disabled, c.Refundable, c.RefundedAt = true, false, &now

@@ -197,3 +197,39 @@ func TestPassDatesWritten(t *testing.T) {
 		}
 	})
 }
+
+// TestCouponRefundMailedOnce: a coupon refunded on the page is disabled
+// in the transaction that records its refund, and the member gets one
+// refund mail (the engine's, after that commit), none owed afterwards.
+func TestCouponRefundMailedOnce(t *testing.T) {
+	t.Parallel()
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		srv, env := newMailPayEnv(t, engine)
+		setFlags(t, env.Env, platform.GogoPassStatus{IsGogoPassPublic: true, IsGogoPassPurchasable: true}, true)
+		c := env.Member(t)
+		p := settle(t, env, c, "coupon_ticket", map[string]any{
+			"productId": demo.DemoCouponKansai, "periodId": demo.DemoCouponPeriodWin, "fareType": "lite", "agreeTerms": true,
+			"additionalPassengers": []any{passenger("adult", "1990-01-01")},
+		})
+		var cg struct{ CouponTicket struct{ ID string } }
+		if err := json.Unmarshal(p.Goods, &cg); err != nil {
+			t.Fatal(err)
+		}
+		r := c.Do(http.MethodPost, "/api/user/coupon_ticket/refund", map[string]string{"id": cg.CouponTicket.ID})
+		if r.Status != http.StatusOK || r.Map(t)["couponTicket"].(map[string]any)["disabled"] != true {
+			t.Fatalf("refund = %d %s", r.Status, r.Body)
+		}
+		refunds := 0
+		for _, m := range srv.Messages() {
+			if strings.HasPrefix(m.Decode(t).Subject, "Your refund of") {
+				refunds++
+			}
+		}
+		if refunds != 1 {
+			t.Errorf("%d refund mails, want 1", refunds)
+		}
+		if owed := env.processColumn(t, p.PaymentProcessID, "CASE WHEN refund_mail_owed THEN 'owed' ELSE '' END"); owed != "" {
+			t.Errorf("the refund's mail is still owed after it was sent")
+		}
+	})
+}

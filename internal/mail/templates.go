@@ -15,8 +15,14 @@ import (
 //go:embed templates/*.tmpl
 var templateFiles embed.FS
 
-// Detail is a label and value line (booking number, date…).
-type Detail struct{ Label, Value string }
+// Detail is a label and value line (booking number, date…). Number marks
+// a value the member reads out or types (a slip's numbers at the shop's
+// till, a voucher's number and PIN): the HTML part never breaks it, and
+// its label gives way on a narrow screen.
+type Detail struct {
+	Label, Value string
+	Number       bool
+}
 
 // Action is the mail's one link (a reset link, a page of the site).
 type Action struct{ Label, URL string }

@@ -55,7 +55,7 @@ func (p Sale) Quote(ctx context.Context, memberID, lang string, in Selection) (p
 	if !st.IsGogoPassPurchasable {
 		return payment.Order{}, ErrNotOnSale
 	}
-	if err := s.checkNotHeld(ctx, memberID, period.ID); err != nil {
+	if err := s.checkNotBought(ctx, memberID, period.ID); err != nil {
 		return payment.Order{}, err
 	}
 	if st.IsGogoPassLotteryPhase {
@@ -83,7 +83,9 @@ func (p Sale) Quote(ctx context.Context, memberID, lang string, in Selection) (p
 	if err != nil {
 		return payment.Order{}, fmt.Errorf("pass order: %w", err)
 	}
-	o := payment.Order{Amount: period.Price.Of(in.FareType), Currency: period.CurrencyCode, Details: details}
+	// one pass a member and period: a second payment for the period is
+	// refused while one is open (a slip not paid yet), whatever the fare
+	o := payment.Order{Amount: period.Price.Of(in.FareType), Currency: period.CurrencyCode, Details: details, Once: "period:" + period.ID}
 	o.Description = p.Describe(l, o)
 	return o, nil
 }

@@ -11,6 +11,7 @@ import (
 	"members/internal/apperr"
 	"members/internal/i18n"
 	"members/internal/notify"
+	"members/internal/payment"
 	"members/internal/platform"
 	"members/internal/ratelimit"
 )
@@ -114,8 +115,27 @@ const RefusedHeld = "refused_already_held"
 // pending payment: one pass per member and period, whichever way it comes
 // (a purchase, a lottery win, an exchange code). The database keeps the
 // same rule (one pass per member and period), so a race past this check
-// grants one pass and refunds the other payment.
+// grants one pass and refunds the other payment. A pending payment of the
+// period is ErrAlreadyHeld too ("or a payment for it is being processed"):
+// a purchase asks checkNotBought instead, which names that payment.
 func (s *Service) checkNotHeld(ctx context.Context, memberID, periodID string) error {
+	if err := s.checkNotBought(ctx, memberID, periodID); err != nil {
+		if errors.Is(err, payment.ErrPendingSameGoods) {
+			return ErrAlreadyHeld
+		}
+		return err
+	}
+	return nil
+}
+
+// checkNotBought refuses the purchase of a period the member holds a pass
+// of (ErrAlreadyHeld) or has a pending payment for (a slip left for later:
+// payment.ErrPendingSameGoods, which sends the member to Pending payments;
+// paying both would buy the period twice). The payment engine keeps the
+// second rule in the database too (Order.Once, a unique index over the
+// open payments), so two purchases racing past this check cannot both
+// be open.
+func (s *Service) checkNotBought(ctx context.Context, memberID, periodID string) error {
 	held, err := s.d.Store.HeldPeriods(ctx, memberID)
 	if err != nil {
 		return fmt.Errorf("held periods: %w", err)
@@ -135,7 +155,7 @@ func (s *Service) checkNotHeld(ctx context.Context, memberID, periodID string) e
 			return fmt.Errorf("pending pass order: %w", err)
 		}
 		if d.PeriodID == periodID {
-			return ErrAlreadyHeld
+			return payment.ErrPendingSameGoods
 		}
 	}
 	return nil

@@ -21,6 +21,27 @@ type Describer interface {
 	Describe(lang i18n.Lang, o Order) string
 }
 
+// Namer is implemented by products whose description says what the
+// order's amount says too (the points' currency: "Peach Points (JPY)").
+// Name is what the order buys in a text that gives the amount beside it,
+// so the mail reads "Peach Points (JPY 3,000)", not "Peach Points (JPY)
+// (JPY 3,000)"; "" when the details do not say.
+type Namer interface {
+	Name(lang i18n.Lang, o Order) string
+}
+
+// itemName is what process p buys, in lang, for a text that gives its
+// amount beside it: the product's Name when it has one, else describe.
+func (e *Engine) itemName(p Process, lang i18n.Lang) string {
+	prod, err := e.product(p.ProductType)
+	if n, ok := prod.(Namer); ok && err == nil {
+		if s := n.Name(lang, Order{Amount: p.Amount, Currency: p.Currency, Description: p.Description, Details: p.Details}); s != "" {
+			return s
+		}
+	}
+	return e.describe(p, lang)
+}
+
 // describe is what process p buys, in lang: written by its product when it
 // can, else the description stored with the process.
 func (e *Engine) describe(p Process, lang i18n.Lang) string {

@@ -67,6 +67,9 @@ func (e *Engine) Continue(ctx context.Context, memberID, productType, id string)
 	check := now.Add(e.cfg.Lease)
 	moved, err := e.store.Move(ctx, p.ID, Prepared, Pending, Changes{
 		LeaseOwner: owner, LeaseUntil: now.Add(e.cfg.Lease), ExpiresAt: &expires, NextCheckAt: &check,
+		// the purchase block runs 30 minutes from here, however far the
+		// gateway then moves the deadline (a slip's: days)
+		BlockUntil: &expires,
 	}, now)
 	if err != nil {
 		return View{}, fmt.Errorf("payment: continue: %w", err)
@@ -74,7 +77,7 @@ func (e *Engine) Continue(ctx context.Context, memberID, productType, id string)
 	if !moved {
 		return e.reload(ctx, p.ID)
 	}
-	p.Status, p.ExpiresAt, p.LeaseUntil = Pending, expires, time.UnixMilli(now.Add(e.cfg.Lease).UnixMilli())
+	p.Status, p.ExpiresAt, p.BlockUntil, p.LeaseUntil = Pending, expires, expires, time.UnixMilli(now.Add(e.cfg.Lease).UnixMilli())
 	if p = e.drive(ctx, p, true); p.Status == Settled {
 		// settled: p is the row as the settlement wrote it (or as read
 		// back after another caller's), so there is nothing to read again

@@ -38,30 +38,27 @@ type PendingList struct {
 	Payments []PendingPayment `json:"payments"`
 }
 
-// PendingPayments lists the member's payments waiting to be paid (at most
-// one: a pending payment blocks a new purchase until it ends).
+// PendingPayments lists the member's payments waiting to be paid, oldest
+// first: one that blocks a new purchase (its first 30 minutes), and the
+// slips left for later past that, each payable until its own deadline.
 func (e *Engine) PendingPayments(ctx context.Context, memberID string) (PendingList, error) {
 	out := PendingList{Payments: []PendingPayment{}}
-	p, err := e.store.OpenProcess(ctx, memberID)
-	if errors.Is(err, ErrNotFound) {
-		return out, nil
-	}
+	ps, err := e.store.PendingProcesses(ctx, memberID)
 	if err != nil {
 		return out, fmt.Errorf("payment: pending payments: %w", err)
 	}
-	if p.Status != Pending {
-		return out, nil
+	for _, p := range ps {
+		v := p.view()
+		item := PendingPayment{
+			PaymentProcessID: p.ID, ProductType: p.ProductType, Description: p.Description, Amount: p.Amount,
+			Currency: p.Currency, PaymentMethod: p.PaymentMethod, OtherPaymentType: p.OtherPaymentType, Card: v.Card,
+			Slip: v.Slip, ExpiresAt: p.ExpiresAt.UTC(), CreatedAt: p.CreatedAt.UTC(),
+		}
+		if v.NextAction != nil {
+			item.PayURL = v.NextAction.URL
+		}
+		out.Payments = append(out.Payments, item)
 	}
-	v := p.view()
-	item := PendingPayment{
-		PaymentProcessID: p.ID, ProductType: p.ProductType, Description: p.Description, Amount: p.Amount,
-		Currency: p.Currency, PaymentMethod: p.PaymentMethod, OtherPaymentType: p.OtherPaymentType, Card: v.Card,
-		Slip: v.Slip, ExpiresAt: p.ExpiresAt.UTC(), CreatedAt: p.CreatedAt.UTC(),
-	}
-	if v.NextAction != nil {
-		item.PayURL = v.NextAction.URL
-	}
-	out.Payments = append(out.Payments, item)
 	return out, nil
 }
 
@@ -165,7 +162,7 @@ func (e *Engine) cancelAtGateway(ctx context.Context, p *Process) error {
 // A mail that cannot be sent is logged: the slip stays on the pending
 // payments page.
 func (e *Engine) mailSlip(ctx context.Context, p Process, slip Slip) {
-	err := e.mailAboutSlip(ctx, p, "payment_slip", "/payments/pending", func(cat *i18n.Catalog, lang i18n.Lang) []mail.Detail { return slipDetails(cat, lang, slip) })
+	err := e.mailAboutSlip(ctx, p, "payment_slip", "/payments/pending", e.describe, func(cat *i18n.Catalog, lang i18n.Lang) []mail.Detail { return slipDetails(cat, lang, slip) })
 	if err != nil {
 		e.log.Warn("payment: slip mail not sent", "kind", "payment_slip", "process", p.ID, "err", err)
 	}
@@ -187,7 +184,8 @@ func (e *Engine) mailSlipEnded(ctx context.Context, p Process) {
 			kind = "payment_slip_cancelled"
 		}
 		// the button opens the payment's result page, with its Start again
-		err := e.mailAboutSlip(ctx, p, kind, "/payment/"+p.ProductType+"/"+p.ID+"/result", func(cat *i18n.Catalog, lang i18n.Lang) []mail.Detail {
+		// the item is named beside its amount ("Peach Points (JPY 3,000)")
+		err := e.mailAboutSlip(ctx, p, kind, "/payment/"+p.ProductType+"/"+p.ID+"/result", e.itemName, func(cat *i18n.Catalog, lang i18n.Lang) []mail.Detail {
 			// the receipt number is the one the member may have written down
 			return slipDetails(cat, lang, Slip{ReceiptNumber: slip.ReceiptNumber})
 		})
@@ -200,12 +198,12 @@ func (e *Engine) mailSlipEnded(ctx context.Context, p Process) {
 }
 
 // mailAboutSlip sends one of the slip's mails in the member's mail
-// language: the item, the amount and the deadline, with details and a
+// language: the item (written by item), the amount and the deadline, with details and a
 // button to page (a path of the site). It returns an error only when the
 // mail was not stored for a reason that may pass (the database); one
 // stored and not delivered yet is the outbox's to retry, and one that can
 // never be sent (no mailer, no member, a template that fails) is logged.
-func (e *Engine) mailAboutSlip(ctx context.Context, p Process, kind, page string, details func(*i18n.Catalog, i18n.Lang) []mail.Detail) error {
+func (e *Engine) mailAboutSlip(ctx context.Context, p Process, kind, page string, item func(Process, i18n.Lang) string, details func(*i18n.Catalog, i18n.Lang) []mail.Detail) error {
 	if e.cfg.Mailer == nil || e.cfg.MailTemplates == nil {
 		return nil
 	}
@@ -225,7 +223,7 @@ func (e *Engine) mailAboutSlip(ctx context.Context, p Process, kind, page string
 	cat := e.cfg.MailTemplates.Catalog()
 	msg, err := e.cfg.MailTemplates.Standard(kind, lang, to, mail.Data{
 		Given: given, Family: family,
-		Args: []any{"item", e.describe(p, lang), "amount", FormatMoney(p.Amount, p.Currency, lang),
+		Args: []any{"item", item(p, lang), "amount", FormatMoney(p.Amount, p.Currency, lang),
 			"deadline", FormatDeadline(cat, lang, p.ExpiresAt)},
 		Details: details(cat, lang),
 		// the link opens the page in the mail's language
@@ -250,7 +248,8 @@ func slipDetails(cat *i18n.Catalog, lang i18n.Lang, s Slip) []mail.Detail {
 	var out []mail.Detail
 	add := func(key, v string) {
 		if v != "" {
-			out = append(out, mail.Detail{Label: cat.T(lang, "payment.slip."+key), Value: v})
+			// read out at the shop's till: never broken in the HTML part
+			out = append(out, mail.Detail{Label: cat.T(lang, "payment.slip."+key), Value: v, Number: true})
 		}
 	}
 	add("receipt_number", s.ReceiptNumber)

@@ -83,12 +83,21 @@ type Process struct {
 	Slip           json.RawMessage
 	RefundedAmount int64
 	Notified       bool
-	NextCheckAt    time.Time
-	LeaseUntil     time.Time
-	ExpiresAt      time.Time
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
-	SettledAt      *time.Time
+	// RefundMailOwed: a refund ended the goods and the member's mail
+	// about it is not in the outbox yet.
+	RefundMailOwed bool
+	// BlockUntil ends the purchase block the process holds while open
+	// (about 30 minutes after its continue); ExpiresAt, its deadline, may
+	// be days later (a slip). ExclusiveKey is its product type and the
+	// Order's Once ("" for none).
+	BlockUntil   time.Time
+	ExclusiveKey string
+	NextCheckAt  time.Time
+	LeaseUntil   time.Time
+	ExpiresAt    time.Time
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+	SettledAt    *time.Time
 }
 
 // ProcessCard is the card a process pays with (never the number).

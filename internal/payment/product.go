@@ -56,6 +56,13 @@ type Order struct {
 	// Details are the product's purchase fields, normalised; the engine
 	// stores them with the process and hands them back to Grant.
 	Details json.RawMessage
+	// Once names goods a member may not pay for twice (the unlimited
+	// pass: its period), "" for goods bought any number of times. While
+	// an open payment of the member holds it (a slip left for later, past
+	// its purchase block), another purchase of the same goods is refused
+	// with ErrPendingSameGoods; the database keeps it (a unique index), so
+	// two parallel requests cannot both pass.
+	Once string
 }
 
 // Grant is a settled process handed to its product.
@@ -106,8 +113,9 @@ type Sale[T any] interface {
 	Quote(ctx context.Context, memberID, lang string, in T) (Order, error)
 }
 
-// Tx is the unit of work of a settlement: what a product's grant writes
-// through it commits together with the settlement, or not at all. The
+// Tx is the unit of work of a settlement (and of a refund's record, for
+// RefundEnder): what a product's grant writes through it commits together
+// with the settlement, or not at all. The
 // store that settles makes it and only stores read it: a product passes
 // it on to its own store's write (points, passes and coupons take a Tx),
 // so no product touches the database itself.
@@ -116,13 +124,23 @@ type Tx interface {
 	UnitOfWork()
 }
 
-// RefundNotifier is implemented by products whose goods end with a refund
-// (the coupon pass). The engine calls it each time it finds a refund of
-// the product's process made, whoever made it: the member's request, the
-// background work retrying a refund whose answer was lost, or a refund
-// event the gateway's record confirms. It must be idempotent; an error is
-// logged and the worker's next retry of an owed refund calls it again.
-type RefundNotifier interface {
+// RefundEnder is implemented by products whose goods end with a refund
+// (the coupon pass). Goods follow money in one transaction: EndGoods runs
+// inside the transaction that records a refund of the product's process
+// as made (the refund's done flag and the process's refunded amount),
+// whoever made it: the member's request, the background work making a
+// refund whose answer was lost, or a refund event the gateway's record
+// confirms. It ends the goods through the product's own store with that
+// unit of work (the coupon: disabled, no longer usable or refundable), so
+// the refund and the end of the goods commit together or not at all. It
+// reports whether it changed them (false: they had ended before); an
+// error rolls the record of the refund back too, and the worker makes the
+// owed refund again later. When it changed them, the same transaction
+// records the member's mail as owed, and Refunded sends it after the
+// commit (the worker's sweep does after a crash in between); Refunded
+// returns an error only when the mail was not stored (it stays owed).
+type RefundEnder interface {
+	EndGoods(ctx context.Context, tx Tx, r RefundDone) (bool, error)
 	Refunded(ctx context.Context, r RefundDone) error
 }
 

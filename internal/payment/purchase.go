@@ -181,6 +181,11 @@ func (e *Engine) validate(ctx context.Context, memberID string, lang i18n.Lang, 
 var (
 	// ErrPending: a paid-for process is still open (about 30 minutes).
 	ErrPending = &apperr.Error{Code: apperr.Conflict, MsgKey: "payment.error.pending", ErrorKey: "payment_pending"}
+	// ErrPendingSameGoods: a payment of the member left for later (a slip
+	// past its 30 minutes' block) buys the same goods (the same pass
+	// period): it is paid or cancelled under Pending payments first; the
+	// member may buy anything else.
+	ErrPendingSameGoods = &apperr.Error{Code: apperr.Conflict, MsgKey: "payment.error.pending_same_goods", ErrorKey: "payment_pending_same_goods"}
 	// ErrMultipleWindows: the order was replaced by one from another window.
 	ErrMultipleWindows = &apperr.Error{Code: apperr.Conflict, MsgKey: "payment.error.multiple_windows", ErrorKey: "payment_multiple_windows"}
 	// ErrRestart: the order is too old or changed; restart the purchase.
@@ -196,8 +201,11 @@ func bodyHash(productType string, canonical []byte) string {
 
 // Buy records the tentative order (prepared), keyed by the member's
 // requestId: the same requestId with the same body answers the same
-// process. A pending process of the member blocks (ErrPending); a prepared
-// one from another window is replaced.
+// process. A pending process of the member blocks for about 30 minutes
+// after its continue (ErrPending), whatever its own deadline (a slip's is
+// days away); one past that blocks only a purchase of the same goods
+// (Order.Once: ErrPendingSameGoods). A prepared one from another window is
+// replaced.
 func (e *Engine) buy(ctx context.Context, memberID string, lang i18n.Lang, productType string, pur quoted) (View, error) {
 	c, err := e.check(ctx, memberID, lang, productType, pur, true)
 	if err != nil {
@@ -213,8 +221,10 @@ func (e *Engine) buy(ctx context.Context, memberID string, lang i18n.Lang, produ
 		return View{}, fmt.Errorf("payment: buy: %w", err)
 	}
 	// No look for the member's open process first: the database keeps one
-	// per member, so CreateProcess itself refuses a new order while one is
-	// pending (and replaces a prepared one), one read less a purchase.
+	// blocking process per member and one open process per member and
+	// goods, so CreateProcess itself refuses a new order while one blocks
+	// or buys the same goods (and replaces a prepared one), one read less
+	// a purchase.
 	now := e.now()
 	p := Process{
 		ID: randomID() + randomID(), MemberID: memberID, RequestID: c.fields.RequestID, RequestHash: hash,
@@ -222,17 +232,23 @@ func (e *Engine) buy(ctx context.Context, memberID string, lang i18n.Lang, produ
 		Currency: c.order.Currency, Description: c.order.Description, Details: c.order.Details,
 		PaymentMethod: c.fields.PaymentMethod, Card: c.card, SaveCard: c.fields.SaveCard && c.card.Token != "",
 		SaveCardCurrency: c.scope, ExpiresAt: now.Add(e.cfg.OpenFor), NextCheckAt: now.Add(e.cfg.OpenFor),
-		CreatedAt: now, UpdatedAt: now,
+		BlockUntil: now.Add(e.cfg.OpenFor), CreatedAt: now, UpdatedAt: now,
+	}
+	if c.order.Once != "" {
+		p.ExclusiveKey = productType + ":" + c.order.Once
 	}
 	if c.fields.PaymentMethod == MethodOtherPayment {
 		p.OtherPaymentType = c.fields.OtherPaymentType
 	}
 	if err := e.store.CreateProcess(ctx, p); err != nil {
-		if errors.Is(err, ErrConflict) {
+		if errors.Is(err, ErrConflict) || errors.Is(err, ErrSameGoods) {
 			// the same requestId at the same instant (a double click), or
-			// the member has a pending process
-			if q, err := e.store.ProcessByRequest(ctx, memberID, c.fields.RequestID); err == nil && q.RequestHash == hash {
+			// the member has a blocking process, or one buying the same goods
+			if q, qerr := e.store.ProcessByRequest(ctx, memberID, c.fields.RequestID); qerr == nil && q.RequestHash == hash {
 				return q.view(), nil
+			}
+			if errors.Is(err, ErrSameGoods) {
+				return View{}, ErrPendingSameGoods
 			}
 			return View{}, ErrPending
 		}

@@ -58,10 +58,11 @@ type PendingView struct {
 	ExpiresAt        *time.Time `json:"expiresAt,omitempty"`
 }
 
-// Pending reports the member's pending payment, which blocks a new
-// purchase until it ends (about 30 minutes at most).
+// Pending reports the member's pending payment that blocks a new purchase
+// now: about 30 minutes from its continue. A slip left for later stays
+// payable after that (PendingPayments lists it) and blocks no more.
 func (e *Engine) Pending(ctx context.Context, memberID string) (PendingView, error) {
-	p, err := e.store.OpenProcess(ctx, memberID)
+	p, err := e.store.BlockingProcess(ctx, memberID, e.now())
 	if errors.Is(err, ErrNotFound) || (err == nil && p.Status != Pending) {
 		return PendingView{}, nil
 	}

@@ -143,15 +143,60 @@ func (e *Engine) refund(ctx context.Context, p *Process, reason string, amount i
 	if err != nil {
 		return err
 	}
-	if !done {
-		if _, err := e.gw.Refund(ctx, idemKey(p.ID, "refund_"+reason), p.GatewayPaymentID, recorded); err != nil {
-			return err
-		}
-		if err := e.store.CompleteRefund(ctx, p.ID, reason, e.now()); err != nil {
-			return err
+	if done {
+		// recorded as made before, its goods ended with it
+		return nil
+	}
+	if _, err := e.gw.Refund(ctx, idemKey(p.ID, "refund_"+reason), p.GatewayPaymentID, recorded); err != nil {
+		return err
+	}
+	return e.completeRefund(ctx, p, reason, recorded)
+}
+
+// completeRefund records a refund of p as made, and in the same
+// transaction the product ends the goods it pays back (RefundEnder); the
+// member is then mailed about it when that transaction changed the goods.
+func (e *Engine) completeRefund(ctx context.Context, p *Process, reason string, amount int64) error {
+	owed, err := e.store.CompleteRefund(ctx, p.ID, reason, e.now(), e.endGoods(ctx, p, reason, amount))
+	if err != nil {
+		return fmt.Errorf("payment: refund %s %s: %w", p.ID, reason, err)
+	}
+	if owed {
+		e.refundMail(ctx, *p)
+	}
+	return nil
+}
+
+// endGoods is the product's end of the goods of p that a refund pays
+// back, for the transaction that records the refund (nil: nothing to
+// end, as a late or refused payment granted nothing, or the product's
+// goods do not end with a refund).
+func (e *Engine) endGoods(ctx context.Context, p *Process, reason string, amount int64) EndGoodsFunc {
+	prod, err := e.product(p.ProductType)
+	if err != nil || reason == RefundLate || reason == RefundRefused {
+		return nil
+	}
+	r, ok := prod.(RefundEnder)
+	if !ok {
+		return nil
+	}
+	done := RefundDone{ProcessID: p.ID, MemberID: p.MemberID, Lang: p.Lang, Reason: reason, Amount: amount, At: e.now()}
+	return func(tx Tx) (bool, error) { return r.EndGoods(ctx, tx, done) }
+}
+
+// refundMail tells the member that a refund ended their goods (the
+// product's Refunded), then records the mail sent. A mail the outbox
+// could not store stays owed: the worker's sweep sends it a minute after
+// the refund was recorded, as after a crash before it.
+func (e *Engine) refundMail(ctx context.Context, p Process) {
+	prod, err := e.product(p.ProductType)
+	if r, ok := prod.(RefundEnder); ok && err == nil {
+		if err := r.Refunded(ctx, RefundDone{ProcessID: p.ID, MemberID: p.MemberID, Lang: p.Lang, Amount: p.RefundedAmount, At: e.now()}); err != nil {
+			e.log.Warn("payment: refund mail not stored, left to the worker's sweep", "process", p.ID, "err", err)
+			return
 		}
 	}
-	return e.refunded(ctx, p, reason, recorded)
+	e.storeFailed(ctx, "refund mailed", p.ID, e.store.RefundMailed(ctx, p.ID))
 }
 
 // refundsConfirmed records the refunds the engine owes for p as made when
@@ -159,7 +204,7 @@ func (e *Engine) refund(ctx context.Context, p *Process, reason string, amount i
 // covers what the process records plus every owed refund): the record is
 // the gateway's answer that the answers lost would have given. It makes
 // no gateway call, so a request making one of them this instant is not
-// repeated; each refund flips done once, and the product hears of it. A
+// repeated; each refund flips done once, with the end of its goods. A
 // record that does not cover them leaves them to the background work,
 // which makes each again under its own key; a refund the engine never
 // asked for is reconciliation's to report.
@@ -176,30 +221,9 @@ func (e *Engine) refundsConfirmed(ctx context.Context, p *Process, gp GatewayPay
 		return nil
 	}
 	for _, r := range open {
-		if err := e.store.CompleteRefund(ctx, p.ID, r.Reason, e.now()); err != nil {
-			return fmt.Errorf("payment: refund %s %s: %w", p.ID, r.Reason, err)
-		}
-		if err := e.refunded(ctx, p, r.Reason, r.Amount); err != nil {
+		if err := e.completeRefund(ctx, p, r.Reason, r.Amount); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// refunded tells the process's product that a refund was made (again, for
-// a repeat: the product's record is idempotent).
-func (e *Engine) refunded(ctx context.Context, p *Process, reason string, amount int64) error {
-	prod, err := e.product(p.ProductType)
-	if err != nil {
-		return nil
-	}
-	n, ok := prod.(RefundNotifier)
-	if !ok || reason == RefundLate || reason == RefundRefused {
-		// a late or refused payment granted nothing to end
-		return nil
-	}
-	if err := n.Refunded(ctx, RefundDone{ProcessID: p.ID, MemberID: p.MemberID, Lang: p.Lang, Reason: reason, Amount: amount, At: e.now()}); err != nil {
-		return fmt.Errorf("payment: refund %s: the product's record: %w", p.ID, err)
 	}
 	return nil
 }

@@ -11,6 +11,11 @@ import (
 // ErrConflict is what stores return for a unique-key clash.
 var ErrConflict = errors.New("payment: conflict")
 
+// ErrSameGoods is CreateProcess's refusal of an order whose exclusive key
+// an open process of the member holds (the same pass period, its slip not
+// paid yet), when no purchase block stands in the way.
+var ErrSameGoods = errors.New("payment: an open payment of the member buys the same goods")
+
 // Changes are the non-status columns a step records. Nil fields stay.
 type Changes struct {
 	GatewayPaymentID *string
@@ -19,6 +24,8 @@ type Changes struct {
 	FailureCode      *string
 	NextCheckAt      *time.Time
 	ExpiresAt        *time.Time
+	// BlockUntil moves the end of the purchase block (continue).
+	BlockUntil *time.Time
 	// Lease sets the lease (owner and until); ReleaseLease clears it.
 	LeaseOwner   string
 	LeaseUntil   time.Time
@@ -31,6 +38,10 @@ type Changes struct {
 
 // SettleFunc creates the goods inside the settlement's unit of work.
 type SettleFunc func(tx Tx) (Granted, error)
+
+// EndGoodsFunc ends the goods a refund pays back inside the unit of work
+// that records the refund as made; true when it changed them.
+type EndGoodsFunc func(tx Tx) (bool, error)
 
 // SettleOutcome is what a settlement did.
 type SettleOutcome struct {
@@ -87,15 +98,23 @@ func RefuseGrant(reason string) error {
 type Store interface {
 	CardStore
 	AuditStore
-	// CreateProcess inserts p (status prepared). Another prepared process
-	// of the member is expired first (failure code superseded) in the same
-	// transaction. A pending one, or a clash on (member, requestId), is
-	// ErrConflict.
+	// CreateProcess inserts p (status prepared), holding its member's
+	// purchase block until p.BlockUntil (its ExpiresAt when zero). In the
+	// same transaction, the block of a pending process of the member whose
+	// BlockUntil has passed is given up (it stays pending, payable until
+	// its deadline), and another prepared process of the member is expired
+	// (failure code superseded). A pending process still blocking, or a
+	// clash on (member, requestId), is ErrConflict; an open process of the
+	// member with p's ExclusiveKey is ErrSameGoods.
 	CreateProcess(ctx context.Context, p Process) error
 	Process(ctx context.Context, id string) (Process, error)
 	ProcessByRequest(ctx context.Context, memberID, requestID string) (Process, error)
-	// OpenProcess is the member's prepared or pending process (ErrNotFound).
-	OpenProcess(ctx context.Context, memberID string) (Process, error)
+	// BlockingProcess is the member's prepared or pending process that
+	// blocks a new purchase at now (ErrNotFound): the one holding the
+	// block, while its BlockUntil is after now.
+	BlockingProcess(ctx context.Context, memberID string, now time.Time) (Process, error)
+	// PendingProcesses are the member's pending processes, oldest first.
+	PendingProcesses(ctx context.Context, memberID string) ([]Process, error)
 	// NextProcess is the member's first process created after p
 	// (ErrNotFound): for a superseded p, the order that replaced it.
 	NextProcess(ctx context.Context, p Process) (Process, error)
@@ -120,8 +139,8 @@ type Store interface {
 	// OpenRefunds lists the refunds of a process not done yet.
 	OpenRefunds(ctx context.Context, id string) ([]RefundIntent, error)
 	// ClaimDue leases open processes whose next check is due and ended
-	// ones not yet notified (Changes.Notify), up to limit, for owner until
-	// leaseUntil.
+	// ones not yet notified (Changes.Notify) or whose refund's mail is
+	// owed, up to limit, for owner until leaseUntil.
 	ClaimDue(ctx context.Context, owner string, now, leaseUntil time.Time, limit int) ([]Process, error)
 	// ClaimOne leases one process when its lease is free.
 	ClaimOne(ctx context.Context, id, owner string, now, leaseUntil time.Time) (bool, error)
@@ -145,8 +164,16 @@ type Store interface {
 	// returns the recorded amount and whether it is done.
 	AddRefund(ctx context.Context, id, reason string, amount int64, now time.Time) (int64, bool, error)
 	// CompleteRefund marks the refund done once and adds it to the
-	// process (settled → refunded; an expired process keeps its status).
-	CompleteRefund(ctx context.Context, id, reason string, now time.Time) error
+	// process (settled → refunded; an expired process keeps its status),
+	// and in the same transaction runs end (nil: no goods to end), the
+	// product's end of the goods the refund pays back; when end changed
+	// them, the member's mail about it is recorded as owed in it too. It
+	// reports whether this call recorded the mail as owed. A refund done
+	// before changes nothing (its goods ended with it).
+	CompleteRefund(ctx context.Context, id, reason string, now time.Time, end EndGoodsFunc) (bool, error)
+	// RefundMailed records that the refund's mail is in the outbox (or can
+	// never be sent).
+	RefundMailed(ctx context.Context, id string) error
 	// RecordEvent stores a webhook event id; false when it was stored before.
 	SeenEvent(ctx context.Context, eventID string) (bool, error)
 	RecordEvent(ctx context.Context, eventID, typ string, now time.Time) error

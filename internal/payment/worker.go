@@ -122,6 +122,11 @@ func (e *Engine) work(ctx context.Context, p Process) {
 				}
 			}
 		}
+		if p.RefundMailOwed {
+			// a refund ended the goods; its mail was left unsent by a
+			// crash, or the outbox could not store it then
+			e.refundMail(ctx, p)
+		}
 		e.storeFailed(ctx, "release settled", p.ID, e.store.Update(ctx, p.ID, Changes{ReleaseLease: true}, now))
 	case Failed, Expired:
 		if !p.Notified {

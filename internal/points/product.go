@@ -42,6 +42,7 @@ var (
 	_ payment.Notifier            = (*Sale)(nil)
 	_ payment.Offerer             = (*Sale)(nil)
 	_ payment.Describer           = (*Sale)(nil)
+	_ payment.Namer               = (*Sale)(nil)
 )
 
 // Sale returns the points purchase for the payment engine.
@@ -110,6 +111,12 @@ func (p *Sale) Quote(ctx context.Context, memberID, lang string, in PurchaseInpu
 // is the order's).
 func (p *Sale) Describe(lang i18n.Lang, o payment.Order) string {
 	return p.svc.catalog.T(lang, "points.purchase.description", "currency", o.Currency)
+}
+
+// Name is what a points order buys beside its amount, which gives the
+// currency: "Peach Points" in "Peach Points (JPY 3,000)".
+func (p *Sale) Name(lang i18n.Lang, _ payment.Order) string {
+	return p.svc.catalog.T(lang, "points.purchase.name")
 }
 
 // saleDetails are the purchase's fields the order does not hold already.

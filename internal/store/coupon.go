@@ -228,15 +228,21 @@ func (s *CouponStore) ReleaseRefund(ctx context.Context, memberID, id string) er
 	return s.setRefundState(ctx, "release refund", memberID, id, "pending", "", "")
 }
 
-func (s *CouponStore) RefundedByProcess(ctx context.Context, memberID, processID string, amount int64, at time.Time) (bool, error) {
-	res, err := s.db.ExecContext(ctx, `UPDATE coupons SET refund_state = 'done', refund_amount = $1, refunded_at = $2
+// EndByRefund disables the coupon in the transaction that records its
+// refund as made (uow, from the payment store's CompleteRefund).
+func (s *CouponStore) EndByRefund(ctx context.Context, uow payment.Tx, memberID, processID string, amount int64, at time.Time) (bool, error) {
+	tx, err := grantTx(uow)
+	if err != nil {
+		return false, couponErr("end by refund", err)
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE coupons SET refund_state = 'done', refund_amount = $1, refunded_at = $2
 		WHERE member_id = $3 AND payment_process_id = $4 AND refund_state <> 'done'`, amount, at.UnixMilli(), memberID, processID)
 	if err != nil {
-		return false, couponErr("refunded by process", err)
+		return false, couponErr("end by refund", err)
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
-		return false, couponErr("refunded by process", err)
+		return false, couponErr("end by refund", err)
 	}
 	return n == 1, nil
 }

@@ -105,20 +105,22 @@ func (s *PaymentStore) Contact(ctx context.Context, memberID string) (string, st
 const processCols = `id, member_id, request_id, request_hash, product_type, status, lang, amount, currency, description, details,
 	payment_method, other_payment_type, card_gateway, card_token, card_brand, card_last4, card_expiration, card_holder,
 	save_card, save_card_currency, gateway_payment_id, gateway_status, next_action_url, failure_code, goods, secret,
-	refunded_amount, notified, next_check_at, lease_until, expires_at, created_at, updated_at, settled_at, slip`
+	refunded_amount, notified, next_check_at, lease_until, expires_at, created_at, updated_at, settled_at, slip,
+	block_until, exclusive_key, refund_mail_owed`
 
 func scanProcess(sc interface{ Scan(...any) error }) (payment.Process, error) {
 	var (
 		p                                           payment.Process
 		status, details, goods, secret, slip        string
 		nextCheck, lease, expires, created, updated int64
+		blockUntil                                  int64
 		settled                                     sql.NullInt64
 	)
 	err := sc.Scan(&p.ID, &p.MemberID, &p.RequestID, &p.RequestHash, &p.ProductType, &status, &p.Lang, &p.Amount, &p.Currency,
 		&p.Description, &details, &p.PaymentMethod, &p.OtherPaymentType, &p.Card.Gateway, &p.Card.Token, &p.Card.Brand,
 		&p.Card.Last4, &p.Card.ExpirationDate, &p.Card.HolderName, &p.SaveCard, &p.SaveCardCurrency, &p.GatewayPaymentID,
 		&p.GatewayStatus, &p.NextActionURL, &p.FailureCode, &goods, &secret, &p.RefundedAmount, &p.Notified,
-		&nextCheck, &lease, &expires, &created, &updated, &settled, &slip)
+		&nextCheck, &lease, &expires, &created, &updated, &settled, &slip, &blockUntil, &p.ExclusiveKey, &p.RefundMailOwed)
 	if err != nil {
 		return p, paymentErr(err)
 	}
@@ -129,6 +131,7 @@ func scanProcess(sc interface{ Scan(...any) error }) (payment.Process, error) {
 	p.Slip = raw(slip)
 	p.NextCheckAt, p.LeaseUntil, p.ExpiresAt = time.UnixMilli(nextCheck), time.UnixMilli(lease), time.UnixMilli(expires)
 	p.CreatedAt, p.UpdatedAt = time.UnixMilli(created), time.UnixMilli(updated)
+	p.BlockUntil = time.UnixMilli(blockUntil)
 	if settled.Valid {
 		t := time.UnixMilli(settled.Int64)
 		p.SettledAt = &t
@@ -144,23 +147,28 @@ func raw(s string) json.RawMessage {
 }
 
 // insertProcessSQL records a new process; ON CONFLICT DO NOTHING turns a
-// clash with either unique index (the member's open process, or the same
-// requestId) into no row instead of an error, which on PostgreSQL would
-// abort the transaction around it.
+// clash with any unique index (the member's blocking process, an open
+// process of the same goods, or the same requestId) into no row instead
+// of an error, which on PostgreSQL would abort the transaction around it.
 const insertProcessSQL = `INSERT INTO payment_processes (id, member_id, request_id, request_hash, product_type,
 	status, lang, amount, currency, description, details, payment_method, other_payment_type, card_gateway, card_token,
 	card_brand, card_last4, card_expiration, card_holder, save_card, save_card_currency, next_check_at, expires_at,
-	created_at, updated_at)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $24)
+	created_at, updated_at, block_until, exclusive_key)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $24,
+	$25, $26)
 	ON CONFLICT DO NOTHING`
 
 func (s *PaymentStore) CreateProcess(ctx context.Context, p payment.Process) error {
+	block := p.BlockUntil
+	if block.IsZero() {
+		block = p.ExpiresAt
+	}
 	insert := func(ctx context.Context, q execer) (bool, error) {
 		res, err := q.ExecContext(ctx, insertProcessSQL,
 			p.ID, p.MemberID, p.RequestID, p.RequestHash, p.ProductType, string(p.Status), p.Lang, p.Amount, p.Currency,
 			p.Description, string(p.Details), p.PaymentMethod, p.OtherPaymentType, p.Card.Gateway, p.Card.Token, p.Card.Brand,
 			p.Card.Last4, p.Card.ExpirationDate, p.Card.HolderName, p.SaveCard, p.SaveCardCurrency, p.NextCheckAt.UnixMilli(),
-			p.ExpiresAt.UnixMilli(), p.CreatedAt.UnixMilli())
+			p.ExpiresAt.UnixMilli(), p.CreatedAt.UnixMilli(), block.UnixMilli(), p.ExclusiveKey)
 		if err != nil {
 			return false, Translate(err)
 		}
@@ -172,19 +180,42 @@ func (s *PaymentStore) CreateProcess(ctx context.Context, p payment.Process) err
 	if ok, err := insert(ctx, s.db); err != nil || ok {
 		return paymentErr(err)
 	}
-	// A clash: a prepared order of another window is replaced (one
-	// purchase at a time per member), in one transaction with the insert.
-	// A pending order, or the same requestId, still clashes: ErrConflict.
+	// A clash, settled in one transaction with the insert: a pending
+	// order whose block is over gives it up (it stays pending, payable
+	// until its deadline), and a prepared order of another window is
+	// replaced (one purchase at a time per member). A pending order still
+	// blocking, or the same requestId, still clashes (ErrConflict); so
+	// does an open order of the same goods (ErrSameGoods). Two such
+	// transactions at once cannot both insert: the unique indexes decide.
 	return paymentErr(s.db.Tx(ctx, func(tx *sql.Tx) error {
+		now := p.CreatedAt.UnixMilli()
+		if _, err := tx.ExecContext(ctx, `UPDATE payment_processes SET blocking = FALSE, updated_at = $1
+			WHERE member_id = $2 AND status = 'pending' AND blocking AND block_until <= $1`, now, p.MemberID); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `UPDATE payment_processes SET status = 'expired', failure_code = $1, updated_at = $2
-			WHERE member_id = $3 AND status = 'prepared'`, payment.FailSuperseded, p.CreatedAt.UnixMilli(), p.MemberID); err != nil {
+			WHERE member_id = $3 AND status = 'prepared'`, payment.FailSuperseded, now, p.MemberID); err != nil {
 			return err
 		}
 		ok, err := insert(ctx, tx)
-		if err == nil && !ok {
-			err = ErrConflict
+		if err != nil || ok {
+			return err
 		}
-		return err
+		if p.ExclusiveKey != "" {
+			// which index refused it: a blocking order says more (wait
+			// about 30 minutes) than the same goods do
+			var blocking, same bool
+			if err := tx.QueryRowContext(ctx, `SELECT
+				EXISTS (SELECT 1 FROM payment_processes WHERE member_id = $1 AND status IN ('prepared', 'pending') AND blocking),
+				EXISTS (SELECT 1 FROM payment_processes WHERE member_id = $1 AND status IN ('prepared', 'pending') AND exclusive_key = $2)`,
+				p.MemberID, p.ExclusiveKey).Scan(&blocking, &same); err != nil {
+				return err
+			}
+			if same && !blocking {
+				return payment.ErrSameGoods
+			}
+		}
+		return ErrConflict
 	}))
 }
 
@@ -197,9 +228,30 @@ func (s *PaymentStore) ProcessByRequest(ctx context.Context, memberID, requestID
 		WHERE member_id = $1 AND request_id = $2`, memberID, requestID))
 }
 
-func (s *PaymentStore) OpenProcess(ctx context.Context, memberID string) (payment.Process, error) {
+func (s *PaymentStore) BlockingProcess(ctx context.Context, memberID string, now time.Time) (payment.Process, error) {
 	return scanProcess(s.db.QueryRowContext(ctx, `SELECT `+processCols+` FROM payment_processes
-		WHERE member_id = $1 AND status IN ('prepared', 'pending')`, memberID))
+		WHERE member_id = $1 AND status IN ('prepared', 'pending') AND blocking AND block_until > $2`, memberID, now.UnixMilli()))
+}
+
+func (s *PaymentStore) PendingProcesses(ctx context.Context, memberID string) ([]payment.Process, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+processCols+` FROM payment_processes
+		WHERE member_id = $1 AND status = 'pending' ORDER BY created_at, id`, memberID)
+	if err != nil {
+		return nil, fmt.Errorf("pending processes: %w", err)
+	}
+	defer func() { _ = rows.Close() }() // a read: its close has nothing to report
+	var out []payment.Process
+	for rows.Next() {
+		p, err := scanProcess(rows)
+		if err != nil {
+			return nil, fmt.Errorf("pending processes: %w", err)
+		}
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("pending processes: %w", err)
+	}
+	return out, nil
 }
 
 func (s *PaymentStore) NextProcess(ctx context.Context, p payment.Process) (payment.Process, error) {
@@ -234,6 +286,9 @@ func sets(c payment.Changes, now time.Time, n int) (string, []any) {
 	}
 	if c.ExpiresAt != nil {
 		add("expires_at", c.ExpiresAt.UnixMilli())
+	}
+	if c.BlockUntil != nil {
+		add("block_until", c.BlockUntil.UnixMilli())
 	}
 	if c.Notify {
 		add("notified", false)
@@ -437,11 +492,15 @@ func (s *PaymentStore) ClaimDue(ctx context.Context, owner string, now, until ti
 	}
 	// notifications a crash left unsent (give the request that settled or
 	// ended the process a minute): a settlement's, or the mail of a slip
-	// that ended unpaid (no settled_at; its ending is its last update)
+	// that ended unpaid (no settled_at; its ending is its last update), or
+	// the mail of a refund that ended the goods (recorded with the refund,
+	// its last update)
 	unsent, err := s.claim(ctx, `UPDATE payment_processes SET lease_owner = $1, lease_until = $2
 		WHERE id IN (SELECT id FROM payment_processes WHERE notified = FALSE AND COALESCE(settled_at, updated_at) <= $4
-			AND lease_until < $3 LIMIT $5)
-		AND lease_until < $3 AND notified = FALSE
+			AND lease_until < $3
+			UNION SELECT id FROM payment_processes WHERE refund_mail_owed AND updated_at <= $4 AND lease_until < $3
+			LIMIT $5)
+		AND lease_until < $3 AND (notified = FALSE OR refund_mail_owed)
 		RETURNING id`, owner, until.UnixMilli(), now.UnixMilli(), now.Add(-time.Minute).UnixMilli(), limit)
 	if err != nil {
 		return nil, err
@@ -546,8 +605,13 @@ func (s *PaymentStore) AddRefund(ctx context.Context, id, reason string, amount 
 	return recorded, done, nil
 }
 
-func (s *PaymentStore) CompleteRefund(ctx context.Context, id, reason string, now time.Time) error {
-	return s.db.Tx(ctx, func(tx *sql.Tx) error {
+// CompleteRefund records the refund made and ends its goods in one
+// transaction: a crash (or an error of end) anywhere in it leaves neither,
+// the refund still owed to the worker, which makes it again under its key.
+func (s *PaymentStore) CompleteRefund(ctx context.Context, id, reason string, now time.Time, end payment.EndGoodsFunc) (bool, error) {
+	var owed bool
+	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+		owed = false
 		var amount int64
 		err := tx.QueryRowContext(ctx, `UPDATE payment_refunds SET done = TRUE WHERE process_id = $1 AND reason = $2 AND done = FALSE
 			RETURNING amount`, id, reason).Scan(&amount)
@@ -557,11 +621,35 @@ func (s *PaymentStore) CompleteRefund(ctx context.Context, id, reason string, no
 		if err != nil {
 			return fmt.Errorf("complete refund %s: %w", id, err)
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE payment_processes SET refunded_amount = refunded_amount + $1, updated_at = $2,
+		if _, err := tx.ExecContext(ctx, `UPDATE payment_processes SET refunded_amount = refunded_amount + $1, updated_at = $2,
 			status = CASE WHEN status IN ('settled', 'refunded') THEN 'refunded' ELSE status END WHERE id = $3`,
-			amount, now.UnixMilli(), id)
-		return err
+			amount, now.UnixMilli(), id); err != nil {
+			return fmt.Errorf("complete refund %s: %w", id, err)
+		}
+		if end == nil {
+			return nil
+		}
+		changed, err := end(UnitOfWork(tx))
+		if err != nil {
+			return fmt.Errorf("complete refund %s: end the goods: %w", id, err)
+		}
+		if !changed {
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE payment_processes SET refund_mail_owed = TRUE WHERE id = $1`, id); err != nil {
+			return fmt.Errorf("complete refund %s: %w", id, err)
+		}
+		owed = true
+		return nil
 	})
+	return owed, err
+}
+
+func (s *PaymentStore) RefundMailed(ctx context.Context, id string) error {
+	if _, err := s.db.ExecContext(ctx, `UPDATE payment_processes SET refund_mail_owed = FALSE WHERE id = $1`, id); err != nil {
+		return fmt.Errorf("refund mailed %s: %w", id, err)
+	}
+	return nil
 }
 
 func (s *PaymentStore) SeenEvent(ctx context.Context, eventID string) (bool, error) {

@@ -7,9 +7,10 @@ import (
 	"members/internal/payment"
 )
 
-// unitOfWork is the settlement transaction handed to the payment
-// products as a payment.Tx: a product passes it back to its own store
-// (PointStore.Create, PassStore.InsertPass, CouponStore.InsertCoupon),
+// unitOfWork is the settlement transaction (or the one recording a
+// refund as made) handed to the payment products as a payment.Tx: a
+// product passes it back to its own store (PointStore.Create,
+// PassStore.InsertPass, CouponStore.InsertCoupon, CouponStore.EndByRefund),
 // which writes in the transaction, so the domains never see the database.
 type unitOfWork struct{ tx *sql.Tx }
 
@@ -17,7 +18,8 @@ type unitOfWork struct{ tx *sql.Tx }
 func (unitOfWork) UnitOfWork() {}
 
 // UnitOfWork wraps tx for a product's Grant (the engine's settlement, and
-// tests that grant in a transaction of their own).
+// tests that grant in a transaction of their own) or EndGoods (a refund's
+// record).
 func UnitOfWork(tx *sql.Tx) payment.Tx { return unitOfWork{tx: tx} }
 
 // errForeignTx is a payment.Tx this package did not make (a wiring fault);
@@ -40,7 +42,8 @@ func TxOf(t payment.Tx) (*sql.Tx, error) {
 	return u.tx, nil
 }
 
-// grantTx is TxOf for a write that happens only inside a settlement.
+// grantTx is TxOf for a write that happens only inside a settlement (or a
+// refund's record).
 func grantTx(t payment.Tx) (*sql.Tx, error) {
 	tx, err := TxOf(t)
 	if err == nil && tx == nil {

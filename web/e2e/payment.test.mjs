@@ -268,7 +268,7 @@ test("the pending block: a payment waiting for its challenge blocks a new purcha
   assert.equal(cont.body.status, "pending");
   // The sale page asks preapply first: the block is said before the form.
   await page.goto(`${env.server.url}/points/sale?lang=en`);
-  await page.getByRole("alert").getByText("Please pay or cancel your pending payment before a new purchase.").waitFor();
+  await page.getByRole("alert").getByText(/A payment you started holds new purchases for about 30\sminutes/).waitFor();
   await page.getByRole("alert").getByRole("link", { name: "Open pending payments" }).waitFor();
   assert.equal(await page.getByRole("button", { name: "Go to payment" }).isDisabled(), true);
   await screenshot(page, "payment-sale-pending-desktop");

@@ -54,7 +54,7 @@ test("a slip left for later: home, menu, the pending payments page, the purchase
   // a new purchase is blocked with a link to it
   await page.goto(`${env.server.url}/points/sale?lang=en`);
   const block = page.locator(".pending-notice");
-  await block.getByText("Please pay or cancel your pending payment before a new purchase.").waitFor();
+  await block.getByText(/A payment you started holds new purchases for about 30\sminutes/).waitFor();
   await screenshot(page, "pending-block-en-desktop");
   await block.getByRole("link", { name: "Open pending payments" }).click();
   await page.waitForURL(/\/payments\/pending/);

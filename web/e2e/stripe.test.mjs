@@ -13,6 +13,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { apiCall, freePort, launchBrowser, root, screenshot, signIn, startServer, VIEWPORTS } from "./harness.mjs";
 
@@ -331,4 +332,52 @@ test("a purchase in Stripe mode with a 3-D Secure card goes to the issuer's page
     .catch(async (e) => { throw new Error(`${page.url()}\n${await page.locator("main").innerText()}`, { cause: e }); });
   await screenshot(page, "stripe-purchase-3ds-completed-jp-phone");
   await context.close();
+});
+
+/** The payment feature's catalogue of a language (what the member reads). */
+const paymentText = (lang) => JSON.parse(readFileSync(path.join(root, "web/src/features/payment/locales", `${lang}.json`), "utf8"));
+
+test("Stripe.js that cannot load: card entry is unavailable, in the member's language, and the other ways to pay are offered (blocked: en, jp; no answer: th; 320 px)", async () => {
+  for (const [lang, how] of [["en", "blocked"], ["jp", "blocked"], ["th", "no answer"]]) {
+    const L = paymentText(lang);
+    const { context, page, refused } = await memberPage(lang, { width: 320, height: 740 });
+    // the app's Stripe.js address (js.stripe.com/<release>/stripe.js), over the stand-in's route
+    const asked = [];
+    await context.route("https://js.stripe.com/**", (route) => {
+      asked.push(new URL(route.request().url()).pathname);
+      if (how === "blocked") return route.abort("blockedbyclient");
+      // no answer: the request stays open, as behind a captive portal
+    });
+    await page.goto(`${server.url}/points/sale?lang=${lang}`);
+    await page.locator('form.form input[autocomplete="name"]').fill("HANAKO YAMADA");
+    await page.locator("#sale-currency").selectOption("JPY");
+    await page.locator("#sale-amount").selectOption({ index: 1 });
+    await page.locator("form button[type=submit]").first().click();
+    await page.locator("#payment-panel-title").waitFor();
+    // while it loads, the box says so (never an empty grey box)
+    if (how === "no answer") await page.getByRole("status").filter({ hasText: L.stripe.loading }).waitFor();
+    const alert = page.getByRole("alert").filter({ hasText: L.stripe.loadFailed });
+    await alert.waitFor({ timeout: 20000 });
+    await alert.getByText(L.stripe.otherMethodsHint).waitFor();
+    assert.ok(asked.some((p) => /^\/[a-z]+\/stripe\.js$|^\/v3\/?$/.test(p)), `Stripe.js was asked for: ${asked}`);
+    assert.equal(await page.locator(".stripe-card__frame").filter({ visible: true }).count(), 0, "no empty card box is shown");
+    assert.equal(await page.locator(".payment-panel__confirm").isDisabled(), true, "no card to pay with: the confirm button waits");
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 320, `${lang}: the page is ${width} px wide at 320 px`);
+    for (const b of await alert.getByRole("button").all()) {
+      const box = await b.boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= 320, `${lang}: a button of the notice leaves the screen: ${JSON.stringify(box)}`);
+    }
+    await screenshot(page, `stripe-unavailable-${lang}-320`);
+    // the other ways to pay: the chooser, then the convenience store
+    await alert.getByRole("button", { name: L.stripe.otherMethods }).click();
+    const chooser = page.getByRole("dialog", { name: L.chooser.title });
+    await chooser.getByRole("button", { name: L.methods.convenienceStore }).click();
+    await page.getByTestId("current-method").getByText(L.methods.convenienceStore).waitFor();
+    assert.equal(await page.locator(".payment-panel__confirm").isDisabled(), false);
+    await page.locator(".payment-panel__confirm").click();
+    await page.waitForURL((u) => /^\/payment\/peachpoints\/[^/]+$/.test(u.pathname));
+    assert.deepEqual(refused, []);
+    await context.close();
+  }
 });

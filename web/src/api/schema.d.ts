@@ -982,7 +982,8 @@ export interface paths {
         /**
          * The checks that let the member start a points purchase, before the form is filled.
          * @description No body. 409 (errorKey payment_pending) while a payment of the
-         *     member is still pending (about 30 minutes at most), as buy answers;
+         *     member blocks a new purchase (about 30 minutes from its continue;
+         *     a slip left for later stays payable after that), as buy answers;
          *     otherwise the currencies on sale in the points' order (KRW, CNY,
          *     JPY, TWD, HKD, THB, SGD), each with the face values a member may
          *     buy (the only amounts buy accepts) and the ways to pay in that
@@ -1025,7 +1026,10 @@ export interface paths {
          * Records the tentative order (status prepared), keyed by requestId.
          * @description The same requestId with the same body answers the same process; with
          *     another body it is 409 (errorKey payment_processing_error). A pending
-         *     payment of the member is 409 (errorKey payment_pending); a
+         *     payment of the member is 409 (errorKey payment_pending) for about 30
+         *     minutes from its continue; a slip left for later stays payable after
+         *     that and blocks only a purchase of the same goods (the same pass
+         *     period: 409, errorKey payment_pending_same_goods); a
          *     prepared order from another window is replaced, and that window's
          *     continue gets 409 (errorKey payment_multiple_windows).
          */
@@ -1115,7 +1119,10 @@ export interface paths {
          * Records the tentative order (status prepared), keyed by requestId.
          * @description The same requestId with the same body answers the same process; with
          *     another body it is 409 (errorKey payment_processing_error). A pending
-         *     payment of the member is 409 (errorKey payment_pending); a
+         *     payment of the member is 409 (errorKey payment_pending) for about 30
+         *     minutes from its continue; a slip left for later stays payable after
+         *     that and blocks only a purchase of the same goods (the same pass
+         *     period: 409, errorKey payment_pending_same_goods); a
          *     prepared order from another window is replaced, and that window's
          *     continue gets 409 (errorKey payment_multiple_windows).
          */
@@ -1198,7 +1205,10 @@ export interface paths {
          * Records the tentative order (status prepared), keyed by requestId.
          * @description The same requestId with the same body answers the same process; with
          *     another body it is 409 (errorKey payment_processing_error). A pending
-         *     payment of the member is 409 (errorKey payment_pending); a
+         *     payment of the member is 409 (errorKey payment_pending) for about 30
+         *     minutes from its continue; a slip left for later stays payable after
+         *     that and blocks only a purchase of the same goods (the same pass
+         *     period: 409, errorKey payment_pending_same_goods); a
          *     prepared order from another window is replaced, and that window's
          *     continue gets 409 (errorKey payment_multiple_windows).
          */

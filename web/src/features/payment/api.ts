@@ -36,7 +36,7 @@ export const useAvailability = (currency: string, productType: string) => useQue
 // (prefetchedQuery); a payment sent invalidates it whatever its age.
 const pending = prefetchedQuery(paymentKeys.key('pending'), async (signal, middleware) => unwrap(await api.GET('/api/cc/pending', { signal, middleware })))
 export const pendingQuery = pending.query
-export const usePendingPayment = () => useQuery(pendingQuery)
+export const usePendingPayment = (enabled = true) => useQuery({ ...pendingQuery, enabled })
 
 /**
  * GET /api/payments/pending: the payments left for later (slip, QR,

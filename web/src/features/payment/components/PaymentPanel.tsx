@@ -8,7 +8,7 @@ import { useAppNavigate } from '@/app/routing/useAppNavigate'
 import { AppLink } from '@/app/routing/AppLink'
 import { ApiError, SessionTimedOutError, ValidationError, isPassMaintenance, type ValidationErrors } from '@/api/errors'
 import { formatMoney } from '@/i18n/format'
-import { PendingPaymentsNotice } from './PendingPayments'
+import { PENDING_PATH, PendingPaymentsNotice } from './PendingPayments'
 import { purchaseBody, useAvailability, useBuy, useCards, usePendingPayment, useValidatePurchase, type PaymentFields, type ProductFields, type ProductType, type SavedCard } from '../api'
 import { cardServes, heldElsewhere, sortByBrand } from '../rules'
 import type { CardForm, StripeCardForm } from '../schemas'
@@ -69,10 +69,14 @@ export function PaymentPanel<P extends ProductType>({ productType, currency, amo
   const [requestId, setRequestId] = useState(newRequestId)
   const [chosen, setChosen] = useState<Method | null>(null)
   const [message, setMessage] = useState<string | null>(null)
-  // a pass period the member holds already: the refusal leads to My passes
+  // a pass period the member holds already: the refusal leads to My passes;
+  // one with a payment waiting (a slip not paid yet): to Pending payments
   const [held, setHeld] = useState(false)
+  const [waiting, setWaiting] = useState(false)
   const [paymentErrors, setPaymentErrors] = useState<string[]>([])
   const [busy, setBusy] = useState(false)
+  // Stripe mode: whether Stripe's card field could be loaded (null: not known yet)
+  const [cardEntry, setCardEntry] = useState<boolean | null>(null)
   const msg = useCallback((key: string) => t(`card.errors.${key}`), [t])
   // zod and the card rules load on the form's first validation, not with the page (docs/speed.md)
   const resolver = useMemo(() => lazyResolver<CardForm>(() => loadCardRules().then(({ card }) => card(msg))), [msg])
@@ -136,6 +140,7 @@ export function PaymentPanel<P extends ProductType>({ productType, currency, amo
     if (e instanceof ApiError && e.status === 409 && e.serverMessage) {
       setMessage(e.serverMessage)
       setHeld(e.errorKey === 'gogopass_already_held')
+      setWaiting(e.errorKey === 'payment_pending_same_goods')
       void pending.refetch()
       return
     }
@@ -226,6 +231,7 @@ export function PaymentPanel<P extends ProductType>({ productType, currency, amo
       {message && !blocked && (
         <p className="pay-notice pay-notice--warn" role="alert">
           {message}{held && <> <AppLink to="/my-passes">{t('panel.myPasses')}</AppLink></>}
+          {waiting && <> <AppLink to={PENDING_PATH}>{t('pendingPage.open')}</AppLink></>}
         </p>
       )}
       {loading ? (
@@ -245,14 +251,15 @@ export function PaymentPanel<P extends ProductType>({ productType, currency, amo
             {method.kind === 'convenienceStore' && <span>{t('methods.convenienceStore')}</span>}
           </div>
           {method.kind === 'new' && (stripeKey !== null
-            ? <StripeCardFields publishableKey={stripeKey} cardRef={stripeCard} register={stripeForm.register} errors={stripeForm.formState.errors} showSave />
+            ? <StripeCardFields publishableKey={stripeKey} cardRef={stripeCard} register={stripeForm.register} errors={stripeForm.formState.errors} showSave
+                onOtherMethods={openChooser} onAvailable={setCardEntry} />
             : <CardFields register={form.register} errors={form.formState.errors} showSave />)}
-          {method.kind === 'new' && <p className="field__hint">{stripeKey !== null ? t('stripe.cardSecurity') : t('panel.cardSecurity')}</p>}
+          {method.kind === 'new' && (stripeKey === null || cardEntry !== false) && <p className="field__hint">{stripeKey !== null ? t('stripe.cardSecurity') : t('panel.cardSecurity')}</p>}
           {paymentErrors.map((m) => <p key={m} className="field__error" role="alert">{m}</p>)}
         </div>
       )}
       <button type="button" className="button button--primary button--block payment-panel__confirm"
-        disabled={busy || blocked || loading || disabled}
+        disabled={busy || blocked || loading || disabled || (method.kind === 'new' && stripeKey !== null && cardEntry === false)}
         onClick={onConfirm}>
         {busy ? t('panel.working') : t('panel.confirm')}
       </button>

@@ -8,6 +8,7 @@ import { ApiError, SessionTimedOutError } from '@/api/errors'
 import { processQuery, useCancelPayment, type PaymentProcess } from '../api'
 import { PENDING_PATH } from './PendingPayments'
 import { CancelAsk } from './CancelAsk'
+import { SlipNumbers } from './SlipNumbers'
 
 /** What an open process is waiting for. */
 export type WaitKind = 'sending' | 'bank' | 'challenge' | 'qr' | 'slip'
@@ -68,6 +69,8 @@ export function PaymentWait({ process: p, kind }: { process: PaymentProcess; kin
       <p><strong>{t(`wait.${kind}.title`)}</strong></p>
       <p>{noBreak(t(`wait.${kind}.text`, { deadline: t('pendingPage.japanTime', { time: formatDateTime(p.expiresAt, lang) }) }))}</p>
       {slow && <p>{t('wait.slow')}</p>}
+      {/* back from the gateway's slip page: the numbers to pay with, here too */}
+      {kind === 'slip' && p.slip && <SlipNumbers slip={p.slip} />}
       {error && <p className="pay-notice pay-notice--warn" role="alert">{error}</p>}
       {!waiting && asking && (
         <CancelAsk id={`wait-${p.paymentProcessId}`} busy={cancel.isPending} onYes={doCancel} onNo={() => setAsking(false)} />

@@ -1,14 +1,10 @@
 import { useState } from 'react'
 import { useLang, useTranslation } from '@/i18n/translation'
 import { formatDateTime, formatMoney } from '@/i18n/format'
-import { noBreak } from '@/i18n/noBreak'
 import { ApiError, SessionTimedOutError } from '@/api/errors'
 import { useCancelPayment, type PendingPayment } from '../api'
 import { CancelAsk } from './CancelAsk'
-
-const SLIP_FIELDS = ['receiptNumber', 'confirmationNumber', 'institutionNumber', 'customerNumber'] as const
-/** The convenience-store chains a konbini slip names a payment code for (Stripe), in the order shown. */
-const STORES = ['familymart', 'lawson', 'ministop', 'seicomart'] as const
+import { SlipNumbers } from './SlipNumbers'
 
 /** How a pending payment is paid, in words ("Convenience store / ATM / internet banking", "PayPay", "Visa •••• 3220"). */
 export function usePendingMethod(p: PendingPayment): string {
@@ -31,12 +27,6 @@ export function PendingPaymentCard({ payment: p, onCancelled }: { payment: Pendi
   const [asking, setAsking] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const titleId = `pending-${p.paymentProcessId}`
-  const slipRows = SLIP_FIELDS.filter((k) => p.slip?.[k])
-  // the payment code of each store, known chains first, any other by its own name
-  const codes = Object.entries(p.slip?.paymentCodes ?? {})
-    .filter(([, code]) => code)
-    .sort(([a], [b]) => (STORES.indexOf(a as never) + 1 || 99) - (STORES.indexOf(b as never) + 1 || 99))
-  const storeName = (k: string) => ((STORES as readonly string[]).includes(k) ? t(`pendingPage.stores.${k}`) : k)
   const isSlip = p.paymentMethod === 'convenienceStore'
 
   function doCancel() {
@@ -62,21 +52,7 @@ export function PendingPaymentCard({ payment: p, onCancelled }: { payment: Pendi
           <dd><strong>{t('pendingPage.japanTime', { time: formatDateTime(p.expiresAt, lang) })}</strong></dd>
         </div>
       </dl>
-      {(slipRows.length > 0 || codes.length > 0) && (
-        <section className="pending-payment__slip" aria-label={t('pendingPage.slipTitle')}>
-          <h3>{t('pendingPage.slipTitle')}</h3>
-          {/* a slip without Pay-easy numbers (Stripe's konbini) is paid at a store only: no ATM, no bank */}
-          <p className="pending-payment__hint">{noBreak(t(p.slip?.institutionNumber || p.slip?.customerNumber ? 'pendingPage.slipHint' : 'pendingPage.slipHintStores'))}</p>
-          <dl className="order-summary">
-            {slipRows.map((k) => (
-              <div key={k}><dt>{t(`pendingPage.slip.${k}`)}</dt><dd className="pending-payment__number">{p.slip?.[k]}</dd></div>
-            ))}
-            {codes.map(([store, code]) => (
-              <div key={store}><dt>{t('pendingPage.paymentCode', { store: storeName(store) })}</dt><dd className="pending-payment__number">{code}</dd></div>
-            ))}
-          </dl>
-        </section>
-      )}
+      {p.slip && <SlipNumbers slip={p.slip} />}
       <p className="pending-payment__hint">{isSlip ? t('pendingPage.slipLater') : t('pendingPage.payLater')}</p>
       {error && <p className="pay-notice pay-notice--warn" role="alert">{error}</p>}
       {asking ? (

@@ -2,7 +2,7 @@ import './pending.css'
 import { useLang, useTranslation } from '@/i18n/translation'
 import { AppLink } from '@/app/routing/AppLink'
 import { formatDateTime, formatMoney } from '@/i18n/format'
-import { usePendingPayments } from '../api'
+import { usePendingPayment, usePendingPayments } from '../api'
 
 export const PENDING_PATH = '/payments/pending'
 
@@ -26,13 +26,16 @@ export function PendingPaymentsNavItem({ className, onClick }: { className: stri
 
 /**
  * A notice naming the member's pending payment with a link to it: on the
- * home page, and as the reason a new purchase is blocked (blocked).
+ * home page (the oldest), and as the reason a new purchase is blocked
+ * (blocked: the payment that blocks it, about 30 minutes from its start;
+ * a slip left for later past that blocks nothing and stays payable).
  */
 export function PendingPaymentsNotice({ blocked = false }: { blocked?: boolean }) {
   const { t } = useTranslation('payment')
   const lang = useLang()
   const list = usePendingPayments()
-  const p = list.data?.[0]
+  const blocking = usePendingPayment(blocked)
+  const p = (blocked ? list.data?.find((x) => x.paymentProcessId === blocking.data?.paymentProcessId) : undefined) ?? list.data?.[0]
   if (!p) {
     return blocked ? <p className="pay-notice pay-notice--warn" role="alert">{t('errors.pending')}</p> : null
   }

@@ -29,13 +29,16 @@ function goodsValue(key: string, v: string, currency: string, lang: Lang): strin
  * The goods' scalar fields that have a label in this feature's catalogue
  * (goods.<key>): dates in the language's form, amounts in the goods' currency.
  */
-function useGoodsRows(goods: unknown): [string, string][] {
+/** The goods' values a member reads out or types (a voucher's number, a pass code, an amount): never broken. */
+const NUMBER_KEYS = new Set(['pin', 'pointNumber', 'code', 'issuedCurrencyAmount', 'effectiveDate', 'expireDate'])
+
+function useGoodsRows(goods: unknown): [string, string, boolean][] {
   const { t, i18n } = useTranslation('payment')
   const lang = useLang()
   const currency = typeof goods === 'object' && goods !== null ? String((goods as Record<string, unknown>).currencyCode ?? '') : ''
   return entries(goods)
     .filter(([k]) => i18n.exists(`payment:goods.${k}`))
-    .map(([k, v]) => [t(`goods.${k}`), goodsValue(k, v, currency, lang)])
+    .map(([k, v]) => [t(`goods.${k}`), goodsValue(k, v, currency, lang), NUMBER_KEYS.has(k)])
 }
 
 /** /payment/:productType/:processId/completed: "payment completed" with the goods (and the secret, once). */
@@ -71,14 +74,14 @@ export default function PaymentCompletedPage() {
       <OrderSummary process={p} />
       {goodsRows.length > 0 && (
         <dl className="order-summary goods">
-          {goodsRows.map(([k, v]) => <div key={k}><dt>{k}</dt><dd>{v}</dd></div>)}
+          {goodsRows.map(([k, v, number]) => <div key={k}><dt>{k}</dt><dd className={number ? 'pay-number' : undefined}>{v}</dd></div>)}
         </dl>
       )}
       {entries(secret).length > 0 && (
         <div className="secret">
           <p className="secret__note">{t('completed.secretNote')}</p>
           <dl className="order-summary">
-            {entries(secret).map(([k, v]) => <div key={k}><dt>{t(`goods.${k}`, { defaultValue: k })}</dt><dd className="secret__value">{v}</dd></div>)}
+            {entries(secret).map(([k, v]) => <div key={k}><dt>{t(`goods.${k}`, { defaultValue: k })}</dt><dd className="secret__value pay-number">{v}</dd></div>)}
           </dl>
         </div>
       )}

@@ -91,13 +91,15 @@ describe('Pay on the confirm page', () => {
     stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/payment_processes/pp1/status': slipOrder })
     const { unmount } = renderApp('/payment/peachpoints/pp1?lang=en')
     await screen.findByRole('button', { name: 'Issue the payment slip' })
-    screen.getByText(/get a slip for JPY 5,000\. Then pay it at a convenience store, an ATM or by internet banking \(Pay-easy\) by the deadline shown on the slip\. Nothing is charged until you pay\./)
+    const text = screen.getByText((_, el) => el?.tagName === 'P' && /get a slip for JPY 5,000\. Then pay it at a convenience store, an ATM or by internet banking \(Pay-easy\) by the deadline shown on the slip\. Nothing is charged until you pay\./.test(el.textContent ?? ''))
+    // the amount is one unbreakable piece of the text
+    expect(within(text).getByText('JPY 5,000').className).toBe('nowrap')
     expect(screen.queryByText(/Press Pay to pay/)).toBeNull()
     expect(screen.queryByRole('button', { name: 'Pay' })).toBeNull()
     unmount()
     renderApp('/payment/peachpoints/pp1?lang=jp')
     await screen.findByRole('button', { name: 'お支払い番号を発行' })
-    screen.getByText(/5,000円のお支払い番号を発行します/)
+    screen.getByText((_, el) => el?.tagName === 'P' && /5,000円のお支払い番号を発行します/.test(el.textContent ?? ''))
   })
 })
 

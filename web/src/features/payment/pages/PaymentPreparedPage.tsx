@@ -76,7 +76,7 @@ export default function PaymentPreparedPage() {
       {p.status === 'prepared' && !message ? (
         <>
           {/* a slip is issued now and paid later, by its deadline: Pay would say the money moves now */}
-          <p>{noBreak(t(slip ? 'prepared.slipText' : 'prepared.text', { amount: formatMoney(p.amount, p.currency, lang) }))}</p>
+          <p>{noBreak(t(slip ? 'prepared.slipText' : 'prepared.text', { amount: `<nobr>${formatMoney(p.amount, p.currency, lang)}</nobr>` }))}</p>
           <button type="button" className="button button--primary button--block" onClick={pay} disabled={cont.isPending}>
             {cont.isPending ? t('panel.working') : t(slip ? 'prepared.issueSlip' : 'prepared.pay')}
           </button>

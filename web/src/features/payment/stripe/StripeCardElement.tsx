@@ -19,13 +19,23 @@ export interface StripeCardElementProps {
   cardRef: Ref<StripeCard | null>
   /** The id of the visible label of the field (the frame is named by Stripe). */
   labelId: string
-  /** Stripe.js could not be loaded (no connection, blocked). */
-  onLoadFailed: () => void
+  /** Loading, in the member's language (the box is never empty). */
+  loadingText: string
+  /**
+   * Stripe.js could not be loaded (no connection, blocked) or has not
+   * answered within STRIPE_LOAD_TIMEOUT_MS (a connection that does not
+   * answer): false; true once its field is ready, also when a slow load
+   * ends after the page said it was unavailable.
+   */
+  onAvailable: (available: boolean) => void
 }
+
+/** How long Stripe.js may take before the page says card entry is unavailable (it may still arrive). */
+export const STRIPE_LOAD_TIMEOUT_MS = 8000
 
 type Load = { state: 'loading' } | { state: 'ready'; stripe: Stripe } | { state: 'failed' }
 
-export default function StripeCardElement({ publishableKey, locale, cardRef, labelId, onLoadFailed }: StripeCardElementProps) {
+export default function StripeCardElement({ publishableKey, locale, cardRef, labelId, loadingText, onAvailable }: StripeCardElementProps) {
   const [load, setLoad] = useState<Load>({ state: 'loading' })
   useEffect(() => {
     let live = true
@@ -36,12 +46,19 @@ export default function StripeCardElement({ publishableKey, locale, cardRef, lab
       (stripe) => { if (live) setLoad(stripe ? { state: 'ready', stripe } : { state: 'failed' }) },
       () => { if (live) setLoad({ state: 'failed' }) },
     )
-    return () => { live = false }
-  }, [publishableKey])
+    // a script request that never answers (a captive portal, one bar)
+    // fails nothing: the page says so after a while, and the field still
+    // appears if Stripe.js arrives later
+    const slow = setTimeout(() => { if (live) onAvailable(false) }, STRIPE_LOAD_TIMEOUT_MS)
+    return () => { live = false; clearTimeout(slow) }
+  }, [publishableKey, onAvailable])
   useEffect(() => {
-    if (load.state === 'failed') onLoadFailed()
-  }, [load.state, onLoadFailed])
-  if (load.state !== 'ready') return <div className="stripe-card__frame stripe-card__frame--loading" aria-busy={load.state === 'loading'} />
+    if (load.state !== 'loading') onAvailable(load.state === 'ready')
+  }, [load.state, onAvailable])
+  if (load.state === 'failed') return null
+  if (load.state === 'loading') {
+    return <div className="stripe-card__frame stripe-card__frame--loading" aria-busy="true"><span role="status">{loadingText}</span></div>
+  }
   return (
     <Elements stripe={load.stripe} options={{ locale }}>
       <CardInput cardRef={cardRef} labelId={labelId} />

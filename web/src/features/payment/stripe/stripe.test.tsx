@@ -212,7 +212,14 @@ describe('saved cards in Stripe mode', () => {
     stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/cc': { creditcards: [] }, 'GET /api/payment_availability': STRIPE_AVAIL })
     renderApp('/payment-methods?lang=en')
     fireEvent.click(await screen.findByRole('button', { name: 'Register a card' }))
-    expect(await screen.findByText('The secure card field could not be loaded. Check your connection and reload the page.')).toBeTruthy()
+    const alert = await screen.findByText(/^Card entry is unavailable just now/)
+    expect(alert.closest('[role="alert"]')?.textContent).toContain('Please check your connection and try again.')
+    expect(screen.queryByRole('status', { name: /Loading the secure card field/ })).toBeNull()
+    // loading it again shows Stripe's field once Stripe.js answers
+    fake.state.fail = false
+    fireEvent.click(screen.getByRole('button', { name: 'Load the card field again' }))
+    expect(await screen.findByTestId('stripe-card')).toBeTruthy()
+    await waitFor(() => expect(screen.queryByText(/^Card entry is unavailable just now/)).toBeNull())
   })
 
   it('a card saved with another gateway is shown as not usable', async () => {

@@ -175,6 +175,32 @@ describe('reissue', () => {
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Reissue' }))
     expect(await screen.findByText('The reissue was cancelled.')).toBeTruthy()
   })
+
+  it('shows the error modal, not only a toast, on an unknown server error', async () => {
+    let validateAnswer = json({ message: 'x' }, 500)
+    stubFetch({
+      'GET /api/session/info': MEMBER_SESSION,
+      'POST /api/peachpoints/reissue/validate': () => validateAnswer,
+      'POST /api/peachpoints/reissue/reissue': json({ message: 'x' }, 500),
+    })
+    renderApp('/points/reissue/cny?lang=en')
+    fireEvent.change(await screen.findByLabelText(/Point number/), { target: { value: '7100000000000004' } })
+    fireEvent.change(screen.getByLabelText(/^PIN/), { target: { value: '24681357' } })
+    fireEvent.change(screen.getByLabelText(/E-mail address/), { target: { value: 'hanako@example.com' } })
+    // the check before the reissue fails: the system-error modal
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }))
+    const system = await screen.findByRole('alertdialog')
+    expect(within(system).getByText('System error occurred.')).toBeTruthy()
+    fireEvent.click(within(system).getByRole('button', { name: 'OK' }))
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull())
+    // the reissue itself fails without a key: its outcome is unknown, the
+    // modal says to check the points before trying again
+    validateAnswer = json({ peachpoint: { ...voucher, statusCode: 'EXPIRED' } }, 200)
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }))
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Reissue' }))
+    const failed = await screen.findByRole('alertdialog', { name: 'The points could not be reissued' })
+    expect(within(failed).getByText(/check your points, and try again if they were not reissued/)).toBeTruthy()
+  })
 })
 
 describe('points sale', () => {

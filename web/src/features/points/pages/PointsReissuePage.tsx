@@ -8,7 +8,6 @@ import { ConfirmDialog } from '@/components/Dialog'
 import { Field } from '@/components/Field'
 import { handleServerValidation } from '@/components/serverValidation'
 import { useModals } from '@/app/modals/modalContext'
-import { useToast } from '@/app/toast'
 import { useReissue, type IssueResult, type Peachpoint } from '../api'
 import { REISSUE_VARIANTS, type ReissueVariant } from '../rules'
 import { reissueSchema, type ReissueForm } from '../schemas'
@@ -34,7 +33,6 @@ export default function PointsReissuePage() {
   const currencyCode = variant.toUpperCase()
   const schema = useMemo(() => reissueSchema(t), [t])
   const modals = useModals()
-  const toast = useToast()
   const { validate, reissue } = useReissue()
   const [done, setDone] = useState<IssueResult | null>(null)
   const {
@@ -47,13 +45,20 @@ export default function PointsReissuePage() {
   } = useForm<ReissueForm>({ resolver: zodResolver(schema), defaultValues: empty })
   const labels = { pointNumber: t('reissue.pointNumber'), pin: t('reissue.pin'), email: t('reissue.email') }
 
-  const fail = (e: unknown) => {
+  // The reissue flow's failures show the error modal, never only a toast:
+  // the catalogued keys with their own text; any other failure of the
+  // reissue itself (a 500 without a key, no answer) leaves its outcome
+  // unknown, so it says what voucher_reissue_unknown_error says (check the
+  // points before trying again); one of the check before it is the
+  // system-error modal.
+  const fail = (e: unknown, step: 'validate' | 'reissue') => {
     if (handleServerValidation(e, setError, labels, modals)) return
     if (e instanceof ApiError && e.status === 403) return // the shell shows the timeout modal
     if (e instanceof ApiError && (e.errorKey === 'voucher_reissue_error' || e.errorKey === 'voucher_reissue_unknown_error'))
       modals.openError({ title: t('reissue.failedTitle'), message: t(`errors.${e.errorKey}`) })
-    else if (e instanceof ApiError && e.status === 429) modals.openError({ error: e })
-    else toast.showError()
+    else if (e instanceof ApiError && e.status >= 400 && e.status < 500) modals.openError({ error: e })
+    else if (step === 'reissue') modals.openError({ title: t('reissue.failedTitle'), message: t('errors.voucher_reissue_unknown_error') })
+    else modals.openError({ error: e })
   }
 
   const doReissue = async (form: ReissueForm) => {
@@ -63,7 +68,7 @@ export default function PointsReissuePage() {
       reset(empty)
       setDone(res)
     } catch (e) {
-      fail(e)
+      fail(e, 'reissue')
     } finally {
       modals.close(loading)
     }
@@ -100,7 +105,7 @@ export default function PointsReissuePage() {
         const v = await validate.mutateAsync({ ...form, currencyCode })
         confirm(form, v.peachpoint)
       } catch (e) {
-        fail(e)
+        fail(e, 'validate')
       }
     },
     (errs) => modals.openValidationErrors(Object.fromEntries(Object.entries(errs).map(([k, v]) => [k, [v?.message ?? '']])), labels),
