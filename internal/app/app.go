@@ -23,6 +23,7 @@ import (
 	"members/internal/mail"
 	"members/internal/masters"
 	"members/internal/notify"
+	"members/internal/oidcprovider"
 	"members/internal/ops"
 	"members/internal/payment"
 	"members/internal/platform"
@@ -141,6 +142,8 @@ type Config struct {
 	// links of mails sent before a key change.
 	UnsubscribeKey         string
 	UnsubscribeKeyPrevious []string
+	// OIDC configures the OpenID Connect provider (its signing keys).
+	OIDC OIDCConfig
 }
 
 // App holds the migrated database and the core services.
@@ -174,7 +177,10 @@ type App struct {
 	Gateway GatewayConn
 	// Health answers /healthz and /readyz; serve marks it draining at
 	// shutdown.
-	Health  *ops.Health
+	Health *ops.Health
+	// OIDC is the OpenID Connect provider (nil without a signing key),
+	// recorded for the operator commands and tests.
+	OIDC    *oidcprovider.Provider
 	mailer  *mail.Mailer
 	metrics *ops.Metrics
 	notify  *notify.Service
@@ -250,7 +256,7 @@ func (a *App) Server(ctx context.Context, cfg Config) (http.Handler, *Features, 
 		TrustedProxies: cfg.TrustedProxies, ConnectOrigins: connectOrigins(cfg),
 		ScriptOrigins: scriptOrigins(cfg), FrameOrigins: frameOrigins(cfg),
 		Now: a.DB.Now, Features: feats.Mounts, AnonymousPaths: feats.Anonymous, RootMounts: feats.RootMounts,
-		Observe: observe, Unavailable: a.unavailable,
+		Observe: observe, Unavailable: a.unavailable, ServerRootMounts: feats.ServerRootMounts,
 	})
 	return h, feats, nil
 }

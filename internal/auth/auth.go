@@ -85,6 +85,10 @@ type Store interface {
 	SessionByHash(ctx context.Context, idHash string) (Session, error)
 	TouchSession(ctx context.Context, idHash string, at time.Time) error
 	DeleteSession(ctx context.Context, idHash string) error
+	// EndSession ends a session on purpose (a logout): beside deleting it,
+	// what it signed in to elsewhere is told (OpenID Connect back-channel
+	// logout) and the tokens it approved are revoked.
+	EndSession(ctx context.Context, idHash string) error
 	// DeleteMemberSessions ends every session of a member but keepHash ("" for all).
 	DeleteMemberSessions(ctx context.Context, memberID, keepHash string) error
 	// DeleteStaleSessions removes sessions idle since or created before the
@@ -337,9 +341,10 @@ func (s *Service) Refresh(ctx context.Context, sess Session) error {
 	return nil
 }
 
-// Logout ends the session on the server.
+// Logout ends the session on the server (and the sites it signed in to
+// are told: EndSession).
 func (s *Service) Logout(ctx context.Context, sess Session) error {
-	if err := s.store.DeleteSession(ctx, sess.IDHash); err != nil {
+	if err := s.store.EndSession(ctx, sess.IDHash); err != nil {
 		return fmt.Errorf("logout: %w", err)
 	}
 	return nil

@@ -1707,6 +1707,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/oidc/requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The connect page: a client's sign-in request as the member sees it
+         *     (the client's name, what it asks for, whether consent is needed).
+         *     404 for a request unknown, run out, done, or made in another browser.
+         */
+        get: operations["getOidcRequest"];
+        put?: never;
+        /**
+         * The member's answer on the connect page. approve true goes on to
+         *     the client with a code, false back to it with access_denied;
+         *     redirectTo is where the browser goes. 404 as the GET.
+         */
+        post: operations["decideOidcRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/security/sites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sites that use the member's account (each client granted), the last used first. */
+        get: operations["listConnectedSites"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/security/sites/{clientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Takes back what the member granted the site (its grant, access and refresh tokens); the site is signed out. 404 when the member granted it nothing. */
+        delete: operations["revokeConnectedSite"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/security/sessions": {
         parameters: {
             query?: never;
@@ -3213,6 +3277,36 @@ export interface components {
             os: string;
             /** @enum {string} */
             kind: "desktop" | "mobile" | "tablet" | "bot" | "unknown";
+        };
+        /**
+         * @description openid (an id for the member), profile (name, language), email, membership (member number), offline_access (stays signed in)
+         * @enum {string}
+         */
+        OidcScope: "openid" | "profile" | "email" | "membership" | "offline_access";
+        OidcRequest: {
+            clientName: string;
+            firstParty: boolean;
+            scopes: components["schemas"]["OidcScope"][];
+            consentNeeded: boolean;
+        };
+        OidcDecision: {
+            approve: boolean;
+        };
+        OidcRedirect: {
+            redirectTo: string;
+        };
+        ConnectedSite: {
+            clientId: string;
+            name: string;
+            firstParty: boolean;
+            scopes: components["schemas"]["OidcScope"][];
+            /** Format: date-time */
+            grantedAt: string;
+            /** Format: date-time */
+            lastUsedAt: string;
+        };
+        ConnectedSiteList: {
+            sites: components["schemas"]["ConnectedSite"][];
         };
         SecuritySession: {
             id: string;
@@ -5831,6 +5925,102 @@ export interface operations {
         responses: {
             200: components["responses"]["Calendar"];
             400: components["responses"]["ValidationFailed"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getOidcRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcRequest"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    decideOidcRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OidcDecision"];
+            };
+        };
+        responses: {
+            /** @description where the browser goes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcRedirect"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listConnectedSites: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the sites */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectedSiteList"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    revokeConnectedSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };
     };
