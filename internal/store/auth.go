@@ -145,9 +145,11 @@ func (s *AuthStore) DeleteMemberSessions(ctx context.Context, memberID, keepHash
 		if err := rememberEnded(ctx, tx, now, auth.EndedOnPurpose, `member_id = $2 AND id_hash <> $3`, memberID, keepHash); err != nil {
 			return err
 		}
-		signedOut := oidcSessionsEnded(ctx, tx, now, memberID, "", keepHash)
+		var signedOut error
 		if keepHash == "" {
 			signedOut = oidcMemberSignedOut(ctx, tx, now, memberID)
+		} else {
+			signedOut = oidcSessionsEnded(ctx, tx, now, memberID, "", keepHash)
 		}
 		if signedOut != nil {
 			return signedOut
