@@ -11,6 +11,20 @@ describe('login page', () => {
     await waitFor(() => expect(currentUrl()).toBe('/login?lang=jp'))
   })
 
+  it('fills in the e-mail another site names (login_hint), and nothing that is no address', async () => {
+    stubFetch({ 'GET /api/session/info': VISITOR_SESSION })
+    renderApp('/login?redirect=%2Fconnect%3Frequest%3Dr1&email=demo%40example.com&lang=en')
+    await screen.findByRole('heading', { level: 1, name: 'Log in' })
+    expect((screen.getByLabelText(/E-mail address/) as HTMLInputElement).value).toBe('demo@example.com')
+  })
+
+  it('takes no e-mail hint that is not an address', async () => {
+    stubFetch({ 'GET /api/session/info': VISITOR_SESSION })
+    renderApp('/login?email=%3Cscript%3E&lang=en')
+    await screen.findByRole('heading', { level: 1, name: 'Log in' })
+    expect((screen.getByLabelText(/E-mail address/) as HTMLInputElement).value).toBe('')
+  })
+
   it('shows no single-sign-on message without the flag', async () => {
     stubFetch({ 'GET /api/session/info': VISITOR_SESSION })
     renderApp('/login?lang=en')

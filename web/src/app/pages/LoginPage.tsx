@@ -78,6 +78,12 @@ export default function LoginPage() {
     // Once per page load: the token is single use.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [ssoToken])
+  // Another site sending the member here may name the address (OpenID
+  // Connect's login_hint): it fills in the e-mail.
+  const [hintedEmail] = useState(() => {
+    const e = new URLSearchParams(location.search).get('email') ?? ''
+    return /^[^\s@]+@[^\s@]+$/.test(e) && e.length <= 100 ? e : ''
+  })
   const resolver = useMemo(() => loginResolver(t), [t])
   const {
     register,
@@ -85,7 +91,7 @@ export default function LoginPage() {
     setError,
     setFocus,
     formState: { errors, isSubmitting },
-  } = useForm<LoginForm>({ resolver, defaultValues: { email: '', password: '' } })
+  } = useForm<LoginForm>({ resolver, defaultValues: { email: hintedEmail, password: '' } })
 
   const labels = { email: t('login.email'), password: t('login.password') }
 
