@@ -40,8 +40,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	withTestClock := fs.Bool("test-clock", false, "browser tests only: POST /_test/clock {\"advanceSeconds\": N} moves the server's clock (loopback --addr only)")
 	webhookPrevious := gatewayFlags(fs, &cfg)
 	fs.StringVar(&cfg.PinKey, "pin-key", envOr("MEMBERS_PIN_KEY", ""), "key of the voucher PIN hashes, base64 of 32 random bytes, kept outside the database (env MEMBERS_PIN_KEY); empty: a key kept in the database (docs/security.md)")
-	fs.StringVar(&cfg.HandoverSecret, "handover-secret", envOr("MEMBERS_HANDOVER_SECRET", ""), "key shared with the booking site that signs hand-over and sign-on tokens, base64 of 32 random bytes, kept outside the database (env MEMBERS_HANDOVER_SECRET); empty: a key kept in the database (docs/security.md)")
-	handoverPrevious := fs.String("handover-secret-previous", envOr("MEMBERS_HANDOVER_SECRET_PREVIOUS", ""), "during a key change: the previous hand-over key(s), comma-separated, that still verify (env MEMBERS_HANDOVER_SECRET_PREVIOUS)")
+	retiredHandover := fs.String("handover-secret", "", "retired: the booking site signs members in with OpenID Connect (docs/operations.md, upgrade notes)")
+	retiredHandoverPrevious := fs.String("handover-secret-previous", "", "retired with --handover-secret")
 	fs.StringVar(&cfg.UnsubscribeKey, "unsubscribe-key", envOr("MEMBERS_UNSUBSCRIBE_KEY", ""), "key that signs the one-click unsubscribe links of the optional mails, base64 of 32 random bytes, kept outside the database (env MEMBERS_UNSUBSCRIBE_KEY); empty: a key kept in the database (docs/security.md)")
 	unsubscribePrevious := fs.String("unsubscribe-key-previous", envOr("MEMBERS_UNSUBSCRIBE_KEY_PREVIOUS", ""), "during a key change: the previous unsubscribe key(s), comma-separated, whose links still work (env MEMBERS_UNSUBSCRIBE_KEY_PREVIOUS)")
 	passkeyFlags(fs, &cfg)
@@ -84,7 +84,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	if err := checkGateway(&cfg, *webhookPrevious); err != nil {
 		return err
 	}
-	cfg.HandoverSecretPrevious = splitList(*handoverPrevious)
+	if *retiredHandover != "" || *retiredHandoverPrevious != "" {
+		return errors.New("--handover-secret is retired: the booking site signs members in with OpenID Connect; register it with `members oidc clients add` and remove the flag (docs/operations.md, upgrade notes)")
+	}
 	cfg.UnsubscribeKeyPrevious = splitList(*unsubscribePrevious)
 	if err := oidcKeys(&cfg, *oidcKey, *oidcPrevious); err != nil {
 		return err
@@ -411,16 +413,6 @@ func oidcKeys(cfg *app.Config, current, previous string) error {
 
 // checkKeys refuses malformed keys before anything starts.
 func checkKeys(cfg app.Config) error {
-	if cfg.HandoverSecret != "" {
-		if _, err := app.DecodeKey(cfg.HandoverSecret); err != nil {
-			return fmt.Errorf("--handover-secret: %w", err)
-		}
-	}
-	for _, k := range cfg.HandoverSecretPrevious {
-		if _, err := app.DecodeKey(k); err != nil {
-			return fmt.Errorf("--handover-secret-previous: %w", err)
-		}
-	}
 	if cfg.UnsubscribeKey != "" {
 		if _, err := app.DecodeKey(cfg.UnsubscribeKey); err != nil {
 			return fmt.Errorf("--unsubscribe-key: %w", err)
@@ -453,8 +445,8 @@ func startWarnings(logger *slog.Logger, cfg app.Config) {
 	if cfg.PinKey == "" {
 		logger.Warn("no --pin-key (env MEMBERS_PIN_KEY): voucher PIN hashes use a key kept in the database (docs/security.md)")
 	}
-	if cfg.HandoverSecret == "" {
-		logger.Warn("no --handover-secret (env MEMBERS_HANDOVER_SECRET): hand-over and sign-on tokens are signed with a key kept in the database, with which anyone who reads it signs in as any member (docs/security.md)")
+	if os.Getenv("MEMBERS_HANDOVER_SECRET") != "" || os.Getenv("MEMBERS_HANDOVER_SECRET_PREVIOUS") != "" {
+		logger.Warn("MEMBERS_HANDOVER_SECRET is retired and not used: the booking site signs members in with OpenID Connect; remove the key from the environment and the secret store (docs/operations.md, upgrade notes)")
 	}
 	if cfg.OIDC.SigningKey == "" {
 		logger.Warn("no --oidc-signing-key (env MEMBERS_OIDC_SIGNING_KEY): the OpenID Connect provider answers 503, so the booking site and partners cannot sign members in (docs/security.md)")

@@ -108,13 +108,6 @@ type Config struct {
 	// kept outside the database (--pin-key, env MEMBERS_PIN_KEY). Empty:
 	// a key kept in the database is used (demo, tests; see docs/security.md).
 	PinKey string
-	// HandoverSecret is the key shared with the booking site that signs
-	// hand-over and sign-on tokens: base64 of at least 32 bytes, kept
-	// outside the database (--handover-secret). Empty: a key kept in the
-	// database (demo, tests). HandoverSecretPrevious still verify during a
-	// key change; new tokens are signed with HandoverSecret.
-	HandoverSecret         string
-	HandoverSecretPrevious []string
 	// OpsSecret signs the operations feed of flight events (--ops-secret,
 	// env MEMBERS_OPS_SECRET), kept outside the database. Empty: the feed
 	// answers 503, or uses DemoOpsSecret with Demo.

@@ -63,6 +63,7 @@ func (a *App) wireOIDC(ctx context.Context, cfg Config, f *Features) error {
 	p, err := oidcprovider.New(store.NewOIDCStore(a.DB), oidcprovider.Config{
 		Issuer: issuer, Keys: keys, CryptoKey: crypto, Sessions: a.Auth, Counters: a.Counters,
 		TokenLimit: cfg.OIDC.TokenLimit, LogoutURL: issuer + "/login", Now: a.DB.Now, Logger: a.Logger,
+		Unavailable: func(err error) bool { return a.unavailable(err) != "" }, RetryAfter: httpapi.RetryAfterUnavailable,
 	})
 	if err != nil {
 		return err

@@ -226,20 +226,6 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (string, Session, er
 	return token, sess, err
 }
 
-// SignOn opens a session for a member whose identity another site proved
-// (the booking site's single sign-on, redeemed by the caller). A member who
-// no longer exists is Unauthenticated ("auth.sso_failed"), like a bad token.
-func (s *Service) SignOn(ctx context.Context, memberID, clientAddr, userAgent string) (string, Session, error) {
-	token, sess, err := s.open(ctx, memberID, clientAddr, userAgent)
-	if errors.Is(err, ErrNoMember) {
-		return "", Session{}, apperr.New(apperr.Unauthenticated, "auth.sso_failed")
-	}
-	if err == nil && s.observer != nil {
-		s.observer.SignedIn(ctx, sess)
-	}
-	return token, sess, err
-}
-
 // open creates a session with a fresh random token.
 func (s *Service) open(ctx context.Context, memberID, addr, ua string) (string, Session, error) {
 	token, err := randomToken()

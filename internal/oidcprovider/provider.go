@@ -63,6 +63,11 @@ type Config struct {
 	// HTTPClient delivers back-channel logout tokens (nil: a client with
 	// a 10-second timeout that follows no redirect).
 	HTTPClient *http.Client
+	// Unavailable reports an error that says the database cannot answer
+	// just now: the token endpoint then answers 503 with Retry-After
+	// (RetryAfter seconds), not 500.
+	Unavailable func(error) bool
+	RetryAfter  int
 }
 
 // Provider is the OpenID Connect provider.
@@ -254,6 +259,12 @@ func (p *Provider) clientCall(w http.ResponseWriter, r *http.Request) bool {
 	}
 	addr, _ := r.Context().Value(keyClientAddr).(string)
 	ok, err := p.limit.Allow(r.Context(), "oidc:token:"+addr)
+	if err != nil && p.cfg.Unavailable != nil && p.cfg.Unavailable(err) {
+		p.cfg.Logger.Warn("oidc: token endpoint: database unavailable", "err", err)
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, p.cfg.RetryAfter)))
+		writeOAuthError(w, http.StatusServiceUnavailable, "temporarily_unavailable", "try again in a moment")
+		return false
+	}
 	if err != nil {
 		p.cfg.Logger.Error("oidc: token rate limit", "err", err)
 		writeOAuthError(w, http.StatusInternalServerError, "server_error", "")

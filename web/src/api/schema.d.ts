@@ -139,7 +139,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Hands the booking over to the booking site (signed token valid 5 minutes). */
+        /**
+         * The booking site's page to change the booking; the booking site
+         *     signs the member in silently with OpenID Connect (prompt=none).
+         *     409 for a booking already flown.
+         */
         post: operations["editReservation"];
         delete?: never;
         options?: never;
@@ -273,7 +277,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Single sign-on to the booking site, optionally for one booking. */
+        /**
+         * Single sign-on to the booking site, optionally for one booking: its
+         *     page, where it signs the member in with OpenID Connect (this site is
+         *     its provider).
+         */
         post: operations["ssoBooking"];
         delete?: never;
         options?: never;
@@ -309,23 +317,6 @@ export interface paths {
         put?: never;
         /** Extends the idle timeout of the current session. */
         post: operations["refreshSession"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/session/complete": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Inbound single sign-on: the booking site sends a member who is logged in there with a one-time token it signed; this opens a session here (no session needed). */
-        post: operations["completeSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2510,9 +2501,8 @@ export interface components {
             mailSent: boolean;
         };
         Handover: {
+            /** @description the booking site's page; it carries no credential */
             url: string;
-            token: string;
-            expiresAt: string;
         };
         OfferList: {
             kind: string;
@@ -3965,33 +3955,6 @@ export interface operations {
                 };
                 content?: never;
             };
-            403: components["responses"]["Forbidden"];
-        };
-    };
-    completeSession: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    token: string;
-                };
-            };
-        };
-        responses: {
-            /** @description logged in; sets the session cookie */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["ValidationFailed"];
-            401: components["responses"]["Error"];
             403: components["responses"]["Forbidden"];
         };
     };
