@@ -73,6 +73,9 @@ func (p *Provider) Resume(ctx context.Context, id, browser string, sess *auth.Se
 	return p.approve(ctx, r, *sess)
 }
 
+// maxMaxAge bounds a request's max_age (a year, beyond any session's life).
+const maxMaxAge uint = 365 * 24 * 60 * 60
+
 // fresh reports whether the session meets the request's max_age (and
 // prompt=login, which the library turns into max_age 0): a session
 // signed in during the request always does.
@@ -80,7 +83,8 @@ func (p *Provider) fresh(r Request, sess auth.Session) bool {
 	if r.Params.MaxAge == nil || !sess.CreatedAt.Before(r.CreatedAt) {
 		return true
 	}
-	return p.cfg.Now().Sub(sess.CreatedAt) <= time.Duration(*r.Params.MaxAge)*time.Second
+	maxAge := min(*r.Params.MaxAge, maxMaxAge)
+	return p.cfg.Now().Sub(sess.CreatedAt) <= time.Duration(maxAge)*time.Second // #nosec G115 -- clamped to maxMaxAge, far below int64's range
 }
 
 // request loads a live request of this browser and its client.
