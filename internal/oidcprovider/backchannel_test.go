@@ -372,3 +372,30 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// The booking site's deactivation of a member (the members feed) ends
+// every session here, so every site the member uses is told (sub only)
+// and the member's tokens stop working.
+func TestBackchannelLogoutOnDeactivation(t *testing.T) {
+	env := apitest.New(t, store.SQLite)
+	ctx := context.Background()
+	if _, err := env.App.DB.ExecContext(ctx, `UPDATE members SET member_number = 'MM7654321' WHERE id = $1`, demo.Member1); err != nil {
+		t.Fatal(err)
+	}
+	site := newLogoutSite(t)
+	r := newRP(t, env, backchannel(site.URL+"/logout"))
+	tok, _ := r.signIn(env.Member(t))
+	if _, err := store.NewProvisionStore(env.App.DB).SetDeactivated(ctx, "MM7654321", true, env.Clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	got := deliver(t, env, site)
+	if len(got) != 1 {
+		t.Fatalf("%d logout tokens", len(got))
+	}
+	if c := r.logoutClaims(got[0]); c["sub"] != demo.Member1 || c["sid"] != nil {
+		t.Errorf("claims %v, want sub without sid", c)
+	}
+	if _, err := r.conf.TokenSource(ctx, &oauth2.Token{RefreshToken: tok.RefreshToken}).Token(); err == nil {
+		t.Error("a deactivated member's refresh token still refreshes")
+	}
+}

@@ -3328,7 +3328,7 @@ export interface components {
             /** Format: date-time */
             exportedAt: string;
             memberId: string;
-            /** @description one entry per feature (profile, passengers, bookings, savedCards, payments, passes, passLotteryEntries, coupons, sessions, securityEvents, passkeys, calendarSubscription, mails, points…) */
+            /** @description one entry per feature (profile, passengers, bookings, savedCards, payments, passes, passLotteryEntries, coupons, sessions, securityEvents, passkeys, connectedSites, calendarSubscription, mails, points…) */
             parts: {
                 [key: string]: unknown;
             };

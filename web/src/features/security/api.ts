@@ -26,6 +26,7 @@ export const EXPORT_PARTS = [
   'sessions',
   'securityEvents',
   'passkeys',
+  'connectedSites',
   'calendarSubscription',
   'mails',
 ] as const
