@@ -39,6 +39,8 @@ commands:
               catalogue export (catalogue help)
   import      bulk import from the airline's systems: import members FILE | import bookings FILE
               (NDJSON, - for standard input; --db, --dry-run, --rejects FILE; import help)
+  oidc        the OpenID Connect provider's clients: oidc clients add | list | remove ID |
+              rotate-secret ID (oidc help)
 `
 
 func main() {
@@ -98,6 +100,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return catalogueCmd(ctx, rest, stdout, stderr, logger)
 	case "import":
 		return importCmd(ctx, rest, stdout, stderr, logger)
+	case "oidc":
+		return oidcCmd(ctx, rest, stdout, stderr, logger)
 
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)

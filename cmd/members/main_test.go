@@ -65,7 +65,9 @@ func TestRunFailures(t *testing.T) {
 		{"no payment gateway", []string{"serve", "--db", dsn}, "no payment gateway: give --gateway-url", true},
 		{"gateway without its secrets", []string{"serve", "--db", dsn, "--gateway-url", "https://pay.example.com/gateway"}, "--gateway-url needs --gateway-key and --gateway-webhook-secret", true},
 		{"two gateways", []string{"serve", "--db", dsn, "--gateway-sandbox", "--gateway-url", "https://pay.example.com/gateway", "--gateway-key", "k", "--gateway-webhook-secret", "s"}, "choose one gateway", true},
-		{"bad hand-over secret", []string{"serve", "--db", dsn, "--gateway-sandbox", "--addr", "127.0.0.1:0", "--handover-secret", "short"}, "--handover-secret: base64 of at least 32 random bytes", true},
+		{"retired hand-over secret", []string{"serve", "--db", dsn, "--gateway-sandbox", "--addr", "127.0.0.1:0", "--handover-secret", "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="}, "--handover-secret is retired", true},
+		{"not an OIDC signing key", []string{"serve", "--db", dsn, "--gateway-sandbox", "--addr", "127.0.0.1:0", "--oidc-signing-key", "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----"}, "--oidc-signing-key: parse key", true},
+		{"missing OIDC key file", []string{"serve", "--db", dsn, "--gateway-sandbox", "--addr", "127.0.0.1:0", "--oidc-signing-key", "/no/such/key.pem"}, "--oidc-signing-key: open /no/such/key.pem", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -22,6 +22,7 @@ import (
 
 	"members/internal/app"
 	"members/internal/httpapi"
+	"members/internal/oidcprovider"
 	"members/internal/ops"
 )
 
@@ -39,11 +40,13 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	withTestClock := fs.Bool("test-clock", false, "browser tests only: POST /_test/clock {\"advanceSeconds\": N} moves the server's clock (loopback --addr only)")
 	webhookPrevious := gatewayFlags(fs, &cfg)
 	fs.StringVar(&cfg.PinKey, "pin-key", envOr("MEMBERS_PIN_KEY", ""), "key of the voucher PIN hashes, base64 of 32 random bytes, kept outside the database (env MEMBERS_PIN_KEY); empty: a key kept in the database (docs/security.md)")
-	fs.StringVar(&cfg.HandoverSecret, "handover-secret", envOr("MEMBERS_HANDOVER_SECRET", ""), "key shared with the booking site that signs hand-over and sign-on tokens, base64 of 32 random bytes, kept outside the database (env MEMBERS_HANDOVER_SECRET); empty: a key kept in the database (docs/security.md)")
-	handoverPrevious := fs.String("handover-secret-previous", envOr("MEMBERS_HANDOVER_SECRET_PREVIOUS", ""), "during a key change: the previous hand-over key(s), comma-separated, that still verify (env MEMBERS_HANDOVER_SECRET_PREVIOUS)")
+	retiredHandover := fs.String("handover-secret", "", "retired: the booking site signs members in with OpenID Connect (docs/operations.md, upgrade notes)")
+	retiredHandoverPrevious := fs.String("handover-secret-previous", "", "retired with --handover-secret")
 	fs.StringVar(&cfg.UnsubscribeKey, "unsubscribe-key", envOr("MEMBERS_UNSUBSCRIBE_KEY", ""), "key that signs the one-click unsubscribe links of the optional mails, base64 of 32 random bytes, kept outside the database (env MEMBERS_UNSUBSCRIBE_KEY); empty: a key kept in the database (docs/security.md)")
 	unsubscribePrevious := fs.String("unsubscribe-key-previous", envOr("MEMBERS_UNSUBSCRIBE_KEY_PREVIOUS", ""), "during a key change: the previous unsubscribe key(s), comma-separated, whose links still work (env MEMBERS_UNSUBSCRIBE_KEY_PREVIOUS)")
 	passkeyFlags(fs, &cfg)
+	oidcKey := fs.String("oidc-signing-key", envOr("MEMBERS_OIDC_SIGNING_KEY", ""), "the OpenID Connect provider's signing key: PEM text or a PEM file's path, RSA (RS256) or EC P-256 (ES256), from the secret store, never in the database (env MEMBERS_OIDC_SIGNING_KEY); empty: the provider answers 503 (with --demo: a generated key, docs/security.md)")
+	oidcPrevious := fs.String("oidc-signing-key-previous", envOr("MEMBERS_OIDC_SIGNING_KEY_PREVIOUS", ""), "during a key rotation: the previous signing key (PEM text or file, private or public), still published in the JWKS (env MEMBERS_OIDC_SIGNING_KEY_PREVIOUS)")
 	fs.StringVar(&cfg.OpsSecret, "ops-secret", envOr("MEMBERS_OPS_SECRET", ""), "secret of the flight events feed's HMAC signatures, kept outside the database (env MEMBERS_OPS_SECRET); empty: the feed answers 503 (with --demo: the demo secret, docs/flight-alerts.md)")
 	fs.StringVar(&cfg.BookingsFeedSecret, "bookings-feed-secret", envOr("MEMBERS_BOOKINGS_FEED_SECRET", ""), "secret of the bookings feed's HMAC signatures, kept outside the database (env MEMBERS_BOOKINGS_FEED_SECRET); empty: the feed answers 503 (with --demo: demo-bookings-feed-secret, docs/airline-feeds.md)")
 	fs.StringVar(&cfg.BookingsFeedSecretPrevious, "bookings-feed-secret-previous", envOr("MEMBERS_BOOKINGS_FEED_SECRET_PREVIOUS", ""), "the bookings feed's previous secret, still accepted during a rotation (env MEMBERS_BOOKINGS_FEED_SECRET_PREVIOUS)")
@@ -81,8 +84,13 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	if err := checkGateway(&cfg, *webhookPrevious); err != nil {
 		return err
 	}
-	cfg.HandoverSecretPrevious = splitList(*handoverPrevious)
+	if *retiredHandover != "" || *retiredHandoverPrevious != "" {
+		return errors.New("--handover-secret is retired: the booking site signs members in with OpenID Connect; register it with `members oidc clients add` and remove the flag (docs/operations.md, upgrade notes)")
+	}
 	cfg.UnsubscribeKeyPrevious = splitList(*unsubscribePrevious)
+	if err := oidcKeys(&cfg, *oidcKey, *oidcPrevious); err != nil {
+		return err
+	}
 	if err := checkKeys(cfg); err != nil {
 		return err
 	}
@@ -102,6 +110,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 		}
 		defer stop()
 	}
+	// The OpenID Connect library logs through slog's default logger: its
+	// lines (no tokens or codes) join the server's.
+	slog.SetDefault(logger)
 	opts := app.Options{DSN: *dsn, Logger: logger}
 	var clock *testClock
 	if *withTestClock {
@@ -358,18 +369,50 @@ func checkGateway(cfg *app.Config, webhookPrevious string) error {
 	return nil
 }
 
+// oidcKeys reads the OpenID Connect signing keys (PEM text, or the path
+// of a PEM file) into cfg, refusing one that is not a key.
+func oidcKeys(cfg *app.Config, current, previous string) error {
+	read := func(flagName, v string) (string, error) {
+		v = strings.TrimSpace(v)
+		if v == "" || strings.HasPrefix(v, "-----BEGIN") {
+			return v, nil
+		}
+		b, err := os.ReadFile(v) // #nosec G304 -- the operator's own key file, named on the command line
+		if err != nil {
+			return "", fmt.Errorf("--%s: %w", flagName, err)
+		}
+		return string(b), nil
+	}
+	var err error
+	if cfg.OIDC.SigningKey, err = read("oidc-signing-key", current); err != nil {
+		return err
+	}
+	prev, err := read("oidc-signing-key-previous", previous)
+	if err != nil {
+		return err
+	}
+	if prev != "" {
+		cfg.OIDC.PreviousKeys = []string{prev}
+	}
+	if cfg.OIDC.SigningKey != "" {
+		k, err := oidcprovider.ParseKey([]byte(cfg.OIDC.SigningKey))
+		if err != nil {
+			return fmt.Errorf("--oidc-signing-key: %w", err)
+		}
+		if !k.Signs() {
+			return errors.New("--oidc-signing-key: a private key is needed to sign, not a public one")
+		}
+	}
+	if prev != "" {
+		if _, err := oidcprovider.ParseKey([]byte(prev)); err != nil {
+			return fmt.Errorf("--oidc-signing-key-previous: %w", err)
+		}
+	}
+	return nil
+}
+
 // checkKeys refuses malformed keys before anything starts.
 func checkKeys(cfg app.Config) error {
-	if cfg.HandoverSecret != "" {
-		if _, err := app.DecodeKey(cfg.HandoverSecret); err != nil {
-			return fmt.Errorf("--handover-secret: %w", err)
-		}
-	}
-	for _, k := range cfg.HandoverSecretPrevious {
-		if _, err := app.DecodeKey(k); err != nil {
-			return fmt.Errorf("--handover-secret-previous: %w", err)
-		}
-	}
 	if cfg.UnsubscribeKey != "" {
 		if _, err := app.DecodeKey(cfg.UnsubscribeKey); err != nil {
 			return fmt.Errorf("--unsubscribe-key: %w", err)
@@ -402,8 +445,11 @@ func startWarnings(logger *slog.Logger, cfg app.Config) {
 	if cfg.PinKey == "" {
 		logger.Warn("no --pin-key (env MEMBERS_PIN_KEY): voucher PIN hashes use a key kept in the database (docs/security.md)")
 	}
-	if cfg.HandoverSecret == "" {
-		logger.Warn("no --handover-secret (env MEMBERS_HANDOVER_SECRET): hand-over and sign-on tokens are signed with a key kept in the database, with which anyone who reads it signs in as any member (docs/security.md)")
+	if os.Getenv("MEMBERS_HANDOVER_SECRET") != "" || os.Getenv("MEMBERS_HANDOVER_SECRET_PREVIOUS") != "" {
+		logger.Warn("MEMBERS_HANDOVER_SECRET is retired and not used: the booking site signs members in with OpenID Connect; remove the key from the environment and the secret store (docs/operations.md, upgrade notes)")
+	}
+	if cfg.OIDC.SigningKey == "" {
+		logger.Warn("no --oidc-signing-key (env MEMBERS_OIDC_SIGNING_KEY): the OpenID Connect provider answers 503, so the booking site and partners cannot sign members in (docs/security.md)")
 	}
 	if cfg.UnsubscribeKey == "" {
 		logger.Warn("no --unsubscribe-key (env MEMBERS_UNSUBSCRIBE_KEY): the one-click unsubscribe links of the mails are signed with a key kept in the database (docs/security.md)")

@@ -2,6 +2,11 @@ package main
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"net/http"
@@ -143,14 +148,20 @@ func TestServeSandboxOnPublicSite(t *testing.T) {
 // start; given from outside, it is not.
 func TestServeWarnsOfSecretsInTheDatabase(t *testing.T) {
 	const key = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=" // base64 of 32 bytes
-	warnings := []string{"no --pin-key", "no --handover-secret", "no --gateway-webhook-secret", "no --unsubscribe-key"}
+	warnings := []string{"no --pin-key", "no --oidc-signing-key", "no --gateway-webhook-secret", "no --unsubscribe-key"}
+	keyFile := filepath.Join(t.TempDir(), "oidc.pem")
+	ec, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	der, _ := x509.MarshalPKCS8PrivateKey(ec)
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		args []string
 		want []bool
 	}{
 		{"kept in the database", []string{"--gateway-sandbox"}, []bool{true, true, true, true}},
-		{"given", []string{"--gateway-sandbox", "--pin-key", key, "--handover-secret", key, "--gateway-webhook-secret", "whsec_given",
+		{"given", []string{"--gateway-sandbox", "--pin-key", key, "--oidc-signing-key", keyFile, "--gateway-webhook-secret", "whsec_given",
 			"--unsubscribe-key", key}, []bool{false, false, false, false}},
 		{"demo", []string{"--demo"}, []bool{false, false, false, false}},
 	} {

@@ -36,3 +36,11 @@ func (r *Response) SetCookie(name string) *http.Cookie {
 	}
 	return nil
 }
+
+// HTTP is the client's own http.Client (its cookie jar; it follows no
+// redirect), for a test that drives a browser flow across sites (the
+// OpenID Connect provider's redirects).
+func (c *Client) HTTP() *http.Client { return c.http }
+
+// URL is the server's base URL.
+func (e *Env) URL() string { return e.Server.URL }

@@ -23,6 +23,7 @@ import (
 	"members/internal/mail"
 	"members/internal/masters"
 	"members/internal/notify"
+	"members/internal/oidcprovider"
 	"members/internal/ops"
 	"members/internal/payment"
 	"members/internal/platform"
@@ -107,13 +108,6 @@ type Config struct {
 	// kept outside the database (--pin-key, env MEMBERS_PIN_KEY). Empty:
 	// a key kept in the database is used (demo, tests; see docs/security.md).
 	PinKey string
-	// HandoverSecret is the key shared with the booking site that signs
-	// hand-over and sign-on tokens: base64 of at least 32 bytes, kept
-	// outside the database (--handover-secret). Empty: a key kept in the
-	// database (demo, tests). HandoverSecretPrevious still verify during a
-	// key change; new tokens are signed with HandoverSecret.
-	HandoverSecret         string
-	HandoverSecretPrevious []string
 	// OpsSecret signs the operations feed of flight events (--ops-secret,
 	// env MEMBERS_OPS_SECRET), kept outside the database. Empty: the feed
 	// answers 503, or uses DemoOpsSecret with Demo.
@@ -141,6 +135,8 @@ type Config struct {
 	// links of mails sent before a key change.
 	UnsubscribeKey         string
 	UnsubscribeKeyPrevious []string
+	// OIDC configures the OpenID Connect provider (its signing keys).
+	OIDC OIDCConfig
 }
 
 // App holds the migrated database and the core services.
@@ -174,7 +170,10 @@ type App struct {
 	Gateway GatewayConn
 	// Health answers /healthz and /readyz; serve marks it draining at
 	// shutdown.
-	Health  *ops.Health
+	Health *ops.Health
+	// OIDC is the OpenID Connect provider (nil without a signing key),
+	// recorded for the operator commands and tests.
+	OIDC    *oidcprovider.Provider
 	mailer  *mail.Mailer
 	metrics *ops.Metrics
 	notify  *notify.Service
@@ -250,7 +249,7 @@ func (a *App) Server(ctx context.Context, cfg Config) (http.Handler, *Features, 
 		TrustedProxies: cfg.TrustedProxies, ConnectOrigins: connectOrigins(cfg),
 		ScriptOrigins: scriptOrigins(cfg), FrameOrigins: frameOrigins(cfg),
 		Now: a.DB.Now, Features: feats.Mounts, AnonymousPaths: feats.Anonymous, RootMounts: feats.RootMounts,
-		Observe: observe, Unavailable: a.unavailable,
+		Observe: observe, Unavailable: a.unavailable, ServerRootMounts: feats.ServerRootMounts,
 	})
 	return h, feats, nil
 }

@@ -19,58 +19,22 @@ import (
 
 // wireBookings mounts the bookings and travel documents feature.
 func (a *App) wireBookings(ctx context.Context, cfg Config, f *Features) error {
-	secret, previous, err := a.handoverKeys(ctx, cfg)
-	if err != nil {
-		return err
-	}
 	mailer, err := a.bookingMailer(cfg)
 	if err != nil {
 		return err
 	}
-	handover := booking.NewHandover(secret, cfg.BookingSiteURL).WithPreviousKeys(previous...).
-		WithRedemptions(store.NewHandoverRedemptions(a.DB))
 	renderer, err := pdf.New(a.Catalog)
 	if err != nil {
 		return err
 	}
-	svc := booking.NewService(store.NewBookingStore(a.DB), renderer, mailer, a.Catalog, handover, a.Counters, a.DB.Now)
+	svc := booking.NewService(store.NewBookingStore(a.DB), renderer, mailer, a.Catalog, booking.NewBookingSite(cfg.BookingSiteURL), a.Counters, a.DB.Now)
 	f.Mounts = append(f.Mounts, func(s *httpapi.Server, mux *http.ServeMux) {
 		bookingapi.HandlerWithOptions(httpapi.NewBookingHandlers(s, svc), bookingapi.StdHTTPServerOptions{
 			BaseRouter: mux, ErrorHandlerFunc: s.ParamError,
 		})
 	})
 	f.Anonymous = append(f.Anonymous, httpapi.BookingAnonymous...)
-	// The booking site redeems each hand-over token once (server to server).
-	f.RootMounts = append(f.RootMounts, func(mux *http.ServeMux) {
-		mux.Handle("POST "+HandoverRedeemPath, httpapi.HandoverRedeem(handover, a.DB.Now, a.unavailable))
-	})
 	return nil
-}
-
-// handoverKeys are the hand-over signing key and the previous keys that
-// still verify: cfg.HandoverSecret (kept outside the database) when set,
-// else the key kept in the database (settings, secret:booking-handover).
-func (a *App) handoverKeys(ctx context.Context, cfg Config) ([]byte, [][]byte, error) {
-	var previous [][]byte
-	for _, p := range cfg.HandoverSecretPrevious {
-		if strings.TrimSpace(p) == "" {
-			continue
-		}
-		k, err := DecodeKey(p)
-		if err != nil {
-			return nil, nil, fmt.Errorf("--handover-secret-previous: %w", err)
-		}
-		previous = append(previous, k)
-	}
-	if cfg.HandoverSecret == "" {
-		k, err := a.Secret(ctx, "booking-handover")
-		return k, previous, err
-	}
-	k, err := DecodeKey(cfg.HandoverSecret)
-	if err != nil {
-		return nil, nil, fmt.Errorf("--handover-secret: %w", err)
-	}
-	return k, previous, nil
 }
 
 // MinKeyLen is the shortest key accepted from the operator (bytes).
@@ -85,9 +49,6 @@ func DecodeKey(s string) ([]byte, error) {
 	}
 	return k, nil
 }
-
-// HandoverRedeemPath is where the booking site redeems a hand-over token.
-const HandoverRedeemPath = "/handover/v1/redeem"
 
 // bookingMailer sends the itinerary mail through the shared mailer: stored
 // in the outbox first, delivered at once when SMTP is configured, retried

@@ -15,7 +15,10 @@ type Features struct {
 	Anonymous []string
 	// RootMounts are handlers outside /api (gateway, webhooks).
 	RootMounts []func(*http.ServeMux)
-	Background []func(context.Context)
+	// ServerRootMounts are handlers outside /api that use the server's
+	// cookies and sessions (the OpenID Connect provider).
+	ServerRootMounts []func(*httpapi.Server, *http.ServeMux)
+	Background       []func(context.Context)
 	// Release free what the background jobs hold in the database (leases),
 	// run once they have stopped at a graceful shutdown.
 	Release []func(context.Context) error
@@ -79,6 +82,10 @@ func (a *App) wireFeatures(ctx context.Context, cfg Config) (*Features, error) {
 	}
 
 	if err := a.wireSecurity(ctx, cfg, f, pay, pts, coupons); err != nil {
+		return nil, err
+	}
+
+	if err := a.wireOIDC(ctx, cfg, f); err != nil {
 		return nil, err
 	}
 

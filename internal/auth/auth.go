@@ -85,6 +85,10 @@ type Store interface {
 	SessionByHash(ctx context.Context, idHash string) (Session, error)
 	TouchSession(ctx context.Context, idHash string, at time.Time) error
 	DeleteSession(ctx context.Context, idHash string) error
+	// EndSession ends a session on purpose (a logout): beside deleting it,
+	// what it signed in to elsewhere is told (OpenID Connect back-channel
+	// logout) and the tokens it approved are revoked.
+	EndSession(ctx context.Context, idHash string) error
 	// DeleteMemberSessions ends every session of a member but keepHash ("" for all).
 	DeleteMemberSessions(ctx context.Context, memberID, keepHash string) error
 	// DeleteStaleSessions removes sessions idle since or created before the
@@ -222,20 +226,6 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (string, Session, er
 	return token, sess, err
 }
 
-// SignOn opens a session for a member whose identity another site proved
-// (the booking site's single sign-on, redeemed by the caller). A member who
-// no longer exists is Unauthenticated ("auth.sso_failed"), like a bad token.
-func (s *Service) SignOn(ctx context.Context, memberID, clientAddr, userAgent string) (string, Session, error) {
-	token, sess, err := s.open(ctx, memberID, clientAddr, userAgent)
-	if errors.Is(err, ErrNoMember) {
-		return "", Session{}, apperr.New(apperr.Unauthenticated, "auth.sso_failed")
-	}
-	if err == nil && s.observer != nil {
-		s.observer.SignedIn(ctx, sess)
-	}
-	return token, sess, err
-}
-
 // open creates a session with a fresh random token.
 func (s *Service) open(ctx context.Context, memberID, addr, ua string) (string, Session, error) {
 	token, err := randomToken()
@@ -337,9 +327,10 @@ func (s *Service) Refresh(ctx context.Context, sess Session) error {
 	return nil
 }
 
-// Logout ends the session on the server.
+// Logout ends the session on the server (and the sites it signed in to
+// are told: EndSession).
 func (s *Service) Logout(ctx context.Context, sess Session) error {
-	if err := s.store.DeleteSession(ctx, sess.IDHash); err != nil {
+	if err := s.store.EndSession(ctx, sess.IDHash); err != nil {
 		return fmt.Errorf("logout: %w", err)
 	}
 	return nil

@@ -1,13 +1,13 @@
 package booking_test
 
 import (
-	"context"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"members/internal/booking"
+	"members/internal/i18n"
 	"members/internal/masters"
 )
 
@@ -157,115 +157,24 @@ func TestAirportOrderAndZones(t *testing.T) {
 	}
 }
 
-func TestHandoverToken(t *testing.T) {
-	h := booking.NewHandover([]byte("secret"), "https://booking.example.com/")
-	now := time.Date(2026, 11, 20, 6, 0, 0, 0, time.UTC)
-	res, err := h.Issue("m1", "ABC123", "jp", now)
-	if err != nil || !strings.HasPrefix(res.URL, "https://booking.example.com/booking/ABC123/edit?") {
-		t.Fatalf("%+v %v", res, err)
-	}
-	if c, err := h.Verify(res.Token, now.Add(4*time.Minute)); err != nil || c.MemberID != "m1" || c.PNR != "ABC123" {
-		t.Errorf("verify: %+v %v", c, err)
-	}
-	if _, err := h.Verify(res.Token, now.Add(5*time.Minute)); err == nil {
-		t.Error("expired token accepted")
-	}
-	if _, err := booking.NewHandover([]byte("other"), "").Verify(res.Token, now); err == nil {
-		t.Error("token of another secret accepted")
-	}
-}
-
-// A token's age is bounded by its issue time, whoever holds the key: it
-// lives at most HandoverTTL from iat, and iat is not in the future beyond
-// HandoverClockSkew. Both directions (to and from the booking site).
-func TestHandoverTokenAge(t *testing.T) {
-	h := booking.NewHandover([]byte("0123456789abcdef0123456789abcdef"), "https://booking.example.com")
-	redeemer := booking.NewHandover([]byte("0123456789abcdef0123456789abcdef"), "https://booking.example.com").
-		WithRedemptions(memRedemptions{})
-	now := time.Date(2026, 11, 20, 6, 0, 0, 0, time.UTC)
-	at := func(d time.Duration) int64 { return now.Add(d).Unix() }
-	for _, tt := range []struct {
-		name     string
-		iat, exp int64
-		ok       bool
+// The booking site's addresses carry the booking and the language, and no
+// credential: the booking site signs the member in with OpenID Connect.
+func TestBookingSiteURL(t *testing.T) {
+	site := booking.NewBookingSite("https://booking.example.com/")
+	for _, c := range []struct {
+		pnr  string
+		lang i18n.Lang
+		want string
 	}{
-		{"issued now, five minutes", at(0), at(booking.HandoverTTL), true},
-		{"issued four minutes ago", at(-4 * time.Minute), at(time.Minute), true},
-		{"issued 30 s ahead (clock skew)", at(30 * time.Second), at(30*time.Second + booking.HandoverTTL), true},
-		{"issued 60 s ahead (clock skew)", at(booking.HandoverClockSkew), at(booking.HandoverClockSkew + booking.HandoverTTL), true},
-		{"exp 10 years ahead", at(0), at(10 * 365 * 24 * time.Hour), false},
-		{"exp one second past the lifetime", at(0), at(booking.HandoverTTL + time.Second), false},
-		{"iat a day ahead", at(24 * time.Hour), at(24*time.Hour + booking.HandoverTTL), false},
-		{"iat 61 s ahead", at(booking.HandoverClockSkew + time.Second), at(booking.HandoverClockSkew + time.Second + booking.HandoverTTL), false},
-		{"no iat", 0, at(booking.HandoverTTL), false},
-		{"expired", at(-6 * time.Minute), at(-time.Minute), false},
+		{"ABC123", i18n.JP, "https://booking.example.com/booking/ABC123/edit?lang=jp"},
+		{"", i18n.EN, "https://booking.example.com/booking/search?lang=en"},
+		{"A/B?C", i18n.TH, "https://booking.example.com/booking/A%2FB%3FC/edit?lang=th"},
 	} {
-		t.Run(tt.name, func(t *testing.T) {
-			c := booking.HandoverClaims{ID: strings.Repeat("a", 32), MemberID: "m1", Lang: "en", IssuedAt: tt.iat, ExpiresAt: tt.exp}
-			out, err := h.SealOutbound(c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := h.Verify(out, now); (err == nil) != tt.ok {
-				t.Errorf("hand-over to the booking site: err = %v, want ok %v", err, tt.ok)
-			}
-			in, err := h.SealLogin(c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := redeemer.RedeemLogin(context.Background(), in, now); (err == nil) != tt.ok {
-				t.Errorf("sign-on from the booking site: err = %v, want ok %v", err, tt.ok)
-			}
-		})
+		if got := site.URL(c.pnr, c.lang); got != c.want {
+			t.Errorf("URL(%q, %s) = %s, want %s", c.pnr, c.lang, got, c.want)
+		}
 	}
 }
-
-// During a key change a token signed with the previous key still
-// verifies; new tokens are signed with the current key; a token of a key
-// that is neither does not verify.
-func TestHandoverKeyRotation(t *testing.T) {
-	oldKey, newKey := []byte("old key 0123456789abcdef01234567"), []byte("new key 0123456789abcdef01234567")
-	now := time.Date(2026, 11, 20, 6, 0, 0, 0, time.UTC)
-	rotating := booking.NewHandover(newKey, "https://b").WithPreviousKeys(oldKey).WithRedemptions(memRedemptions{})
-	byOld := booking.NewHandover(oldKey, "https://b")
-	byNew := booking.NewHandover(newKey, "https://b")
-	byOther := booking.NewHandover([]byte("another key 0123456789abcdef0123"), "https://b")
-
-	old, err := byOld.Issue("m1", "", "en", now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := rotating.Verify(old.Token, now); err != nil {
-		t.Errorf("a token of the previous key: %v", err)
-	}
-	login, _ := byOld.IssueLogin("m1", "en", now)
-	if _, err := rotating.RedeemLogin(context.Background(), login, now); err != nil {
-		t.Errorf("a sign-on token of the previous key: %v", err)
-	}
-	fresh, err := rotating.Issue("m1", "", "en", now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := byNew.Verify(fresh.Token, now); err != nil {
-		t.Errorf("a new token does not verify under the current key alone: %v", err)
-	}
-	if _, err := byOld.Verify(fresh.Token, now); err == nil {
-		t.Error("a new token was signed with the previous key")
-	}
-	other, _ := byOther.Issue("m1", "", "en", now)
-	if _, err := rotating.Verify(other.Token, now); err == nil {
-		t.Error("a token of an unknown key verified")
-	}
-	otherLogin, _ := byOther.IssueLogin("m1", "en", now)
-	if _, err := rotating.RedeemLogin(context.Background(), otherLogin, now); err == nil {
-		t.Error("a sign-on token of an unknown key was redeemed")
-	}
-}
-
-// memRedemptions accepts every id (single use is tested in the store).
-type memRedemptions struct{}
-
-func (memRedemptions) Redeem(context.Context, string, time.Time, time.Time) error { return nil }
 
 func TestConsumptionTax(t *testing.T) {
 	seg := func(from, to string) booking.Segment {

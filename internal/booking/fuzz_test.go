@@ -1,11 +1,8 @@
 package booking
 
 import (
-	"strings"
 	"testing"
 	"time"
-
-	"members/internal/i18n"
 )
 
 // The booking search conditions never panic; accepted ones are in range.
@@ -20,28 +17,6 @@ func FuzzParseSearch(f *testing.F) {
 		_, opts, errs := ParseSearch("m1", in, now)
 		if errs.Empty() && (opts.Page < 1 || opts.PerPage < 1 || opts.Zone == nil) {
 			t.Fatalf("accepted %+v as %+v", in, opts)
-		}
-	})
-}
-
-// A hand-over token that was not issued never verifies, whatever its shape.
-func FuzzHandoverVerify(f *testing.F) {
-	h := NewHandover([]byte("0123456789abcdef0123456789abcdef"), "https://booking.example.com")
-	now := time.Date(2026, 11, 20, 6, 0, 0, 0, time.UTC)
-	good, err := h.Issue("m1", "HNK7Q2", i18n.EN, now)
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(good.Token)
-	f.Add("eyJzdWIiOiJtMSJ9.AAAA")
-	f.Add("..")
-	f.Fuzz(func(t *testing.T, token string) {
-		c, err := h.Verify(token, now)
-		if err == nil && token != good.Token {
-			// Another spelling of the same signed payload is the only way in.
-			if c.MemberID != "m1" || !strings.Contains(token, ".") {
-				t.Fatalf("forged token verified: %q → %+v", token, c)
-			}
 		}
 	})
 }

@@ -105,15 +105,15 @@ type Service struct {
 	render   Renderer
 	mailer   Mailer
 	catalog  *i18n.Catalog
-	handover *Handover
+	site     BookingSite
 	counters ratelimit.Counters
 	now      func() time.Time
 }
 
 // NewService builds the service. counters keep the throttles of adding a
 // booking and of the itinerary mail.
-func NewService(s Store, r Renderer, m Mailer, c *i18n.Catalog, h *Handover, counters ratelimit.Counters, now func() time.Time) *Service {
-	return &Service{store: s, render: r, mailer: m, catalog: c, handover: h, counters: counters, now: now}
+func NewService(s Store, r Renderer, m Mailer, c *i18n.Catalog, site BookingSite, counters ratelimit.Counters, now func() time.Time) *Service {
+	return &Service{store: s, render: r, mailer: m, catalog: c, site: site, counters: counters, now: now}
 }
 
 // Throttles (docs/security.md). Adding a booking proves ownership with a
@@ -476,15 +476,15 @@ func (s *Service) SendItinerary(ctx context.Context, memberID, pnr string, lang 
 }
 
 // HandoverResult is where the browser goes to change a booking on the
-// booking site, with the signed token that logs the member in there.
+// booking site (or search there); the booking site signs the member in
+// with OpenID Connect.
 type HandoverResult struct {
-	URL       string `json:"url"`
-	Token     string `json:"token"`
-	ExpiresAt string `json:"expiresAt"`
+	URL string `json:"url"`
 }
 
-// Edit hands the member's reservation over to the booking site. Outdated
-// bookings cannot be changed.
+// Edit sends the member to the booking site to change their reservation.
+// Another member's or an unknown booking is NotFound; outdated bookings
+// cannot be changed.
 func (s *Service) Edit(ctx context.Context, memberID, pnr string, lang i18n.Lang) (HandoverResult, error) {
 	r, err := s.get(ctx, memberID, pnr)
 	if err != nil {
@@ -493,34 +493,16 @@ func (s *Service) Edit(ctx context.Context, memberID, pnr string, lang i18n.Lang
 	if r.IsOutdated(s.now()) {
 		return HandoverResult{}, apperr.New(apperr.Conflict, "booking.outdated")
 	}
-	return s.handover.Issue(memberID, r.PNR, lang, s.now())
+	return HandoverResult{URL: s.site.URL(r.PNR, lang)}, nil
 }
 
-// SSO hands the member over to the booking site, optionally for one of
-// their reservations (pnr empty: the booking site's own booking search).
+// SSO sends the member to the booking site, optionally for one of their
+// reservations (pnr empty: the booking site's own booking search).
 func (s *Service) SSO(ctx context.Context, memberID, pnr string, lang i18n.Lang) (HandoverResult, error) {
 	if strings.TrimSpace(pnr) != "" {
 		return s.Edit(ctx, memberID, pnr, lang)
 	}
-	return s.handover.Issue(memberID, "", lang, s.now())
-}
-
-// CompleteSignOn redeems the booking site's sign-on token (inbound single
-// sign-on, POST /api/session/complete) and returns the member it names.
-// A bad, expired or used token is Unauthenticated ("auth.sso_failed").
-func (s *Service) CompleteSignOn(ctx context.Context, token string) (string, error) {
-	errs := validate.Errors{}
-	if !errs.Required("token", token) {
-		return "", apperr.FromFields(errs)
-	}
-	c, err := s.handover.RedeemLogin(ctx, strings.TrimSpace(token), s.now())
-	switch {
-	case errors.Is(err, ErrBadToken) || (err == nil && c.MemberID == ""):
-		return "", apperr.New(apperr.Unauthenticated, "auth.sso_failed")
-	case err != nil:
-		return "", fmt.Errorf("complete sign-on: %w", err)
-	}
-	return c.MemberID, nil
+	return HandoverResult{URL: s.site.URL("", lang)}, nil
 }
 
 // Offers returns hotel or rental-car offers at a segment's destination.

@@ -2,11 +2,9 @@ package httpapi
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
-	"time"
 
 	"members/internal/api/bookingapi"
 	"members/internal/booking"
@@ -130,29 +128,9 @@ func (h *BookingHandlers) SsoBooking(w http.ResponseWriter, r *http.Request) {
 	h.reply(w, r, res, err)
 }
 
-// BookingAnonymous is the booking call that works without a session: the
-// inbound single sign-on (its signed token is the credential).
-var BookingAnonymous = []string{"POST /api/session/complete"}
-
-// CompleteSession is the inbound single sign-on:
-// the booking site's one-time token opens a session, like a login.
-func (h *BookingHandlers) CompleteSession(w http.ResponseWriter, r *http.Request) {
-	var body bookingapi.CompleteSessionJSONRequestBody
-	if !h.DecodeJSON(w, r, &body) {
-		return
-	}
-	memberID, err := h.svc.CompleteSignOn(r.Context(), body.Token)
-	if err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	token, _, err := h.Auth.SignOn(r.Context(), memberID, h.clientAddr(r), r.UserAgent())
-	if err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	h.startSession(w, r, token)
-}
+// BookingAnonymous are the booking calls that work without a session: none
+// (the booking site signs members in with OpenID Connect).
+var BookingAnonymous = []string{}
 
 func (h *BookingHandlers) GetSegment(w http.ResponseWriter, r *http.Request, pnr, key string) {
 	res, err := h.svc.Segment(r.Context(), member(r), pnr, key, Lang(r))
@@ -198,40 +176,4 @@ func (h *BookingHandlers) pdf(w http.ResponseWriter, r *http.Request, name strin
 	w.Header().Set("Cache-Control", "private, no-store")
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(b) // #nosec G705 -- a PDF rendered by the server, served as application/pdf with nosniff
-}
-
-// HandoverRedeem is the booking site's call (server to server, outside
-// /api: no session, no CSRF; the signed token is the credential):
-// POST /handover/v1/redeem {"token": "…"} → 200 with the claims, once per
-// token; 404 for a bad, expired or already used token.
-func HandoverRedeem(h *booking.Handover, now func() time.Time, unavailable func(error) string) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var in struct {
-			Token string `json:"token"`
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Cache-Control", "no-store")
-		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4096)).Decode(&in); err != nil || in.Token == "" {
-			w.WriteHeader(http.StatusBadRequest)
-			_, _ = w.Write([]byte(`{"message":"token required"}`))
-			return
-		}
-		c, err := h.Redeem(r.Context(), in.Token, now())
-		switch {
-		case errors.Is(err, booking.ErrBadToken):
-			w.WriteHeader(http.StatusNotFound)
-			_, _ = w.Write([]byte(`{"message":"invalid, expired or used token"}`))
-			return
-		case err != nil && unavailable(err) != "":
-			w.Header().Set("Retry-After", strconv.Itoa(RetryAfterUnavailable))
-			w.WriteHeader(http.StatusServiceUnavailable)
-			_, _ = w.Write([]byte(`{"message":"try again in a moment"}`))
-			return
-		case err != nil:
-			w.WriteHeader(http.StatusInternalServerError)
-			_, _ = w.Write([]byte(`{"message":"system error"}`))
-			return
-		}
-		_ = json.NewEncoder(w).Encode(c)
-	})
 }

@@ -6,14 +6,12 @@ import (
 	"testing"
 
 	"members/internal/apitest"
-	"members/internal/booking"
 	"members/internal/demo"
-	"members/internal/i18n"
 	"members/internal/store"
 )
 
-// An erased member has no way back into a session: a password, a passkey
-// and the booking site's hand-over each get the answer of an unknown member,
+// An erased member has no way back into a session: a password and a
+// passkey each get the answer of an unknown member,
 // and a session that was open is dead. Two states are walked: the erasure
 // as it leaves the row (no address, password or passkey left), and the
 // race in which a sign-in checked the credentials just before the erasure
@@ -23,18 +21,6 @@ func TestErasedMemberCannotSignOn(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		env := apitest.New(t, engine)
 		ctx := context.Background()
-		secret, err := env.App.Secret(ctx, "booking-handover")
-		if err != nil {
-			t.Fatal(err)
-		}
-		site := booking.NewHandover(secret, "https://booking.example.com")
-		handover := func(member string) *apitest.Response {
-			tok, err := site.IssueLogin(member, i18n.EN, env.Clock.Now())
-			if err != nil {
-				t.Fatal(err)
-			}
-			return env.Client(t).Do(http.MethodPost, "/api/session/complete", map[string]string{"token": tok})
-		}
 		password := func(email string) *apitest.Response {
 			return env.Client(t).Do(http.MethodPost, "/api/session", map[string]string{"email": email, "password": apitest.DemoPassword})
 		}
@@ -80,15 +66,11 @@ func TestErasedMemberCannotSignOn(t *testing.T) {
 				if r := passkey(key); r.Status != http.StatusNoContent {
 					t.Fatalf("passkey before: %d %s", r.Status, r.Body)
 				}
-				if r := handover(tc.member); r.Status != http.StatusNoContent {
-					t.Fatalf("hand-over before: %d %s", r.Status, r.Body)
-				}
 
 				tc.erase(t, tc.member)
 
 				same(t, "password", password(tc.email), password("nobody@example.com"))
 				same(t, "passkey", passkey(key), passkey(newSoftKey("no-such-member")))
-				same(t, "hand-over", handover(tc.member), handover("no-such-member"))
 				if r := c.Get("/api/session"); r.Status != http.StatusForbidden {
 					t.Errorf("the open session after erasure: %d", r.Status)
 				}

@@ -21,6 +21,7 @@ import (
 	"members/internal/flightops"
 	"members/internal/httpapi"
 	"members/internal/i18n"
+	"members/internal/oidcprovider"
 	"members/internal/store"
 )
 
@@ -355,16 +356,15 @@ func TestUnreachableGatewayAnswers503(t *testing.T) {
 // The endpoints outside /api that touch the database answer a database
 // outage 503 with Retry-After too, not 500: the flight events feed (its
 // sender sends again), the one-click unsubscribe link's page (in the
-// member's language), the booking site's hand-over redemption.
+// member's language), the OpenID Connect token endpoint.
 func TestClosedDatabaseAnswers503OutsideTheAPI(t *testing.T) {
 	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
 		env := apitest.New(t, engine)
-		c := env.Member(t)
-		r := c.Do(http.MethodPost, "/api/sso/booking", nil)
-		if r.Status != http.StatusOK {
-			t.Fatalf("hand-over = %d", r.Status)
+		client, secret, err := oidcprovider.NewClients(store.NewOIDCStore(env.App.DB), env.App.DB.Now).Add(t.Context(),
+			oidcprovider.ClientInput{Name: "Booking site", RedirectURIs: []string{"https://booking.example.com/cb"}, FirstParty: true})
+		if err != nil {
+			t.Fatal(err)
 		}
-		token := r.Map(t)["token"].(string)
 		svc, err := env.App.Notify(t.Context(), app.Config{})
 		if err != nil {
 			t.Fatal(err)
@@ -407,14 +407,15 @@ func TestClosedDatabaseAnswers503OutsideTheAPI(t *testing.T) {
 			t.Errorf("unsubscribe page: %s", page)
 		}
 
-		req, _ = http.NewRequest(http.MethodPost, env.Server.URL+app.HandoverRedeemPath, strings.NewReader(`{"token":"`+token+`"}`))
-		req.Header.Set("Content-Type", "application/json")
+		req, _ = http.NewRequest(http.MethodPost, env.Server.URL+oidcprovider.TokenPath, strings.NewReader("grant_type=refresh_token&refresh_token=x"))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.SetBasicAuth(client, secret)
 		resp, err = http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
-		retryLater("hand-over", resp.StatusCode, resp.Header)
+		retryLater("OpenID Connect token endpoint", resp.StatusCode, resp.Header)
 		if strings.Contains(env.Log.String(), `"level":"ERROR"`) {
 			t.Errorf("the outage was logged as an error:\n%s", env.Log.String())
 		}

@@ -46,7 +46,7 @@ func TestDataExport(t *testing.T) {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		want := []string{"bookings", "calendarSubscription", "coupons", "mails", "notificationSettings", "passLotteryEntries", "passengers", "passes", "passkeys",
+		want := []string{"bookings", "calendarSubscription", "connectedSites", "coupons", "mails", "notificationSettings", "passLotteryEntries", "passengers", "passes", "passkeys",
 			"payments", "points", "profile", "savedCards", "securityEvents", "sessions"}
 		if strings.Join(keys, ",") != strings.Join(want, ",") {
 			t.Fatalf("parts %v", keys)

@@ -59,6 +59,10 @@ type Deps struct {
 	// chain (the sandbox payment gateway at /gateway/, signed webhooks).
 	// They still get the request log, headers and recovery.
 	RootMounts []func(root *http.ServeMux)
+	// ServerRootMounts mount handlers outside /api that read the caller's
+	// cookies and session through the Server (the OpenID Connect
+	// provider's endpoints).
+	ServerRootMounts []func(s *Server, root *http.ServeMux)
 	// Observe, when set, is told of every answered request: the route
 	// pattern that served it ("" when none), method, status and duration
 	// (the metrics).
@@ -115,6 +119,9 @@ func New(d Deps) http.Handler {
 	root.Handle("/", s.webApp())
 	for _, mount := range d.RootMounts {
 		mount(root)
+	}
+	for _, mount := range d.ServerRootMounts {
+		mount(s, root)
 	}
 
 	cop := http.NewCrossOriginProtection()

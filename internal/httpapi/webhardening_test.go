@@ -4,13 +4,10 @@ import (
 	"context"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"members/internal/apitest"
 	"members/internal/app"
-	"members/internal/booking"
 	"members/internal/platform"
 	"members/internal/store"
 )
@@ -72,68 +69,4 @@ func TestMissingAssetIs404(t *testing.T) {
 	if r := c.Get("/bookings"); r.Status != http.StatusOK || r.Header.Get("Content-Type") != "text/html; charset=utf-8" {
 		t.Errorf("app page = %d %s", r.Status, r.Header.Get("Content-Type"))
 	}
-}
-
-// A hand-over token is redeemed once by the booking site; a replay, a
-// forgery or an expired token is refused.
-func TestHandoverTokenSingleUse(t *testing.T) {
-	t.Parallel()
-	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
-		env := apitest.New(t, engine)
-		c := env.Member(t)
-		site := env.Client(t)
-		site.NoContract = true // the booking site's own endpoint, outside /api
-		issue := func() string {
-			r := c.Do(http.MethodPost, "/api/sso/booking", nil)
-			if r.Status != http.StatusOK {
-				t.Fatalf("hand-over = %d", r.Status)
-			}
-			return r.Map(t)["token"].(string)
-		}
-		redeem := func(token string) *apitest.Response {
-			site.NoCSRF = true
-			defer func() { site.NoCSRF = false }()
-			return site.Do(http.MethodPost, app.HandoverRedeemPath, map[string]string{"token": token})
-		}
-		token := issue()
-		// 20 redeemers at once: exactly one gets the claims.
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		codes := map[int]int{}
-		for i := 0; i < 20; i++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				r := redeem(token)
-				mu.Lock()
-				codes[r.Status]++
-				mu.Unlock()
-			}()
-		}
-		wg.Wait()
-		if codes[http.StatusOK] != 1 || codes[http.StatusNotFound] != 19 {
-			t.Fatalf("20 parallel redemptions: %v, want one 200", codes)
-		}
-		if r := redeem(token); r.Status != http.StatusNotFound {
-			t.Errorf("replay = %d", r.Status)
-		}
-		fresh := issue()
-		r := redeem(fresh)
-		if r.Status != http.StatusOK || r.Map(t)["sub"] == "" || r.Map(t)["jti"] == "" {
-			t.Fatalf("redeem = %d %s", r.Status, r.Body)
-		}
-		forged := issue()
-		if r := redeem(forged[:len(forged)-2] + "AA"); r.Status != http.StatusNotFound {
-			t.Errorf("forged = %d", r.Status)
-		}
-		late := issue()
-		env.Clock.Advance(booking.HandoverTTL)
-		if r := redeem(late); r.Status != http.StatusNotFound {
-			t.Errorf("expired = %d", r.Status)
-		}
-		if r := redeem(""); r.Status != http.StatusBadRequest {
-			t.Errorf("empty = %d", r.Status)
-		}
-		env.Clock.Advance(time.Minute)
-	})
 }

@@ -57,6 +57,46 @@ func (l Lang) Tag() language.Tag {
 	}
 }
 
+// BCP47 is the language's tag as the product hands it to other systems
+// (Intl in the app, the OpenID Connect locale claim): jp→ja-JP, en→en,
+// sg→en-SG, kr→ko-KR, cn→zh-CN, tw→zh-TW, hk→zh-HK, th→th-TH.
+func (l Lang) BCP47() string {
+	switch l {
+	case JP:
+		return "ja-JP"
+	case SG:
+		return "en-SG"
+	case KR:
+		return "ko-KR"
+	case CN:
+		return "zh-CN"
+	case TW:
+		return "zh-TW"
+	case HK:
+		return "zh-HK"
+	case TH:
+		return "th-TH"
+	default:
+		return "en"
+	}
+}
+
+// FromLocales maps a list of BCP 47 tags in order of preference (the
+// ui_locales of an OpenID Connect request) to a product language by the
+// browser rule; false when none maps.
+func FromLocales(tags []string) (Lang, bool) {
+	for _, s := range tags {
+		t, err := language.Parse(s)
+		if err != nil {
+			continue
+		}
+		if l, ok := fromTag(t); ok {
+			return l, true
+		}
+	}
+	return Default, false
+}
+
 // Parse returns the language for a code, and false when it is not one of ours.
 func Parse(code string) (Lang, bool) {
 	l := Lang(strings.ToLower(strings.TrimSpace(code)))

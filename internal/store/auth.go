@@ -120,13 +120,39 @@ func (s *AuthStore) DeleteSession(ctx context.Context, idHash string) error {
 	return nil
 }
 
+// EndSession is a logout: the session goes, and the clients it signed in
+// to get a logout token (oidcSessionsEnded), in one transaction.
+func (s *AuthStore) EndSession(ctx context.Context, idHash string) error {
+	return s.db.Tx(ctx, func(tx *sql.Tx) error {
+		if err := oidcSessionsEnded(ctx, tx, s.db.NowMillis(), "", idHash, ""); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id_hash = $1`, idHash); err != nil {
+			return fmt.Errorf("end session: %w", err)
+		}
+		return nil
+	})
+}
+
 // DeleteMemberSessions ends the sessions (a password change or reset) and
 // remembers them as ended on purpose, so their devices erase the trips
-// they keep.
+// they keep. The sites they signed in to are told: after a reset (every
+// session) all of the member's sessions there, else those of the sessions
+// that end.
 func (s *AuthStore) DeleteMemberSessions(ctx context.Context, memberID, keepHash string) error {
 	return s.db.Tx(ctx, func(tx *sql.Tx) error {
-		if err := rememberEnded(ctx, tx, s.db.NowMillis(), auth.EndedOnPurpose, `member_id = $2 AND id_hash <> $3`, memberID, keepHash); err != nil {
+		now := s.db.NowMillis()
+		if err := rememberEnded(ctx, tx, now, auth.EndedOnPurpose, `member_id = $2 AND id_hash <> $3`, memberID, keepHash); err != nil {
 			return err
+		}
+		var signedOut error
+		if keepHash == "" {
+			signedOut = oidcMemberSignedOut(ctx, tx, now, memberID)
+		} else {
+			signedOut = oidcSessionsEnded(ctx, tx, now, memberID, "", keepHash)
+		}
+		if signedOut != nil {
+			return signedOut
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE member_id = $1 AND id_hash <> $2`, memberID, keepHash); err != nil {
 			return fmt.Errorf("delete member sessions: %w", err)

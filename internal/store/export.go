@@ -153,6 +153,12 @@ func ExportParts(db *DB) []privacy.Part {
 		part("passkeys", list([]exportCol{
 			ecol("name", "name", colText), ecol("created_at", "createdAt", colInstant), ecol("last_used_at", "lastUsedAt", colInstant),
 		}, "FROM passkeys WHERE member_id = $1 ORDER BY created_at, id")),
+		// The sites the member lets sign them in with this account (OpenID
+		// Connect clients granted), and what each receives.
+		part("connectedSites", list([]exportCol{
+			ecol("c.name", "site", colText), ecol("g.scopes", "scopes", colText), ecol("g.created_at", "grantedAt", colInstant),
+			ecol("g.last_used_at", "lastUsedAt", colInstant),
+		}, "FROM oidc_grants g JOIN oidc_clients c ON c.id = g.client_id WHERE g.member_id = $1 ORDER BY g.created_at, c.name")),
 		part("calendarSubscription", list([]exportCol{
 			ecol("created_at", "createdAt", colInstant), ecol("last_used_at", "lastUsedAt", colInstant),
 		}, "FROM calendar_feeds WHERE member_id = $1")),

@@ -72,6 +72,10 @@ var eraseStatements = []string{
 	// the login on, as long as a session's cookie lives (auth.EndedOnPurpose).
 	`INSERT INTO ended_sessions (id_hash, ended_at, reason) SELECT id_hash, created_at, 'ended' FROM sessions WHERE member_id = $1 ON CONFLICT (id_hash) DO NOTHING`,
 	`DELETE FROM sessions WHERE member_id = $1`,
+	// What the member granted other sites goes (their logout tokens were
+	// queued first, oidcMemberSignedOut).
+	`DELETE FROM oidc_grants WHERE member_id = $1`,
+	`DELETE FROM oidc_auth_requests WHERE member_id = $1`,
 	`DELETE FROM security_events WHERE member_id = $1`,
 	`DELETE FROM passkeys WHERE member_id = $1`,
 	`DELETE FROM webauthn_challenges WHERE member_id = $1`,
@@ -117,6 +121,9 @@ func (s *PrivacyStore) Erase(ctx context.Context, memberID string, at time.Time)
 		}
 		if pending > 0 {
 			return privacy.ErrStorePaymentPending
+		}
+		if err := oidcMemberSignedOut(ctx, tx, at.UnixMilli(), memberID); err != nil {
+			return fmt.Errorf("erase: %w", err)
 		}
 		for _, q := range eraseStatements {
 			if _, err := tx.ExecContext(ctx, q, memberID); err != nil {

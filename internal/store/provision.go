@@ -122,6 +122,9 @@ func (s *ProvisionStore) SetDeactivated(ctx context.Context, number string, deac
 			return fmt.Errorf("deactivate member: %w", err)
 		}
 		if deactivated {
+			if err := oidcMemberSignedOut(ctx, tx, now.UnixMilli(), id); err != nil {
+				return fmt.Errorf("deactivate member: %w", err)
+			}
 			if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE member_id = $1`, id); err != nil {
 				return fmt.Errorf("deactivate member sessions: %w", err)
 			}

@@ -101,6 +101,9 @@ func (s *SecurityStore) DeleteSession(ctx context.Context, memberID, idHash stri
 		if err := rememberEnded(ctx, tx, s.db.NowMillis(), auth.EndedElsewhere, `member_id = $2 AND id_hash = $3`, memberID, idHash); err != nil {
 			return err
 		}
+		if err := oidcSessionsEnded(ctx, tx, s.db.NowMillis(), memberID, idHash, ""); err != nil {
+			return err
+		}
 		r, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE member_id = $1 AND id_hash = $2`, memberID, idHash)
 		if err != nil {
 			return fmt.Errorf("delete session: %w", err)
@@ -118,6 +121,9 @@ func (s *SecurityStore) DeleteSession(ctx context.Context, memberID, idHash stri
 func (s *SecurityStore) DeleteOtherSessions(ctx context.Context, memberID, keepHash string) error {
 	return s.db.Tx(ctx, func(tx *sql.Tx) error {
 		if err := rememberEnded(ctx, tx, s.db.NowMillis(), auth.EndedElsewhere, `member_id = $2 AND id_hash <> $3`, memberID, keepHash); err != nil {
+			return err
+		}
+		if err := oidcSessionsEnded(ctx, tx, s.db.NowMillis(), memberID, "", keepHash); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE member_id = $1 AND id_hash <> $2`, memberID, keepHash); err != nil {

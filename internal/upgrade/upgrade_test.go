@@ -38,6 +38,11 @@ func TestUpgradeFromEarlierReleases(t *testing.T) {
 	}
 }
 
+// retiredTables were dropped on purpose by a later migration:
+// handover_redemptions with the HMAC hand-over tokens (00301), whose ids
+// could never be presented again.
+var retiredTables = map[string]bool{"handover_redemptions": true}
+
 func checkUpgrade(t *testing.T, dir string, engine store.Engine) {
 	var m manifest
 	b, err := os.ReadFile(filepath.Join(dir, "manifest.json")) // #nosec G304 -- the repository's fixture
@@ -54,8 +59,12 @@ func checkUpgrade(t *testing.T, dir string, engine store.Engine) {
 	})
 	env.Clock.Set(m.Now.Add(time.Minute))
 
-	// every row is still there (the migrations and the start add, never drop)
+	// every row is still there (the migrations and the start add, never
+	// drop), in every table but the retired ones
 	for table, before := range m.Rows {
+		if retiredTables[table] {
+			continue
+		}
 		var n int64
 		if err := env.App.DB.QueryRow(`SELECT COUNT(*) FROM ` + table).Scan(&n); err != nil {
 			t.Errorf("table %s of release %s: %v", table, m.Release, err)

@@ -159,9 +159,8 @@ type FlightChangeKind string
 
 // Handover defines model for Handover.
 type Handover struct {
-	ExpiresAt string `json:"expiresAt"`
-	Token     string `json:"token"`
-	Url       string `json:"url"`
+	// Url the booking site's page; it carries no credential
+	Url string `json:"url"`
 }
 
 // MailResult defines model for MailResult.
@@ -326,11 +325,6 @@ type GetReceiptPdfParams struct {
 	Addressee *string `form:"addressee,omitempty" json:"addressee,omitempty"`
 }
 
-// CompleteSessionJSONBody defines parameters for CompleteSession.
-type CompleteSessionJSONBody struct {
-	Token string `json:"token"`
-}
-
 // SsoBookingJSONBody defines parameters for SsoBooking.
 type SsoBookingJSONBody struct {
 	Pnr *string `json:"pnr,omitempty"`
@@ -338,9 +332,6 @@ type SsoBookingJSONBody struct {
 
 // AddReservationJSONRequestBody defines body for AddReservation for application/json ContentType.
 type AddReservationJSONRequestBody = AddReservationRequest
-
-// CompleteSessionJSONRequestBody defines body for CompleteSession for application/json ContentType.
-type CompleteSessionJSONRequestBody CompleteSessionJSONBody
 
 // SsoBookingJSONRequestBody defines body for SsoBooking for application/json ContentType.
 type SsoBookingJSONRequestBody SsoBookingJSONBody
@@ -359,7 +350,9 @@ type ServerInterface interface {
 
 	// (GET /api/reservations/{PNR})
 	GetReservation(w http.ResponseWriter, r *http.Request, pnr string)
-	// EditReservation Hands the booking over to the booking site (signed token valid 5 minutes).
+	// EditReservation The booking site's page to change the booking; the booking site
+	// signs the member in silently with OpenID Connect (prompt=none).
+	// 409 for a booking already flown.
 	// (POST /api/reservations/{PNR}/edit)
 	EditReservation(w http.ResponseWriter, r *http.Request, pnr string)
 	// GetItineraryPdf The itinerary PDF in the request's language (X-Lang or lang).
@@ -389,10 +382,9 @@ type ServerInterface interface {
 
 	// (GET /api/reservations/{PNR}/{key}/widgets/rental)
 	GetRentalOffers(w http.ResponseWriter, r *http.Request, pnr string, key string)
-	// CompleteSession Inbound single sign-on: the booking site sends a member who is logged in there with a one-time token it signed; this opens a session here (no session needed).
-	// (POST /api/session/complete)
-	CompleteSession(w http.ResponseWriter, r *http.Request)
-	// SsoBooking Single sign-on to the booking site, optionally for one booking.
+	// SsoBooking Single sign-on to the booking site, optionally for one booking: its
+	// page, where it signs the member in with OpenID Connect (this site is
+	// its provider).
 	// (POST /api/sso/booking)
 	SsoBooking(w http.ResponseWriter, r *http.Request)
 }
@@ -1024,20 +1016,6 @@ func (siw *ServerInterfaceWrapper) GetRentalOffers(w http.ResponseWriter, r *htt
 	handler.ServeHTTP(w, r)
 }
 
-// CompleteSession operation middleware
-func (siw *ServerInterfaceWrapper) CompleteSession(w http.ResponseWriter, r *http.Request) {
-
-	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CompleteSession(w, r)
-	}))
-
-	for _, middleware := range siw.HandlerMiddlewares {
-		handler = middleware(handler)
-	}
-
-	handler.ServeHTTP(w, r)
-}
-
 // SsoBooking operation middleware
 func (siw *ServerInterfaceWrapper) SsoBooking(w http.ResponseWriter, r *http.Request) {
 
@@ -1187,7 +1165,6 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/reservations/{PNR}/{key}/widgets/hotel", wrapper.GetHotelOffers)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/reservations/{PNR}/{key}/widgets/rental", wrapper.GetRentalOffers)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/sso/booking", wrapper.SsoBooking)
-	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/session/complete", wrapper.CompleteSession)
 
 	return m
 }

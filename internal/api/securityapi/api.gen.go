@@ -127,7 +127,7 @@ type DataExport struct {
 	ExportedAt time.Time `json:"exportedAt"`
 	MemberId   string    `json:"memberId"`
 
-	// Parts one entry per feature (profile, passengers, bookings, savedCards, payments, passes, passLotteryEntries, coupons, sessions, securityEvents, passkeys, calendarSubscription, mails, points…)
+	// Parts one entry per feature (profile, passengers, bookings, savedCards, payments, passes, passLotteryEntries, coupons, sessions, securityEvents, passkeys, connectedSites, calendarSubscription, mails, points…)
 	Parts map[string]interface{} `json:"parts"`
 }
 

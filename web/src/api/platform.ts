@@ -155,11 +155,6 @@ export async function login(body: LoginRequest): Promise<void> {
   rememberSession(true)
 }
 
-/** Inbound single sign-on: the booking site's one-time token opens a session. */
-export async function completeSession(token: string): Promise<void> {
-  unwrap(await api.POST('/api/session/complete', { body: { token } }))
-}
-
 export async function logout(): Promise<void> {
   rememberSession(false)
   const { response, error } = await api.DELETE('/api/session')

@@ -139,7 +139,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Hands the booking over to the booking site (signed token valid 5 minutes). */
+        /**
+         * The booking site's page to change the booking; the booking site
+         *     signs the member in silently with OpenID Connect (prompt=none).
+         *     409 for a booking already flown.
+         */
         post: operations["editReservation"];
         delete?: never;
         options?: never;
@@ -273,7 +277,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Single sign-on to the booking site, optionally for one booking. */
+        /**
+         * Single sign-on to the booking site, optionally for one booking: its
+         *     page, where it signs the member in with OpenID Connect (this site is
+         *     its provider).
+         */
         post: operations["ssoBooking"];
         delete?: never;
         options?: never;
@@ -309,23 +317,6 @@ export interface paths {
         put?: never;
         /** Extends the idle timeout of the current session. */
         post: operations["refreshSession"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/session/complete": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Inbound single sign-on: the booking site sends a member who is logged in there with a one-time token it signed; this opens a session here (no session needed). */
-        post: operations["completeSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1717,6 +1708,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/oidc/requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The connect page: a client's sign-in request as the member sees it
+         *     (the client's name, what it asks for, whether consent is needed).
+         *     404 for a request unknown, run out, done, or made in another browser.
+         */
+        get: operations["getOidcRequest"];
+        put?: never;
+        /**
+         * The member's answer on the connect page. approve true goes on to
+         *     the client with a code, false back to it with access_denied;
+         *     redirectTo is where the browser goes. 404 as the GET.
+         */
+        post: operations["decideOidcRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/security/sites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sites that use the member's account (each client granted), the last used first. */
+        get: operations["listConnectedSites"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/security/sites/{clientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Takes back what the member granted the site (its grant, access and refresh tokens); the site is signed out. 404 when the member granted it nothing. */
+        delete: operations["revokeConnectedSite"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/security/sessions": {
         parameters: {
             query?: never;
@@ -2458,9 +2513,8 @@ export interface components {
             mailSent: boolean;
         };
         Handover: {
+            /** @description the booking site's page; it carries no credential */
             url: string;
-            token: string;
-            expiresAt: string;
         };
         OfferList: {
             kind: string;
@@ -3226,6 +3280,36 @@ export interface components {
             /** @enum {string} */
             kind: "desktop" | "mobile" | "tablet" | "bot" | "unknown";
         };
+        /**
+         * @description openid (an id for the member), profile (name, language), email, membership (member number), offline_access (stays signed in)
+         * @enum {string}
+         */
+        OidcScope: "openid" | "profile" | "email" | "membership" | "offline_access";
+        OidcRequest: {
+            clientName: string;
+            firstParty: boolean;
+            scopes: components["schemas"]["OidcScope"][];
+            consentNeeded: boolean;
+        };
+        OidcDecision: {
+            approve: boolean;
+        };
+        OidcRedirect: {
+            redirectTo: string;
+        };
+        ConnectedSite: {
+            clientId: string;
+            name: string;
+            firstParty: boolean;
+            scopes: components["schemas"]["OidcScope"][];
+            /** Format: date-time */
+            grantedAt: string;
+            /** Format: date-time */
+            lastUsedAt: string;
+        };
+        ConnectedSiteList: {
+            sites: components["schemas"]["ConnectedSite"][];
+        };
         SecuritySession: {
             id: string;
             device: components["schemas"]["SecurityDevice"];
@@ -3256,7 +3340,7 @@ export interface components {
             /** Format: date-time */
             exportedAt: string;
             memberId: string;
-            /** @description one entry per feature (profile, passengers, bookings, savedCards, payments, passes, passLotteryEntries, coupons, sessions, securityEvents, passkeys, calendarSubscription, mails, points…) */
+            /** @description one entry per feature (profile, passengers, bookings, savedCards, payments, passes, passLotteryEntries, coupons, sessions, securityEvents, passkeys, connectedSites, calendarSubscription, mails, points…) */
             parts: {
                 [key: string]: unknown;
             };
@@ -3883,33 +3967,6 @@ export interface operations {
                 };
                 content?: never;
             };
-            403: components["responses"]["Forbidden"];
-        };
-    };
-    completeSession: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    token: string;
-                };
-            };
-        };
-        responses: {
-            /** @description logged in; sets the session cookie */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["ValidationFailed"];
-            401: components["responses"]["Error"];
             403: components["responses"]["Forbidden"];
         };
     };
@@ -5843,6 +5900,102 @@ export interface operations {
         responses: {
             200: components["responses"]["Calendar"];
             400: components["responses"]["ValidationFailed"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getOidcRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcRequest"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    decideOidcRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OidcDecision"];
+            };
+        };
+        responses: {
+            /** @description where the browser goes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcRedirect"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listConnectedSites: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the sites */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectedSiteList"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    revokeConnectedSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };
     };

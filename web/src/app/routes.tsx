@@ -61,6 +61,8 @@ const PassMaintenancePage = lazyPage(() => import('@/features/passes/pages/Maint
 const prefetchCouponPass = (qc: QueryClient) => Promise.all([prefetchCouponPassPage(qc), prefetchPendingPayments(qc, { card: true })]).then(() => {})
 const CouponPassPage = lazyPage(() => import('@/features/passes/pages/CouponPassPage'), ['passes', 'payment'], prefetchCouponPass)
 const MyPassesPage = lazyPage(() => import('@/features/passes/pages/MyPassesPage'), ['passes'])
+// Another site of the airline (or a partner) signs the member in with this account (OpenID Connect).
+const ConnectPage = lazyPage(() => import('@/features/connect/pages/ConnectPage'), ['connect'])
 
 export interface AppRoute {
   path: string
@@ -118,6 +120,7 @@ export const routes: AppRoute[] = [
   { path: '/your-data', element: <YourDataPage />, access: 'member' },
   { path: '/delete-account/:token', element: <DeleteAccountPage />, access: 'member' },
   { path: '/account-deleted', element: <AccountDeletedPage />, access: 'static' },
+  { path: '/connect', element: <ConnectPage />, access: 'member' },
 ]
 
 /**

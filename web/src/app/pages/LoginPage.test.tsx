@@ -11,6 +11,20 @@ describe('login page', () => {
     await waitFor(() => expect(currentUrl()).toBe('/login?lang=jp'))
   })
 
+  it('fills in the e-mail another site names (login_hint), and nothing that is no address', async () => {
+    stubFetch({ 'GET /api/session/info': VISITOR_SESSION })
+    renderApp('/login?redirect=%2Fconnect%3Frequest%3Dr1&email=demo%40example.com&lang=en')
+    await screen.findByRole('heading', { level: 1, name: 'Log in' })
+    expect((screen.getByLabelText(/E-mail address/) as HTMLInputElement).value).toBe('demo@example.com')
+  })
+
+  it('takes no e-mail hint that is not an address', async () => {
+    stubFetch({ 'GET /api/session/info': VISITOR_SESSION })
+    renderApp('/login?email=%3Cscript%3E&lang=en')
+    await screen.findByRole('heading', { level: 1, name: 'Log in' })
+    expect((screen.getByLabelText(/E-mail address/) as HTMLInputElement).value).toBe('')
+  })
+
   it('shows no single-sign-on message without the flag', async () => {
     stubFetch({ 'GET /api/session/info': VISITOR_SESSION })
     renderApp('/login?lang=en')
@@ -45,24 +59,10 @@ describe('login page', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Login failed because an error has occurred. Please retry.')
   })
 
-  it('completes an inbound single sign-on (?sso_token=) once and goes on to the redirect', async () => {
-    const stub = stubFetch({
-      'GET /api/session/info': VISITOR_SESSION,
-      'POST /api/session/complete': async ({ body }) => {
-        expect(JSON.parse(body ?? '{}')).toEqual({ token: 'tok-1' })
-        return new Response(null, { status: 204 })
-      },
-      'GET /api/user/passengers': { passengers: [] },
-    })
-    renderApp('/login?sso_token=tok-1&redirect=%2Fpassengers%3Flang%3Den&lang=en')
-    await waitFor(() => expect(currentUrl()).toBe('/passengers?lang=en'))
-    expect(stub.called('POST /api/session/complete')).toBe(1)
-  })
-
-  it('says the single sign-on failed when the token is refused, and drops it from the address', async () => {
-    stubFetch({ 'GET /api/session/info': VISITOR_SESSION, 'POST /api/session/complete': json({ message: 'x' }, 401) })
-    renderApp('/login?sso_token=bad&lang=th')
+  it('the booking site\'s failed sign-on comes back as ?sso=failed: the message shows, in the member\'s language', async () => {
+    stubFetch({ 'GET /api/session/info': VISITOR_SESSION })
+    renderApp('/login?sso=failed&lang=th')
     expect((await screen.findByRole('alert')).textContent).toBe('เกิดข้อผิดพลาด กรุณาเข้าสู่ระบบอีกครั้ง')
-    expect(currentUrl()).toBe('/login?lang=th')
+    await waitFor(() => expect(currentUrl()).toBe('/login?lang=th'))
   })
 })

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useForm } from 'react-hook-form'
 import { useLang, useTranslation } from '@/i18n/translation'
 import { ApiError } from '@/api/errors'
-import { completeSession, sessionInfoQuery, useLoginMutation } from '@/api/platform'
+import { sessionInfoQuery, useLoginMutation } from '@/api/platform'
 import { endedElsewhereUntold, markEndedElsewhereTold } from '@/api/sessionHint'
 import { Field } from '@/components/Field'
 import { handleServerValidation } from '@/components/serverValidation'
@@ -30,9 +30,10 @@ export default function LoginPage() {
   const [failure, setFailure] = useState<string | null>(null)
   const location = useLocation()
   const navigate = useNavigate()
-  // An inbound single sign-on that failed arrives with ?sso=failed: the
-  // message shows once, and the flag leaves the address so a reload or a
-  // shared link does not repeat it.
+  // The booking site sends the member back with ?sso=failed when its
+  // silent OpenID Connect sign-on here failed: the message shows once, and
+  // the flag leaves the address so a reload or a shared link does not
+  // repeat it.
   const [ssoFailed, setSsoFailed] = useState(() => new URLSearchParams(location.search).get('sso') === 'failed')
   // Arriving from the logout button (router state, so a reload does not repeat it).
   const [loggedOut, setLoggedOut] = useState(() => (location.state as { loggedOut?: boolean } | null)?.loggedOut === true)
@@ -54,30 +55,12 @@ export default function LoginPage() {
     params.delete('sso')
     navigate({ pathname: location.pathname, search: `?${params.toString()}` }, { replace: true })
   }, [location.pathname, location.search, navigate])
-  // An inbound single sign-on arrives from the booking site with
-  // ?sso_token=: it is spent once on POST /api/session/complete and leaves
-  // the address at once; success continues as a login, failure says so.
-  const [ssoToken] = useState(() => new URLSearchParams(location.search).get('sso_token'))
-  useEffect(() => {
-    if (!ssoToken) return
-    const params = new URLSearchParams(location.search)
-    params.delete('sso_token')
-    navigate({ pathname: location.pathname, search: `?${params.toString()}` }, { replace: true })
-    let live = true
-    completeSession(ssoToken).then(
-      async () => {
-        if (live) await session.onLoggedIn()
-      },
-      () => {
-        if (live) setSsoFailed(true)
-      },
-    )
-    return () => {
-      live = false
-    }
-    // Once per page load: the token is single use.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [ssoToken])
+  // Another site sending the member here may name the address (OpenID
+  // Connect's login_hint): it fills in the e-mail.
+  const [hintedEmail] = useState(() => {
+    const e = new URLSearchParams(location.search).get('email') ?? ''
+    return /^[^\s@]+@[^\s@]+$/.test(e) && e.length <= 100 ? e : ''
+  })
   const resolver = useMemo(() => loginResolver(t), [t])
   const {
     register,
@@ -85,7 +68,7 @@ export default function LoginPage() {
     setError,
     setFocus,
     formState: { errors, isSubmitting },
-  } = useForm<LoginForm>({ resolver, defaultValues: { email: '', password: '' } })
+  } = useForm<LoginForm>({ resolver, defaultValues: { email: hintedEmail, password: '' } })
 
   const labels = { email: t('login.email'), password: t('login.password') }
 

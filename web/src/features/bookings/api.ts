@@ -201,7 +201,8 @@ export function useSendItinerary() {
 /**
  * Every way to the booking site (its booking search, and "Change
  * booking" for one PNR) goes through single sign-on: POST /api/sso/booking
- * gives a signed, short-lived hand-over address, so the member arrives
+ * gives the booking site's page, which signs the member in silently with
+ * OpenID Connect (this site is its provider), so the member arrives
  * logged in. A booking already flown is refused (409).
  */
 export function useBookingSiteSSO() {

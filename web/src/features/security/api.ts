@@ -26,6 +26,7 @@ export const EXPORT_PARTS = [
   'sessions',
   'securityEvents',
   'passkeys',
+  'connectedSites',
   'calendarSubscription',
   'mails',
 ] as const
@@ -99,5 +100,28 @@ export function useEndSessions() {
       else unwrap(await api.DELETE('/api/security/sessions'))
     },
     onSuccess: () => Promise.all([qc.invalidateQueries({ queryKey: sessionsKey }), qc.invalidateQueries({ queryKey: eventsKey })]),
+  })
+}
+
+export type ConnectedSite = components['schemas']['ConnectedSite']
+
+const sitesKey = securityKeys.key('sites')
+
+/** The sites that use the member's account (OpenID Connect clients granted). */
+export function useConnectedSites() {
+  return useQuery({
+    queryKey: sitesKey,
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/security/sites', { signal })).sites,
+  })
+}
+
+/** Takes back what the member granted a site; the site is logged out. */
+export function useRevokeSite() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async (clientId: string) => {
+      unwrap(await api.DELETE('/api/security/sites/{clientId}', { params: { path: { clientId } } }))
+    },
+    onSuccess: () => qc.invalidateQueries({ queryKey: sitesKey }),
   })
 }

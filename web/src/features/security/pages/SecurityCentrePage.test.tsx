@@ -20,6 +20,7 @@ describe('security centre', () => {
     stubFetch({
       'GET /api/session/info': MEMBER_SESSION,
       'GET /api/security/sessions': () => json({ sessions }),
+      'GET /api/security/sites': json({ sites: [] }),
       'DELETE /api/security/sessions/b2': () => {
         deleted.push('b2')
         sessions = sessions.filter((s) => s.id !== 'b2')
@@ -64,7 +65,12 @@ describe('security centre', () => {
       at: new Date(Date.UTC(2026, 10, 1, 0, 0) + i * 3600_000).toISOString(), // oldest first: the page sorts
       clientAddress: '', device: { browser: '', os: '', kind: 'unknown' },
     }))
-    stubFetch({ 'GET /api/session/info': MEMBER_SESSION, 'GET /api/security/sessions': json({ sessions }), 'GET /api/security/events': json({ events }) })
+    stubFetch({
+      'GET /api/session/info': MEMBER_SESSION,
+      'GET /api/security/sessions': json({ sessions }),
+      'GET /api/security/events': json({ events }),
+      'GET /api/security/sites': json({ sites: [] }),
+    })
     renderApp('/security?lang=en')
     const list = await screen.findByRole('region', { name: "Where you're logged in" }, { timeout: 20000 })
     let items = await within(list).findAllByRole('listitem')
@@ -96,11 +102,46 @@ describe('security centre', () => {
       'GET /api/session/info': MEMBER_SESSION,
       'GET /api/security/sessions': json({ sessions: [session('a1', true, 'Chrome 131', 'Windows', 'desktop'), session('b2', false, 'Safari 17', 'iOS', 'mobile')] }),
       'GET /api/security/events': json({ events: [] }),
+      'GET /api/security/sites': json({ sites: [] }),
     })
     renderApp('/security?lang=jp')
     const button = await screen.findByRole('button', { name: /^セッションを終了：Safari 17/ }, { timeout: 20000 })
     expect(button.textContent).toBe('セッションを終了')
     expect(button.textContent).not.toContain('ログアウト')
     expect(button.getAttribute('aria-label')?.startsWith(button.textContent ?? '')).toBe(true)
+  }, 40000)
+
+  it('lists the sites that use the account, what each receives, and revokes one after asking', async () => {
+    let sites = [
+      { clientId: 'bk', name: 'Booking site', firstParty: true, scopes: ['openid', 'profile', 'email'], grantedAt: '2026-11-01T00:00:00Z', lastUsedAt: '2026-11-20T06:00:00Z' },
+      { clientId: 'ht', name: 'Hotel Partner', firstParty: false, scopes: ['openid', 'email'], grantedAt: '2026-11-02T00:00:00Z', lastUsedAt: '2026-11-03T00:00:00Z' },
+    ]
+    const revoked: string[] = []
+    stubFetch({
+      'GET /api/session/info': MEMBER_SESSION,
+      'GET /api/security/sessions': json({ sessions: [session('a1', true, 'Chrome 131', 'Windows', 'desktop')] }),
+      'GET /api/security/events': json({ events: [] }),
+      'GET /api/security/sites': () => json({ sites }),
+      'DELETE /api/security/sites/ht': () => {
+        revoked.push('ht')
+        sites = sites.filter((s) => s.clientId !== 'ht')
+        return status(204)
+      },
+    })
+    renderApp('/security?lang=en')
+    const region = await screen.findByRole('region', { name: 'Sites that use your account' }, { timeout: 20000 })
+    const items = await within(region).findAllByRole('listitem')
+    expect(items).toHaveLength(2)
+    expect(within(items[0]).getByText('Airline site')).toBeTruthy()
+    expect(within(items[0]).getByText('account identifier, name and language, e-mail address')).toBeTruthy()
+    expect(within(items[0]).getByText('Nov 20, 2026 15:00 Japan time')).toBeTruthy()
+    expect(within(items[1]).getByText('Partner')).toBeTruthy()
+    fireEvent.click(within(items[1]).getByRole('button', { name: 'Revoke access: Hotel Partner' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Revoke access for Hotel Partner?' })
+    expect(revoked).toEqual([])
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Revoke access' }))
+    await waitFor(() => expect(within(region).getAllByRole('listitem')).toHaveLength(1))
+    expect(revoked).toEqual(['ht'])
+    expect(within(region).getByRole('status').textContent).toBe('Access for Hotel Partner was revoked.')
   }, 40000)
 })

@@ -7,6 +7,7 @@ import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
 import { JapanTime } from '@/components/JapanTime'
 import { useEndSessions, useSecurityEvents, useSecuritySessions, type SecurityDevice, type SecuritySession } from '../api'
+import { ConnectedSites } from '../components/ConnectedSites'
 import { PageHeader } from '@/components/PageHeader'
 
 /** /security: the sessions signed in to the account and the recent security events. */
@@ -17,6 +18,7 @@ export default function SecurityCentrePage() {
       <PageHeader title={t('centre.title')} />
       <p className="security-centre__lead">{t('centre.lead')}</p>
       <Sessions />
+      <ConnectedSites />
       <Events />
       <section className="card" aria-labelledby="centre-more">
         <h2 id="centre-more">{t('centre.moreTitle')}</h2>
