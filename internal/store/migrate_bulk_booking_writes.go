@@ -1,0 +1,201 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/pressly/goose/v3"
+)
+
+// Migration 00280: a bulk writer of bookings (a batch of the bookings
+// import or of the bookings feed, reservationfeed_batch.go) may turn the
+// booking triggers off for its own transaction and do their work itself,
+// once for the whole batch: the search views (00220) of the bookings it
+// wrote, rebuilt by the same expressions from their rows, and the bookings
+// version (00032) of every member concerned, bumped once.
+//
+// Why: the triggers do that work per statement on PostgreSQL and per row
+// on SQLite, several times for one booking (its row, then each segment,
+// then each passenger rewrites the booking's views and bumps its member).
+// A batch of 500 bookings spent most of its time there: 0.6 s of its
+// PostgreSQL statements a batch, and on SQLite a rewrite of the booking's
+// covering index entry (which holds the views) per segment and passenger.
+//
+// The switch holds only for the writer's transaction, whatever happens:
+// on PostgreSQL it is the transaction-local setting
+// members.bulk_booking_writes ('on'); on SQLite a row of the table
+// bulk_booking_writes, inserted in the writer's transaction and deleted
+// before its commit (SQLite has one writer at a time, and no reader sees
+// a row not committed). Every other writer (the server, the operations
+// feed, a script) fires the triggers as before.
+const migrationBulkBookingWrites = 280
+
+// bulkWritesSetting is PostgreSQL's switch (set_config, local to the
+// transaction); bulkWritesTable is SQLite's.
+const (
+	bulkWritesSetting = "members.bulk_booking_writes"
+	bulkWritesTable   = "bulk_booking_writes"
+)
+
+// pgBulkGuard is the first statement of each booking trigger function
+// from 00280 on.
+const pgBulkGuard = `
+	IF current_setting('` + bulkWritesSetting + `', true) = 'on' THEN
+		RETURN NULL;
+	END IF;`
+
+// sqliteBulkGuard is the condition added to each booking trigger of SQLite.
+const sqliteBulkGuard = `NOT EXISTS (SELECT 1 FROM ` + bulkWritesTable + `)`
+
+// viewFunction is the PostgreSQL trigger function that rebuilds column
+// (view, the SQL of the view of reservation r) of the reservations of
+// table's rows (the function of 00220, without JIT as 00230 set it), with
+// the bulk writer's guard when guarded.
+func viewFunction(table, column, view string, guarded bool) string {
+	guard := ""
+	if guarded {
+		guard = pgBulkGuard
+	}
+	return `CREATE OR REPLACE FUNCTION ` + rebuildViewFunction(table) + ` RETURNS trigger LANGUAGE plpgsql ` + noJIT + ` AS $$
+DECLARE
+	ids text[];
+BEGIN` + guard + `
+	IF TG_OP = 'INSERT' THEN
+		ids := ARRAY(SELECT DISTINCT reservation_id FROM new_rows);
+	ELSIF TG_OP = 'DELETE' THEN
+		ids := ARRAY(SELECT DISTINCT reservation_id FROM old_rows);
+	ELSE
+		ids := ARRAY(SELECT reservation_id FROM old_rows UNION SELECT reservation_id FROM new_rows);
+	END IF;
+	PERFORM 1 FROM reservations WHERE id = ANY(ids) ORDER BY id FOR UPDATE;
+	UPDATE reservations r SET ` + column + ` = ` + view + ` WHERE r.id = ANY(ids);
+	RETURN NULL;
+END $$`
+}
+
+// pgBookingFunctions are the booking trigger functions of PostgreSQL,
+// guarded or as 00230 left them.
+func pgBookingFunctions(guarded bool) []string {
+	var out []string
+	for _, table := range versionedTables {
+		f := bumpVersionFunction("CREATE OR REPLACE", table, true)
+		if guarded {
+			f = strings.Replace(f, "\nBEGIN", "\nBEGIN"+pgBulkGuard, 1)
+		}
+		out = append(out, f)
+	}
+	out = append(out,
+		viewFunction(searchViewTables[0], "segments_view", segmentsViewSQL(Postgres, "r.id"), guarded),
+		viewFunction(searchViewTables[1], "passengers_view", passengersViewSQL(Postgres, "r.id"), guarded))
+	return out
+}
+
+// sqliteBookingTriggers are the booking triggers of SQLite (the bookings
+// version's of 00032, the views' of 00244), guarded or not, each dropped
+// and made again.
+func sqliteBookingTriggers(guarded bool) []string {
+	var out []string
+	creates := append([]string{}, bookingsVersionSQLite[1:]...) // [0] adds the column
+	creates = append(creates, viewTriggersSQLite(
+		func(id string) string { return orderedArraySQL(segmentCols, "reservation_segments", "s", id) },
+		func(id string) string { return orderedArraySQL(paxCols, "reservation_passengers", "x", id) })...)
+	for _, c := range creates {
+		if !strings.HasPrefix(c, "CREATE TRIGGER ") {
+			continue // viewTriggersSQLite's own DROP TRIGGER IF EXISTS
+		}
+		name := strings.Fields(c)[2]
+		if guarded {
+			c = guardSQLiteTrigger(c)
+		}
+		out = append(out, `DROP TRIGGER IF EXISTS `+name, c)
+	}
+	return out
+}
+
+// guardSQLiteTrigger adds sqliteBulkGuard to a CREATE TRIGGER statement's
+// WHEN clause (making one when it has none).
+func guardSQLiteTrigger(create string) string {
+	i := strings.Index(create, " BEGIN")
+	head, body := create[:i], create[i:]
+	if strings.Contains(head, " WHEN ") {
+		return head + " AND " + sqliteBulkGuard + body
+	}
+	return head + " WHEN " + sqliteBulkGuard + body
+}
+
+func bulkBookingWritesMigration(engine Engine) *goose.Migration {
+	var up, down []string
+	if engine == Postgres {
+		up, down = pgBookingFunctions(true), pgBookingFunctions(false)
+	} else {
+		up = append([]string{`CREATE TABLE ` + bulkWritesTable + ` (writer INTEGER NOT NULL)`}, sqliteBookingTriggers(true)...)
+		down = append(sqliteBookingTriggers(false), `DROP TABLE `+bulkWritesTable)
+	}
+	return statementsMigration(migrationBulkBookingWrites, "bulk booking writes", up, down)
+}
+
+// withBookingTriggersOff runs fn in tx with the booking triggers off
+// (migration 00280): fn must leave the search views and the bookings
+// versions as the triggers would have (bulkBookingWrites does). The
+// triggers are on again when it returns, whatever fn did.
+func withBookingTriggersOff(ctx context.Context, tx *sql.Tx, engine Engine, fn func() error) error {
+	on, off := `SELECT set_config('`+bulkWritesSetting+`', 'on', true)`, `SELECT set_config('`+bulkWritesSetting+`', 'off', true)`
+	if engine == SQLite {
+		on, off = `INSERT INTO `+bulkWritesTable+` (writer) VALUES (1)`, `DELETE FROM `+bulkWritesTable
+	}
+	if _, err := tx.ExecContext(ctx, on); err != nil {
+		return fmt.Errorf("booking triggers off: %w", err)
+	}
+	err := fn()
+	if _, oerr := tx.ExecContext(ctx, off); oerr != nil && err == nil {
+		err = fmt.Errorf("booking triggers on: %w", oerr)
+	}
+	return err
+}
+
+// rebuildViews sets the search views of the reservations ids from their
+// rows (the triggers' expressions: segmentsViewSQL on PostgreSQL,
+// orderedArraySQL on SQLite), locking them in the order the triggers do.
+func rebuildViews(ctx context.Context, tx *sql.Tx, engine Engine, ids []string) error {
+	segs, pax := segmentsViewSQL(Postgres, "reservations.id"), passengersViewSQL(Postgres, "reservations.id")
+	if engine == SQLite {
+		segs = orderedArraySQL(segmentCols, "reservation_segments", "s", "reservations.id")
+		pax = orderedArraySQL(paxCols, "reservation_passengers", "x", "reservations.id")
+	}
+	return execIn(ctx, tx, engine, ids, func(list string) []string {
+		var out []string
+		if engine == Postgres {
+			out = append(out, `SELECT 1 FROM reservations WHERE id IN `+list+` ORDER BY id FOR UPDATE`)
+		}
+		return append(out, `UPDATE reservations SET segments_view = `+segs+`, passengers_view = `+pax+` WHERE id IN `+list)
+	})
+}
+
+// bumpVersions moves the bookings version of the members ids (sorted:
+// the lock order), once each.
+func bumpVersions(ctx context.Context, tx *sql.Tx, engine Engine, ids []string) error {
+	return execIn(ctx, tx, engine, ids, func(list string) []string {
+		return []string{`UPDATE members SET bookings_version = bookings_version + 1 WHERE id IN ` + list}
+	})
+}
+
+// execIn runs the statements stmts makes for each chunk of keys (their
+// "IN" list), the keys bound.
+func execIn(ctx context.Context, tx *sql.Tx, engine Engine, keys []string, stmts func(list string) []string) error {
+	for start := 0; start < len(keys); {
+		n := chunkRows(min(len(keys)-start, maxInList), 1)
+		args := make([]any, n)
+		for k, id := range keys[start : start+n] {
+			args[k] = id
+		}
+		start += n
+		for _, q := range stmts(inList(engine, 0, n)) {
+			if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
