@@ -79,11 +79,23 @@ type Alerts struct {
 	now      func() time.Time
 	logger   *slog.Logger
 	owner    string
+	wake     chan struct{}
 }
 
 // NewAlerts returns the sender; each instance has its own lease owner.
 func NewAlerts(st AlertStore, m Mailer, settings Settings, now func() time.Time, logger *slog.Logger) *Alerts {
-	return &Alerts{store: st, mailer: m, settings: settings, now: now, logger: logger, owner: randomHex(8)}
+	return &Alerts{store: st, mailer: m, settings: settings, now: now, logger: logger, owner: randomHex(8), wake: make(chan struct{}, 1)}
+}
+
+// Wake asks the running sender (Run) for a pass now, not at its next
+// interval: the instance that applied a change whose mail is due at once
+// (a cancellation) calls it. It never blocks; wakes while a pass runs
+// make one more pass.
+func (a *Alerts) Wake() {
+	select {
+	case a.wake <- struct{}{}:
+	default:
+	}
 }
 
 // SendDue makes one pass: each due alert is leased, mailed in the member's
@@ -144,8 +156,9 @@ func (a *Alerts) sendDue(ctx context.Context) (sent int, full bool, err error) {
 	return sent, full, nil
 }
 
-// Run sends due alerts every interval until ctx ends (a background job;
-// safe on several instances at once). A pass that found a full page of
+// Run sends due alerts every interval, and when woken (Wake), until ctx
+// ends (a background job; safe on several instances at once). A pass that
+// found a full page of
 // due alerts is followed by the next at once: on a day of many changes
 // (hundreds of flights cancelled, each with its members to mail) the
 // mails go as fast as they can be written, not a page per interval.
@@ -164,6 +177,7 @@ func (a *Alerts) Run(ctx context.Context, every time.Duration, onErr func(error)
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		case <-a.wake:
 		}
 	}
 }

@@ -100,3 +100,44 @@ func TestAlertsRunDrainsAtOnce(t *testing.T) {
 		t.Errorf("%d alerts still owed", len(st.owed))
 	}
 }
+
+// TestAlertsWake: a sender woken after its pass makes the next one at
+// once, not at its interval (a cancellation's mails go at once).
+func TestAlertsWake(t *testing.T) {
+	st := &memAlerts{owed: map[Alert]bool{}}
+	m := &countingMailer{all: 1, done: make(chan struct{})}
+	a := NewAlerts(st, m, allowAll{}, time.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	passes := &countingStore{AlertStore: st, pass: make(chan struct{}, 10)}
+	a.store = passes
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ran := make(chan struct{})
+	go func() {
+		defer close(ran)
+		a.Run(ctx, time.Hour, func(err error) { t.Error(err) })
+	}()
+	<-passes.pass // the first pass found nothing
+	st.mu.Lock()
+	st.owed[Alert{Flight: "MM101", Date: "2026-12-08", MemberID: "1"}] = true
+	st.mu.Unlock()
+	a.Wake()
+	select {
+	case <-m.done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the woken sender did not mail the alert due")
+	}
+	cancel()
+	<-ran
+}
+
+// countingStore tells of each pass (DueAlerts).
+type countingStore struct {
+	AlertStore
+	pass chan struct{}
+}
+
+func (c *countingStore) DueAlerts(ctx context.Context, now time.Time, limit int) ([]Alert, error) {
+	out, err := c.AlertStore.DueAlerts(ctx, now, limit)
+	c.pass <- struct{}{}
+	return out, err
+}
