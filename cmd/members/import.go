@@ -17,6 +17,7 @@ import (
 	"members/internal/app"
 	"members/internal/apperr"
 	"members/internal/importer"
+	"members/internal/store"
 )
 
 const importUsage = `usage: members import <kind> FILE [flags]
@@ -185,47 +186,51 @@ type memberLine struct {
 }
 
 // importCrashEnv (tests only) names a line number: the members import
-// kills itself with SIGKILL just after it provisioned that line, in the
-// middle of its batch, so the crash test sees a run ended at any point.
+// kills itself with SIGKILL in the transaction of the batch holding that
+// line, after the batch's writes and before its commit, so the crash test
+// sees a run ended in the middle of a batch.
 const importCrashEnv = "MEMBERS_TEST_IMPORT_CRASH"
 
 // memberProvisioner is what the members import needs of the provisioning
 // (account.Provisioner, the same service as PUT /ops/v1/members).
 type memberProvisioner interface {
-	Provision(ctx context.Context, number string, in account.ProvisionInput) (string, error)
-	Plan(ctx context.Context, number string, in account.ProvisionInput) (string, error)
+	ProvisionBatch(ctx context.Context, items []account.ProvisionItem, opt account.BatchOptions) ([]account.ProvisionResult, error)
 }
 
-// membersApplier provisions each line as the feed's PUT does. Each
-// member is saved in one transaction of its own (the provisioning store's),
-// so a refused line writes nothing and a kill leaves every member whole;
-// a run again finds the members already there unchanged.
+// membersApplier provisions a batch as the feed's PUT does each member,
+// the whole batch in one transaction (account.Provisioner.ProvisionBatch):
+// a refused line writes nothing and does not stop the others, and a kill
+// leaves whole batches only; a run again finds the members already there
+// unchanged.
 type membersApplier struct {
 	prov    memberProvisioner
 	crashAt int
 }
 
 func (a membersApplier) Apply(ctx context.Context, batch []importer.Line[memberLine], dry bool) ([]importer.Result, error) {
-	out := make([]importer.Result, len(batch))
+	items := make([]account.ProvisionItem, len(batch))
+	opt := account.BatchOptions{DryRun: dry}
 	for i, l := range batch {
-		var outcome string
-		var err error
-		if dry {
-			outcome, err = a.prov.Plan(ctx, l.Value.MemberNumber, l.Value.ProvisionInput)
-		} else {
-			outcome, err = a.prov.Provision(ctx, l.Value.MemberNumber, l.Value.ProvisionInput)
+		items[i] = account.ProvisionItem{Number: l.Value.MemberNumber, Input: l.Value.ProvisionInput}
+		if a.crashAt == l.Number {
+			opt.BeforeCommit = func() { _ = syscall.Kill(os.Getpid(), syscall.SIGKILL) }
 		}
-		if reason := lineRefusal(err); reason != "" {
-			out[i].Reject = errors.New(reason)
+	}
+	res, err := a.prov.ProvisionBatch(ctx, items, opt)
+	if err != nil {
+		return nil, fmt.Errorf("lines %d to %d: %w", batch[0].Number, batch[len(batch)-1].Number, err)
+	}
+	out := make([]importer.Result, len(batch))
+	for i, r := range res {
+		if r.Err == nil {
+			out[i].Outcome = r.Outcome
 			continue
 		}
-		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", l.Number, err)
+		reason := lineRefusal(r.Err)
+		if reason == "" {
+			return nil, fmt.Errorf("line %d: %w", batch[i].Number, r.Err)
 		}
-		out[i].Outcome = outcome
-		if a.crashAt == l.Number {
-			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
-		}
+		out[i].Reject = errors.New(reason)
 	}
 	return out, nil
 }
@@ -258,6 +263,9 @@ func importMembers(ctx context.Context, env importEnv, r io.Reader, opt importer
 		return importer.Summary{}, err
 	}
 	defer a.Close()
+	if err := a.DB.ForBulkWrites(ctx, store.BulkWriteCacheMiB); err != nil {
+		return importer.Summary{}, err
+	}
 	prov, err := a.Provisioning(app.Config{PublicURL: env.publicURL})
 	if err != nil {
 		return importer.Summary{}, err

@@ -203,6 +203,11 @@ func (p *Provisioner) mailSetPassword(ctx context.Context, m Member, now time.Ti
 	if err != nil || live {
 		return err
 	}
+	return p.sendSetPassword(ctx, m, now)
+}
+
+// sendSetPassword makes the member's set-password link and queues its mail.
+func (p *Provisioner) sendSetPassword(ctx context.Context, m Member, now time.Time) error {
 	token, err := auth.RandomToken()
 	if err != nil {
 		return err

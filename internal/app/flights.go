@@ -47,7 +47,13 @@ func (a *App) wireFlights(_ context.Context, cfg Config, f *Features) error {
 	if secret == "" && cfg.Demo {
 		secret = DemoOpsSecret
 	}
-	svc := a.FlightOps()
+	alerts, err := a.FlightAlerts(cfg)
+	if err != nil {
+		return err
+	}
+	// an event applied here wakes this instance's sender: a cancellation's
+	// mails go at once, not at the sender's next interval
+	svc := flightops.NewService(wakeAlerts{observedFlights{store.NewFlightOpsStore(a.DB), a.metrics}, alerts}, a.DB.Now)
 	f.RootMounts = append(f.RootMounts, func(mux *http.ServeMux) {
 		mux.Handle("POST "+httpapi.FlightEventsPath, httpapi.FlightEvents(svc, []byte(secret), a.DB.Now, a.Logger, a.unavailable))
 	})
@@ -63,18 +69,29 @@ func (a *App) wireFlights(_ context.Context, cfg Config, f *Features) error {
 	})
 	// Server to server, signed: no session (the API walks leave them be).
 	f.Anonymous = append(f.Anonymous, "PUT "+httpapi.ReservationsFeedPath, "DELETE "+httpapi.ReservationsFeedPath)
-	alerts, err := a.FlightAlerts(cfg)
-	if err != nil {
-		return err
-	}
 	f.Background = append(f.Background, func(ctx context.Context) {
 		alerts.Run(ctx, flightAlertsEvery, func(err error) { a.Logger.Warn("flight alerts", "err", err) })
 	})
 	return nil
 }
 
+// wakeAlerts wakes the flight change sender after each event applied.
+type wakeAlerts struct {
+	flightops.Store
+	alerts *flightops.Alerts
+}
+
+func (w wakeAlerts) Apply(ctx context.Context, ev flightops.Event, source string, merge func(flightops.State) (flightops.State, bool, error),
+	alertDue func(flightops.State) time.Time) (flightops.Result, error) {
+	res, err := w.Store.Apply(ctx, ev, source, merge, alertDue)
+	if err == nil && res.Outcome == flightops.OutcomeApplied {
+		w.alerts.Wake()
+	}
+	return res, err
+}
+
 // flightAlertsEvery is how often the sender looks for due flight change
-// mails.
+// mails (and each time an event is applied on this instance).
 const flightAlertsEvery = 20 * time.Second
 
 // FlightAlerts is the sender of flight change mails (the server's

@@ -8,6 +8,7 @@ import (
 	"members/internal/booking"
 	"members/internal/flightops"
 	"members/internal/importer"
+	"members/internal/store"
 )
 
 // BookingsImportOutcomes are the summary's outcomes of `members import
@@ -27,6 +28,9 @@ func (a *App) BookingsImport() importer.Applier[booking.Snapshot] {
 // ImportBookings imports r (NDJSON) into the app's database.
 func (a *App) ImportBookings(ctx context.Context, r io.Reader, opt importer.Options) (importer.Summary, error) {
 	opt.Outcomes = BookingsImportOutcomes
+	if err := a.DB.ForBulkWrites(ctx, store.BulkWriteCacheMiB); err != nil {
+		return importer.Summary{}, err
+	}
 	return importer.Run(ctx, r, a.BookingsImport(), opt)
 }
 

@@ -79,11 +79,23 @@ type Alerts struct {
 	now      func() time.Time
 	logger   *slog.Logger
 	owner    string
+	wake     chan struct{}
 }
 
 // NewAlerts returns the sender; each instance has its own lease owner.
 func NewAlerts(st AlertStore, m Mailer, settings Settings, now func() time.Time, logger *slog.Logger) *Alerts {
-	return &Alerts{store: st, mailer: m, settings: settings, now: now, logger: logger, owner: randomHex(8)}
+	return &Alerts{store: st, mailer: m, settings: settings, now: now, logger: logger, owner: randomHex(8), wake: make(chan struct{}, 1)}
+}
+
+// Wake asks the running sender (Run) for a pass now, not at its next
+// interval: the instance that applied a change whose mail is due at once
+// (a cancellation) calls it. It never blocks; wakes while a pass runs
+// make one more pass.
+func (a *Alerts) Wake() {
+	select {
+	case a.wake <- struct{}{}:
+	default:
+	}
 }
 
 // SendDue makes one pass: each due alert is leased, mailed in the member's
@@ -93,27 +105,37 @@ func NewAlerts(st AlertStore, m Mailer, settings Settings, now func() time.Time,
 // switch made inside the coalescing window counts). It returns the number
 // of mails handed to the outbox.
 func (a *Alerts) SendDue(ctx context.Context) (int, error) {
+	sent, _, err := a.sendDue(ctx)
+	return sent, err
+}
+
+// alertsPass is the most alerts one pass takes.
+const alertsPass = 200
+
+// sendDue is SendDue; full reports a pass that took alertsPass alerts
+// (more may be due).
+func (a *Alerts) sendDue(ctx context.Context) (sent int, full bool, err error) {
 	now := a.now()
-	due, err := a.store.DueAlerts(ctx, now, 200)
+	due, err := a.store.DueAlerts(ctx, now, alertsPass)
 	if err != nil {
-		return 0, fmt.Errorf("flight alerts: %w", err)
+		return 0, false, fmt.Errorf("flight alerts: %w", err)
 	}
-	sent := 0
+	full = len(due) == alertsPass
 	for _, al := range due {
 		ok, err := a.store.TakeAlert(ctx, al, a.owner, now, now.Add(alertLease))
 		if err != nil {
-			return sent, fmt.Errorf("flight alerts: take: %w", err)
+			return sent, full, fmt.Errorf("flight alerts: take: %w", err)
 		}
 		if !ok {
 			continue
 		}
 		st, to, err := a.store.AlertRecipient(ctx, al)
 		if err != nil {
-			return sent, fmt.Errorf("flight alerts: %w", err)
+			return sent, full, fmt.Errorf("flight alerts: %w", err)
 		}
 		wanted, err := a.settings.Allows(ctx, al.MemberID, notify.FlightChanges)
 		if err != nil {
-			return sent, fmt.Errorf("flight alerts: %w", err)
+			return sent, full, fmt.Errorf("flight alerts: %w", err)
 		}
 		if len(to.PNRs) > 0 && !wanted {
 			a.logger.Info("flight alert not mailed: the member switched flight change mails off",
@@ -128,25 +150,34 @@ func (a *Alerts) SendDue(ctx context.Context) (int, error) {
 			sent++
 		}
 		if err := a.store.AlertSent(ctx, al, a.owner, st.Sequence); err != nil {
-			return sent, fmt.Errorf("flight alerts: mark sent: %w", err)
+			return sent, full, fmt.Errorf("flight alerts: mark sent: %w", err)
 		}
 	}
-	return sent, nil
+	return sent, full, nil
 }
 
-// Run sends due alerts every interval until ctx ends (a background job;
-// safe on several instances at once).
+// Run sends due alerts every interval, and when woken (Wake), until ctx
+// ends (a background job; safe on several instances at once). A pass that
+// found a full page of
+// due alerts is followed by the next at once: on a day of many changes
+// (hundreds of flights cancelled, each with its members to mail) the
+// mails go as fast as they can be written, not a page per interval.
 func (a *Alerts) Run(ctx context.Context, every time.Duration, onErr func(error)) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
-		if _, err := a.SendDue(ctx); err != nil && ctx.Err() == nil {
+		_, full, err := a.sendDue(ctx)
+		if err != nil && ctx.Err() == nil {
 			onErr(err)
+		}
+		if full && err == nil && ctx.Err() == nil {
+			continue
 		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		case <-a.wake:
 		}
 	}
 }

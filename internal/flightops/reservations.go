@@ -57,10 +57,11 @@ type ReservationStore interface {
 	Purge(ctx context.Context, pnr string, version int64) (booking.FeedResult, error)
 }
 
-// Owners finds a member by the booking site's member number
-// (booking.ErrUnknownMember when none has it).
+// Owners finds members by the booking site's member number.
 type Owners interface {
-	MemberByNumber(ctx context.Context, number string) (string, error)
+	// MembersByNumbers returns the member id of each number a member has
+	// (a number none has is absent).
+	MembersByNumbers(ctx context.Context, numbers []string) (map[string]string, error)
 }
 
 // ReservationFeed applies the reservation system's booking snapshots.
@@ -76,28 +77,29 @@ func NewReservationFeed(st ReservationStore, owners Owners, now func() time.Time
 }
 
 // resolve sets each item's owner from its member number, before the
-// batch's transaction; a number no member has leaves the owner empty, and
-// the store refuses that item (booking.ErrUnknownMember).
+// batch's transaction, in one lookup for the batch; a number no member
+// has leaves the owner empty, and the store refuses that item
+// (booking.ErrUnknownMember).
 func (f *ReservationFeed) resolve(ctx context.Context, batch []Incoming) error {
-	seen := map[string]string{}
+	seen := map[string]bool{}
+	var numbers []string
+	for _, in := range batch {
+		if n := in.MemberNumber; n != "" && !seen[n] {
+			seen[n] = true
+			numbers = append(numbers, n)
+		}
+	}
+	if len(numbers) == 0 {
+		return nil
+	}
+	ids, err := f.owners.MembersByNumbers(ctx, numbers)
+	if err != nil {
+		return fmt.Errorf("members by number: %w", err)
+	}
 	for i := range batch {
-		n := batch[i].MemberNumber
-		if n == "" {
-			continue
+		if n := batch[i].MemberNumber; n != "" {
+			batch[i].Reservation.MemberID = ids[n]
 		}
-		id, ok := seen[n]
-		if !ok {
-			var err error
-			id, err = f.owners.MemberByNumber(ctx, n)
-			if errors.Is(err, booking.ErrUnknownMember) {
-				id, err = "", nil
-			}
-			if err != nil {
-				return fmt.Errorf("member by number: %w", err)
-			}
-			seen[n] = id
-		}
-		batch[i].Reservation.MemberID = id
 	}
 	return nil
 }

@@ -305,7 +305,11 @@ func ViewSQL() (segments, passengers string) {
 }
 
 func (s *BookingStore) loadSegments(ctx context.Context, rd reader, list []booking.Reservation, index map[string]int, inList string, ids []any) error {
-	rows, err := rd.query(ctx, segmentsSQL+`(`+inList+`) ORDER BY reservation_id, position`, ids...)
+	q := segmentsSQL + `(` + inList + `) ORDER BY reservation_id, position`
+	if rd.lockSegments && rd.tx != nil && s.db.Engine == Postgres {
+		q += ` FOR UPDATE`
+	}
+	rows, err := rd.query(ctx, q, ids...)
 	if err != nil {
 		return fmt.Errorf("query segments: %w", err)
 	}

@@ -15,6 +15,10 @@ func ReadPoolForTest(db *DB) *sql.DB { return db.reads }
 // FlightSegmentsSQL is the query by which a flight event finds its bookings.
 const FlightSegmentsSQL = flightSegmentsSQL
 
+// FlightSegmentsUpdateSQL is the statement by which a flight event
+// updates n of its segments.
+func FlightSegmentsUpdateSQL(e Engine, n int) string { return flightSegmentsUpdateSQL(e, n) }
+
 // SearchPageStatements is SearchPage as it was before the one statement
 // (SearchPageSQL): the version with the count, then the page, its
 // segments and its passengers in separate statements, inside a read

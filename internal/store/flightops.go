@@ -153,41 +153,87 @@ func (s *FlightOpsStore) Apply(ctx context.Context, ev flightops.Event, source s
 	return res, nil
 }
 
+// flightSegmentsUpdateSQL gives n segments ($12 on: reservation id and
+// key of each) a flight's new state ($1 to $10) and the gate they showed
+// before ($11). The keys are a list
+// selected from VALUES: SQLite looks each up by the segments' key then,
+// where a bare "(a, b) IN (VALUES …)" made it scan the table
+// (TestFlightSegmentsUpdateUsesKey).
+func flightSegmentsUpdateSQL(engine Engine, n int) string {
+	var keys strings.Builder
+	for i := range n {
+		if i > 0 {
+			keys.WriteByte(',')
+		}
+		if engine == SQLite {
+			keys.WriteString("(?,?)")
+		} else {
+			fmt.Fprintf(&keys, "($%d,$%d)", 12+2*i, 13+2*i)
+		}
+	}
+	return `UPDATE reservation_segments SET depart_at = $1, arrival_at = $2, estimated_depart_at = $3,
+		estimated_arrival_at = $4, flight_status = $5,
+		origin_gate = CASE WHEN $6 = '' THEN origin_gate ELSE $6 END,
+		origin_terminal = CASE WHEN $7 = '' THEN origin_terminal ELSE $7 END,
+		change_seq = $8, change_kind = $9, diverted_to = $10, previous_gate = $11,
+		previous_depart_at = COALESCE(previous_depart_at, depart_at),
+		previous_arrival_at = COALESCE(previous_arrival_at, arrival_at)
+		WHERE (reservation_id, seg_key) IN (SELECT column1, column2 FROM (VALUES ` + keys.String() + `) AS k)`
+}
+
 // updateFlightSegments writes the flight's state onto each of its
 // segments (by primary key), with the gate each showed before a new one
 // (flightops.PreviousGate), and moves the reservations' departure
 // columns of the search when the schedule moved.
-func updateFlightSegments(ctx context.Context, tx *sql.Tx, segs []flightSegment, cur, next flightops.State) error {
+func updateFlightSegments(ctx context.Context, tx *sql.Tx, engine Engine, segs []flightSegment, cur, next flightops.State) error {
 	u := next.SegmentUpdate()
+	// Every segment of the flight takes the same values but the gate it
+	// showed before (flightops.PreviousGate): one statement for a chunk of
+	// the segments that share it (a flight's hundreds of bookings were a
+	// statement each, and on PostgreSQL each statement rebuilt its
+	// booking's views and bumped its member in a trigger of its own).
+	var previous []string
+	byPrevious := map[string][]flightSegment{}
 	for _, g := range segs {
-		if _, err := tx.ExecContext(ctx, `UPDATE reservation_segments SET depart_at = $3, arrival_at = $4, estimated_depart_at = $5,
-			estimated_arrival_at = $6, flight_status = $7,
-			origin_gate = CASE WHEN $8 = '' THEN origin_gate ELSE $8 END,
-			origin_terminal = CASE WHEN $9 = '' THEN origin_terminal ELSE $9 END,
-			change_seq = $10, change_kind = $11, diverted_to = $12, previous_gate = $13,
-			previous_depart_at = COALESCE(previous_depart_at, depart_at),
-			previous_arrival_at = COALESCE(previous_arrival_at, arrival_at)
-			WHERE reservation_id = $1 AND seg_key = $2`,
-			g.reservationID, g.key, u.DepartAt.UnixMilli(), u.ArrivalAt.UnixMilli(), optMillis(u.EstimatedDepartAt),
-			optMillis(u.EstimatedArrivalAt), u.FlightStatus, u.Gate, u.Terminal, u.Sequence, u.Kind, u.DivertedTo,
-			flightops.PreviousGate(g.gate, g.previousGate, u.Gate)); err != nil {
-			return fmt.Errorf("update flight segment: %w", err)
+		p := flightops.PreviousGate(g.gate, g.previousGate, u.Gate)
+		if _, ok := byPrevious[p]; !ok {
+			previous = append(previous, p)
+		}
+		byPrevious[p] = append(byPrevious[p], g)
+	}
+	for _, prev := range previous {
+		group := byPrevious[prev]
+		set := []any{u.DepartAt.UnixMilli(), u.ArrivalAt.UnixMilli(), optMillis(u.EstimatedDepartAt), optMillis(u.EstimatedArrivalAt),
+			u.FlightStatus, u.Gate, u.Terminal, u.Sequence, u.Kind, u.DivertedTo, prev}
+		for start := 0; start < len(group); {
+			n := chunkRows(min(len(group)-start, maxInList), 2)
+			args := append(make([]any, 0, len(set)+2*n), set...)
+			for _, g := range group[start : start+n] {
+				args = append(args, g.reservationID, g.key)
+			}
+			start += n
+			if _, err := tx.ExecContext(ctx, flightSegmentsUpdateSQL(engine, n), args...); err != nil {
+				return fmt.Errorf("update flight segments: %w", err)
+			}
 		}
 	}
 	if cur.DepartAt.Equal(next.DepartAt) {
 		return nil
 	}
 	done := map[string]bool{}
+	var ids []string
 	for _, g := range segs {
-		if done[g.reservationID] {
-			continue
+		if !done[g.reservationID] {
+			done[g.reservationID] = true
+			ids = append(ids, g.reservationID)
 		}
-		done[g.reservationID] = true
-		if _, err := tx.ExecContext(ctx, `UPDATE reservations SET
-			first_depart_at = (SELECT MIN(depart_at) FROM reservation_segments WHERE reservation_id = $1),
-			last_depart_at = (SELECT MAX(depart_at) FROM reservation_segments WHERE reservation_id = $1) WHERE id = $1`, g.reservationID); err != nil {
-			return fmt.Errorf("update reservation departures: %w", err)
-		}
+	}
+	if err := execIn(ctx, tx, engine, ids, func(list string) []string {
+		return []string{`UPDATE reservations SET
+			first_depart_at = (SELECT MIN(depart_at) FROM reservation_segments WHERE reservation_id = reservations.id),
+			last_depart_at = (SELECT MAX(depart_at) FROM reservation_segments WHERE reservation_id = reservations.id) WHERE id IN ` + list}
+	}); err != nil {
+		return fmt.Errorf("update reservation departures: %w", err)
 	}
 	return nil
 }
@@ -229,21 +275,23 @@ func (s *FlightOpsStore) State(ctx context.Context, flight, date string) (flight
 // many bookings. A pending mail keeps its due time (the changes coalesce),
 // unless the new one is due sooner (a cancellation); a mail already sent
 // starts a new window.
-func oweAlerts(ctx context.Context, tx *sql.Tx, segs []flightSegment, next flightops.State, due, now time.Time) error {
+func oweAlerts(ctx context.Context, tx *sql.Tx, engine Engine, segs []flightSegment, next flightops.State, due, now time.Time) error {
 	seen := map[string]bool{}
+	var rows [][]any
 	for _, g := range segs {
 		if g.memberID == "" || !g.live || !g.departAt.After(now) || seen[g.memberID] {
 			continue
 		}
 		seen[g.memberID] = true
-		if _, err := tx.ExecContext(ctx, `INSERT INTO flight_alerts (flight, flight_date, member_id, sequence, sent_sequence, due_at)
-			VALUES ($1, $2, $3, $4, 0, $5)
-			ON CONFLICT (flight, flight_date, member_id) DO UPDATE SET sequence = excluded.sequence,
-			due_at = CASE WHEN flight_alerts.sent_sequence >= flight_alerts.sequence OR excluded.due_at < flight_alerts.due_at
-				THEN excluded.due_at ELSE flight_alerts.due_at END`,
-			next.Flight, next.Date, g.memberID, next.Sequence, due.UnixMilli()); err != nil {
-			return fmt.Errorf("owe flight alert: %w", err)
-		}
+		rows = append(rows, []any{next.Flight, next.Date, g.memberID, next.Sequence, 0, due.UnixMilli()})
+	}
+	// the flight's members in multi-row statements (each member once: an
+	// upsert may not meet its own row twice)
+	if err := bulkExec(ctx, tx, engine, `INSERT INTO flight_alerts (flight, flight_date, member_id, sequence, sent_sequence, due_at) VALUES `,
+		` ON CONFLICT (flight, flight_date, member_id) DO UPDATE SET sequence = excluded.sequence,
+		due_at = CASE WHEN flight_alerts.sent_sequence >= flight_alerts.sequence OR excluded.due_at < flight_alerts.due_at
+			THEN excluded.due_at ELSE flight_alerts.due_at END`, nil, 6, rows); err != nil {
+		return fmt.Errorf("owe flight alerts: %w", err)
 	}
 	return nil
 }
@@ -371,7 +419,7 @@ func applyFlightEvent(ctx context.Context, db *DB, tx *sql.Tx, ev flightops.Even
 				millisOrZero(next.TimesAt), millisOrZero(next.GateAt), millisOrZero(next.RouteAt), next.Sequence, millisOrZero(next.UpdatedAt)); err != nil {
 				return fmt.Errorf("flight state: %w", err)
 			}
-			if err := updateFlightSegments(ctx, tx, segs, cur, next); err != nil {
+			if err := updateFlightSegments(ctx, tx, db.Engine, segs, cur, next); err != nil {
 				return err
 			}
 			reservations := map[string]bool{}
@@ -379,7 +427,7 @@ func applyFlightEvent(ctx context.Context, db *DB, tx *sql.Tx, ev flightops.Even
 				reservations[g.reservationID] = true
 			}
 			res.Bookings = len(reservations)
-			if err := oweAlerts(ctx, tx, segs, next, alertDue(next), db.Now()); err != nil {
+			if err := oweAlerts(ctx, tx, db.Engine, segs, next, alertDue(next), db.Now()); err != nil {
 				return err
 			}
 		}

@@ -1,6 +1,10 @@
 package store
 
-import "github.com/pressly/goose/v3"
+import (
+	"strings"
+
+	"github.com/pressly/goose/v3"
+)
 
 // Migration 00291: a booking segment remembers the departure gate it
 // showed before the operations feed's last gate change
@@ -33,16 +37,23 @@ const (
 )
 
 // segmentViewTriggers are the statements that make the segments' view
-// triggers (SQLite) or trigger function (PostgreSQL, without JIT as
-// 00230 set it: a replaced function loses its settings) read cols.
+// triggers (SQLite) or trigger function (PostgreSQL, without JIT as 00230
+// set it: a replaced function loses its settings) read cols, with the
+// bulk writer's guard that 00280 gave them.
 func segmentViewTriggers(engine Engine, cols string) []string {
 	if engine == Postgres {
-		return []string{rebuildViewFunctionSQL(searchViewTables[0], "segments_view", segmentsViewSQL(Postgres, cols, "r.id")),
-			`ALTER FUNCTION ` + rebuildViewFunction(searchViewTables[0]) + ` ` + noJIT}
+		return []string{viewFunction(searchViewTables[0], "segments_view", segmentsViewSQL(Postgres, cols, "r.id"), true)}
 	}
-	return viewTriggersSQLite(
+	var out []string
+	for _, c := range viewTriggersSQLite(
 		func(id string) string { return orderedArraySQL(cols, "reservation_segments", "s", id) },
-		func(id string) string { return orderedArraySQL(paxCols, "reservation_passengers", "x", id) })
+		func(id string) string { return orderedArraySQL(paxCols, "reservation_passengers", "x", id) }) {
+		if strings.HasPrefix(c, "CREATE TRIGGER ") {
+			c = guardSQLiteTrigger(c)
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 func previousGateMigration(engine Engine) *goose.Migration {

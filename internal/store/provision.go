@@ -59,48 +59,42 @@ func provisioned(ctx context.Context, q queryRower, number string) (account.Prov
 // a parallel one of the same number is account.ErrProvisionRace (retry).
 func (s *ProvisionStore) SaveProvisioned(ctx context.Context, number string, m account.Member, passwordHash string, create bool, now time.Time) error {
 	return s.db.Tx(ctx, func(tx *sql.Tx) error {
-		var other string
-		err := Translate(tx.QueryRowContext(ctx, `SELECT id FROM members WHERE email_key = $1 AND id <> $2`,
-			EmailKey(m.Email), m.ID).Scan(&other))
-		switch {
-		case err == nil:
-			return account.ErrEmailTaken
-		case !errors.Is(err, ErrNotFound):
-			return fmt.Errorf("provision e-mail: %w", err)
-		}
-		at := now.UnixMilli()
-		if create {
-			_, err = tx.ExecContext(ctx, `INSERT INTO members (id, member_number, email, email_key, password_hash, firstname, lastname,
-				gender, birth, tel, address_country_code, address_postal_code, address_state_and_city, address1, passport_no,
-				passport_nationality_code, passport_issue_country_code, passport_expiration_date, optin1, lang, created_at, updated_at)
-				VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$21)`,
-				m.ID, number, m.Email, EmailKey(m.Email), passwordHash, m.Firstname, m.Lastname, m.Gender, m.Birth, m.Tel,
-				m.AddressCountryCode, m.AddressPostalCode, m.AddressStateAndCity, m.Address1, m.PassportNo,
-				m.PassportNationalityCode, m.PassportIssueCountryCode, m.PassportExpirationDate, m.Optin1, m.Lang, at)
-			if err = Translate(err); errors.Is(err, ErrConflict) {
-				return account.ErrProvisionRace
-			}
-			if err != nil {
-				return fmt.Errorf("provision member: %w", err)
-			}
-			return nil
-		}
-		_, err = tx.ExecContext(ctx, `UPDATE members SET email = $1, email_key = $2, firstname = $3, lastname = $4,
-			gender = $5, birth = $6, tel = $7, address_country_code = $8, address_postal_code = $9,
-			address_state_and_city = $10, address1 = $11, passport_no = $12, passport_nationality_code = $13,
-			passport_issue_country_code = $14, passport_expiration_date = $15, optin1 = $16, lang = $17, updated_at = $18
-			WHERE id = $19 AND member_number = $20 AND deleted_at IS NULL`,
-			m.Email, EmailKey(m.Email), m.Firstname, m.Lastname, m.Gender, m.Birth, m.Tel, m.AddressCountryCode,
-			m.AddressPostalCode, m.AddressStateAndCity, m.Address1, m.PassportNo, m.PassportNationalityCode,
-			m.PassportIssueCountryCode, m.PassportExpirationDate, m.Optin1, m.Lang, at, m.ID, number)
+		return saveProvisioned(ctx, tx, account.ProvisionWrite{Number: number, Member: m, PasswordHash: passwordHash, Create: create}, now.UnixMilli())
+	})
+}
+
+// saveProvisioned is SaveProvisioned's work in tx (and a batch's, one
+// member at a time, when its multi-row insert met a clash).
+func saveProvisioned(ctx context.Context, tx *sql.Tx, w account.ProvisionWrite, at int64) error {
+	m := w.Member
+	var other string
+	err := Translate(tx.QueryRowContext(ctx, `SELECT id FROM members WHERE email_key = $1 AND id <> $2`,
+		EmailKey(m.Email), m.ID).Scan(&other))
+	switch {
+	case err == nil:
+		return account.ErrEmailTaken
+	case !errors.Is(err, ErrNotFound):
+		return fmt.Errorf("provision e-mail: %w", err)
+	}
+	if w.Create {
+		_, err = tx.ExecContext(ctx, `INSERT INTO members (`+memberInsertCols+`)
+			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22)`, memberInsertRow(w, at)...)
 		if err = Translate(err); errors.Is(err, ErrConflict) {
-			return account.ErrEmailTaken
+			return account.ErrProvisionRace
 		}
 		if err != nil {
-			return fmt.Errorf("provision update: %w", err)
+			return fmt.Errorf("provision member: %w", err)
 		}
 		return nil
-	})
+	}
+	_, err = tx.ExecContext(ctx, memberUpdateSQL, memberUpdateArgs(w, at)...)
+	if err = Translate(err); errors.Is(err, ErrConflict) {
+		return account.ErrEmailTaken
+	}
+	if err != nil {
+		return fmt.Errorf("provision update: %w", err)
+	}
+	return nil
 }
 
 // SetDeactivated deactivates (ending every session in the same

@@ -23,40 +23,39 @@ var _ flightops.ReservationStore = (*ReservationFeedStore)(nil)
 // errDryRun rolls a dry run's transaction back.
 var errDryRun = errors.New("store: dry run")
 
+// ApplySnapshots applies a batch in one transaction (applyBatch, in
+// reservationfeed_batch.go): a batch of the import and the feed's one
+// snapshot alike.
 func (s *ReservationFeedStore) ApplySnapshots(ctx context.Context, batch []flightops.Incoming, plan flightops.Plan, dryRun bool) ([]flightops.ItemResult, error) {
-	out := make([]flightops.ItemResult, len(batch))
-	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+	var out []flightops.ItemResult
+	oneByOne := false
+	apply := func(tx *sql.Tx) error {
+		out = make([]flightops.ItemResult, len(batch))
+		var live []int
 		for i, in := range batch {
 			out[i] = flightops.ItemResult{Line: in.Line, FeedResult: booking.FeedResult{PNR: in.Reservation.PNR, Version: in.Version}}
 			if in.MemberNumber != "" && in.Reservation.MemberID == "" {
 				out[i].Err = booking.ErrUnknownMember
 				continue
 			}
-			// Each snapshot under a savepoint: one refused never leaves half
-			// of itself, and never stops the others.
-			if _, err := tx.ExecContext(ctx, `SAVEPOINT snapshot`); err != nil {
-				return fmt.Errorf("savepoint: %w", err)
+			live = append(live, i)
+		}
+		if len(live) > 0 {
+			if err := s.applyBatch(ctx, tx, batch, live, plan, out, oneByOne); err != nil {
+				return err
 			}
-			outcome, err := s.applyOne(ctx, tx, in, plan)
-			if err != nil {
-				if !flightops.IsFeedRefusal(err) {
-					return err
-				}
-				if _, rerr := tx.ExecContext(ctx, `ROLLBACK TO SAVEPOINT snapshot`); rerr != nil {
-					return fmt.Errorf("rollback to savepoint: %w", rerr)
-				}
-				out[i].Err = err
-			}
-			if _, err := tx.ExecContext(ctx, `RELEASE SAVEPOINT snapshot`); err != nil {
-				return fmt.Errorf("release savepoint: %w", err)
-			}
-			out[i].Outcome = outcome
 		}
 		if dryRun {
 			return errDryRun
 		}
 		return nil
-	})
+	}
+	err := s.db.TxRetry(ctx, apply)
+	var fe errFastPart
+	if errors.As(err, &fe) {
+		oneByOne = true
+		err = s.db.TxRetry(ctx, apply)
+	}
 	if err != nil && !errors.Is(err, errDryRun) {
 		return nil, fmt.Errorf("apply booking snapshots: %w", err)
 	}
@@ -267,16 +266,21 @@ type MemberNumbers struct{ db *DB }
 // NewMemberNumbers returns the lookup.
 func NewMemberNumbers(db *DB) *MemberNumbers { return &MemberNumbers{db: db} }
 
-// MemberByNumber returns the id of the member with number, or
-// booking.ErrUnknownMember.
-func (m *MemberNumbers) MemberByNumber(ctx context.Context, number string) (string, error) {
-	var id string
-	err := Translate(m.db.QueryRowContext(ctx, `SELECT id FROM members WHERE member_number = $1`, number).Scan(&id))
-	if errors.Is(err, ErrNotFound) {
-		return "", booking.ErrUnknownMember
-	}
+// MembersByNumbers returns the id of the member of each number, by
+// number (flightops.Owners).
+func (m *MemberNumbers) MembersByNumbers(ctx context.Context, numbers []string) (map[string]string, error) {
+	out := make(map[string]string, len(numbers))
+	err := queryIn(ctx, m.db.DB, m.db.Engine, `SELECT member_number, id FROM members WHERE member_number IN `, "", nil, numbers,
+		func(rows *sql.Rows) error {
+			var n, id string
+			if err := rows.Scan(&n, &id); err != nil {
+				return err
+			}
+			out[n] = id
+			return nil
+		})
 	if err != nil {
-		return "", fmt.Errorf("member by number: %w", err)
+		return nil, fmt.Errorf("members by number: %w", err)
 	}
-	return id, nil
+	return out, nil
 }
