@@ -39,6 +39,7 @@ commands:
               catalogue export (catalogue help)
   import      bulk import from the airline's systems: import members FILE | import bookings FILE
               (NDJSON, - for standard input; --db, --dry-run, --rejects FILE; import help)
+  push        Web Push's key pair for the flight change alerts: push vapid-keys
 `
 
 func main() {
@@ -98,6 +99,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return catalogueCmd(ctx, rest, stdout, stderr, logger)
 	case "import":
 		return importCmd(ctx, rest, stdout, stderr, logger)
+	case "push":
+		return pushCmd(rest, stdout, stderr)
 
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)

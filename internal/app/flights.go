@@ -35,8 +35,11 @@ func (a *App) ReservationFeed() *flightops.ReservationFeed {
 
 // FlightOps is the operations feed's service (the server and the
 // operator's commands).
-func (a *App) FlightOps() *flightops.Service {
-	return flightops.NewService(observedFlights{store.NewFlightOpsStore(a.DB), a.metrics}, a.DB.Now)
+func (a *App) FlightOps() *flightops.Service { return a.flightOps(nil) }
+
+// flightOps is FlightOps with the crash points of a test armed (nil: none).
+func (a *App) flightOps(armed *crashPoints) *flightops.Service {
+	return flightops.NewService(crashFlights(observedFlights{store.NewFlightOpsStore(a.DB), a.metrics}, armed), a.DB.Now)
 }
 
 // wireFlights mounts the operations feed of flight events. Its secret
@@ -47,7 +50,9 @@ func (a *App) wireFlights(_ context.Context, cfg Config, f *Features) error {
 	if secret == "" && cfg.Demo {
 		secret = DemoOpsSecret
 	}
-	svc := a.FlightOps()
+	// A crash test's point after the pushes are queued, with a stand-in
+	// push service only.
+	svc := a.flightOps(armedCrashPoints(cfg.TestPushService != "", a.Logger))
 	f.RootMounts = append(f.RootMounts, func(mux *http.ServeMux) {
 		mux.Handle("POST "+httpapi.FlightEventsPath, httpapi.FlightEvents(svc, []byte(secret), a.DB.Now, a.Logger, a.unavailable))
 	})
