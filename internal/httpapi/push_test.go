@@ -12,6 +12,7 @@ import (
 
 	"members/internal/apitest"
 	"members/internal/app"
+	"members/internal/booking"
 	"members/internal/push"
 	"members/internal/push/pushtest"
 	"members/internal/store"
@@ -458,6 +459,35 @@ func TestPushRemovedWhenSessionsEnd(t *testing.T) {
 		}
 		if got := e.count(t, `SELECT COUNT(*) FROM push_subscriptions WHERE member_id = $1`, id); got != 0 {
 			t.Fatalf("after the deletion: %d devices", got)
+		}
+	})
+}
+
+// A booking snapshot that moves the flight's schedule (the bookings
+// feed's retime path) pushes the time change as the operations feed's
+// events do.
+func TestPushOnBookingSnapshotRetime(t *testing.T) {
+	apitest.ForEachEngine(t, func(t *testing.T, engine store.Engine) {
+		e := newPushEnv(t, engine)
+		d := e.svc.NewDevice(t)
+		subscribe(t, e.Member(t), d)
+		r, err := store.NewBookingStore(e.App.DB).FindByPNR(t.Context(), demoPNR)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := snapOf(r, 2)
+		g := s["segments"].([]any)[0].(map[string]any)
+		g["departDateTime"] = r.Segments[0].DepartAt.Add(35 * time.Minute).In(booking.JST).Format(time.RFC3339)
+		g["arrivalDateTime"] = r.Segments[0].ArrivalAt.Add(35 * time.Minute).In(booking.JST).Format(time.RFC3339)
+		if status, m := putSnap(t, e.Env, demoPNR, s); status != http.StatusOK || m["outcome"] != "applied" {
+			t.Fatalf("snapshot: %d %v", status, m)
+		}
+		if n := e.send(t); n != 1 {
+			t.Fatalf("sent %d", n)
+		}
+		m := e.svc.Wait(t, 1, 5*time.Second)[0].Message(t)
+		if m["title"] != "MM001: new schedule" || m["body"] != "KIX → ICN: departs 09:05 (was 08:30), arrives 10:55. Terminal 1, gate 12." || m["kind"] != "time_change" {
+			t.Fatalf("push %v", m)
 		}
 	})
 }
