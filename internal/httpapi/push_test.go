@@ -145,7 +145,8 @@ func TestPushSubscriptions(t *testing.T) {
 		if r := c.Do(http.MethodPut, "/api/push/subscription", map[string]any{"endpoint": d.Endpoint, "keys": map[string]string{}, "other": 1}); r.Status != http.StatusBadRequest {
 			t.Errorf("an unknown field: %d", r.Status)
 		}
-		// The real services' addresses are taken.
+		// The real services' addresses are taken (switched on after d: listed before it).
+		e.Clock.Advance(time.Second)
 		for _, ep := range []string{"https://fcm.googleapis.com/fcm/send/a:b", "https://updates.push.services.mozilla.com/wpush/v2/x",
 			"https://web.push.apple.com/QGm2", "https://wns2-par02p.notify.windows.com/w/?token=x"} {
 			if r := c.Do(http.MethodPut, "/api/push/subscription", sub(ep, d.P256dh(), d.Auth())); r.Status != http.StatusOK {
@@ -154,6 +155,16 @@ func TestPushSubscriptions(t *testing.T) {
 		}
 		if n := len(devices(t, c)); n != 5 {
 			t.Fatalf("%d devices", n)
+		}
+		// The member's data export lists them, never their endpoints or keys.
+		export := c.Get("/api/me/export")
+		if parts := export.Map(t)["parts"].(map[string]any); len(parts["pushDevices"].([]any)) != 5 {
+			t.Fatalf("export: %v", parts["pushDevices"])
+		}
+		for _, secret := range []string{"fcm.googleapis.com", d.P256dh(), d.Auth(), "endpoint"} {
+			if strings.Contains(string(export.Body), secret) {
+				t.Fatalf("the export holds %q", secret)
+			}
 		}
 
 		// Member 2 sees none of them and can switch none off.

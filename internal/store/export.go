@@ -153,6 +153,10 @@ func ExportParts(db *DB) []privacy.Part {
 		part("passkeys", list([]exportCol{
 			ecol("name", "name", colText), ecol("created_at", "createdAt", colInstant), ecol("last_used_at", "lastUsedAt", colInstant),
 		}, "FROM passkeys WHERE member_id = $1 ORDER BY created_at, id")),
+		part("pushDevices", list([]exportCol{
+			ecol("user_agent", "userAgent", colText), ecol("created_at", "switchedOnAt", colInstant),
+			ecol("NULLIF(last_push_at, 0)", "lastPushAt", colInstant),
+		}, "FROM push_subscriptions WHERE member_id = $1 ORDER BY created_at, id")),
 		part("calendarSubscription", list([]exportCol{
 			ecol("created_at", "createdAt", colInstant), ecol("last_used_at", "lastUsedAt", colInstant),
 		}, "FROM calendar_feeds WHERE member_id = $1")),

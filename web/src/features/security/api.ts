@@ -27,6 +27,7 @@ export const EXPORT_PARTS = [
   'sessions',
   'securityEvents',
   'passkeys',
+  'pushDevices',
   'calendarSubscription',
   'mails',
 ] as const
