@@ -39,12 +39,13 @@ func (h *PushHandlers) GetPushVapidKey(w http.ResponseWriter, r *http.Request) {
 	h.reply(w, r, pushapi.PushVapidKey{PublicKey: key}, err)
 }
 
-func (h *PushHandlers) PutPushSubscription(w http.ResponseWriter, r *http.Request) {
+func (h *PushHandlers) PutPushSubscription(w http.ResponseWriter, r *http.Request, p pushapi.PutPushSubscriptionParams) {
 	var in pushapi.PushSubscriptionInput
 	if !h.DecodeJSON(w, r, &in) {
 		return
 	}
-	d, err := h.svc.Subscribe(r.Context(), session(r), push.Input{Endpoint: in.Endpoint, P256dh: in.Keys.P256dh, Auth: in.Keys.Auth})
+	d, err := h.svc.Subscribe(r.Context(), session(r), push.Input{Endpoint: in.Endpoint, P256dh: in.Keys.P256dh, Auth: in.Keys.Auth},
+		p.Renew != nil && *p.Renew)
 	if err != nil {
 		h.writeError(w, r, err)
 		return

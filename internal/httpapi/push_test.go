@@ -192,11 +192,28 @@ func TestPushSubscriptions(t *testing.T) {
 		if n := len(devices(t, c)); n != 3 {
 			t.Fatalf("%d devices left", n)
 		}
+		// A renewal (the page after a login) renews what the member still
+		// has, and makes nothing for a device switched off meanwhile.
+		again := e.Member(t)
+		if r := again.Do(http.MethodPut, "/api/push/subscription?renew=true", d.Subscription()); r.Status != http.StatusNotFound {
+			t.Fatalf("renewal of a device switched off: %d %s", r.Status, r.Body)
+		}
+		if n := len(devices(t, c)); n != 3 {
+			t.Fatalf("a renewal made a device: %d", n)
+		}
+		d3 := e.svc.NewDevice(t)
+		subscribe(t, c, d3)
+		if r := again.Do(http.MethodPut, "/api/push/subscription?renew=true", d3.Subscription()); r.Status != http.StatusOK || r.Map(t)["current"] != true {
+			t.Fatalf("renewal: %d %s", r.Status, r.Body)
+		}
+		if n := len(devices(t, c)); n != 4 {
+			t.Fatalf("%d devices after the renewal", n)
+		}
 		// A device that changes hands: member 2 subscribes the same endpoint.
 		d2 := e.svc.NewDevice(t)
 		subscribe(t, c, d2)
 		subscribe(t, m2, d2)
-		if n, n2 := len(devices(t, c)), len(devices(t, m2)); n != 3 || n2 != 1 {
+		if n, n2 := len(devices(t, c)), len(devices(t, m2)); n != 4 || n2 != 1 {
 			t.Fatalf("after the change of hands: %d and %d", n, n2)
 		}
 	})

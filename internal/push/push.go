@@ -69,6 +69,10 @@ type Store interface {
 	// member, the ones renewed longest ago are deleted. It returns the
 	// subscription as stored.
 	Save(ctx context.Context, sub Subscription, max int) (Subscription, error)
+	// Renew replaces the keys, session and user agent of the member's
+	// subscription of sub.Endpoint and returns it (ErrNotFound when the
+	// member has none: nothing is made).
+	Renew(ctx context.Context, sub Subscription) (Subscription, error)
 	// RemoveEndpoint deletes the member's subscription of endpoint
 	// (ErrNotFound when the member has none).
 	RemoveEndpoint(ctx context.Context, memberID, endpoint string) error
@@ -134,8 +138,11 @@ func device(s Subscription, current auth.Session) Device {
 // Subscribe switches the alerts on for the session's device: the
 // endpoint must be one of a browser's push services (Endpoints), the keys
 // a P-256 public key and a 16-byte secret. Subscribing again (the same
-// endpoint) renews it, under this session.
-func (s *Service) Subscribe(ctx context.Context, sess auth.Session, in Input) (Device, error) {
+// endpoint) renews it, under this session. With renewOnly, only a
+// subscription the member still has is renewed (404 otherwise): a page
+// renewing its device after a login does not switch back on a device the
+// member switched off elsewhere.
+func (s *Service) Subscribe(ctx context.Context, sess auth.Session, in Input, renewOnly bool) (Device, error) {
 	if s.keys == nil {
 		return Device{}, ErrUnavailable
 	}
@@ -158,9 +165,15 @@ func (s *Service) Subscribe(ctx context.Context, sess auth.Session, in Input) (D
 		return Device{}, apperr.FromFields(f)
 	}
 	now := s.now()
-	sub, err := s.store.Save(ctx, Subscription{ID: s.newID(), MemberID: sess.MemberID, Endpoint: in.Endpoint,
-		P256dh: in.P256dh, Auth: in.Auth, SessionHash: sess.IDHash, UserAgent: sess.UserAgent, CreatedAt: now, UpdatedAt: now}, MaxDevices)
-	if err != nil {
+	sub := Subscription{ID: s.newID(), MemberID: sess.MemberID, Endpoint: in.Endpoint,
+		P256dh: in.P256dh, Auth: in.Auth, SessionHash: sess.IDHash, UserAgent: sess.UserAgent, CreatedAt: now, UpdatedAt: now}
+	var err error
+	if renewOnly {
+		sub, err = s.store.Renew(ctx, sub)
+		if err != nil {
+			return Device{}, notFound(err)
+		}
+	} else if sub, err = s.store.Save(ctx, sub, MaxDevices); err != nil {
 		return Device{}, fmt.Errorf("push: subscribe: %w", err)
 	}
 	return device(sub, sess), nil

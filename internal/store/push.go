@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -63,6 +64,19 @@ func (s *PushStore) Save(ctx context.Context, sub push.Subscription, max int) (p
 		return nil
 	})
 	return out, err
+}
+
+func (s *PushStore) Renew(ctx context.Context, sub push.Subscription) (push.Subscription, error) {
+	out, err := scanPushSub(s.db.QueryRowContext(ctx, `UPDATE push_subscriptions SET p256dh = $3, auth = $4, session_hash = $5, user_agent = $6,
+		updated_at = $7 WHERE member_id = $1 AND endpoint = $2 RETURNING `+pushSubCols,
+		sub.MemberID, sub.Endpoint, sub.P256dh, sub.Auth, sub.SessionHash, sub.UserAgent, sub.UpdatedAt.UnixMilli()))
+	if errors.Is(Translate(err), ErrNotFound) {
+		return push.Subscription{}, push.ErrNotFound
+	}
+	if err != nil {
+		return push.Subscription{}, fmt.Errorf("renew push subscription: %w", err)
+	}
+	return out, nil
 }
 
 func (s *PushStore) remove(ctx context.Context, where string, args ...any) error {

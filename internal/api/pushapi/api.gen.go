@@ -6,6 +6,7 @@
 package pushapi
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -114,6 +115,11 @@ type NotFound = Error
 // ValidationFailed defines model for ValidationFailed.
 type ValidationFailed = ValidationErrors
 
+// PutPushSubscriptionParams defines parameters for PutPushSubscription.
+type PutPushSubscriptionParams struct {
+	Renew *bool `form:"renew,omitempty" json:"renew,omitempty"`
+}
+
 // DeletePushSubscriptionJSONRequestBody defines body for DeletePushSubscription for application/json ContentType.
 type DeletePushSubscriptionJSONRequestBody = PushSubscriptionEndpoint
 
@@ -133,7 +139,7 @@ type ServerInterface interface {
 	DeletePushSubscription(w http.ResponseWriter, r *http.Request)
 	// PutPushSubscription Switches the flight change alerts on for this device (the browser's PushSubscription).
 	// (PUT /api/push/subscription)
-	PutPushSubscription(w http.ResponseWriter, r *http.Request)
+	PutPushSubscription(w http.ResponseWriter, r *http.Request, params PutPushSubscriptionParams)
 	// GetPushVapidKey The server's VAPID public key, which the browser subscribes with (docs/flight-alerts.md).
 	// (GET /api/push/vapid_key)
 	GetPushVapidKey(w http.ResponseWriter, r *http.Request)
@@ -205,8 +211,30 @@ func (siw *ServerInterfaceWrapper) DeletePushSubscription(w http.ResponseWriter,
 // PutPushSubscription operation middleware
 func (siw *ServerInterfaceWrapper) PutPushSubscription(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params PutPushSubscriptionParams
+
+	// the query string, parsed once for all the parameters
+	query := r.URL.Query()
+
+	// ------------- Optional query parameter "renew" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "renew", query, &params.Renew, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "renew"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "renew", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.PutPushSubscription(w, r)
+		siw.Handler.PutPushSubscription(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {

@@ -2059,7 +2059,10 @@ export interface paths {
          *     of the browsers' push services (Google, Mozilla, Apple, Microsoft);
          *     any other address is refused (400 on endpoint). The same endpoint
          *     again renews it under this session; an endpoint another member held
-         *     moves to this member.
+         *     moves to this member. With renew=true (the page after a login) only
+         *     a subscription the member still has is renewed: 404 when it was
+         *     switched off meanwhile (from the security centre, a password change),
+         *     and nothing is made.
          */
         put: operations["putPushSubscription"];
         post?: never;
@@ -6427,7 +6430,9 @@ export interface operations {
     };
     putPushSubscription: {
         parameters: {
-            query?: never;
+            query?: {
+                renew?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6449,6 +6454,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             503: components["responses"]["Error"];
         };
     };

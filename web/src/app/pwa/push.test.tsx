@@ -186,3 +186,49 @@ describe('forgetPushIfAny', () => {
     expect(pushMember()).toBeNull()
   })
 })
+
+describe('renewPush after a login', () => {
+  it('renews the member\'s device under the new session, once a tab; one switched off elsewhere ends here too', async () => {
+    const browser = fakePush()
+    const renewals: string[] = []
+    let answer = 200
+    stubFetch({
+      'GET /api/user': { profileId: 'member-1' },
+      'GET /api/push/vapid_key': { publicKey: KEY },
+      'PUT /api/push/subscription': (req) => {
+        renewals.push(req.url.search)
+        return answer === 200
+          ? json({ id: 'd1', current: true, switchedOnAt: '2026-11-20T06:00:00Z', device: { browser: '', os: '', kind: 'unknown' } })
+          : json({ message: 'not found' }, answer)
+      },
+    })
+    const { renewPush, switchPushOn } = await import('./push')
+    await switchPushOn('member-1')
+    renewals.length = 0
+    await renewPush('member-1')
+    await renewPush('member-1')
+    expect(renewals).toEqual(['?renew=true'])
+    expect(pushMember()).toBe('member-1')
+
+    // A new tab's session, the device switched off from the security centre meanwhile.
+    window.sessionStorage.clear()
+    answer = 404
+    await renewPush('member-1')
+    expect(browser.unsubscribe).toHaveBeenCalledTimes(1)
+    expect(pushMember()).toBeNull()
+  })
+
+  it("another member's login ends the previous member's alerts on the device", async () => {
+    const browser = fakePush()
+    stubFetch({
+      'GET /api/user': { profileId: 'member-1' },
+      'GET /api/push/vapid_key': { publicKey: KEY },
+      'PUT /api/push/subscription': json({ id: 'd1', current: true, switchedOnAt: '2026-11-20T06:00:00Z', device: { browser: '', os: '', kind: 'unknown' } }),
+    })
+    const { renewPush, switchPushOn } = await import('./push')
+    await switchPushOn('member-1')
+    await renewPush('member-2')
+    expect(browser.unsubscribe).toHaveBeenCalledTimes(1)
+    expect(pushMember()).toBeNull()
+  })
+})

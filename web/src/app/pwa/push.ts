@@ -89,9 +89,11 @@ export async function pushIsOn(memberId: string): Promise<boolean> {
   return (await currentSubscription().catch(() => null)) !== null
 }
 
-async function save(sub: PushSubscription): Promise<void> {
+/** Gives the server the subscription; renew: only if the server still has it (ApiError 404 otherwise). */
+async function save(sub: PushSubscription, renew = false): Promise<void> {
   const json = sub.toJSON()
   unwrap(await api.PUT('/api/push/subscription', {
+    params: { query: renew ? { renew: true } : {} },
     body: { endpoint: json.endpoint ?? sub.endpoint, expirationTime: null, keys: { p256dh: json.keys?.p256dh ?? '', auth: json.keys?.auth ?? '' } },
   }))
 }
@@ -146,7 +148,8 @@ export async function switchPushOff(): Promise<void> {
 /**
  * After a login: the member's alerts stay on under the new session, so
  * that its logout switches them off (the subscription is renewed on the
- * server); another member's are ended on this device.
+ * server, if the server still has it: one switched off elsewhere ends here
+ * too); another member's are ended on this device.
  */
 export async function renewPush(memberId: string): Promise<void> {
   const owner = pushMember()
@@ -163,7 +166,14 @@ export async function renewPush(memberId: string): Promise<void> {
     setPushMember(null) // the browser dropped it (site data cleared)
     return
   }
-  await save(sub)
+  try {
+    await save(sub, true)
+  } catch (e) {
+    // switched off meanwhile (the security centre, a password change elsewhere): off here too
+    if (e instanceof ApiError && e.status === 404) await forgetPush()
+    else throw e
+    return
+  }
   writeSession(renewed, memberId)
 }
 
