@@ -33,7 +33,8 @@ export default defineConfig(({ mode }) => {
       //   gets the precached index.html;
       // - it caches nothing under /api: the kept trips are in IndexedDB, written
       //   only when the member chose to keep them (src/features/bookings/offline);
-      // - a new release's worker waits until the member presses "Reload to update".
+      // - a new release's worker waits until the member presses "Reload to update";
+      // - it shows the flight change alerts pushed to the device (public/push-sw.js).
       VitePWA({
         strategies: 'generateSW',
         registerType: 'prompt',
@@ -53,6 +54,10 @@ export default defineConfig(({ mode }) => {
           navigateFallback: null,
           directoryIndex: null,
           inlineWorkboxRuntime: true,
+          // The flight change alerts' push and click handlers (public/push-sw.js,
+          // docs/flight-alerts.md): hand-written, as Workbox makes no push
+          // handler, and imported into the generated worker.
+          importScripts: ['push-sw.js'],
           cleanupOutdatedCaches: true,
           navigationPreload: true,
           runtimeCaching: [

@@ -41,6 +41,7 @@ commands:
               (NDJSON, - for standard input; --db, --dry-run, --rejects FILE; import help)
   oidc        the OpenID Connect provider's clients: oidc clients add | list | remove ID |
               rotate-secret ID (oidc help)
+  push        Web Push's key pair for the flight change alerts: push vapid-keys
 `
 
 func main() {
@@ -102,6 +103,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return importCmd(ctx, rest, stdout, stderr, logger)
 	case "oidc":
 		return oidcCmd(ctx, rest, stdout, stderr, logger)
+	case "push":
+		return pushCmd(rest, stdout, stderr)
 
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)

@@ -24,6 +24,7 @@ import (
 	"members/internal/httpapi"
 	"members/internal/oidcprovider"
 	"members/internal/ops"
+	"members/internal/push"
 )
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger *slog.Logger) error {
@@ -52,6 +53,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	fs.StringVar(&cfg.BookingsFeedSecretPrevious, "bookings-feed-secret-previous", envOr("MEMBERS_BOOKINGS_FEED_SECRET_PREVIOUS", ""), "the bookings feed's previous secret, still accepted during a rotation (env MEMBERS_BOOKINGS_FEED_SECRET_PREVIOUS)")
 	fs.StringVar(&cfg.MembersFeedSecret, "members-feed-secret", envOr("MEMBERS_MEMBERS_FEED_SECRET", ""), "secret of the members provisioning feed's HMAC signatures, kept outside the database (env MEMBERS_MEMBERS_FEED_SECRET); empty: the feed answers 503 (with --demo: the demo secret, docs/airline-feeds.md)")
 	fs.StringVar(&cfg.MembersFeedSecretPrevious, "members-feed-secret-previous", envOr("MEMBERS_MEMBERS_FEED_SECRET_PREVIOUS", ""), "during a rotation: the members feed's previous secret, whose signatures still verify (env MEMBERS_MEMBERS_FEED_SECRET_PREVIOUS)")
+	fs.StringVar(&cfg.VAPIDPrivateKey, "vapid-private-key", envOr("MEMBERS_VAPID_PRIVATE_KEY", ""), "the Web Push (VAPID) private key of the flight change alerts, base64url of a P-256 key (members push vapid-keys), kept outside the database (env MEMBERS_VAPID_PRIVATE_KEY); empty: no push (with --demo: a key kept in the database, docs/flight-alerts.md)")
+	fs.StringVar(&cfg.VAPIDSubject, "vapid-subject", envOr("MEMBERS_VAPID_SUBJECT", ""), "the operator's contact the push services see, mailto: or https: (env MEMBERS_VAPID_SUBJECT); empty: the public URL when https, else the mail sender")
+	fs.StringVar(&cfg.TestPushService, "test-push-service", "", "tests only: admit a stand-in push service at this URL besides the browsers' (loopback URL and --addr only)")
 	logRequests := fs.String("log-requests", envOr("MEMBERS_LOG_REQUESTS", ""), "log one line per request: on or off (env MEMBERS_LOG_REQUESTS); default on, off with --demo")
 	memLimit := fs.String("go-memory-limit", envOr("MEMBERS_GO_MEMORY_LIMIT", strconv.Itoa(app.DefaultGoMemoryLimitMiB)), "soft limit of the Go runtime's memory in MiB, 0 for none (env MEMBERS_GO_MEMORY_LIMIT; GOMEMLIMIT wins when set); SQLite's memory is outside it (docs/speed.md)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the server to this file until it shuts down (benchmarks: make bench)")
@@ -93,6 +97,16 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, logger 
 	}
 	if err := checkKeys(cfg); err != nil {
 		return err
+	}
+	if cfg.TestPushService != "" {
+		if err := testPushServiceAllowed(*addr, cfg.TestPushService); err != nil {
+			return err
+		}
+	}
+	if cfg.VAPIDPrivateKey != "" {
+		if _, err := push.ParseKeys(cfg.VAPIDPrivateKey, "mailto:check@example.com"); err != nil {
+			return fmt.Errorf("--vapid-private-key: %w", err)
+		}
 	}
 	app.SetGoMemoryLimit(mib)
 	quiet, err := quietRequests(*logRequests, cfg.Demo)

@@ -137,6 +137,17 @@ type Config struct {
 	UnsubscribeKeyPrevious []string
 	// OIDC configures the OpenID Connect provider (its signing keys).
 	OIDC OIDCConfig
+	// VAPIDPrivateKey is the server's Web Push key (--vapid-private-key,
+	// env MEMBERS_VAPID_PRIVATE_KEY): base64url of a P-256 private key,
+	// kept outside the database. Empty: with Demo a key made once and kept
+	// in the database, otherwise no push is offered. VAPIDSubject is the
+	// operator's contact in each push's VAPID claim (mailto: or https:;
+	// empty: the public URL when it is https, else the mail sender).
+	VAPIDPrivateKey string
+	VAPIDSubject    string
+	// TestPushService admits a stand-in push service at this loopback URL
+	// besides the browsers' (--test-push-service, tests only).
+	TestPushService string
 }
 
 // App holds the migrated database and the core services.

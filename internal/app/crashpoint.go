@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"members/internal/flightops"
 	"members/internal/payment"
 )
 
@@ -28,7 +29,11 @@ import (
 // after that transaction committed, before the member's mail about it.
 // They are honoured only with the
 // in-process sandbox gateway, or Stripe at a test URL (--stripe-api-url:
-// the stand-in), neither of which moves money.
+// the stand-in), neither of which moves money. Another is not a gateway
+// call either: "after-pushqueue", just after a flight event's
+// transaction, which queued its pushes, committed, before the sender
+// sends them; it is honoured only with a stand-in push service
+// (--test-push-service).
 const CrashEnv = "MEMBERS_TEST_CRASH"
 
 // crashPoints are the points the environment arms, when the gateway
@@ -48,12 +53,12 @@ func armedCrashPoints(testOnly bool, log *slog.Logger) *crashPoints {
 	valid := testOnly
 	for _, at := range strings.Split(env, ",") {
 		when, call, _ := strings.Cut(at, "-")
-		valid = valid && (storePoints[at] || (when == "before" || when == "during" || when == "after") &&
+		valid = valid && (storePoints[at] || at == "after-pushqueue" || (when == "before" || when == "during" || when == "after") &&
 			(call == "authorize" || call == "capture" || call == "refund" || call == "cancel"))
 		points[at] = true
 	}
 	if !valid {
-		log.Warn("ignored: "+CrashEnv+" is for the sandbox gateway, as before-CALL, during-CALL, after-CALL, after-slipend, after-refundrecord or after-refundend points", "value", env)
+		log.Warn("ignored: "+CrashEnv+" is for the sandbox gateway, as before-CALL, during-CALL, after-CALL, after-slipend, after-refundrecord or after-refundend points, or after-pushqueue with a stand-in push service", "value", env)
 		return nil
 	}
 	log.Warn("crash points armed: the server kills itself at the first", "points", env)
@@ -217,4 +222,28 @@ func (c crashGateway) Refund(ctx context.Context, key, paymentID string, amount 
 
 func (c crashGateway) Cancel(ctx context.Context, key, paymentID string) (payment.GatewayPayment, error) {
 	return through(c, "cancel", func() (payment.GatewayPayment, error) { return c.Gateway.Cancel(ctx, key, paymentID) })
+}
+
+// crashFlights wraps the flight events' store when after-pushqueue is
+// armed: the process is killed once an event applied (its pushes queued
+// in the same transaction), before any is sent.
+func crashFlights(st flightops.Store, armed *crashPoints) flightops.Store {
+	if armed == nil || !armed.points["after-pushqueue"] {
+		return st
+	}
+	return crashingFlights{Store: st, crashPoints: *armed}
+}
+
+type crashingFlights struct {
+	flightops.Store
+	crashPoints
+}
+
+func (c crashingFlights) Apply(ctx context.Context, ev flightops.Event, source string, merge func(flightops.State) (flightops.State, bool, error),
+	alertDue func(flightops.State) time.Time) (flightops.Result, error) {
+	res, err := c.Store.Apply(ctx, ev, source, merge, alertDue)
+	if err == nil && res.Outcome == flightops.OutcomeApplied {
+		c.at("after", "pushqueue")
+	}
+	return res, err
 }

@@ -97,6 +97,10 @@ func (a *App) wireFeatures(ctx context.Context, cfg Config) (*Features, error) {
 		return nil, err
 	}
 
+	if err := a.wirePush(ctx, cfg, f); err != nil {
+		return nil, err
+	}
+
 	if err := a.wireMembersFeed(ctx, cfg, f); err != nil {
 		return nil, err
 	}

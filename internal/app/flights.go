@@ -35,8 +35,11 @@ func (a *App) ReservationFeed() *flightops.ReservationFeed {
 
 // FlightOps is the operations feed's service (the server and the
 // operator's commands).
-func (a *App) FlightOps() *flightops.Service {
-	return flightops.NewService(observedFlights{store.NewFlightOpsStore(a.DB), a.metrics}, a.DB.Now)
+func (a *App) FlightOps() *flightops.Service { return a.flightOps(nil) }
+
+// flightOps is FlightOps with the crash points of a test armed (nil: none).
+func (a *App) flightOps(armed *crashPoints) *flightops.Service {
+	return flightops.NewService(crashFlights(observedFlights{store.NewFlightOpsStore(a.DB), a.metrics}, armed), a.DB.Now)
 }
 
 // wireFlights mounts the operations feed of flight events. Its secret
@@ -51,9 +54,12 @@ func (a *App) wireFlights(_ context.Context, cfg Config, f *Features) error {
 	if err != nil {
 		return err
 	}
-	// an event applied here wakes this instance's sender: a cancellation's
-	// mails go at once, not at the sender's next interval
-	svc := flightops.NewService(wakeAlerts{observedFlights{store.NewFlightOpsStore(a.DB), a.metrics}, alerts}, a.DB.Now)
+	// An event applied here wakes this instance's sender: a cancellation's
+	// mails go at once, not at the sender's next interval. A crash test's
+	// point after the pushes are queued holds with a stand-in push service
+	// only.
+	armed := armedCrashPoints(cfg.TestPushService != "", a.Logger)
+	svc := flightops.NewService(wakeAlerts{crashFlights(observedFlights{store.NewFlightOpsStore(a.DB), a.metrics}, armed), alerts}, a.DB.Now)
 	f.RootMounts = append(f.RootMounts, func(mux *http.ServeMux) {
 		mux.Handle("POST "+httpapi.FlightEventsPath, httpapi.FlightEvents(svc, []byte(secret), a.DB.Now, a.Logger, a.unavailable))
 	})

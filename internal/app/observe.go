@@ -9,6 +9,7 @@ import (
 	"members/internal/mail"
 	"members/internal/ops"
 	"members/internal/payment"
+	"members/internal/push"
 	"members/internal/store"
 )
 
@@ -87,4 +88,35 @@ func (o observedFlights) Apply(ctx context.Context, ev flightops.Event, source s
 		o.m.FlightEvent("error")
 	}
 	return res, err
+}
+
+// observedPush counts the pushes sent, the failed attempts and the
+// devices forgotten on a 404 or 410.
+type observedPush struct {
+	push.Store
+	m *ops.Metrics
+}
+
+func (o observedPush) MarkSent(ctx context.Context, d push.Delivery, at time.Time) error {
+	err := o.Store.MarkSent(ctx, d, at)
+	if err == nil {
+		o.m.PushSent()
+	}
+	return err
+}
+
+func (o observedPush) MarkAttempt(ctx context.Context, d push.Delivery, attempts int, failed bool, next time.Time, lastErr string) error {
+	err := o.Store.MarkAttempt(ctx, d, attempts, failed, next, lastErr)
+	if err == nil {
+		o.m.PushFailed(failed)
+	}
+	return err
+}
+
+func (o observedPush) Expire(ctx context.Context, subscriptionID string) error {
+	err := o.Store.Expire(ctx, subscriptionID)
+	if err == nil {
+		o.m.PushExpired()
+	}
+	return err
 }

@@ -23,7 +23,8 @@ type Store interface {
 	// returns ErrDuplicate with the first delivery's Result. When the state
 	// changed, every member with a live booking on the flight (booking not
 	// cancelled, segment neither cancelled nor departed) is owed a mail,
-	// due at alertDue(next) unless one is pending already.
+	// due at alertDue(next) unless one is pending already, and a push to
+	// each device on which the member switched the alerts on (internal/push).
 	Apply(ctx context.Context, ev Event, source string, merge func(State) (State, bool, error), alertDue func(State) time.Time) (Result, error)
 	// Flight returns the flight's schedule from its first segment, or
 	// ErrUnknownFlight.

@@ -47,7 +47,7 @@ func TestDataExport(t *testing.T) {
 		}
 		sort.Strings(keys)
 		want := []string{"bookings", "calendarSubscription", "connectedSites", "coupons", "mails", "notificationSettings", "passLotteryEntries", "passengers", "passes", "passkeys",
-			"payments", "points", "profile", "savedCards", "securityEvents", "sessions"}
+			"payments", "points", "profile", "pushDevices", "savedCards", "securityEvents", "sessions"}
 		if strings.Join(keys, ",") != strings.Join(want, ",") {
 			t.Fatalf("parts %v", keys)
 		}

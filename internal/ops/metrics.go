@@ -24,6 +24,9 @@ type Metrics struct {
 	mailGivenUp   prometheus.Counter
 	logins        *prometheus.CounterVec
 	flightEvents  *prometheus.CounterVec
+	pushSent      prometheus.Counter
+	pushFailed    *prometheus.CounterVec
+	pushExpired   prometheus.Counter
 }
 
 // Snapshot is what a scrape reads from the database: the state of the
@@ -79,9 +82,19 @@ func NewMetrics(reg *prometheus.Registry, pools []Pool, snap Snapshot, now func(
 		flightEvents: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "members_flight_events_total", Help: "Flight events from the operations feed, by result: applied, duplicate, unknown_flight or error.",
 		}, []string{"result"}),
+		pushSent: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "members_push_sent_total", Help: "Flight change alerts a push service accepted for a device (Web Push).",
+		}),
+		pushFailed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "members_push_failed_total", Help: "Failed push attempts, by outcome: retry (tried again later) or failed (given up).",
+		}, []string{"outcome"}),
+		pushExpired: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "members_push_expired_total", Help: "Devices forgotten because their push service answered 404 or 410 (unsubscribed, browser data cleared).",
+		}),
 	}
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.requests, m.duration, m.transitions, m.discrepancies, m.webhooks, m.mailFailures, m.mailGivenUp, m.logins, m.flightEvents)
+		m.requests, m.duration, m.transitions, m.discrepancies, m.webhooks, m.mailFailures, m.mailGivenUp, m.logins, m.flightEvents,
+		m.pushSent, m.pushFailed, m.pushExpired)
 	for _, p := range pools {
 		reg.MustRegister(collectors.NewDBStatsCollector(p.DB, p.Name))
 	}
@@ -100,6 +113,9 @@ func NewMetrics(reg *prometheus.Registry, pools []Pool, snap Snapshot, now func(
 	}
 	for _, r := range []string{"applied", "duplicate", "unknown_flight", "error"} {
 		m.flightEvents.WithLabelValues(r)
+	}
+	for _, o := range []string{"retry", "failed"} {
+		m.pushFailed.WithLabelValues(o)
 	}
 	return m
 }
@@ -185,6 +201,32 @@ func (m *Metrics) MailFailure(final bool) {
 func (m *Metrics) FlightEvent(result string) {
 	if m != nil {
 		m.flightEvents.WithLabelValues(result).Inc()
+	}
+}
+
+// PushSent records a push a push service accepted.
+func (m *Metrics) PushSent() {
+	if m != nil {
+		m.pushSent.Inc()
+	}
+}
+
+// PushFailed records a failed push attempt; final when given up.
+func (m *Metrics) PushFailed(final bool) {
+	if m == nil {
+		return
+	}
+	if final {
+		m.pushFailed.WithLabelValues("failed").Inc()
+		return
+	}
+	m.pushFailed.WithLabelValues("retry").Inc()
+}
+
+// PushExpired records a device forgotten on its push service's 404 or 410.
+func (m *Metrics) PushExpired() {
+	if m != nil {
+		m.pushExpired.Inc()
 	}
 }
 

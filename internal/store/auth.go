@@ -113,11 +113,15 @@ func (s *AuthStore) TouchSession(ctx context.Context, idHash string, at time.Tim
 	return nil
 }
 
+// DeleteSession ends a session (a logout) and switches off the flight
+// alerts of the device it made or renewed (push_subscriptions).
 func (s *AuthStore) DeleteSession(ctx context.Context, idHash string) error {
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM sessions WHERE id_hash = $1`, idHash); err != nil {
-		return fmt.Errorf("delete session: %w", err)
-	}
-	return nil
+	return s.db.Tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id_hash = $1`, idHash); err != nil {
+			return fmt.Errorf("delete session: %w", err)
+		}
+		return removePushes(ctx, tx, pushOfSession, idHash)
+	})
 }
 
 // EndSession is a logout: the session goes, and the clients it signed in
@@ -138,7 +142,9 @@ func (s *AuthStore) EndSession(ctx context.Context, idHash string) error {
 // remembers them as ended on purpose, so their devices erase the trips
 // they keep. The sites they signed in to are told: after a reset (every
 // session) all of the member's sessions there, else those of the sessions
-// that end.
+// that end. Every device's flight alerts are switched off, this one's
+// too (it erases its kept trips as well): the member switches them on
+// again where wanted.
 func (s *AuthStore) DeleteMemberSessions(ctx context.Context, memberID, keepHash string) error {
 	return s.db.Tx(ctx, func(tx *sql.Tx) error {
 		now := s.db.NowMillis()
@@ -157,7 +163,7 @@ func (s *AuthStore) DeleteMemberSessions(ctx context.Context, memberID, keepHash
 		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE member_id = $1 AND id_hash <> $2`, memberID, keepHash); err != nil {
 			return fmt.Errorf("delete member sessions: %w", err)
 		}
-		return nil
+		return removePushes(ctx, tx, pushOfMember, memberID)
 	})
 }
 

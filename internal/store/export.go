@@ -159,6 +159,10 @@ func ExportParts(db *DB) []privacy.Part {
 			ecol("c.name", "site", colText), ecol("g.scopes", "scopes", colText), ecol("g.created_at", "grantedAt", colInstant),
 			ecol("g.last_used_at", "lastUsedAt", colInstant),
 		}, "FROM oidc_grants g JOIN oidc_clients c ON c.id = g.client_id WHERE g.member_id = $1 ORDER BY g.created_at, c.name")),
+		part("pushDevices", list([]exportCol{
+			ecol("user_agent", "userAgent", colText), ecol("created_at", "switchedOnAt", colInstant),
+			ecol("NULLIF(last_push_at, 0)", "lastPushAt", colInstant),
+		}, "FROM push_subscriptions WHERE member_id = $1 ORDER BY created_at, id")),
 		part("calendarSubscription", list([]exportCol{
 			ecol("created_at", "createdAt", colInstant), ecol("last_used_at", "lastUsedAt", colInstant),
 		}, "FROM calendar_feeds WHERE member_id = $1")),

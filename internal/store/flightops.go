@@ -35,6 +35,9 @@ type flightSegment struct {
 	gate, previousGate string
 	// live: neither the booking nor the segment is cancelled
 	live bool
+	// the booking's number, and the segment's terminal before the event
+	// (the pushes name it and the gate when the feed does not)
+	pnr, originTerminal string
 }
 
 type queryer interface {
@@ -45,7 +48,7 @@ type queryer interface {
 // times ($1 flight, $2 and $3 the window in Unix milliseconds); it must go
 // through the (flight, depart_at) index, never a scan of the table.
 const flightSegmentsSQL = `SELECT s.reservation_id, s.seg_key, s.origin_airport_code, s.destination_airport_code, s.depart_at, s.arrival_at,
-	COALESCE(r.member_id, ''), r.status_code, s.status_code, s.origin_gate, s.previous_gate
+	COALESCE(r.member_id, ''), r.status_code, s.status_code, s.origin_gate, s.previous_gate, r.pnr, s.origin_terminal
 	FROM reservation_segments s JOIN reservations r ON r.id = s.reservation_id
 	WHERE s.flight = $1 AND s.depart_at >= $2 AND s.depart_at < $3
 	ORDER BY s.depart_at, s.reservation_id, s.seg_key`
@@ -68,7 +71,8 @@ func flightSegments(ctx context.Context, q queryer, flight, date string) ([]flig
 		var s flightSegment
 		var dep, arr int64
 		var resStatus, segStatus string
-		if err := rows.Scan(&s.reservationID, &s.key, &s.origin, &s.destination, &dep, &arr, &s.memberID, &resStatus, &segStatus, &s.gate, &s.previousGate); err != nil {
+		if err := rows.Scan(&s.reservationID, &s.key, &s.origin, &s.destination, &dep, &arr, &s.memberID, &resStatus, &segStatus,
+			&s.gate, &s.previousGate, &s.pnr, &s.originTerminal); err != nil {
 			return nil, fmt.Errorf("scan flight segment: %w", err)
 		}
 		s.departAt, s.arrivalAt = time.UnixMilli(dep).UTC(), time.UnixMilli(arr).UTC()
@@ -367,7 +371,8 @@ func (s *FlightOpsStore) AlertSent(ctx context.Context, a flightops.Alert, owner
 
 // applyFlightEvent records ev and applies it inside tx (FlightOpsStore.Apply
 // and a booking snapshot that moves a flight's schedule, reservationfeed.go,
-// share it): the flight's state, its segments, the mails owed.
+// share it): the flight's state, its segments, the mails and the pushes
+// owed.
 func applyFlightEvent(ctx context.Context, db *DB, tx *sql.Tx, ev flightops.Event, payload, source string,
 	merge func(flightops.State) (flightops.State, bool, error), alertDue func(flightops.State) time.Time) (flightops.Result, error) {
 	res := flightops.Result{EventID: ev.ID}
@@ -428,6 +433,9 @@ func applyFlightEvent(ctx context.Context, db *DB, tx *sql.Tx, ev flightops.Even
 			}
 			res.Bookings = len(reservations)
 			if err := oweAlerts(ctx, tx, db.Engine, segs, next, alertDue(next), db.Now()); err != nil {
+				return err
+			}
+			if err := owePushes(ctx, tx, segs, next, db.Now()); err != nil {
 				return err
 			}
 		}

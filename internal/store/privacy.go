@@ -78,6 +78,8 @@ var eraseStatements = []string{
 	`DELETE FROM oidc_auth_requests WHERE member_id = $1`,
 	`DELETE FROM security_events WHERE member_id = $1`,
 	`DELETE FROM passkeys WHERE member_id = $1`,
+	// The devices' flight alerts, and the pushes owed to them.
+	pushOfMember,
 	`DELETE FROM webauthn_challenges WHERE member_id = $1`,
 	`DELETE FROM passengers WHERE member_id = $1`,
 	`DELETE FROM password_resets WHERE member_id = $1`,

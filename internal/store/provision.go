@@ -122,6 +122,9 @@ func (s *ProvisionStore) SetDeactivated(ctx context.Context, number string, deac
 			if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE member_id = $1`, id); err != nil {
 				return fmt.Errorf("deactivate member sessions: %w", err)
 			}
+			if err := removePushes(ctx, tx, pushOfMember, id); err != nil {
+				return err
+			}
 		}
 		return nil
 	})

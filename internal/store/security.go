@@ -95,7 +95,8 @@ func (s *SecurityStore) Sessions(ctx context.Context, memberID string) ([]auth.S
 }
 
 // DeleteSession ends one session of the member and remembers its hash in
-// ended_sessions, in one transaction, so the device is told why.
+// ended_sessions, in one transaction, so the device is told why; the
+// device's flight alerts are switched off with it.
 func (s *SecurityStore) DeleteSession(ctx context.Context, memberID, idHash string) error {
 	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
 		if err := rememberEnded(ctx, tx, s.db.NowMillis(), auth.EndedElsewhere, `member_id = $2 AND id_hash = $3`, memberID, idHash); err != nil {
@@ -111,7 +112,7 @@ func (s *SecurityStore) DeleteSession(ctx context.Context, memberID, idHash stri
 		if n, _ := r.RowsAffected(); n == 0 {
 			return security.ErrNotFound
 		}
-		return nil
+		return removePushes(ctx, tx, pushOfMemberSession, memberID, idHash)
 	})
 	return err
 }
@@ -129,7 +130,8 @@ func (s *SecurityStore) DeleteOtherSessions(ctx context.Context, memberID, keepH
 		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE member_id = $1 AND id_hash <> $2`, memberID, keepHash); err != nil {
 			return fmt.Errorf("delete sessions: %w", err)
 		}
-		return nil
+		// every other device's alerts, whether its session still lived or ran out
+		return removePushes(ctx, tx, pushOfOthers, memberID, keepHash)
 	})
 }
 

@@ -2088,6 +2088,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/push/vapid_key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The server's VAPID public key, which the browser subscribes with (docs/flight-alerts.md).
+         * @description Base64url of the uncompressed P-256 point (65 bytes), the
+         *     applicationServerKey of pushManager.subscribe. 503 when the server
+         *     has no VAPID key (push is not offered).
+         */
+        get: operations["getPushVapidKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/push/subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Switches the flight change alerts on for this device (the browser's PushSubscription).
+         * @description For the logged-in member and this device. The endpoint must be one
+         *     of the browsers' push services (Google, Mozilla, Apple, Microsoft);
+         *     any other address is refused (400 on endpoint). The same endpoint
+         *     again renews it under this session; an endpoint another member held
+         *     moves to this member. With renew=true (the page after a login) only
+         *     a subscription the member still has is renewed: 404 when it was
+         *     switched off meanwhile (from the security centre, a password change),
+         *     and nothing is made.
+         */
+        put: operations["putPushSubscription"];
+        post?: never;
+        /** Switches the alerts off for the device of an endpoint; 404 when it is not the member's. */
+        delete: operations["deletePushSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/push/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The member's devices that get the flight change alerts, newest first (the security centre). */
+        get: operations["listPushDevices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/push/devices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Switches the alerts off for one of the member's devices; another member's or an unknown one is 404. */
+        delete: operations["deletePushDevice"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ops/v1/reservations/{pnr}": {
         parameters: {
             query?: never;
@@ -3309,6 +3395,41 @@ export interface components {
         };
         ConnectedSiteList: {
             sites: components["schemas"]["ConnectedSite"][];
+        };
+        PushVapidKey: {
+            /** @description base64url, uncompressed P-256 point */
+            publicKey: string;
+        };
+        /** @description the browser's PushSubscription as its toJSON() writes it */
+        PushSubscriptionInput: {
+            endpoint: string;
+            /** @description ignored (the browsers send null) */
+            expirationTime?: number | null;
+            keys: {
+                /** @description base64url, the device's uncompressed P-256 public key */
+                p256dh: string;
+                /** @description base64url, the device's 16-byte authentication secret */
+                auth: string;
+            };
+        };
+        PushSubscriptionEndpoint: {
+            endpoint: string;
+        };
+        PushDevice: {
+            id: string;
+            device: components["schemas"]["SecurityDevice"];
+            /** Format: date-time */
+            switchedOnAt: string;
+            /**
+             * Format: date-time
+             * @description when the last alert went to it; absent before the first
+             */
+            lastPushAt?: string;
+            /** @description switched on (or last renewed) by this session */
+            current: boolean;
+        };
+        PushDeviceList: {
+            devices: components["schemas"]["PushDevice"][];
         };
         SecuritySession: {
             id: string;
@@ -6446,6 +6567,126 @@ export interface operations {
                 };
             };
             400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getPushVapidKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushVapidKey"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["Error"];
+        };
+    };
+    putPushSubscription: {
+        parameters: {
+            query?: {
+                renew?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PushSubscriptionInput"];
+            };
+        };
+        responses: {
+            /** @description the device as listed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushDevice"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["Error"];
+        };
+    };
+    deletePushSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PushSubscriptionEndpoint"];
+            };
+        };
+        responses: {
+            /** @description switched off */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listPushDevices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the devices */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushDeviceList"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    deletePushDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description switched off */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };

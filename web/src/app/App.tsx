@@ -20,8 +20,11 @@ import { watchViewport } from './viewport'
 import { useOnline } from './pwa/online'
 import { useSession } from './session/SessionProvider'
 import { mayHoldTrips } from './pwa/keptFlag'
+import { pushMember } from './pwa/pushChoice'
 
 const KeptTripsSync = lazy(() => import('@/features/bookings/offline/KeptTripsSync'))
+// Only on a device whose flight change alerts are on (pwa/push.ts).
+const PushSync = lazy(() => import('./pwa/PushSync'))
 // "Reload to update": loaded with the worker's registration, never on a visitor's first load.
 const UpdateBanner = lazy(() => import('./pwa/UpdateBanner'))
 
@@ -134,9 +137,11 @@ function OfflineSupport() {
     <Suspense fallback={null}>
       {registered && <UpdateBanner />}
       {online && status !== 'checking' && mayHoldTrips() && <KeptTripsSync />}
+      {online && status !== 'checking' && pushMember() && <PushSync status={status} />}
     </Suspense>
   )
 }
+
 
 function QueryErrorToasts({ sink }: { sink: QueryErrorSink }) {
   const toast = useToast()

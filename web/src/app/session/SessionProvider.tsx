@@ -8,6 +8,7 @@ import { useLang } from '@/i18n/translation'
 import { NotAnsweringError } from '@/api/errors'
 import { LOGIN_PATH, withLang } from '../routing/paths'
 import { eraseKeptTripsIfAny } from '../pwa/keptFlag'
+import { forgetPushIfAny } from '../pwa/pushChoice'
 import { shouldRefreshToken, type RefreshClock, type RefreshTrigger } from './tokenRefresh'
 
 /** 'unreachable': the session check got no answer (docs/offline.md): the kept trips show, never the login form. */
@@ -104,6 +105,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     qc.removeQueries({ predicate: isMemberData })
     // The trips kept on this device go with the session (cache storage and IndexedDB).
     await eraseKeptTripsIfAny().catch(() => undefined)
+    // And this device's flight change alerts (the server switched it off with the session).
+    await forgetPushIfAny().catch(() => undefined)
     // So does the tab's session storage: it holds only the orders kept for
     // "Start again" (features/payment/keptSale.ts), passengers' names among them.
     try {

@@ -5,6 +5,7 @@ import { unwrap } from '@/api/errors'
 import { platformKeys } from '@/api/queryKeys'
 import type { components } from '@/api/schema'
 import { eraseKeptTripsIfAny } from '@/app/pwa/keptFlag'
+import { forgetPushIfAny } from '@/app/pwa/pushChoice'
 import { accountKeys, emailChangeQuery, userQuery } from './firstData'
 
 export type User = components['schemas']['User']
@@ -68,8 +69,9 @@ export function useRegisterOnlineShop() {
 export function useChangePassword() {
   return useMutation({
     mutationFn: async (body: components['schemas']['PasswordChange']) => unwrap(await api.PUT('/api/user/password', { body })),
-    // A password change erases the trips kept on this device (docs/offline.md).
-    onSuccess: () => eraseKeptTripsIfAny().catch(() => undefined),
+    // A password change erases the trips kept on this device (docs/offline.md)
+    // and ends its flight change alerts, as the server did for every device (docs/flight-alerts.md).
+    onSuccess: () => Promise.all([eraseKeptTripsIfAny().catch(() => undefined), forgetPushIfAny().catch(() => undefined)]),
   })
 }
 

@@ -6,6 +6,7 @@ import { api } from '@/api/client'
 import { unwrap } from '@/api/errors'
 import { featureKeys } from '@/api/queryKeys'
 import type { components } from '@/api/schema'
+import { forgetPushIfAny } from '@/app/pwa/pushChoice'
 
 export const securityKeys = featureKeys('security')
 
@@ -27,6 +28,7 @@ export const EXPORT_PARTS = [
   'securityEvents',
   'passkeys',
   'connectedSites',
+  'pushDevices',
   'calendarSubscription',
   'mails',
 ] as const
@@ -99,7 +101,32 @@ export function useEndSessions() {
       if (id) unwrap(await api.DELETE('/api/security/sessions/{id}', { params: { path: { id } } }))
       else unwrap(await api.DELETE('/api/security/sessions'))
     },
-    onSuccess: () => Promise.all([qc.invalidateQueries({ queryKey: sessionsKey }), qc.invalidateQueries({ queryKey: eventsKey })]),
+    // a signed-out device's flight alerts go with its session
+    onSuccess: () => Promise.all([qc.invalidateQueries({ queryKey: sessionsKey }), qc.invalidateQueries({ queryKey: eventsKey }),
+      qc.invalidateQueries({ queryKey: pushDevicesKey })]),
+  })
+}
+
+export type PushDevice = components['schemas']['PushDevice']
+const pushDevicesKey = securityKeys.key('push-devices')
+
+/** The devices that get the flight change alerts (Web Push), newest first. */
+export function usePushDevices() {
+  return useQuery({
+    queryKey: pushDevicesKey,
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/push/devices', { signal })).devices,
+  })
+}
+
+/** Switches the alerts off for one device; this device's own browser subscription ends too. */
+export function useRemovePushDevice() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async (d: PushDevice) => {
+      unwrap(await api.DELETE('/api/push/devices/{id}', { params: { path: { id: d.id } } }))
+      if (d.current) await forgetPushIfAny().catch(() => undefined)
+    },
+    onSuccess: () => qc.invalidateQueries({ queryKey: pushDevicesKey }),
   })
 }
 

@@ -11,6 +11,7 @@ import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
 import { notificationSettingsQuery, useUpdateNotificationSettings, type NotificationSettings } from '../api'
 import { SelectField } from '@/components/SelectField'
+import { PushToggle } from '@/app/pwa/PushToggle'
 
 interface NotificationsForm {
   flightChanges: boolean
@@ -71,6 +72,10 @@ export default function NotificationsPage() {
           <button type="submit" className="button button--primary" disabled={save.isPending}>{t('account.save')}</button>
           {saved && <p role="status" className="notice notice--ok">{t('notifications.saved')}</p>}
         </form>
+      </section>
+      <section aria-labelledby="notifications-device-heading">
+        <h2 id="notifications-device-heading">{t('notifications.device')}</h2>
+        <PushToggle />
       </section>
       <p><AppLink to="/account">{t('notifications.back')}</AppLink></p>
     </div>

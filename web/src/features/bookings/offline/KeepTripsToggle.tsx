@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react'
+import { useEffect, useId, useState, type ReactNode } from 'react'
 import { useLang, useTranslation } from '@/i18n/translation'
 import { keepsTrips } from '@/app/pwa/keptFlag'
 import { currentMemberId, eraseKept, keepTrips, readKept } from './store'
@@ -11,8 +11,10 @@ type State = { kind: 'off' } | { kind: 'saving' } | { kind: 'saved'; savedAt: nu
  * "Keep my trips on this device", on the bookings page: off by default (a
  * shared computer must not keep them). On, the next 30 days' bookings are
  * kept in this browser for the offline view; off, they are erased at once.
+ * children are the other choices of this device shown with it (the flight
+ * change alerts: app/pwa/PushToggle.tsx).
  */
-export function KeepTripsToggle() {
+export function KeepTripsToggle({ children }: { children?: ReactNode }) {
   const { t } = useTranslation('bookings')
   const lang = useLang()
   const id = useId()
@@ -71,6 +73,7 @@ export function KeepTripsToggle() {
         {state.kind === 'saved' && t('offline.saved', { time: savedAtLabel(state.savedAt, lang) })}
         {state.kind === 'failed' && t('offline.saveFailed')}
       </p>
+      {children}
     </section>
   )
 }

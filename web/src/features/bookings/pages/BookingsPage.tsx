@@ -20,6 +20,7 @@ import { lazyResolver } from '@/components/lazyResolver'
 import { ReservationCard } from '../components/ReservationCard'
 import { CalendarSubscription } from '../components/CalendarSubscription'
 import { KeepTripsToggle } from '../offline/KeepTripsToggle'
+import { PushToggle } from '@/app/pwa/PushToggle'
 
 /**
  * Booking management: "Add a booking" at the top, the results with paging
@@ -119,7 +120,9 @@ export default function BookingsPage() {
       {/* Shown once the first search has answered, so the results arriving above it do not push it down the screen. */}
       <div hidden={!settled}>
         <SearchPanel key={form.key} values={addressed.form} onSearch={(form) => void searchFor({ form, page: 1 }).then(scrollToResults)} pending={search.pending} error={search.validation} />
-        <KeepTripsToggle />
+        <KeepTripsToggle>
+          <PushToggle compact />
+        </KeepTripsToggle>
         <CalendarSubscription />
       </div>
     </div>

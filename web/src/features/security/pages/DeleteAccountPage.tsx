@@ -10,6 +10,7 @@ import { useConfirmDeletion, useDeletionLink, useDeletionLosses, type DeletionLo
 import { WhatGoesWhatStays } from '../components/WhatGoesWhatStays'
 import { PageHeader } from '@/components/PageHeader'
 import { eraseKeptTripsIfAny } from '@/app/pwa/keptFlag'
+import { forgetPushIfAny } from '@/app/pwa/pushChoice'
 
 /** Errors of the confirmation the page answers itself (the losses are fetched again). */
 const LOSS_ERRORS = ['account_deletion_payment_pending', 'account_deletion_unconfirmed']
@@ -49,8 +50,10 @@ export default function DeleteAccountPage() {
       { token, acknowledged: items.filter((a) => acked.has(a)) },
       {
         // The session is gone with the account: a full load starts the app afresh.
-        // The trips kept on this device go with it (docs/offline.md).
-        onSuccess: () => void eraseKeptTripsIfAny().finally(() => window.location.assign(`/account-deleted?lang=${lang}`)),
+        // The trips kept on this device go with it (docs/offline.md), and its flight change alerts.
+        onSuccess: () =>
+          void Promise.all([eraseKeptTripsIfAny().catch(() => undefined), forgetPushIfAny().catch(() => undefined)])
+            .finally(() => window.location.assign(`/account-deleted?lang=${lang}`)),
         onError: (e) => {
           if (e instanceof ApiError && e.errorKey && LOSS_ERRORS.includes(e.errorKey)) {
             setRefusal(e.serverMessage ?? t('deletion.refused'))

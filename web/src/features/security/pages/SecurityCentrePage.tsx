@@ -6,8 +6,8 @@ import { AppLink } from '@/app/routing/AppLink'
 import { useModals } from '@/app/modals/modalContext'
 import { useToast } from '@/app/toast'
 import { JapanTime } from '@/components/JapanTime'
-import { useEndSessions, useSecurityEvents, useSecuritySessions, type SecurityDevice, type SecuritySession } from '../api'
 import { ConnectedSites } from '../components/ConnectedSites'
+import { useEndSessions, usePushDevices, useRemovePushDevice, useSecurityEvents, useSecuritySessions, type SecurityDevice, type SecuritySession } from '../api'
 import { PageHeader } from '@/components/PageHeader'
 
 /** /security: the sessions signed in to the account and the recent security events. */
@@ -19,6 +19,7 @@ export default function SecurityCentrePage() {
       <p className="security-centre__lead">{t('centre.lead')}</p>
       <Sessions />
       <ConnectedSites />
+      <PushDevices />
       <Events />
       <section className="card" aria-labelledby="centre-more">
         <h2 id="centre-more">{t('centre.moreTitle')}</h2>
@@ -166,6 +167,56 @@ function Sessions() {
             <p className="field__hint">{t('centre.onlyThis')}</p>
           )}
         </>
+      )}
+    </section>
+  )
+}
+
+/** The devices that show the member's flight changes on their lock screen, each with its switch-off. */
+function PushDevices() {
+  const { t } = useTranslation('security')
+  const toast = useToast()
+  const devices = usePushDevices()
+  const remove = useRemovePushDevice()
+  const device = useDeviceLabel()
+  return (
+    <section className="card" aria-labelledby="push-devices-title" aria-busy={devices.isFetching}>
+      <h2 id="push-devices-title">{t('centre.pushTitle')}</h2>
+      <p className="field__hint">{t('centre.pushLead')}</p>
+      {devices.isPending ? (
+        <p role="status">{t('centre.loading')}</p>
+      ) : devices.isError ? (
+        <p className="form__error" role="alert">
+          {t('centre.loadError')}
+        </p>
+      ) : devices.data.length === 0 ? (
+        <p>{t('centre.pushNone')}</p>
+      ) : (
+        <ul className="session-list">
+          {devices.data.map((d) => (
+            <li key={d.id} className={`session${d.current ? ' session--current' : ''}`}>
+              <div className="session__main">
+                <strong>{device(d.device)}</strong>
+                {d.current && <span className="session__badge">{t('centre.thisDevice')}</span>}
+              </div>
+              <dl className="session__facts">
+                <dt>{t('centre.pushSince')}</dt>
+                <dd><JapanTime value={d.switchedOnAt} /></dd>
+                <dt>{t('centre.pushLast')}</dt>
+                <dd>{d.lastPushAt ? <JapanTime value={d.lastPushAt} /> : t('centre.pushNever')}</dd>
+              </dl>
+              <button
+                type="button"
+                className="button"
+                disabled={remove.isPending}
+                onClick={() => remove.mutate(d, { onError: () => toast.showError() })}
+                aria-label={t('centre.pushOffLabel', { device: device(d.device) })}
+              >
+                {t('centre.pushOff')}
+              </button>
+            </li>
+          ))}
+        </ul>
       )}
     </section>
   )
