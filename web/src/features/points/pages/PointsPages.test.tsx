@@ -231,7 +231,7 @@ describe('points sale', () => {
     })
     renderApp('/points/sale?lang=en')
     const alert = await screen.findByRole('alert')
-    expect(alert.textContent).toContain('about 30 minutes) and try again, or pay or cancel your payment under Pending payments')
+    expect(alert.textContent).toMatch(/about 30\sminutes\) and try again, or pay or cancel your payment under Pending payments/)
     expect((screen.getByRole('button', { name: 'Go to payment' }) as HTMLButtonElement).disabled).toBe(true)
   })
 
