@@ -93,7 +93,7 @@ func TestFlightSegmentsUpdateUsesKey(t *testing.T) {
 		if err := demo.SeedBench(ctx, db, "!", 2, 0, 50, time.Now(), nil); err != nil {
 			t.Fatal(err)
 		}
-		args := []any{int64(1), int64(2), nil, nil, "CANCELLED", "", "", 1, "cancellation", "", "a", "1", "b", "2"}
+		args := []any{int64(1), int64(2), nil, nil, "CANCELLED", "", "", 1, "cancellation", "", "", "a", "1", "b", "2"}
 		var plan []string
 		if err := db.Tx(ctx, func(tx *sql.Tx) error {
 			prefix := "EXPLAIN QUERY PLAN "
