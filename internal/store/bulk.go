@@ -15,10 +15,11 @@ import (
 // A batch's rows go in chunks of bulkChunks rows, the largest that fits
 // first: the statements' texts are few (one per chunk size and table), so
 // both engines keep them compiled (SQLite's per-connection statement cache,
-// pgx's prepared statements), whatever the batch's size; at most three
-// statements of each smaller size follow the large ones. A chunk stays
-// within both engines' limit of bound parameters (SQLite 32,766).
-var bulkChunks = []int{1024, 256, 64, 16, 4, 1}
+// pgx's prepared statements), whatever the batch's size; at most one
+// statement of each smaller size follows the large ones (a batch of 500:
+// 256, 128, 64, 32, 16 and 4 rows). A chunk stays within both engines'
+// limit of bound parameters (SQLite 32,766).
+var bulkChunks = []int{1024, 512, 256, 128, 64, 32, 16, 8, 4, 2, 1}
 
 // maxBulkParams bounds the parameters of one statement.
 const maxBulkParams = 30000

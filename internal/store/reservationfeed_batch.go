@@ -66,6 +66,7 @@ func (s *ReservationFeedStore) applyBatch(ctx context.Context, tx *sql.Tx, batch
 	out []flightops.ItemResult, oneByOne bool) error {
 	now := s.db.NowMillis()
 	count := map[string]int{}
+	versions := map[string]int64{} // of a booking number sent once
 	var pnrs []string
 	for _, i := range live {
 		p := batch[i].Reservation.PNR
@@ -73,6 +74,7 @@ func (s *ReservationFeedStore) applyBatch(ctx context.Context, tx *sql.Tx, batch
 			pnrs = append(pnrs, p)
 		}
 		count[p]++
+		versions[p] = batch[i].Version
 	}
 	slices.Sort(pnrs) // one lock order for every writer
 	feedRows := make([][]any, len(pnrs))
@@ -100,7 +102,17 @@ func (s *ReservationFeedStore) applyBatch(ctx context.Context, tx *sql.Tx, batch
 		}); err != nil {
 		return fmt.Errorf("reservation feed: %w", err)
 	}
-	olds, err := s.loadBookings(ctx, tx, pnrs)
+	// the bookings the snapshots may replace: none for a stale or
+	// duplicate one (a run again after an interruption reads no booking)
+	var replace []string
+	if !oneByOne {
+		for _, p := range pnrs {
+			if count[p] > 1 || booking.FeedOrder(held[p], versions[p]) == booking.FeedApplied {
+				replace = append(replace, p)
+			}
+		}
+	}
+	olds, err := s.loadBookings(ctx, tx, replace)
 	if err != nil {
 		return err
 	}
