@@ -124,8 +124,9 @@ func (s *AuthStore) DeleteSession(ctx context.Context, idHash string) error {
 	})
 }
 
-// EndSession is a logout: the session goes, and the clients it signed in
-// to get a logout token (oidcSessionsEnded), in one transaction.
+// EndSession is a logout: the session goes, the clients it signed in to
+// get a logout token (oidcSessionsEnded), and the flight alerts of the
+// device it made or renewed are switched off, in one transaction.
 func (s *AuthStore) EndSession(ctx context.Context, idHash string) error {
 	return s.db.Tx(ctx, func(tx *sql.Tx) error {
 		if err := oidcSessionsEnded(ctx, tx, s.db.NowMillis(), "", idHash, ""); err != nil {
@@ -134,7 +135,7 @@ func (s *AuthStore) EndSession(ctx context.Context, idHash string) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id_hash = $1`, idHash); err != nil {
 			return fmt.Errorf("end session: %w", err)
 		}
-		return nil
+		return removePushes(ctx, tx, pushOfSession, idHash)
 	})
 }
 

@@ -5,13 +5,17 @@
 //   node e2e/run.mjs                   every e2e/*.test.mjs
 //   node e2e/run.mjs e2e/points.test.mjs …
 import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { chromium } from "playwright-core";
 import { BROWSER_OPTIONS } from "./harness.mjs";
 
-const files = process.argv.slice(2);
+// Every file listed by name: Node 22 and later take a folder given to
+// --test as a module to run, not as a folder to search.
+const named = process.argv.slice(2);
+const files = named.length ? named : readdirSync("e2e").filter((f) => f.endsWith(".test.mjs")).sort().map((f) => `e2e/${f}`);
 const jobs = process.env.E2E_JOBS || "1";
 const browser = await chromium.launchServer(BROWSER_OPTIONS);
-const child = spawn(process.execPath, ["--test", `--test-concurrency=${jobs}`, ...(files.length ? files : ["e2e/"])], {
+const child = spawn(process.execPath, ["--test", `--test-concurrency=${jobs}`, ...files], {
   stdio: "inherit",
   env: { ...process.env, E2E_BROWSER_WS: browser.wsEndpoint() },
 });
