@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"members/internal/retry"
 	"members/internal/signature"
 )
 
@@ -233,11 +234,7 @@ func (g *Gateway) deliver(ctx context.Context, e dueEvent) (bool, error) {
 // backoff is the wait after failed attempt n (1-based): RetryBase·2^(n-1),
 // at most RetryMax.
 func (g *Gateway) backoff(n int) time.Duration {
-	d := g.opt.RetryBase
-	for i := 1; i < n && d < g.opt.RetryMax; i++ {
-		d *= 2
-	}
-	return min(d, g.opt.RetryMax)
+	return retry.Doubling(g.opt.RetryBase, g.opt.RetryMax, n)
 }
 
 // send POSTs one signed event and returns the receiver's status.

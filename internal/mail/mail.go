@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"members/internal/i18n"
+	"members/internal/retry"
 )
 
 // Attachment is a file sent with a message (e.g. an itinerary PDF).
@@ -169,11 +170,7 @@ const (
 
 // Backoff returns the wait after the given number of failed attempts.
 func Backoff(attempts int) time.Duration {
-	d := firstBackoff
-	for i := 1; i < attempts && d < maxBackoff; i++ {
-		d *= 2
-	}
-	return min(d, maxBackoff)
+	return retry.Doubling(firstBackoff, maxBackoff, attempts)
 }
 
 // Mailer records and delivers messages.

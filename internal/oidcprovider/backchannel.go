@@ -12,6 +12,7 @@ import (
 
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
+	"members/internal/retry"
 )
 
 // Back-channel logout (OpenID Connect Back-Channel Logout 1.0). The
@@ -34,11 +35,7 @@ const (
 
 // LogoutWait is the wait after the given number of failed attempts.
 func LogoutWait(attempts int) time.Duration {
-	d := logoutFirstWait
-	for i := 1; i < attempts && d < logoutMaxWait; i++ {
-		d *= 2
-	}
-	return min(d, logoutMaxWait)
+	return retry.Doubling(logoutFirstWait, logoutMaxWait, attempts)
 }
 
 // LogoutClaims are a logout token's claims.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"members/internal/i18n"
+	"members/internal/retry"
 )
 
 // Delivery is one push owed: to a device, for one change of a flight.
@@ -81,11 +82,7 @@ const (
 
 // Backoff is the wait after the given number of failed attempts.
 func Backoff(attempts int) time.Duration {
-	d := firstBackoff
-	for i := 1; i < attempts && d < maxBackoff; i++ {
-		d *= 2
-	}
-	return min(d, maxBackoff)
+	return retry.Doubling(firstBackoff, maxBackoff, attempts)
 }
 
 // Sender delivers the pushes owed (a background job; safe on several
