@@ -57,28 +57,14 @@ const sqliteBulkGuard = `NOT EXISTS (SELECT 1 FROM ` + bulkWritesTable + `)`
 
 // viewFunction is the PostgreSQL trigger function that rebuilds column
 // (view, the SQL of the view of reservation r) of the reservations of
-// table's rows (the function of 00220, without JIT as 00230 set it), with
-// the bulk writer's guard when guarded.
+// table's rows (the function of 00220, rebuildViewFunctionSQL, without JIT
+// as 00230 set it), with the bulk writer's guard when guarded.
 func viewFunction(table, column, view string, guarded bool) string {
-	guard := ""
+	f := strings.Replace(rebuildViewFunctionSQL(table, column, view), " LANGUAGE plpgsql AS $$", " LANGUAGE plpgsql "+noJIT+" AS $$", 1)
 	if guarded {
-		guard = pgBulkGuard
+		f = strings.Replace(f, "\nBEGIN", "\nBEGIN"+pgBulkGuard, 1)
 	}
-	return `CREATE OR REPLACE FUNCTION ` + rebuildViewFunction(table) + ` RETURNS trigger LANGUAGE plpgsql ` + noJIT + ` AS $$
-DECLARE
-	ids text[];
-BEGIN` + guard + `
-	IF TG_OP = 'INSERT' THEN
-		ids := ARRAY(SELECT DISTINCT reservation_id FROM new_rows);
-	ELSIF TG_OP = 'DELETE' THEN
-		ids := ARRAY(SELECT DISTINCT reservation_id FROM old_rows);
-	ELSE
-		ids := ARRAY(SELECT reservation_id FROM old_rows UNION SELECT reservation_id FROM new_rows);
-	END IF;
-	PERFORM 1 FROM reservations WHERE id = ANY(ids) ORDER BY id FOR UPDATE;
-	UPDATE reservations r SET ` + column + ` = ` + view + ` WHERE r.id = ANY(ids);
-	RETURN NULL;
-END $$`
+	return f
 }
 
 // pgBookingFunctions are the booking trigger functions of PostgreSQL,
