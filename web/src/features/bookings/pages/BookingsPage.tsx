@@ -120,10 +120,12 @@ export default function BookingsPage() {
       {/* Shown once the first search has answered, so the results arriving above it do not push it down the screen. */}
       <div hidden={!settled}>
         <SearchPanel key={form.key} values={addressed.form} onSearch={(form) => void searchFor({ form, page: 1 }).then(scrollToResults)} pending={search.pending} error={search.validation} />
-        <KeepTripsToggle>
-          <PushToggle compact />
-        </KeepTripsToggle>
-        <CalendarSubscription />
+        <div className="bookings__device-choices">
+          <KeepTripsToggle>
+            <PushToggle compact />
+          </KeepTripsToggle>
+          <CalendarSubscription />
+        </div>
       </div>
     </div>
   )

@@ -70,7 +70,7 @@ export function PaymentWait({ process: p, kind }: { process: PaymentProcess; kin
       <p>{noBreak(t(`wait.${kind}.text`, { deadline: t('pendingPage.japanTime', { time: formatDateTime(p.expiresAt, lang) }) }))}</p>
       {slow && <p>{t('wait.slow')}</p>}
       {/* back from the gateway's slip page: the numbers to pay with, here too */}
-      {kind === 'slip' && p.slip && <SlipNumbers slip={p.slip} />}
+      {kind === 'slip' && p.slip && <SlipNumbers slip={p.slip} headingLevel={2} />}
       {error && <p className="pay-notice pay-notice--warn" role="alert">{error}</p>}
       {!waiting && asking && (
         <CancelAsk id={`wait-${p.paymentProcessId}`} busy={cancel.isPending} onYes={doCancel} onNo={() => setAsking(false)} />

@@ -13,9 +13,12 @@ export type Slip = NonNullable<PendingPayment['slip']>
  * A convenience-store / ATM / net-banking slip's numbers with how to pay
  * them: on Pending payments and on the payment's result page. A number is
  * read out at the shop's till, so it never breaks (.pending-payment__number);
- * on a narrow screen it goes below its label whole.
+ * on a narrow screen it goes below its label whole. Its heading is one level
+ * below the heading it sits under: a pending payment's (h2) on Pending
+ * payments, the page's own (h1) on the result page.
  */
-export function SlipNumbers({ slip }: { slip: Slip }) {
+export function SlipNumbers({ slip, headingLevel = 3 }: { slip: Slip; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3'
   const { t } = useTranslation('payment')
   const rows = SLIP_FIELDS.filter((k) => slip[k])
   // the payment code of each store, known chains first, any other by its own name
@@ -26,7 +29,7 @@ export function SlipNumbers({ slip }: { slip: Slip }) {
   if (rows.length === 0 && codes.length === 0) return null
   return (
     <section className="pending-payment__slip" aria-label={t('pendingPage.slipTitle')}>
-      <h3>{t('pendingPage.slipTitle')}</h3>
+      <Heading>{t('pendingPage.slipTitle')}</Heading>
       {/* a slip without Pay-easy numbers (Stripe's konbini) is paid at a store only: no ATM, no bank */}
       <p className="pending-payment__hint">{noBreak(t(slip.institutionNumber || slip.customerNumber ? 'pendingPage.slipHint' : 'pendingPage.slipHintStores'))}</p>
       <dl className="order-summary">
