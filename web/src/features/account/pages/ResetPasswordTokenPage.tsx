@@ -25,6 +25,9 @@ export default function ResetPasswordTokenPage() {
   const { t } = useTranslation('account')
   const { token = '' } = useParams()
   const first = useSearchParams()[0].get('kind') === 'set'
+  // The invalid page says which link it was: a member who never had a
+  // password is not told their "reset" link expired.
+  const invalidPage = first ? '/reset-password/invalid?kind=set' : '/reset-password/invalid'
   const navigate = useAppNavigate()
   const modals = useModals()
   const toast = useToast()
@@ -36,10 +39,10 @@ export default function ResetPasswordTokenPage() {
     void validateResetToken(token).then((ok) => {
       if (!live) return
       if (ok) setValid(true)
-      else navigate('/reset-password/invalid', { replace: true })
+      else navigate(invalidPage, { replace: true })
     })
     return () => { live = false }
-  }, [token, navigate])
+  }, [token, navigate, invalidPage])
   const resolver = useMemo(() => zodResolver(resetSchema(t)), [t])
   const { register, handleSubmit, setError, formState: { errors } } = useForm<ResetForm>({
     resolver, defaultValues: { password: '', passwordReenter: '' },
@@ -50,7 +53,7 @@ export default function ResetPasswordTokenPage() {
       onSuccess: () => setDone(true),
       onError: (e) => {
         if (handleServerValidation(e, setError, labels, modals)) return
-        if (e instanceof ApiError && e.status === 404) navigate('/reset-password/invalid', { replace: true })
+        if (e instanceof ApiError && e.status === 404) navigate(invalidPage, { replace: true })
         else toast.showError()
       },
     }),

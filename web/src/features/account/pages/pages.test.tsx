@@ -288,5 +288,15 @@ describe('account pages', () => {
     renderApp('/reset-password/bad-token?lang=en')
     await screen.findByRole('heading', { level: 1, name: 'Link invalid or expired' })
     expect(currentUrl()).toBe('/reset-password/invalid?lang=en')
+    screen.getByText(/password reset link is invalid/)
+  })
+
+  it('set-password link: an invalid token says the link to set a password expired, not a reset link', async () => {
+    stubFetch({ 'GET /api/session/info': VISITOR_SESSION, 'POST /api/user/reset_password/validate': 404 })
+    renderApp('/reset-password/bad-token?kind=set&lang=jp')
+    await screen.findByRole('heading', { level: 1, name: 'リンクが無効または期限切れです' })
+    expect(currentUrl()).toMatch(/^\/reset-password\/invalid\?(kind=set&lang=jp|lang=jp&kind=set)$/)
+    screen.getByText(/パスワード設定リンク/)
+    expect(screen.queryByText(/再設定リンク/)).toBeNull()
   })
 })

@@ -166,3 +166,33 @@ describe('a flight card after a change', () => {
     expect(gone.querySelector('.flight__where')?.textContent).not.toBe('')
   })
 })
+
+describe('a flight\'s duration', () => {
+  const flight = (pnr: string, dep: string, arr: string) =>
+    reservation(pnr, { ...base, key: '1', flight: 'MM300', flightNumber: '300', departDateTime: dep, arrivalDateTime: arr, flightStatus: 'ON_TIME', flightStatusLabel: 'On time', isIrregular: false })
+  for (const [lang, hours, mins, both] of [
+    ['en', '2 h', '45 min', '1 h 5 min'],
+    ['jp', '2時間', '45分', '1時間5分'],
+  ] as const) {
+    it(`${lang}: reads whole hours without "0 min" and a short flight without "0 h"`, async () => {
+      stubFetch({
+        'GET /api/session/info': MEMBER_SESSION,
+        'GET /api/masters/airports': [],
+        'GET /api/reservations': () => json({
+          reservations: [
+            flight('HOURS1', '2027-02-01T08:00:00+09:00', '2027-02-01T10:00:00+09:00'),
+            flight('MINS01', '2027-02-02T08:00:00+09:00', '2027-02-02T08:45:00+09:00'),
+            flight('BOTH01', '2027-02-03T08:00:00+09:00', '2027-02-03T09:05:00+09:00'),
+          ],
+          perPage: 10, currentPage: 1, total: 3, totalPages: 1,
+        }),
+      })
+      renderApp(`/bookings?lang=${lang}`)
+      const text = async (pnr: string) =>
+        (await screen.findByRole('article', { name: new RegExp(pnr) })).querySelector('.flight__duration')?.textContent?.replace(/\s/g, ' ')
+      expect(await text('HOURS1')).toBe(hours)
+      expect(await text('MINS01')).toBe(mins)
+      expect(await text('BOTH01')).toBe(both)
+    })
+  }
+})

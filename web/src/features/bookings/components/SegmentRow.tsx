@@ -69,7 +69,7 @@ export function SegmentRow({ segment: s }: { segment: Segment }) {
         </div>
         <div className="flight__line" aria-hidden={minutes === null}>
           {minutes !== null && (
-            <span className="flight__duration">{t('segment.duration', { hours: Math.floor(minutes / 60), minutes: minutes % 60 })}</span>
+            <span className="flight__duration">{t(durationKey(minutes), { hours: Math.floor(minutes / 60), minutes: minutes % 60 })}</span>
           )}
         </div>
         <div className="flight__end flight__end--arrival">
@@ -207,4 +207,11 @@ function StatusChip({ segment: s }: { segment: Segment }) {
   if (s.isIrregular) return <span className="chip chip--danger">{s.flightStatusLabel || t('segment.irregular')}</span>
   if (s.isPast) return <span className="chip chip--muted">{t('segment.flown')}</span>
   return <span className="chip chip--ok">{s.status}</span>
+}
+
+/** A flight of whole hours reads "2 h", one under an hour "45 min". */
+function durationKey(minutes: number) {
+  if (minutes % 60 === 0) return 'segment.durationHours'
+  if (minutes < 60) return 'segment.durationMinutes'
+  return 'segment.duration'
 }
