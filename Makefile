@@ -161,7 +161,8 @@ bench: build
 	go run ./cmd/benchbookings
 	go run ./cmd/benchpayments
 	go run ./cmd/benchflights
-	scripts/bench-import.sh 100000 1000000
+	OUT=BENCHMARKS.md scripts/bench-import.sh 100000 1000000
+	go run ./cmd/benchtyphoon
 
 clean:
 	rm -rf bin web/node_modules .tools

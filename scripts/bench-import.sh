@@ -12,7 +12,9 @@
 # before it. Usage:
 #   scripts/bench-import.sh [MEMBERS] [BOOKINGS]   (defaults 10000 20000)
 # ENGINES="sqlite postgres" picks the engines; NICE=10 runs the imports
-# under nice (a shared machine); MEMBERS_BIN the binary (bin/members).
+# under nice (a shared machine); MEMBERS_BIN the binary (bin/members);
+# OUT=BENCHMARKS.md also writes the figures into that file's "import"
+# section (cmd/benchsection), as `make bench` does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 members=${1:-10000}
@@ -63,29 +65,46 @@ all() { # engine dsn
   run "$1" "$2" bookings "$dir/bookings.ndjson" "the bookings again (all duplicate)"
 }
 
-echo "$(date -u '+%F %H:%M UTC'), $(nproc) CPUs, $members members, $bookings bookings${NICE:+, under nice -n $NICE}"
-echo
-echo "| engine | import | rows | wall | rate | peak RSS | CPU (user+sys) | load average before | summary |"
-echo "|---|---|---:|---:|---:|---:|---:|---|---|"
-for engine in $engines; do
-  case $engine in
-  sqlite)
-    "$bin" migrate --db "sqlite:$dir/bench.db" >/dev/null 2>&1
-    all sqlite "sqlite:$dir/bench.db"
-    rm -f "$dir"/bench.db*
-    ;;
-  postgres)
-    pg=${MEMBERS_TEST_PG:-postgres://postgres@127.0.0.1:5432/test?sslmode=disable}
-    if command -v psql >/dev/null && psql "$pg" -qc 'DROP SCHEMA IF EXISTS bench_import CASCADE; CREATE SCHEMA bench_import' >/dev/null 2>&1; then
-      sep='?'
-      case $pg in *\?*) sep='&' ;; esac
-      pgdsn="${pg}${sep}search_path=bench_import"
-      "$bin" migrate --db "$pgdsn" >/dev/null 2>&1
-      all postgres "$pgdsn"
-      psql "$pg" -qc 'DROP SCHEMA bench_import CASCADE' >/dev/null 2>&1 || true
-    else
-      echo "| postgres | skipped: no server at $pg | | | | | | | |"
-    fi
-    ;;
-  esac
-done
+report() {
+  echo "$(date -u '+%F %H:%M UTC'), $(nproc) CPUs, $members members, $bookings bookings${NICE:+, under nice -n $NICE}"
+  echo
+  echo "| engine | import | rows | wall | rate | peak RSS | CPU (user+sys) | load average before | summary |"
+  echo "|---|---|---:|---:|---:|---:|---:|---|---|"
+  for engine in $engines; do
+    case $engine in
+    sqlite)
+      "$bin" migrate --db "sqlite:$dir/bench.db" >/dev/null 2>&1
+      all sqlite "sqlite:$dir/bench.db"
+      rm -f "$dir"/bench.db*
+      ;;
+    postgres)
+      pg=${MEMBERS_TEST_PG:-postgres://postgres@127.0.0.1:5432/test?sslmode=disable}
+      if command -v psql >/dev/null && psql "$pg" -qc 'DROP SCHEMA IF EXISTS bench_import CASCADE; CREATE SCHEMA bench_import' >/dev/null 2>&1; then
+        sep='?'
+        case $pg in *\?*) sep='&' ;; esac
+        pgdsn="${pg}${sep}search_path=bench_import"
+        "$bin" migrate --db "$pgdsn" >/dev/null 2>&1
+        all postgres "$pgdsn"
+        psql "$pg" -qc 'DROP SCHEMA bench_import CASCADE' >/dev/null 2>&1 || true
+      else
+        echo "| postgres | skipped: no server at $pg | | | | | | | |"
+      fi
+      ;;
+    esac
+  done
+}
+
+report | tee "$dir/report"
+if [ -n "${OUT:-}" ]; then
+  {
+    echo '## Imports from the airline'"'"'s systems (`scripts/bench-import.sh`, part of `make bench`)'
+    echo
+    echo 'The NDJSON files made by the script (members with an old system'"'"'s bcrypt hash, a tenth more without one, each'
+    echo 'mailed a set-password link; bookings of one to three passengers, half of them return trips, each naming a member)'
+    echo 'imported with `members import members|bookings` into a new database, then the same bookings file again (every line'
+    echo 'a duplicate: the run after an interruption). Peak RSS and CPU from `/usr/bin/time`. Goals: 1,000,000 bookings in'
+    echo 'under 10 minutes on 2 cores, peak RSS under 250 MB.'
+    echo
+    cat "$dir/report"
+  } | go run ./cmd/benchsection import "$OUT"
+fi
