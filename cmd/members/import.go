@@ -106,6 +106,7 @@ func runImportCmd(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	rejectsPath := fs.String("rejects", "", "write each refused line's number and reason to this file")
 	publicURL := fs.String("public-url", envOr("MEMBERS_PUBLIC_URL", ""), "public base URL of the site, for the links in the mails queued (env MEMBERS_PUBLIC_URL)")
 	batch := fs.Int("batch", importer.DefaultBatch, "lines per batch (one transaction each)")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the import to this file (benchmarks)")
 	pos, err := parseArgs(fs, args[1:], stderr)
 	if err != nil {
 		return err
@@ -117,6 +118,13 @@ func runImportCmd(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		return fmt.Errorf("import %s: --batch must be at least 1", args[0])
 	}
 
+	if *cpuprofile != "" {
+		stop, err := startCPUProfile(*cpuprofile)
+		if err != nil {
+			return fmt.Errorf("import %s: %w", args[0], err)
+		}
+		defer stop()
+	}
 	in, size, closeIn, err := openImportInput(pos[0], stdin)
 	if err != nil {
 		return fmt.Errorf("import %s: %w", args[0], err)

@@ -97,6 +97,11 @@ func (s Summary) String() string {
 // Run imports r through a. It returns the summary of what was done even
 // when it stops on an error (the input unreadable, a batch failed, the
 // context ended): lines of a failed batch are not counted.
+//
+// The input is read and decoded one batch ahead, in a goroutine of its
+// own, while the applier writes the batch before: the decoding and the
+// database's work share the machine's cores instead of taking turns. The
+// batches, rejects and counts are the same as one after the other.
 func Run[T any](ctx context.Context, r io.Reader, a Applier[T], opt Options) (Summary, error) {
 	sum := Summary{outcomes: opt.Outcomes, Counts: map[string]int{}}
 	size := opt.Batch
@@ -107,18 +112,6 @@ func Run[T any](ctx context.Context, r io.Reader, a Applier[T], opt Options) (Su
 	for _, o := range opt.Outcomes {
 		known[o] = true
 	}
-	br := bufio.NewReaderSize(r, 64<<10)
-	batch := make([]Line[T], 0, size)
-	number := 0
-	var read int64
-
-	// the lines refused before the applier saw them wait for their batch,
-	// so that the rejects come out in the lines' order
-	type refused struct {
-		n      int
-		reason error
-	}
-	var pending []refused
 	reject := func(n int, reason error) error {
 		sum.Rejected++
 		if opt.Rejects == nil {
@@ -129,95 +122,138 @@ func Run[T any](ctx context.Context, r io.Reader, a Applier[T], opt Options) (Su
 		}
 		return nil
 	}
-	flushPending := func(before int) error {
-		for len(pending) > 0 && pending[0].n < before {
-			if err := reject(pending[0].n, pending[0].reason); err != nil {
-				return err
-			}
-			pending = pending[1:]
-		}
-		return nil
-	}
-	flush := func() error {
-		if len(batch) == 0 {
-			err := flushPending(number + 1)
-			pending = pending[:0]
-			opt.Progress.update(sum.Lines(), read)
-			return err
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		res, err := a.Apply(ctx, batch, opt.DryRun)
-		if err != nil {
-			return fmt.Errorf("import: lines %d to %d: %w", batch[0].Number, batch[len(batch)-1].Number, err)
-		}
-		if len(res) != len(batch) {
-			return fmt.Errorf("import: lines %d to %d: the applier answered %d results for %d lines", batch[0].Number, batch[len(batch)-1].Number, len(res), len(batch))
-		}
-		for i, rs := range res {
-			if err := flushPending(batch[i].Number); err != nil {
-				return err
-			}
-			switch {
-			case rs.Reject != nil:
-				if err := reject(batch[i].Number, rs.Reject); err != nil {
+	done := make(chan struct{})
+	defer close(done)
+	chunks := make(chan chunk[T], 1)
+	go readChunks(r, size, chunks, done)
+
+	for c := range chunks {
+		// the lines refused before the applier saw them wait for their
+		// place, so that the rejects come out in the lines' order
+		pending := c.refused
+		flushPending := func(before int) error {
+			for len(pending) > 0 && pending[0].n < before {
+				if err := reject(pending[0].n, pending[0].reason); err != nil {
 					return err
 				}
-			case known[rs.Outcome]:
-				sum.Counts[rs.Outcome]++
-			default:
-				return fmt.Errorf("import: line %d: unknown outcome %q", batch[i].Number, rs.Outcome)
+				pending = pending[1:]
+			}
+			return nil
+		}
+		if len(c.batch) > 0 {
+			if err := ctx.Err(); err != nil {
+				return sum, err
+			}
+			first, last := c.batch[0].Number, c.batch[len(c.batch)-1].Number
+			res, err := a.Apply(ctx, c.batch, opt.DryRun)
+			if err != nil {
+				return sum, fmt.Errorf("import: lines %d to %d: %w", first, last, err)
+			}
+			if len(res) != len(c.batch) {
+				return sum, fmt.Errorf("import: lines %d to %d: the applier answered %d results for %d lines", first, last, len(res), len(c.batch))
+			}
+			for i, rs := range res {
+				if err := flushPending(c.batch[i].Number); err != nil {
+					return sum, err
+				}
+				switch {
+				case rs.Reject != nil:
+					if err := reject(c.batch[i].Number, rs.Reject); err != nil {
+						return sum, err
+					}
+				case known[rs.Outcome]:
+					sum.Counts[rs.Outcome]++
+				default:
+					return sum, fmt.Errorf("import: line %d: unknown outcome %q", c.batch[i].Number, rs.Outcome)
+				}
 			}
 		}
-		if err := flushPending(number + 1); err != nil {
-			return err
+		if err := flushPending(c.last + 1); err != nil {
+			return sum, err
 		}
-		batch, pending = batch[:0], pending[:0]
-		opt.Progress.update(sum.Lines(), read)
-		return nil
+		if c.err != nil {
+			return sum, c.err
+		}
+		opt.Progress.update(sum.Lines(), c.read)
+		if c.end {
+			opt.Progress.done(sum.Lines(), c.read)
+			return sum, nil
+		}
 	}
-	refuse := func(n int, reason error) {
-		pending = append(pending, refused{n, reason})
-	}
+	return sum, nil
+}
 
+// chunk is one batch of the input as read: the decoded lines, the lines
+// refused by the reading itself (too long, not JSON), the number of the
+// last line read and the bytes read so far. The last chunk has end set,
+// or err when the input could not be read further.
+type chunk[T any] struct {
+	batch   []Line[T]
+	refused []refusal
+	last    int
+	read    int64
+	end     bool
+	err     error
+}
+
+// refusal is a line refused before the applier saw it.
+type refusal struct {
+	n      int
+	reason error
+}
+
+// readChunks reads r into chunks of size lines (decoded or refused) until
+// its end or a read error, each sent on out; it stops early when done is
+// closed, and closes out.
+func readChunks[T any](r io.Reader, size int, out chan<- chunk[T], done <-chan struct{}) {
+	defer close(out)
+	br := bufio.NewReaderSize(r, 64<<10)
+	c := chunk[T]{batch: make([]Line[T], 0, size)}
+	send := func() bool {
+		select {
+		case out <- c:
+			c = chunk[T]{batch: make([]Line[T], 0, size), last: c.last, read: c.read}
+			return true
+		case <-done:
+			return false
+		}
+	}
 	for {
 		raw, n, tooLong, err := readLine(br)
-		read += int64(n)
+		c.read += int64(n)
 		if n > 0 {
-			number++
+			c.last++
 			raw = bytes.TrimSpace(raw)
 			switch {
 			case tooLong:
-				refuse(number, fmt.Errorf("line longer than %d bytes", MaxLine))
+				c.refused = append(c.refused, refusal{c.last, fmt.Errorf("line longer than %d bytes", MaxLine)})
 			case len(raw) == 0:
 				// a blank line is no record
 			default:
 				var v T
 				if derr := decode(raw, &v); derr != nil {
-					refuse(number, derr)
+					c.refused = append(c.refused, refusal{c.last, derr})
 				} else {
-					batch = append(batch, Line[T]{Number: number, Value: v})
+					c.batch = append(c.batch, Line[T]{Number: c.last, Value: v})
 				}
 			}
-			if len(batch)+len(pending) >= size {
-				if ferr := flush(); ferr != nil {
-					return sum, ferr
-				}
+			if len(c.batch)+len(c.refused) >= size && !send() {
+				return
 			}
 		}
 		if errors.Is(err, io.EOF) {
-			break
+			c.end = true
+			send()
+			return
 		}
 		if err != nil {
-			return sum, fmt.Errorf("import: reading line %d: %w", number+1, err)
+			// as a failed batch: the lines of this chunk are not taken
+			c.batch, c.refused = nil, nil
+			c.err = fmt.Errorf("import: reading line %d: %w", c.last+1, err)
+			send()
+			return
 		}
 	}
-	if err := flush(); err != nil {
-		return sum, err
-	}
-	opt.Progress.done(sum.Lines(), read)
-	return sum, nil
 }
 
 // readLine reads one line (without its newline) and the bytes it took;
