@@ -29,6 +29,7 @@ const TEXTS = {
     done: "Your password is set. Please log in with it.",
     toLogin: "Go to login",
     greeting: /Sora/,
+    usedLink: /This link to set your password is invalid or has expired/,
   },
   jp: {
     mail: /下記のリンクからパスワードを設定してください。リンクは1回のみ有効で、7\u2060?日後に無効になります。/,
@@ -38,6 +39,7 @@ const TEXTS = {
     done: "パスワードを設定しました。設定したパスワードでログインしてください。",
     toLogin: "ログインへ",
     greeting: /Sora/,
+    usedLink: /このパスワード設定リンクは無効か、有効期限が切れています/,
   },
 };
 
@@ -151,6 +153,10 @@ for (const lang of ["en", "jp"]) {
     const again = await env.newPage(VIEWPORTS.phone);
     await again.page.goto(link);
     await again.page.waitForURL((u) => u.pathname === "/reset-password/invalid");
+    // It says the link to set a password was used, not a reset link.
+    await again.page.getByText(TEXTS[lang].usedLink).waitFor();
+    await assertTidy(again.page, "the used link's page");
+    await screenshot(again.page, `provisioned-used-link-${lang}-phone`);
     await again.context.close();
 
     // At 320 px: the same pages, nothing cut off.
